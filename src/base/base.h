@@ -1,0 +1,102 @@
+/*
+ * base.h - internal helpers shared by every layer: allocation through the
+ * caller's hooks, diagnostic emission, a growable byte buffer, and
+ * little-endian loads/stores.  Nothing here keeps global state.
+ */
+#ifndef VC4_BASE_BASE_H
+#define VC4_BASE_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vc4kit/diag.h"
+
+#define VC4_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define VC4_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define VC4_LIKELY(x) __builtin_expect(!!(x), 1)
+#define VC4_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define VC4_PRINTF(f, a)
+#define VC4_LIKELY(x) (x)
+#define VC4_UNLIKELY(x) (x)
+#endif
+
+/* ---- allocation -------------------------------------------------------- */
+
+/* realloc through the hooks (NULL alloc = C library). size 0 frees, returns NULL. */
+void *vc4_realloc(const struct vc4_allocator *alloc, void *ptr, size_t size);
+void *vc4_malloc(const struct vc4_allocator *alloc, size_t size);
+void *vc4_calloc(const struct vc4_allocator *alloc, size_t n, size_t size);
+void vc4_free(const struct vc4_allocator *alloc, void *ptr);
+char *vc4_strndup(const struct vc4_allocator *alloc, const char *s, size_t n);
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+/* Format the message and send one diagnostic to the sink (if any). */
+void vc4_diag_emit(const struct vc4_diag_sink *sink, enum vc4_severity sev,
+                   enum vc4_diag_class cls, const char *unit,
+                   const struct vc4_location *loc, const char *fmt, ...) VC4_PRINTF(6, 7);
+void vc4_diag_emitv(const struct vc4_diag_sink *sink, enum vc4_severity sev,
+                    enum vc4_diag_class cls, const char *unit,
+                    const struct vc4_location *loc, const char *fmt, va_list ap);
+/* A rule violation: rule id and source are carried in the record. */
+void vc4_diag_rule(const struct vc4_diag_sink *sink, enum vc4_severity sev, const char *unit,
+                   const char *rule, const char *source, const struct vc4_location *loc,
+                   const char *fmt, ...) VC4_PRINTF(7, 8);
+
+/* ---- growable buffer --------------------------------------------------- */
+
+struct vc4_buf {
+    uint8_t *data;
+    size_t len, cap;
+    const struct vc4_allocator *alloc;
+    bool failed; /* an allocation failed; further appends are dropped */
+};
+
+void vc4_buf_init(struct vc4_buf *b, const struct vc4_allocator *alloc);
+void vc4_buf_free(struct vc4_buf *b);
+bool vc4_buf_reserve(struct vc4_buf *b, size_t extra);
+bool vc4_buf_append(struct vc4_buf *b, const void *p, size_t n);
+bool vc4_buf_printf(struct vc4_buf *b, const char *fmt, ...) VC4_PRINTF(2, 3);
+/* NUL-terminated view of a text buffer (always valid unless failed). */
+const char *vc4_buf_cstr(struct vc4_buf *b);
+
+/* ---- bounded text output (snprintf-style, for disassemblers) ----------- */
+
+struct vc4_out {
+    char *buf;
+    size_t size;
+    size_t len; /* length the full text needs */
+};
+
+void vc4_out_init(struct vc4_out *o, char *buf, size_t size);
+void vc4_out_puts(struct vc4_out *o, const char *s);
+void vc4_out_printf(struct vc4_out *o, const char *fmt, ...) VC4_PRINTF(2, 3);
+
+/* ---- little-endian memory helpers -------------------------------------- */
+
+static inline uint16_t vc4_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t vc4_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline void vc4_st16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline void vc4_st32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+
+/* Bit helpers for field extraction described by tables. */
+static inline uint32_t vc4_bits(uint64_t v, unsigned shift, unsigned width)
+{
+    return (uint32_t)((v >> shift) & ((UINT64_C(1) << width) - 1));
+}
+
+static inline uint32_t vc4_f2u(float f) { union { float f; uint32_t u; } x = {.f = f}; return x.u; }
+static inline float vc4_u2f(uint32_t u) { union { float f; uint32_t u; } x = {.u = u}; return x.f; }
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * qpu_canon.c - the canonical form of an instruction's unexpressed fields,
+ * and the operand-placement rule for shared register names.  Shared by the
+ * assembler (to fill what the text leaves open) and the disassembler (to
+ * know what it must print as "@field=value" overrides).  See isa.h.
+ */
+#include "isa/isa.h"
+
+bool vc4_qpu_waddr_shared(unsigned waddr)
+{
+    /* Write names that differ between the files (vc4asm expressions.html):
+     * the physical registers, r5quad/r5rep, unif_addr/_rel, x/y_coord,
+     * ms_mask/rev_flag, vr/vw_setup, vr/vw_addr. */
+    if (waddr < 32)
+        return false;
+    switch (waddr) {
+    case VC4_QPU_W_ACC5:
+    case VC4_QPU_W_UNIFORMS_ADDRESS:
+    case VC4_QPU_W_QUAD_XY:
+    case VC4_QPU_W_MS_FLAGS_REV:
+    case VC4_QPU_W_VPMVCD_SETUP:
+    case VC4_QPU_W_VPM_ADDR:
+        return false;
+    default:
+        return true;
+    }
+}
+
+bool vc4_qpu_raddr_shared(unsigned raddr)
+{
+    switch (raddr) {
+    case VC4_QPU_R_UNIF:
+    case VC4_QPU_R_VARY:
+    case VC4_QPU_R_NOP:
+    case VC4_QPU_R_VPM:
+    case VC4_QPU_R_MUTEX_ACQUIRE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool alu_reads(const struct vc4_qpu_instr *in, unsigned mux)
+{
+    return vc4_qpu_add_reads_mux(in, mux) || vc4_qpu_mul_reads_mux(in, mux);
+}
+
+/* Is the pack printed as a destination suffix (and so expressed)? */
+static bool alu_pack_printed(const struct vc4_qpu_instr *in)
+{
+    if (!in->pm) /* regfile-A pack, printed on the add destination (ws = 0) */
+        return !in->ws && in->op_add != VC4_QPU_A_NOP;
+    return in->op_mul != VC4_QPU_M_NOP && in->pack >= VC4_QPU_PACK_MUL_8888 &&
+           in->pack <= VC4_QPU_PACK_MUL_8D;
+}
+
+static void canon_alu(struct vc4_qpu_instr *in)
+{
+    if (in->op_add == VC4_QPU_A_NOP) {
+        in->cond_add = VC4_QPU_COND_NEVER;
+        in->waddr_add = VC4_QPU_W_NOP;
+        in->add_a = in->add_b = 0;
+    } else if (vc4_qpu_op_add_is_unary(in->op_add)) {
+        in->add_b = in->add_a;
+    }
+    if (in->op_mul == VC4_QPU_M_NOP) {
+        in->cond_mul = VC4_QPU_COND_NEVER;
+        in->waddr_mul = VC4_QPU_W_NOP;
+        in->mul_a = in->mul_b = 0;
+    }
+
+    /* unpack: regfile-A reads with pm 0, r4 reads with pm 1 */
+    if (!alu_reads(in, in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A))
+        in->unpack = VC4_QPU_UNPACK_NOP;
+    if (!alu_pack_printed(in))
+        in->pack = 0;
+    if (!in->pack && !in->unpack)
+        in->pm = 0;
+
+    /* ws is expressed only by a destination whose name differs per file */
+    bool ws_expressed = (in->op_add != VC4_QPU_A_NOP && !vc4_qpu_waddr_shared(in->waddr_add)) ||
+                        (in->op_mul != VC4_QPU_M_NOP && !vc4_qpu_waddr_shared(in->waddr_mul));
+    if (!ws_expressed)
+        in->ws = 0;
+    if (in->op_add == VC4_QPU_A_NOP && in->op_mul == VC4_QPU_M_NOP)
+        in->sf = 0;
+
+    if (!alu_reads(in, VC4_QPU_MUX_A))
+        in->raddr_a = VC4_QPU_R_NOP;
+
+    if (in->sig == VC4_QPU_SIG_SMALL_IMM) {
+        bool rot = in->op_mul != VC4_QPU_M_NOP && in->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5;
+        bool value = alu_reads(in, VC4_QPU_MUX_B);
+        if (!rot && !value) {
+            in->sig = VC4_QPU_SIG_NONE;
+            in->raddr_b = VC4_QPU_R_NOP;
+        } else if (!rot && in->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5) {
+            /* The text shows only the value (-16..-1); the assembler encodes
+             * that value with its plain code 16..31. */
+            in->raddr_b = (uint8_t)(in->raddr_b - 32);
+        }
+    } else if (!alu_reads(in, VC4_QPU_MUX_B)) {
+        in->raddr_b = VC4_QPU_R_NOP;
+    }
+}
+
+static void canon_ldi(struct vc4_qpu_instr *in)
+{
+    if (in->kind == VC4_QPU_KIND_SEMAPHORE) {
+        in->unpack = VC4_QPU_LDI_SEMAPHORE;
+        in->imm &= 0x1F; /* bit 4 acquire, bits 3:0 semaphore number */
+    } else if (in->unpack != VC4_QPU_LDI_PER_ELEMENT_SIGNED &&
+               in->unpack != VC4_QPU_LDI_PER_ELEMENT_UNSIGNED) {
+        in->unpack = VC4_QPU_LDI_32;
+    }
+    /* The text lists destinations in order: the first is the add write. */
+    if (in->waddr_add == VC4_QPU_W_NOP) {
+        in->waddr_mul = VC4_QPU_W_NOP;
+        in->cond_add = VC4_QPU_COND_ALWAYS;
+    }
+    if (in->waddr_mul == VC4_QPU_W_NOP)
+        in->cond_mul = VC4_QPU_COND_NEVER;
+    /* pack: pm 0 on the add destination, pm 1 (colour bytes) on the mul one */
+    bool printed = in->pm ? (in->waddr_mul != VC4_QPU_W_NOP && in->pack >= VC4_QPU_PACK_MUL_8888 &&
+                             in->pack <= VC4_QPU_PACK_MUL_8D)
+                          : in->waddr_add != VC4_QPU_W_NOP;
+    if (!printed)
+        in->pack = 0;
+    if (!in->pack)
+        in->pm = 0;
+    bool ws_expressed = (in->waddr_add != VC4_QPU_W_NOP && !vc4_qpu_waddr_shared(in->waddr_add)) ||
+                        (in->waddr_mul != VC4_QPU_W_NOP && !vc4_qpu_waddr_shared(in->waddr_mul));
+    if (!ws_expressed)
+        in->ws = 0;
+}
+
+static void canon_branch(struct vc4_qpu_instr *in)
+{
+    in->unpack = 0;
+    in->pm = 0;
+    if (!in->reg)
+        in->raddr_a = 0;
+    in->sf = in->raddr_a & 1;
+    if (in->waddr_add == VC4_QPU_W_NOP)
+        in->waddr_mul = VC4_QPU_W_NOP;
+    bool ws_expressed = (in->waddr_add != VC4_QPU_W_NOP && !vc4_qpu_waddr_shared(in->waddr_add)) ||
+                        (in->waddr_mul != VC4_QPU_W_NOP && !vc4_qpu_waddr_shared(in->waddr_mul));
+    if (!ws_expressed)
+        in->ws = 0;
+}
+
+void vc4_qpu_canonicalize(struct vc4_qpu_instr *in)
+{
+    switch (in->kind) {
+    case VC4_QPU_KIND_ALU:
+    case VC4_QPU_KIND_ALU_SMALL_IMM:
+        canon_alu(in);
+        break;
+    case VC4_QPU_KIND_LOAD_IMM:
+    case VC4_QPU_KIND_SEMAPHORE:
+        canon_ldi(in);
+        break;
+    case VC4_QPU_KIND_BRANCH:
+        canon_branch(in);
+        break;
+    }
+    /* sig may have changed (13 -> 1) */
+    if (in->kind == VC4_QPU_KIND_ALU_SMALL_IMM && in->sig != VC4_QPU_SIG_SMALL_IMM)
+        in->kind = VC4_QPU_KIND_ALU;
+}
+
+bool vc4_qpu_place_operands(const struct vc4_qpu_operand_req req[VC4_QPU_OPERANDS],
+                            bool b_is_small_imm, uint8_t files[VC4_QPU_OPERANDS],
+                            uint8_t *raddr_a, uint8_t *raddr_b)
+{
+    int ra = -1, rb = b_is_small_imm ? 256 : -1; /* 256: taken by the immediate */
+    for (int i = 0; i < VC4_QPU_OPERANDS; i++) {
+        files[i] = 0;
+        if (!req[i].used || req[i].shared)
+            continue;
+        int *slot = req[i].file ? &rb : &ra;
+        if (*slot >= 0 && *slot != req[i].raddr)
+            return false;
+        *slot = req[i].raddr;
+        files[i] = req[i].file;
+    }
+    for (int i = 0; i < VC4_QPU_OPERANDS; i++) {
+        if (!req[i].used || !req[i].shared)
+            continue;
+        if (ra == req[i].raddr)
+            files[i] = 0;
+        else if (rb == req[i].raddr)
+            files[i] = 1;
+        else if (ra < 0) {
+            ra = req[i].raddr;
+            files[i] = 0;
+        } else if (rb < 0) {
+            rb = req[i].raddr;
+            files[i] = 1;
+        } else {
+            return false;
+        }
+    }
+    if (raddr_a)
+        *raddr_a = (uint8_t)(ra >= 0 ? ra : VC4_QPU_R_NOP);
+    if (raddr_b && rb != 256)
+        *raddr_b = (uint8_t)(rb >= 0 ? rb : VC4_QPU_R_NOP);
+    return true;
+}

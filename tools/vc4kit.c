@@ -1,0 +1,53 @@
+/*
+ * vc4kit.c - the `vc4kit` command: one program, one subcommand per tool.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tool.h"
+
+#ifndef VC4KIT_VERSION
+#define VC4KIT_VERSION "0"
+#endif
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"as", cmd_as, "assemble QPU code (vc4asm dialect)"},
+    {"dis", cmd_dis, "disassemble QPU instruction words"},
+    {"run", cmd_run, "run QPU user programs on the emulator"},
+    {"render", cmd_render, "run binning + rendering control lists to a PNG"},
+    {"cl", cmd_cl, "dump and validate control lists"},
+    {"tex", cmd_tex, "convert images to and from texture formats"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vc4kit COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n`vc4kit COMMAND --help` describes each.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("vc4kit %s\n", VC4KIT_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    tool_error("unknown command '%s' (try `vc4kit --help`)", argv[1]);
+    return 2;
+}
