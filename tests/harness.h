@@ -100,11 +100,12 @@ static inline int harness_run(const struct harness_entry *t, size_t n, int argc,
         char *save = names;                                                    \
         for (int i = 0; i < N; i++) {                                          \
             while (*save == ' ' || *save == ',' || *save == '\n' || *save == '\t') save++; \
-            t[i].name = save;                                                  \
+            char *nm = save;                                                   \
+            t[i].name = nm;                                                    \
             while (*save && *save != ',') save++;                              \
             if (*save) *save++ = 0;                                            \
-            char *e = (char *)t[i].name + strlen(t[i].name);                   \
-            while (e > t[i].name && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\t')) *--e = 0; \
+            char *e = nm + strlen(nm);                                         \
+            while (e > nm && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\t')) *--e = 0; \
             t[i].fn = harness_fns[i];                                          \
         }                                                                      \
         return harness_run(t, N, argc, argv);                                  \
