@@ -377,7 +377,10 @@ size_t vc4_qpu_explain(const struct vc4_qpu_instr *in, char *buf, size_t size)
             vc4_out_printf(&o, "add op: no operation, add cond: %s", cond_words[in->cond_add]);
         } else {
             const struct vc4_qpu_op_desc *op = &vc4_qpu_add_ops[in->op_add];
-            vc4_out_printf(&o, "add pipe: %s, dest ", op->name ? op->name : "reserved op");
+            if (op->name)
+                vc4_out_printf(&o, "add pipe: %s (%s), dest ", op->name, op->hw);
+            else
+                vc4_out_printf(&o, "add pipe: reserved op %u, dest ", in->op_add);
             explain_dest(&o, vc4_qpu_add_wfile(in), in->waddr_add);
             vc4_out_puts(&o, ", src1 ");
             explain_reg_read(&o, in, in->add_a);
@@ -391,7 +394,8 @@ size_t vc4_qpu_explain(const struct vc4_qpu_instr *in, char *buf, size_t size)
         if (in->op_mul == VC4_QPU_M_NOP) {
             vc4_out_printf(&o, "mul op: no operation, mul cond: %s", cond_words[in->cond_mul]);
         } else {
-            vc4_out_printf(&o, "mul pipe: %s, dest ", vc4_qpu_mul_ops[in->op_mul].name);
+            vc4_out_printf(&o, "mul pipe: %s (%s), dest ", vc4_qpu_mul_ops[in->op_mul].name,
+                           vc4_qpu_mul_ops[in->op_mul].hw);
             explain_dest(&o, vc4_qpu_mul_wfile(in), in->waddr_mul);
             vc4_out_puts(&o, ", src1 ");
             explain_reg_read(&o, in, in->mul_a);

@@ -104,7 +104,7 @@ static void test_seed_uniform_pack_fields(void)
                    "waddr_mul=37 op_mul=1 op_add=0 raddr_a=32 raddr_b=32 add_a=6 add_b=7 mul_a=6 mul_b=7");
     vc4_qpu_explain(&in, buf, sizeof buf);
     /* the post: "mul pipe: fmul, dest: ACC5, src1: UNIFORM_READ, src2: float 1.f ... 32->8a (PM1)" */
-    CHECK_CONTAINS(buf, "mul pipe: fmul, dest ACC5, src1 UNIFORM_READ, src2 small immediate 1.0");
+    CHECK_CONTAINS(buf, "mul pipe: fmul (floating point multiply), dest ACC5, src1 UNIFORM_READ, src2 small immediate 1.0");
     CHECK_CONTAINS(buf, "32->8a");
     CHECK_CONTAINS(buf, "PM1");
     CHECK_CONTAINS(buf, "add op: no operation, add cond: never");
@@ -123,8 +123,8 @@ static void test_seed_varying_fields(void)
     struct vc4_qpu_instr d;
     vc4_qpu_decode(w(0x213E3177, 0x11024821), &d);
     vc4_qpu_explain(&d, buf, sizeof buf);
-    CHECK_CONTAINS(buf, "add pipe: fadd, dest ACC0, src1 acc r0, src2 acc r5, cond always");
-    CHECK_CONTAINS(buf, "mul pipe: fmul, dest ACC1, src1 r15a, src2 VARYING_READ, cond always");
+    CHECK_CONTAINS(buf, "add pipe: fadd (floating point add), dest ACC0, src1 acc r0, src2 acc r5, cond always");
+    CHECK_CONTAINS(buf, "mul pipe: fmul (floating point multiply), dest ACC1, src1 r15a, src2 VARYING_READ, cond always");
     vc4_qpu_disasm(&d, 0, 0, buf, sizeof buf);
     /* pm = 1 with nothing packed ("who cares what this bit is?") is kept as an override */
     CHECK_STR(buf, "fadd r0, r0, r5; fmul r1, ra15, vary; @pm=1");
