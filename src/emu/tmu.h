@@ -1,0 +1,156 @@
+/*
+ * tmu.h - the texture and memory lookup units (TMU0, TMU1 of each slice):
+ * request FIFOs, general-memory lookups, result FIFOs popped by ldtmu0/1.
+ *
+ * Sources:
+ *  [G]  Reference Guide section 5 (TMU), via ../shared/reference/
+ *       v3d-hardware-facts.md section 7 and Mesa vc4_qir_schedule.c quotes.
+ *  [S4] seed post 004: every TMU register write pulls the next texture
+ *       config parameter from the uniform stream; writing S submits; S alone
+ *       is a direct 32-bit general-memory lookup; the FIFO is 8 deep.
+ *  [A]  vc4asm addendum: more than 4 outstanding is unreliable; TMU_NOSWAP
+ *       uses element 0; conditional peripheral writes trigger the FIFO with
+ *       undefined data.
+ *  [C]  VC4C: default TMU swap for QPUs with id % 4 >= 2; latencies ~9
+ *       cycles (TMU cache), 12 (L2), 20 (memory).
+ *
+ * Standalone unit: the QPU core calls these on writes to TMU0_S/T/R/B
+ * (waddr 56-59), TMU1_S/T/R/B (60-63), TMU_NOSWAP (36) and on the
+ * ldtmu0/ldtmu1 signals.  The QPU owns the uniform stream: before a TMU
+ * register write it asks vc4_tmu_write_takes_uniform() and, if so, pops one
+ * uniform and passes it as `param` (texture config parameters P0..P3).
+ *
+ * Texture lookups (a request with T/R/B written before S) are accepted,
+ * queued and counted with their parameters kept in the request, so a later
+ * texture unit can implement formats and filtering in vc4_tmu_write() without
+ * changing this interface; for now they return zeros and report
+ * VC4_TMU_EV_UNSUPPORTED.
+ */
+#ifndef VC4_EMU_TMU_H
+#define VC4_EMU_TMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/mem.h"
+#include "vc4kit/diag.h"
+
+#define VC4_TMU_MAX_QPUS 16u
+#define VC4_TMU_UNITS 2u              /* TMU0, TMU1 per slice */
+#define VC4_TMU_FIFO_SLOTS 8u         /* TFREQ/TFRCV: 8 slots per QPU [G via Mesa; S4] */
+#define VC4_TMU_FIFO_RELIABLE 4u      /* > 4 outstanding is unreliable [A] */
+#define VC4_TMU_SWAP_QPU_MOD 4u       /* default swap for QPU id % 4 >= 2 [C] */
+#define VC4_TMU_SWAP_QPU_MIN 2u
+#define VC4_TMU_ADDR_ALIGN_MASK 0xFFFFFFFCu /* general lookups are word aligned [C] */
+/* Latency model [C]: cycles from the S write to data available. */
+#define VC4_TMU_LAT_CACHE 9u
+#define VC4_TMU_LAT_MEMORY 20u
+/* TMU cache geometry [A]: 4 KiB, 64-byte lines (associativity unknown:
+ * modelled direct-mapped, per TMU, for the hit/miss statistics only). */
+#define VC4_TMU_CACHE_LINE 64u
+#define VC4_TMU_CACHE_LINES 64u
+
+/* Coordinate registers in waddr order (TMUn_S is waddr 56 + 4n). */
+enum vc4_tmu_reg { VC4_TMU_S = 0, VC4_TMU_T = 1, VC4_TMU_R = 2, VC4_TMU_B = 3 };
+
+enum vc4_tmu_event {
+    VC4_TMU_EV_OVERFLOW = 1u << 0,     /* error: > 8 slots: request dropped (HW deadlocks) */
+    VC4_TMU_EV_UNRELIABLE = 1u << 1,   /* warning: > 4 requests outstanding [A] */
+    VC4_TMU_EV_UNDERFLOW = 1u << 2,    /* error: ldtmu with nothing queued: r4 gets 0 (HW hangs) */
+    VC4_TMU_EV_FAULT = 1u << 3,        /* error: lookup address outside RAM: element reads 0 */
+    VC4_TMU_EV_COND_WRITE = 1u << 4,   /* warning: partial element mask on a TMU write [A] */
+    VC4_TMU_EV_UNSUPPORTED = 1u << 5,  /* warning: texture lookup (not modelled yet): zeros */
+    VC4_TMU_EV_BAD_QPU = 1u << 6,      /* error: caller bug */
+    VC4_TMU_EV_UNCONSUMED = 1u << 7,   /* warning: program end with results not loaded */
+};
+
+/* One queued request (one S write). */
+struct vc4_tmu_request {
+    uint32_t data[16];    /* the result vector (filled at submit) */
+    uint64_t ready_at;    /* cycle the data is available */
+    uint32_t params[4];   /* config parameters P0..P3 as pulled (texture) */
+    uint8_t nparams;
+    uint8_t slots;        /* FIFO slots it occupies: 1 + coordinates written */
+    bool texture;
+};
+
+/* Per QPU and physical TMU: the request being assembled and the FIFO. */
+struct vc4_tmu_fifo {
+    uint32_t coord[4][16];    /* last written S/T/R/B values */
+    uint8_t written;          /* bit per enum vc4_tmu_reg written since the last submit */
+    uint32_t params[4];
+    uint8_t nparams;
+    struct vc4_tmu_request req[VC4_TMU_FIFO_SLOTS];
+    uint8_t head, count;      /* ring of requests */
+    uint8_t slots_used;
+};
+
+struct vc4_tmu_qpu {
+    bool noswap;              /* TMU_NOSWAP written non-zero (element 0) */
+    struct vc4_tmu_fifo fifo[VC4_TMU_UNITS];
+};
+
+struct vc4_tmu_stats {
+    uint64_t requests, texture_requests, loads, lookups;  /* lookups = element reads */
+    uint64_t cache_hits, cache_misses, stall_cycles;
+};
+
+struct vc4_tmu {
+    unsigned qpus_per_slice;  /* for the TMU a QPU's slice owns: default 4 */
+    struct vc4_tmu_qpu q[VC4_TMU_MAX_QPUS];
+    /* per slice (at most 4 slices of 4 QPUs) and TMU: tags of the cache model */
+    uint32_t cache_tag[VC4_TMU_MAX_QPUS / 4][VC4_TMU_UNITS][VC4_TMU_CACHE_LINES];
+    struct vc4_tmu_stats stats;
+};
+
+void vc4_tmu_init(struct vc4_tmu *t);
+/* Clear FIFOs, swap flags, caches and statistics. */
+void vc4_tmu_reset(struct vc4_tmu *t);
+/* A new program starts on this QPU: empty its FIFOs, swap enabled again. */
+void vc4_tmu_qpu_reset(struct vc4_tmu *t, unsigned qpu);
+/* SLCACTL T0CC/T1CC: invalidate the cache model of every slice. */
+void vc4_tmu_flush_caches(struct vc4_tmu *t);
+
+/* The physical TMU (0/1) that "TMU<unit>" registers and ldtmu<unit> address
+ * on this QPU, after the default swap and TMU_NOSWAP. */
+unsigned vc4_tmu_physical(const struct vc4_tmu *t, unsigned qpu, unsigned unit);
+
+/* waddr 36 TMU_NOSWAP: element 0 counts; non-zero disables the swap [A]. */
+void vc4_tmu_write_noswap(struct vc4_tmu *t, unsigned qpu, uint32_t elem0);
+
+/* Does a write of `reg` on TMU `unit` pull a config parameter from the
+ * uniform stream?  T, R, B always do; S does only when T/R/B were written
+ * before it in the same request (S alone = general lookup, no uniform). */
+bool vc4_tmu_write_takes_uniform(const struct vc4_tmu *t, unsigned qpu, unsigned unit,
+                                 enum vc4_tmu_reg reg);
+
+/*
+ * A write of TMU<unit>_<reg> (unit as the instruction names it; the swap is
+ * applied here).  `param` is the uniform popped for it if
+ * vc4_tmu_write_takes_uniform() said so (ignored otherwise).  Writing S
+ * submits: a general lookup reads, for each element whose mask bit is set,
+ * the 32-bit word at (S & ~3); elements not in the mask still belong to the
+ * request (the FIFO is triggered anyway [A]) and read as 0.  `now` is the
+ * QPU's cycle count.  Call only when the write happens (condition not
+ * "never" for every element).
+ */
+unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, unsigned unit,
+                       enum vc4_tmu_reg reg, uint16_t mask, const uint32_t val[16],
+                       uint32_t param, uint64_t now, const struct vc4_diag_sink *sink,
+                       const struct vc4_location *loc);
+
+/* Signal ldtmu<unit>: pop the oldest result of that TMU into out (r4).
+ * *ready_at receives the cycle at which the data is available (>= now
+ * means the QPU stalls for the difference; stalls are added to the stats). */
+unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t out[16],
+                      uint64_t now, uint64_t *ready_at, const struct vc4_diag_sink *sink,
+                      const struct vc4_location *loc);
+
+/* Requests queued and not yet loaded on TMU<unit> of this QPU. */
+unsigned vc4_tmu_pending(const struct vc4_tmu *t, unsigned qpu, unsigned unit);
+
+/* Program end: report results never loaded, and empty the FIFOs. */
+unsigned vc4_tmu_program_end(struct vc4_tmu *t, unsigned qpu, const struct vc4_diag_sink *sink,
+                             const struct vc4_location *loc);
+
+#endif
