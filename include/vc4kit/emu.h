@@ -1,0 +1,214 @@
+/*
+ * vc4kit/emu.h - the V3D emulator as a host program sees a real Pi's GPU:
+ * bus memory, the V3D register block, and time passing.
+ *
+ * Nothing here reaches into emulator internals: a host program drives the
+ * emulated V3D exactly as it drives the hardware (write code and uniforms to
+ * memory, write SRQUA/SRQUL/SRQPC to queue user programs, poll SRQCS), plus
+ * vc4_emu_run() to let emulated time pass, and statistics.
+ *
+ *   struct vc4_emu *emu = vc4_emu_create(NULL);             // BCM2835 defaults
+ *   vc4_emu_mem_write(emu, 0x1000, code, code_len);          // bus address
+ *   vc4_emu_reg_write(emu, VC4_V3D_SRQUA, 0x2000);
+ *   vc4_emu_reg_write(emu, VC4_V3D_SRQPC, 0x1000);           // queue it
+ *   enum vc4_status st = vc4_emu_run(emu, 0);                // until idle
+ *   vc4_emu_destroy(emu);
+ *
+ * Bus addresses: bits 31:30 select a cache alias of the same RAM (0x0, 0x4,
+ * 0x8, 0xC prefixes), bits 29:0 are the RAM offset.  Every access is
+ * bounds-checked; nothing a guest program does can touch host memory.
+ *
+ * One handle is single-threaded; separate handles are independent (there is
+ * no global state).
+ */
+#ifndef VC4KIT_EMU_H
+#define VC4KIT_EMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vc4kit/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- V3D register offsets (from the V3D block base; Pi 1 bus 0x7EC00000) --
+ * Names as in the Broadcom reference guide / brcm_rdb_v3d.h. */
+enum vc4_v3d_reg {
+    VC4_V3D_IDENT0 = 0x000, /* 0x02443356: TVER 2, "V3D" */
+    VC4_V3D_IDENT1 = 0x004, /* VPMSZ, HDRT, NSEM, TUPS, QUPS, NSLC, REV */
+    VC4_V3D_IDENT2 = 0x008,
+    VC4_V3D_IDENT3 = 0x00C,
+    VC4_V3D_SCRATCH = 0x010,
+    VC4_V3D_L2CACTL = 0x020,
+    VC4_V3D_SLCACTL = 0x024,
+    VC4_V3D_INTCTL = 0x030,
+    VC4_V3D_INTENA = 0x034,
+    VC4_V3D_INTDIS = 0x038,
+    VC4_V3D_ENDSWP = 0x040,
+    VC4_V3D_CT0CS = 0x100,
+    VC4_V3D_CT1CS = 0x104,
+    VC4_V3D_CT0EA = 0x108,
+    VC4_V3D_CT1EA = 0x10C,
+    VC4_V3D_CT0CA = 0x110,
+    VC4_V3D_CT1CA = 0x114,
+    VC4_V3D_CT00RA0 = 0x118,
+    VC4_V3D_CT01RA0 = 0x11C,
+    VC4_V3D_CT0LC = 0x120,
+    VC4_V3D_CT1LC = 0x124,
+    VC4_V3D_CT0PC = 0x128,
+    VC4_V3D_CT1PC = 0x12C,
+    VC4_V3D_PCS = 0x130,
+    VC4_V3D_BFC = 0x134,
+    VC4_V3D_RFC = 0x138,
+    VC4_V3D_BPCA = 0x300,
+    VC4_V3D_BPCS = 0x304,
+    VC4_V3D_BPOA = 0x308,
+    VC4_V3D_BPOS = 0x30C,
+    VC4_V3D_BXCF = 0x310,
+    VC4_V3D_SQRSV0 = 0x410,
+    VC4_V3D_SQRSV1 = 0x414,
+    VC4_V3D_SQCNTL = 0x418,
+    VC4_V3D_SQCSTAT = 0x41C,
+    VC4_V3D_SRQPC = 0x430, /* write: queue a user program at this PC */
+    VC4_V3D_SRQUA = 0x434, /* its uniforms address */
+    VC4_V3D_SRQUL = 0x438, /* its uniforms length */
+    VC4_V3D_SRQCS = 0x43C, /* 23:16 completed, 15:8 requested, 7 error, 5:0 queue length */
+    VC4_V3D_VPACNTL = 0x500,
+    VC4_V3D_VPMBASE = 0x504,
+    VC4_V3D_PCTRC = 0x670,
+    VC4_V3D_PCTRE = 0x674,
+    VC4_V3D_PCTR0 = 0x680, /* PCTRn = 0x680 + 8n, PCTRSn = 0x684 + 8n, n = 0..15 */
+    VC4_V3D_PCTRS0 = 0x684,
+    VC4_V3D_DBCFG = 0xE00,
+    VC4_V3D_DBSCS = 0xE04,
+    VC4_V3D_DBSCFG = 0xE08,
+    VC4_V3D_DBSSR = 0xE0C,
+    VC4_V3D_DBSDR0 = 0xE10,
+    VC4_V3D_DBSDR1 = 0xE14,
+    VC4_V3D_DBSDR2 = 0xE18,
+    VC4_V3D_DBSDR3 = 0xE1C,
+    VC4_V3D_DBQRUN = 0xE20,
+    VC4_V3D_DBQHLT = 0xE24,
+    VC4_V3D_DBQSTP = 0xE28,
+    VC4_V3D_DBQITE = 0xE2C, /* per-QPU host-interrupt enable */
+    VC4_V3D_DBQITC = 0xE30, /* per-QPU host-interrupt status, write 1 to clear */
+    VC4_V3D_DBQGHC = 0xE34,
+    VC4_V3D_DBQGHG = 0xE38,
+    VC4_V3D_DBQGHH = 0xE3C,
+    VC4_V3D_DBGE = 0xF00,
+    VC4_V3D_FDBGO = 0xF04,
+    VC4_V3D_FDBGB = 0xF08,
+    VC4_V3D_FDBGR = 0xF0C,
+    VC4_V3D_FDBGS = 0xF10,
+    VC4_V3D_ERRSTAT = 0xF20,
+    VC4_V3D_REG_SPAN = 0x1000 /* size of the register block */
+};
+
+/* SRQCS fields (reference guide; hello_fft writes bits 7, 8, 16 to clear). */
+#define VC4_V3D_SRQCS_QPURQL_MASK 0x3Fu       /* 5:0 queue length */
+#define VC4_V3D_SRQCS_QPURQERR (1u << 7)      /* queue overflow; write 1 clears */
+#define VC4_V3D_SRQCS_QPURQCM_SHIFT 8         /* 15:8 requests; write 1 to bit 8 clears */
+#define VC4_V3D_SRQCS_QPURQCC_SHIFT 16        /* 23:16 completions; write 1 to bit 16 clears */
+
+/* ---- creating a device ------------------------------------------------ */
+
+struct vc4_emu_options {
+    uint32_t mem_size;                 /* bytes of bus memory; 0 = 256 MiB; at most 1 GiB */
+    unsigned num_qpus;                 /* 1..16; 0 = 12 (BCM2835: 3 slices of 4) */
+    struct vc4_diag_sink sink;         /* diagnostics; {NULL} discards them */
+    const struct vc4_allocator *alloc; /* NULL = malloc */
+    bool strict;                       /* hardware-rule violations are errors, not warnings */
+    uint64_t max_cycles;               /* vc4_emu_run budget when it is passed 0; 0 = 100 million */
+};
+
+struct vc4_emu; /* opaque: one emulated V3D with its memory */
+
+/* NULL options = all defaults.  Returns NULL if memory cannot be allocated
+ * or an option is out of range (reported to the sink). */
+VC4_API struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts);
+VC4_API void vc4_emu_destroy(struct vc4_emu *emu);
+/* Reset the V3D (registers, QPUs, queues, VPM, TMUs, semaphores, counters),
+ * as a power-on reset does.  Memory contents are kept. */
+VC4_API void vc4_emu_reset(struct vc4_emu *emu);
+
+/* ---- bus memory --------------------------------------------------------- */
+
+VC4_API uint32_t vc4_emu_mem_size(const struct vc4_emu *emu);
+/* Copy len bytes at a bus address: VC4_ERR_RANGE (and nothing copied; reads
+ * zero-fill dst) if any byte is outside memory. */
+VC4_API enum vc4_status vc4_emu_mem_read(const struct vc4_emu *emu, uint32_t bus, void *dst, size_t len);
+VC4_API enum vc4_status vc4_emu_mem_write(struct vc4_emu *emu, uint32_t bus, const void *src, size_t len);
+/* Host pointer to [bus, bus+len) of emulated memory, or NULL if any byte is
+ * outside it (what mapmem gives a Pi program).  Valid until destroy. */
+VC4_API void *vc4_emu_mem_ptr(struct vc4_emu *emu, uint32_t bus, size_t len);
+
+/* ---- V3D registers -------------------------------------------------------- */
+
+/* Offsets are enum vc4_v3d_reg values (word aligned, < VC4_V3D_REG_SPAN).
+ * An unaligned offset, one outside the block, or one with no register
+ * returns VC4_ERR_RANGE (reads give 0).  Writes have the hardware's side
+ * effects: SRQPC queues a user program, SLCACTL/L2CACTL clear caches,
+ * INTCTL/DBQITC clear interrupts, PCTRC clears counters, ... */
+VC4_API enum vc4_status vc4_emu_reg_read(struct vc4_emu *emu, uint32_t offset, uint32_t *value);
+VC4_API enum vc4_status vc4_emu_reg_write(struct vc4_emu *emu, uint32_t offset, uint32_t value);
+/* The register's reference-guide name ("SRQCS"), or NULL. */
+VC4_API const char *vc4_emu_reg_name(uint32_t offset);
+
+/* ---- running ----------------------------------------------------------- */
+
+/*
+ * Let the device run until every queued user program has ended and all
+ * QPUs are idle (VC4_OK), or max_cycles QPU cycles have passed (0 = the
+ * options' budget): VC4_ERR_TIMEOUT, with a diagnostic per busy QPU naming
+ * its PC and disassembled instruction.  A guest fault (address outside
+ * memory, invalid instruction) stops the run with VC4_ERR_FAULT; in strict
+ * mode a hardware-rule violation stops it with VC4_ERR_RULE.  After a
+ * timeout, calling vc4_emu_run again continues where it stopped.
+ */
+VC4_API enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles);
+
+enum vc4_emu_qpu_state {
+    VC4_EMU_QPU_IDLE,       /* no program */
+    VC4_EMU_QPU_RUNNING,
+    VC4_EMU_QPU_BLOCKED,    /* waiting: semaphore, mutex, VPM, DMA, TMU */
+    VC4_EMU_QPU_FAULTED,    /* stopped by a guest fault */
+};
+
+struct vc4_emu_qpu_info {
+    enum vc4_emu_qpu_state state;
+    uint32_t pc;             /* bus address of the next instruction */
+    uint64_t word;           /* the instruction there (0 if unreadable) */
+    uint32_t uniforms_addr;  /* next uniform's bus address */
+    const char *blocked_on;  /* "semaphore", "mutex", "vpm read", ...; NULL */
+    uint64_t instructions;   /* executed since reset */
+};
+
+VC4_API unsigned vc4_emu_num_qpus(const struct vc4_emu *emu);
+/* Where QPU n is (for a hang report); VC4_ERR_RANGE for a bad n. */
+VC4_API enum vc4_status vc4_emu_qpu_info(const struct vc4_emu *emu, unsigned qpu,
+                                         struct vc4_emu_qpu_info *out);
+
+/* ---- statistics ------------------------------------------------------------
+ * The V3D performance counters are registers (PCTRC/PCTRE/PCTRn/PCTRSn);
+ * these are the emulator's own totals since reset. */
+struct vc4_emu_stats {
+    uint64_t cycles;            /* QPU clock cycles emulated */
+    uint64_t instructions;      /* QPU instructions issued, all QPUs */
+    uint64_t stall_cycles;      /* QPU cycles spent blocked */
+    uint64_t idle_cycles;       /* QPU cycles with no program */
+    uint64_t programs_started;
+    uint64_t programs_completed;
+    uint64_t host_interrupts;   /* HOST_INT writes with a non-zero value */
+    uint64_t decodes;           /* instruction-cache fills (decoded words) */
+    uint64_t warnings, errors;  /* diagnostics emitted */
+};
+
+VC4_API void vc4_emu_stats(const struct vc4_emu *emu, struct vc4_emu_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
