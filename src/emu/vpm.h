@@ -117,6 +117,7 @@ struct vc4_vpm_generic {
 /* One QPU's view: the setups its VPM registers hold. */
 struct vc4_vpm_qpu {
     struct vc4_vpm_generic rd, wr;
+    struct vc4_vpm_generic rd_prev; /* the previous read setup's last value, if any */
     uint32_t vdw_basic;       /* last VDW basic setup word (ID 10) */
     uint32_t vdw_stride;      /* last VDW stride setup word (ID 11) */
     uint32_t vdr_basic;       /* last VDR basic setup word */

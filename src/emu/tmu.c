@@ -1,0 +1,250 @@
+/*
+ * tmu.c - TMU request/result FIFOs and general-memory lookups.  See tmu.h
+ * for the sources ([G], [S4], [A], [C]).
+ *
+ * Model: one request FIFO per QPU and physical TMU.  A request is
+ * completed functionally when S is written (memory is read then), and its
+ * result carries the cycle at which the hardware would have it; ldtmu pops
+ * the oldest result and tells the QPU how long it must stall.
+ */
+#include "emu/tmu.h"
+
+#include <string.h>
+
+#include "base/base.h"
+
+#define UNIT "tmu"
+#define SRC_ADDENDUM "vc4asm VideoCoreIV-addendum"
+#define SRC_FIFO "Reference Guide via Mesa vc4_qir_schedule.c; seed 004"
+
+void vc4_tmu_reset(struct vc4_tmu *t)
+{
+    unsigned qps = t->qpus_per_slice;
+    memset(t, 0, sizeof *t);
+    t->qpus_per_slice = qps ? qps : 4u;
+    vc4_tmu_flush_caches(t);
+}
+
+void vc4_tmu_init(struct vc4_tmu *t)
+{
+    t->qpus_per_slice = 4u;
+    vc4_tmu_reset(t);
+}
+
+void vc4_tmu_qpu_reset(struct vc4_tmu *t, unsigned qpu)
+{
+    if (qpu < VC4_TMU_MAX_QPUS)
+        memset(&t->q[qpu], 0, sizeof t->q[qpu]);
+}
+
+void vc4_tmu_flush_caches(struct vc4_tmu *t)
+{
+    /* all-ones is not a valid tag: tags are address >> 6 with a 30-bit address */
+    memset(t->cache_tag, 0xFF, sizeof t->cache_tag);
+}
+
+unsigned vc4_tmu_physical(const struct vc4_tmu *t, unsigned qpu, unsigned unit)
+{
+    unit &= 1u;
+    if (qpu >= VC4_TMU_MAX_QPUS)
+        return unit;
+    /* Default swap: QPUs 2 and 3 of each group of 4 use TMU1 for the
+     * "TMU0" registers and signals, and vice versa [C], unless TMU_NOSWAP
+     * was written non-zero [A]. */
+    if (!t->q[qpu].noswap && qpu % VC4_TMU_SWAP_QPU_MOD >= VC4_TMU_SWAP_QPU_MIN)
+        unit ^= 1u;
+    return unit;
+}
+
+void vc4_tmu_write_noswap(struct vc4_tmu *t, unsigned qpu, uint32_t elem0)
+{
+    if (qpu < VC4_TMU_MAX_QPUS)
+        t->q[qpu].noswap = elem0 != 0;
+}
+
+bool vc4_tmu_write_takes_uniform(const struct vc4_tmu *t, unsigned qpu, unsigned unit,
+                                 enum vc4_tmu_reg reg)
+{
+    if (qpu >= VC4_TMU_MAX_QPUS)
+        return false;
+    if (reg != VC4_TMU_S)
+        return true;
+    const struct vc4_tmu_fifo *f = &t->q[qpu].fifo[vc4_tmu_physical(t, qpu, unit)];
+    return f->written != 0;
+}
+
+static bool bad_qpu(unsigned qpu, const struct vc4_diag_sink *sink,
+                    const struct vc4_location *loc)
+{
+    if (qpu < VC4_TMU_MAX_QPUS)
+        return false;
+    vc4_diag_emit(sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, loc, "QPU number %u out of range", qpu);
+    return true;
+}
+
+/* Cache model: returns true on a hit and fills the line on a miss. */
+static bool cache_access(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr)
+{
+    unsigned slice = (qpu / (t->qpus_per_slice ? t->qpus_per_slice : 4u)) %
+                     (VC4_TMU_MAX_QPUS / 4u);
+    uint32_t line = (addr & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE;
+    uint32_t *tag = &t->cache_tag[slice][phys][line % VC4_TMU_CACHE_LINES];
+    if (*tag == line) {
+        t->stats.cache_hits++;
+        return true;
+    }
+    *tag = line;
+    t->stats.cache_misses++;
+    return false;
+}
+
+unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, unsigned unit,
+                       enum vc4_tmu_reg reg, uint16_t mask, const uint32_t val[16],
+                       uint32_t param, uint64_t now, const struct vc4_diag_sink *sink,
+                       const struct vc4_location *loc)
+{
+    if (bad_qpu(qpu, sink, loc))
+        return VC4_TMU_EV_BAD_QPU;
+    unsigned phys = vc4_tmu_physical(t, qpu, unit);
+    struct vc4_tmu_fifo *f = &t->q[qpu].fifo[phys];
+    unsigned ev = 0;
+    bool takes = vc4_tmu_write_takes_uniform(t, qpu, unit, reg);
+    unsigned r = (unsigned)reg & 3u;
+
+    if (mask != 0xFFFFu) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-cond-write", SRC_ADDENDUM, loc,
+                      "conditional write to TMU%u_%c (mask 0x%04x): the FIFO is triggered "
+                      "anyway with undefined data; emulator uses 0 for the other elements",
+                      unit & 1u, "STRB"[r], mask);
+        ev |= VC4_TMU_EV_COND_WRITE;
+    }
+    for (unsigned i = 0; i < 16; i++)
+        f->coord[r][i] = (mask >> i & 1u) ? val[i] : 0;
+    if (takes && f->nparams < 4)
+        f->params[f->nparams++] = param;
+    if (reg != VC4_TMU_S) {
+        f->written |= (uint8_t)(1u << r);
+        return ev;
+    }
+
+    /* S written: submit.  Slots: every written coordinate takes one [G via
+     * Mesa]: an S-only lookup takes 1, an (s,t) texture request 2. */
+    unsigned slots = 1;
+    for (unsigned k = 1; k < 4; k++)
+        slots += (f->written >> k) & 1u;
+    bool texture = f->written != 0;
+    struct vc4_tmu_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.slots = (uint8_t)slots;
+    rq.texture = texture;
+    rq.nparams = f->nparams;
+    memcpy(rq.params, f->params, sizeof rq.params);
+    f->written = 0;
+    f->nparams = 0;
+
+    if (f->slots_used + slots > VC4_TMU_FIFO_SLOTS || f->count >= VC4_TMU_FIFO_SLOTS) {
+        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-fifo-overflow", SRC_FIFO, loc,
+                      "TMU%u request FIFO overflow: %u slots in use, this request needs %u of "
+                      "%u (hardware deadlocks); request dropped", phys, (unsigned)f->slots_used,
+                      slots, VC4_TMU_FIFO_SLOTS);
+        return ev | VC4_TMU_EV_OVERFLOW;
+    }
+    if (f->count + 1u > VC4_TMU_FIFO_RELIABLE) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-fifo-unreliable", SRC_ADDENDUM, loc,
+                      "%u TMU%u requests outstanding: more than %u is unreliable on hardware "
+                      "(results may come from 4 slots ahead)", f->count + 1u, phys,
+                      VC4_TMU_FIFO_RELIABLE);
+        ev |= VC4_TMU_EV_UNRELIABLE;
+    }
+
+    uint64_t latency = VC4_TMU_LAT_CACHE;
+    if (texture) {
+        vc4_diag_emit(sink, VC4_WARNING, VC4_DIAG_INFO, UNIT, loc,
+                      "texture lookups (T/R/B written before S) are not modelled yet; the "
+                      "result is 0");
+        ev |= VC4_TMU_EV_UNSUPPORTED;
+        t->stats.texture_requests++;
+    } else {
+        bool faulted = false;
+        /* The TMU loads elements in element order [A]. */
+        for (unsigned i = 0; i < 16; i++) {
+            if (!(mask >> i & 1u))
+                continue;
+            uint32_t a = f->coord[VC4_TMU_S][i] & VC4_TMU_ADDR_ALIGN_MASK;
+            t->stats.lookups++;
+            if (!vc4_mem_read32(mem, a, &rq.data[i])) {
+                if (!faulted)
+                    vc4_diag_emit(sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, loc,
+                                  "TMU%u general lookup at 0x%08x (element %u) is outside the "
+                                  "%u MiB of RAM; reads 0", phys, a, i, mem->size >> 20);
+                faulted = true;
+                ev |= VC4_TMU_EV_FAULT;
+                continue;
+            }
+            if (!cache_access(t, qpu, phys, a))
+                latency = VC4_TMU_LAT_MEMORY;
+        }
+    }
+    rq.ready_at = now + latency;
+    f->req[(f->head + f->count) % VC4_TMU_FIFO_SLOTS] = rq;
+    f->count++;
+    f->slots_used = (uint8_t)(f->slots_used + slots);
+    t->stats.requests++;
+    return ev;
+}
+
+unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t out[16],
+                      uint64_t now, uint64_t *ready_at, const struct vc4_diag_sink *sink,
+                      const struct vc4_location *loc)
+{
+    *ready_at = now;
+    if (bad_qpu(qpu, sink, loc)) {
+        memset(out, 0, 16 * sizeof out[0]);
+        return VC4_TMU_EV_BAD_QPU;
+    }
+    unsigned phys = vc4_tmu_physical(t, qpu, unit);
+    struct vc4_tmu_fifo *f = &t->q[qpu].fifo[phys];
+    if (!f->count) {
+        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-load-empty", SRC_FIFO, loc,
+                      "ldtmu%u with no TMU%u request outstanding (hardware hangs); r4 = 0",
+                      unit & 1u, phys);
+        memset(out, 0, 16 * sizeof out[0]);
+        return VC4_TMU_EV_UNDERFLOW;
+    }
+    const struct vc4_tmu_request *rq = &f->req[f->head];
+    memcpy(out, rq->data, 16 * sizeof out[0]);
+    if (rq->ready_at > now) {
+        *ready_at = rq->ready_at;
+        t->stats.stall_cycles += rq->ready_at - now;
+    }
+    f->slots_used = (uint8_t)(f->slots_used - rq->slots);
+    f->head = (uint8_t)((f->head + 1u) % VC4_TMU_FIFO_SLOTS);
+    f->count--;
+    t->stats.loads++;
+    return 0;
+}
+
+unsigned vc4_tmu_pending(const struct vc4_tmu *t, unsigned qpu, unsigned unit)
+{
+    if (qpu >= VC4_TMU_MAX_QPUS)
+        return 0;
+    return t->q[qpu].fifo[vc4_tmu_physical(t, qpu, unit)].count;
+}
+
+unsigned vc4_tmu_program_end(struct vc4_tmu *t, unsigned qpu, const struct vc4_diag_sink *sink,
+                             const struct vc4_location *loc)
+{
+    if (bad_qpu(qpu, sink, loc))
+        return VC4_TMU_EV_BAD_QPU;
+    unsigned ev = 0;
+    for (unsigned u = 0; u < VC4_TMU_UNITS; u++) {
+        struct vc4_tmu_fifo *f = &t->q[qpu].fifo[u];
+        if (f->count) {
+            vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-unconsumed", SRC_FIFO, loc,
+                          "program ended with %u TMU%u result(s) never loaded", f->count, u);
+            ev |= VC4_TMU_EV_UNCONSUMED;
+        }
+        memset(f, 0, sizeof *f);
+    }
+    return ev;
+}

@@ -1,0 +1,572 @@
+/*
+ * vpm.c - VPM storage, generic QPU reads/writes in every mode, and the VDR /
+ * VDW DMA engines.  See vpm.h for the sources ([G], [S3], [A]) and
+ * docs/vpm.md for the modelling choices.
+ */
+#include "emu/vpm.h"
+
+#include <string.h>
+
+#include "base/base.h"
+
+#define FLD(v, name) vc4_bits((v), name##_SHIFT, name##_WIDTH)
+#define UNIT "vpm"
+#define SRC_GUIDE "VideoCore IV 3D Reference Guide section 7"
+#define SRC_ADDENDUM "vc4asm VideoCoreIV-addendum"
+#define SRC_SEED3 "seed 003 (VPM, VCD and VCM)"
+
+#define VPM_WORDS (VC4_VPM_MAX_ROWS * VC4_VPM_ROW_WORDS)
+
+/*
+ * Generic access geometry per SIZE [G table 32 with the seed's corrected
+ * bit positions, S3]: ADDR holds the row (horizontal) or {Y[5:4], X[3:0]}
+ * (vertical) above `sel_bits` low bits that select the byte / half-word:
+ *   horizontal 8-bit:  ADDR[7:0] = {Y[5:0], B[1:0]}  (the seed: Y is ADDR[7:2])
+ *   horizontal 16-bit: ADDR[6:0] = {Y[5:0], H[0]}
+ *   horizontal 32-bit: ADDR[5:0] = Y[5:0]
+ *   vertical 8-bit:    ADDR[7:0] = {Y[5:4], X[3:0], B[1:0]}
+ *   vertical 16-bit:   ADDR[6:0] = {Y[5:4], X[3:0], H[0]}
+ *   vertical 32-bit:   ADDR[5:0] = {Y[5:4], X[3:0]}
+ * The stride is added to the whole ADDR, which wraps at its width (so the
+ * row wraps past Y = 63).  In laned modes B/H is the lane of each word; in
+ * packed modes it is the block: 16 bytes (8-bit) or 32 bytes (16-bit) that
+ * lie along the row (horizontal) or down the column (vertical).
+ */
+struct vpm_size_info {
+    unsigned addr_bits;  /* width of ADDR */
+    unsigned sel_bits;   /* low ADDR bits selecting lane / block */
+    unsigned elem_bytes; /* 1, 2, 4 */
+};
+static const struct vpm_size_info vpm_sizes[3] = {
+    [VC4_VPM_SIZE_8] = {8, 2, 1},
+    [VC4_VPM_SIZE_16] = {7, 1, 2},
+    [VC4_VPM_SIZE_32] = {6, 0, 4},
+};
+
+/* MODEW of VDW/VDR [G tables 34, 36]: 0 32-bit; 2,3 16-bit with the
+ * half-word offset in bit 0; 4-7 8-bit with the byte offset in bits 1:0;
+ * 1 is not an element mode (in VDR it is the extended-pitch ID). */
+struct dma_mode {
+    unsigned elem_bytes;
+    unsigned lane;       /* starting byte/half-word lane inside a word */
+    bool valid;
+};
+static struct dma_mode dma_mode_decode(unsigned modew)
+{
+    if (modew == 0)
+        return (struct dma_mode){4, 0, true};
+    if (modew >= 4)
+        return (struct dma_mode){1, modew & 3u, true};
+    if (modew >= 2)
+        return (struct dma_mode){2, modew & 1u, true};
+    return (struct dma_mode){4, 0, false};
+}
+
+void vc4_vpm_reset(struct vc4_vpm *v)
+{
+    uint32_t size = v->size_bytes;
+    memset(v, 0, sizeof *v);
+    v->size_bytes = size;
+}
+
+void vc4_vpm_init(struct vc4_vpm *v, unsigned size_kb)
+{
+    if (size_kb < 1 || size_kb > VC4_VPM_MAX_KB)
+        size_kb = VC4_VPM_BCM2835_KB;
+    v->size_bytes = size_kb * 1024u;
+    vc4_vpm_reset(v);
+}
+
+void vc4_vpm_qpu_reset(struct vc4_vpm *v, unsigned qpu)
+{
+    if (qpu < VC4_VPM_MAX_QPUS) {
+        uint64_t st = v->q[qpu].vdw_done_at, ld = v->q[qpu].vdr_done_at;
+        memset(&v->q[qpu], 0, sizeof v->q[qpu]);
+        v->q[qpu].vdw_done_at = st;
+        v->q[qpu].vdr_done_at = ld;
+    }
+}
+
+static bool bad_qpu(unsigned qpu, const struct vc4_diag_sink *sink,
+                    const struct vc4_location *loc)
+{
+    if (qpu < VC4_VPM_MAX_QPUS)
+        return false;
+    vc4_diag_emit(sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, loc, "QPU number %u out of range", qpu);
+    return true;
+}
+
+static struct vc4_vpm_generic generic_decode(uint32_t w, bool is_read, uint64_t now)
+{
+    struct vc4_vpm_generic g;
+    memset(&g, 0, sizeof g);
+    g.valid = true;
+    g.horiz = FLD(w, VC4_VPM_GEN_HORIZ) != 0;
+    g.laned = FLD(w, VC4_VPM_GEN_LANED) != 0;
+    g.size = (uint8_t)FLD(w, VC4_VPM_GEN_SIZE);
+    unsigned stride = FLD(w, VC4_VPM_GEN_STRIDE);
+    g.stride = (uint8_t)(stride ? stride : 64u);
+    g.addr = FLD(w, VC4_VPM_GEN_ADDR);
+    if (g.size <= VC4_VPM_SIZE_32)
+        g.addr &= (1u << vpm_sizes[g.size].addr_bits) - 1u;
+    if (is_read) {
+        unsigned num = FLD(w, VC4_VPM_GEN_NUM);
+        g.left = num ? num : 16u;
+        g.setup_at = now;
+    }
+    return g;
+}
+
+/* Where element i of a generic access lands: word index and bit shift. */
+struct vpm_slot {
+    unsigned word;
+    unsigned shift;
+};
+
+static struct vpm_slot generic_slot(const struct vc4_vpm_generic *g, unsigned i)
+{
+    const struct vpm_size_info *si = &vpm_sizes[g->size];
+    unsigned sel = g->addr & ((1u << si->sel_bits) - 1u);
+    unsigned rest = g->addr >> si->sel_bits; /* Y (horizontal) or {Y[5:4], X} (vertical) */
+    unsigned lanes = 4u / si->elem_bytes;    /* elements per word: 4, 2, 1 */
+    unsigned row, col, lane;
+    bool laned = g->laned && g->size != VC4_VPM_SIZE_32;
+    if (g->horiz) {
+        row = rest;
+        if (laned) {
+            col = i;
+            lane = sel;
+        } else {
+            /* packed: block `sel` of 16/lanes words along the row */
+            col = sel * (VC4_VPM_ROW_WORDS / lanes) + i / lanes;
+            lane = i % lanes;
+        }
+    } else {
+        unsigned x = rest & 15u, y = (rest >> 4) * 16u;
+        col = x;
+        if (laned) {
+            row = y + i;
+            lane = sel;
+        } else {
+            /* packed: block `sel` of 16/lanes rows down the column */
+            row = y + sel * (16u / lanes) + i / lanes;
+            lane = i % lanes;
+        }
+    }
+    row %= VC4_VPM_GENERIC_ROWS;
+    return (struct vpm_slot){row * VC4_VPM_ROW_WORDS + col, lane * si->elem_bytes * 8u};
+}
+
+static void generic_advance(struct vc4_vpm_generic *g)
+{
+    g->addr = (g->addr + g->stride) & ((1u << vpm_sizes[g->size].addr_bits) - 1u);
+}
+
+static unsigned bad_size(const struct vc4_diag_sink *sink, const struct vc4_location *loc,
+                         const char *what)
+{
+    vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-setup-size", SRC_GUIDE, loc,
+                  "generic VPM %s setup has the reserved SIZE 3; ignored", what);
+    return VC4_VPM_EV_BAD_SETUP;
+}
+
+unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
+                          const struct vc4_diag_sink *sink, const struct vc4_location *loc)
+{
+    if (bad_qpu(qpu, sink, loc))
+        return VC4_VPM_EV_BAD_QPU;
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    switch (FLD(value, VC4_VPM_ID)) {
+    case VC4_VPM_ID_GENERIC: {
+        struct vc4_vpm_generic g = generic_decode(value, false, now);
+        if (g.size > VC4_VPM_SIZE_32)
+            return bad_size(sink, loc, "write");
+        q->wr = g;
+        return 0;
+    }
+    case VC4_VPM_ID_DMA_BASIC:
+        q->vdw_basic = value;
+        if (!dma_mode_decode(FLD(value, VC4_VDW_MODEW)).valid) {
+            vc4_diag_rule(sink, VC4_WARNING, UNIT, "vdw-modew", SRC_GUIDE, loc,
+                          "VDW setup 0x%08x has MODEW 1 (not an element mode); treated as 32-bit",
+                          value);
+            return VC4_VPM_EV_BAD_SETUP;
+        }
+        return 0;
+    case VC4_VPM_ID_DMA_EXTRA: {
+        q->vdw_stride = value;
+        unsigned stride = FLD(value, VC4_VDW_STRIDE);
+        if (stride > VC4_VDW_STRIDE_GUARANTEED_MAX) {
+            vc4_diag_rule(sink, VC4_WARNING, UNIT, "vdw-stride-width",
+                          "vc4asm addendum (16 bits) vs Idein/qmkl PR #43 (13 bits)", loc,
+                          "VDW stride %u exceeds 8191: honoured as 16 bits, not guaranteed on "
+                          "hardware", stride);
+            return VC4_VPM_EV_WIDE_STRIDE;
+        }
+        return 0;
+    }
+    default:
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-setup-id", SRC_GUIDE, loc,
+                      "VPMVCD_WR_SETUP 0x%08x has the reserved ID 01; ignored", value);
+        return VC4_VPM_EV_BAD_SETUP;
+    }
+}
+
+unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
+                          const struct vc4_diag_sink *sink, const struct vc4_location *loc)
+{
+    if (bad_qpu(qpu, sink, loc))
+        return VC4_VPM_EV_BAD_QPU;
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    if (FLD(value, VC4_VDR_ID)) {
+        if (FLD(value, VC4_VDR_EXT_ID) == VC4_VDR_EXT_ID_VALUE)
+            q->vdr_ext_pitch = value;
+        else
+            q->vdr_basic = value;
+        return 0;
+    }
+    if (FLD(value, VC4_VPM_ID) != VC4_VPM_ID_GENERIC) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-setup-id", SRC_GUIDE, loc,
+                      "VPMVCD_RD_SETUP 0x%08x has the reserved ID 01; ignored", value);
+        return VC4_VPM_EV_BAD_SETUP;
+    }
+    struct vc4_vpm_generic g = generic_decode(value, true, now);
+    if (g.size > VC4_VPM_SIZE_32)
+        return bad_size(sink, loc, "read");
+    /* Read setups are not queued: ignored while more than one value of the
+     * previous setup is outstanding [A].  With exactly one outstanding, that
+     * value is still delivered first (it is already in the FIFO). */
+    if (q->rd.valid && q->rd.left > 1) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-read-setup-queued", SRC_ADDENDUM, loc,
+                      "VPM read setup 0x%08x ignored: %u values of the previous setup are "
+                      "still unread", value, (unsigned)q->rd.left);
+        return VC4_VPM_EV_SETUP_IGNORED;
+    }
+    q->rd_prev = q->rd;
+    q->rd = g;
+    return 0;
+}
+
+unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uint32_t val[16],
+                       uint64_t now, const struct vc4_diag_sink *sink,
+                       const struct vc4_location *loc)
+{
+    (void)now;
+    if (bad_qpu(qpu, sink, loc))
+        return VC4_VPM_EV_BAD_QPU;
+    struct vc4_vpm_generic *g = &v->q[qpu].wr;
+    unsigned ev = 0;
+    if (mask != 0xFFFFu) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-cond-write", SRC_ADDENDUM, loc,
+                      "conditional VPM write (mask 0x%04x): hardware writes undefined data to "
+                      "the other elements; emulator leaves them unchanged", mask);
+        ev |= VC4_VPM_EV_COND_WRITE;
+    }
+    if (!g->valid) {
+        /* No setup since reset: the register holds 0 = 8-bit vertical
+         * packed at address 0, stride 64.  Use that, as the hardware would. */
+        *g = generic_decode(0, false, now);
+    }
+    unsigned bits = vpm_sizes[g->size].elem_bytes * 8u;
+    uint32_t emask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
+    for (unsigned i = 0; i < 16; i++) {
+        if (!(mask >> i & 1u))
+            continue;
+        struct vpm_slot s = generic_slot(g, i);
+        uint32_t w = v->words[s.word];
+        w = (w & ~(emask << s.shift)) | ((val[i] & emask) << s.shift);
+        v->words[s.word] = w;
+    }
+    generic_advance(g);
+    v->stats.generic_writes++;
+    return ev;
+}
+
+static void generic_fetch(const struct vc4_vpm *v, const struct vc4_vpm_generic *g,
+                          uint32_t out[16])
+{
+    unsigned bits = vpm_sizes[g->size].elem_bytes * 8u;
+    uint32_t emask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
+    for (unsigned i = 0; i < 16; i++) {
+        struct vpm_slot s = generic_slot(g, i);
+        /* 8- and 16-bit values are returned zero-extended (see docs/vpm.md). */
+        out[i] = (v->words[s.word] >> s.shift) & emask;
+    }
+}
+
+unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_t now,
+                      const struct vc4_diag_sink *sink, const struct vc4_location *loc)
+{
+    if (bad_qpu(qpu, sink, loc)) {
+        memset(out, 0, 16 * sizeof out[0]);
+        return VC4_VPM_EV_BAD_QPU;
+    }
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    unsigned ev = 0;
+    v->stats.generic_reads++;
+    if (q->rd_prev.valid && q->rd_prev.left) {
+        /* the last value of the previous setup, already in the FIFO */
+        generic_fetch(v, &q->rd_prev, out);
+        generic_advance(&q->rd_prev);
+        q->rd_prev.left--;
+        return 0;
+    }
+    struct vc4_vpm_generic *g = &q->rd;
+    if (!g->valid || g->left == 0) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-read-count", SRC_SEED3, loc,
+                      "VPM read beyond the number of vectors the read setup asked for "
+                      "(hardware: garbage or a hang); emulator continues at the next address");
+        ev |= VC4_VPM_EV_READ_OVERRUN;
+        if (!g->valid)
+            *g = generic_decode(0, true, now - VC4_VPM_READ_LATENCY);
+        g->left = 1;
+    } else if (now - g->setup_at < VC4_VPM_READ_LATENCY) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-read-latency", SRC_SEED3, loc,
+                      "VPM read %u instruction(s) after the read setup; needs at least %u "
+                      "(hardware returns garbage)", (unsigned)(now - g->setup_at),
+                      VC4_VPM_READ_LATENCY);
+        ev |= VC4_VPM_EV_READ_EARLY;
+    }
+    generic_fetch(v, g, out);
+    generic_advance(g);
+    g->left--;
+    return ev;
+}
+
+unsigned vc4_vpm_program_end(struct vc4_vpm *v, unsigned qpu, const struct vc4_diag_sink *sink,
+                             const struct vc4_location *loc)
+{
+    if (bad_qpu(qpu, sink, loc))
+        return VC4_VPM_EV_BAD_QPU;
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    unsigned left = (q->rd.valid ? q->rd.left : 0) + (q->rd_prev.valid ? q->rd_prev.left : 0);
+    q->rd.left = 0;
+    q->rd_prev.left = 0;
+    if (!left)
+        return 0;
+    vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-read-unconsumed",
+                  "Reference Guide p.24 (via py-videocore PR #8)", loc,
+                  "program ended with %u programmed VPM read(s) not consumed", left);
+    return VC4_VPM_EV_UNCONSUMED;
+}
+
+/* ---- DMA ------------------------------------------------------------------ */
+
+/* A DMA element position in the VPM: a word index within the DMA window
+ * (7-bit Y) and a lane.  `lin` counts lanes: ((Y*16)+X)*lanes + lane. */
+struct dma_ctx {
+    struct vc4_vpm *v;
+    struct vc4_mem *mem;
+    struct dma_mode m;
+    unsigned ev;
+    bool out_of_vpm_reported, fault_reported;
+    const struct vc4_diag_sink *sink;
+    const struct vc4_location *loc;
+    const char *engine;
+};
+
+static unsigned dma_word(struct dma_ctx *c, unsigned row, unsigned col)
+{
+    unsigned vpm_rows = c->v->size_bytes / (VC4_VPM_ROW_WORDS * 4u);
+    row %= VC4_VPM_DMA_ROWS;
+    if (row >= vpm_rows) {
+        if (!c->out_of_vpm_reported)
+            vc4_diag_rule(c->sink, VC4_WARNING, UNIT, "vpm-dma-range", SRC_GUIDE, c->loc,
+                          "%s reaches VPM row %u beyond the %u KB VPM; wrapped", c->engine, row,
+                          c->v->size_bytes / 1024u);
+        c->out_of_vpm_reported = true;
+        c->ev |= VC4_VPM_EV_OUT_OF_VPM;
+        row %= vpm_rows;
+    }
+    return (row * VC4_VPM_ROW_WORDS + col) % VPM_WORDS;
+}
+
+/*
+ * Element e of unit u (VDW) / row u (VDR).  Horizontal: the unit is VPM row
+ * Y + u*vpitch and its elements run along the row from X (in element-sized
+ * lanes, continuing into the next row past column 15).  Vertical: the unit
+ * is the lane column (X, lane) + u*vpitch (lanes first, then columns, X
+ * wrapping within the 16 columns) and its elements run down from row Y.
+ */
+static void dma_pos(const struct dma_ctx *c, bool horiz, unsigned y, unsigned x, unsigned u,
+                    unsigned e, unsigned *row, unsigned *col, unsigned *lane)
+{
+    unsigned lanes = 4u / c->m.elem_bytes;
+    if (horiz) {
+        unsigned lin = (x * lanes + c->m.lane) + e;
+        *row = y + u + lin / (VC4_VPM_ROW_WORDS * lanes);
+        lin %= VC4_VPM_ROW_WORDS * lanes;
+        *col = lin / lanes;
+        *lane = lin % lanes;
+    } else {
+        unsigned lin = (x * lanes + c->m.lane) + u;
+        *row = y + e;
+        lin %= VC4_VPM_ROW_WORDS * lanes;
+        *col = lin / lanes;
+        *lane = lin % lanes;
+    }
+}
+
+static void dma_fault(struct dma_ctx *c, uint32_t bus)
+{
+    if (!c->fault_reported)
+        vc4_diag_emit(c->sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, c->loc,
+                      "%s memory address 0x%08x is outside the %u MiB of RAM; nothing "
+                      "transferred there", c->engine, bus, c->mem->size >> 20);
+    c->fault_reported = true;
+    c->ev |= VC4_VPM_EV_DMA_FAULT;
+}
+
+static uint64_t dma_cost(uint64_t rows, uint64_t bytes)
+{
+    return VC4_VPM_DMA_SETUP_CYCLES + rows * VC4_VPM_DMA_ROW_CYCLES +
+           (bytes + VC4_VPM_DMA_BYTES_PER_CYCLE - 1) / VC4_VPM_DMA_BYTES_PER_CYCLE;
+}
+
+unsigned vc4_vpm_st_addr(struct vc4_vpm *v, struct vc4_mem *mem, unsigned qpu, uint32_t bus,
+                         uint64_t now, const struct vc4_diag_sink *sink,
+                         const struct vc4_location *loc)
+{
+    if (bad_qpu(qpu, sink, loc))
+        return VC4_VPM_EV_BAD_QPU;
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    uint32_t w = q->vdw_basic;
+    if (FLD(w, VC4_VPM_ID) != VC4_VPM_ID_DMA_BASIC) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vdw-no-setup", SRC_GUIDE, loc,
+                      "VPM_ST_ADDR written with no VDW basic setup on this QPU; no store");
+        return VC4_VPM_EV_BAD_SETUP;
+    }
+    struct dma_ctx c = {.v = v, .mem = mem, .sink = sink, .loc = loc, .engine = "VDW"};
+    c.m = dma_mode_decode(FLD(w, VC4_VDW_MODEW));
+    unsigned units = FLD(w, VC4_VDW_UNITS), depth = FLD(w, VC4_VDW_DEPTH);
+    units = units ? units : 128u;
+    depth = depth ? depth : 128u;
+    bool horiz = FLD(w, VC4_VDW_HORIZ) != 0;
+    unsigned base = FLD(w, VC4_VDW_VPMBASE), x = base & 15u, y = base >> 4;
+    /* Stride: bytes from the end of one unit to the start of the next; the
+     * field is taken as 16 bits wide [A] (documented 13).  BLOCKMODE set
+     * ignores the stride (units contiguous in memory). */
+    uint32_t stride = FLD(q->vdw_stride, VC4_VDW_STRIDE);
+    if (FLD(q->vdw_stride, VC4_VDW_BLOCKMODE))
+        stride = 0;
+    uint32_t row_bytes = depth * c.m.elem_bytes;
+    uint32_t maddr = bus;
+    for (unsigned u = 0; u < units; u++) {
+        for (unsigned e = 0; e < depth; e++) {
+            unsigned row, col, lane;
+            dma_pos(&c, horiz, y, x, u, e, &row, &col, &lane);
+            uint32_t word = v->words[dma_word(&c, row, col)];
+            uint32_t a = maddr + e * c.m.elem_bytes;
+            bool ok;
+            if (c.m.elem_bytes == 4)
+                ok = vc4_mem_write32(mem, a, word);
+            else if (c.m.elem_bytes == 2)
+                ok = vc4_mem_write16(mem, a, (uint16_t)(word >> (16u * lane)));
+            else
+                ok = vc4_mem_write8(mem, a, (uint8_t)(word >> (8u * lane)));
+            if (!ok)
+                dma_fault(&c, a);
+        }
+        maddr += row_bytes + stride;
+    }
+    uint64_t bytes = (uint64_t)units * row_bytes;
+    uint64_t start = now > v->vdw_free_at ? now : v->vdw_free_at;
+    if (start > now)
+        c.ev |= VC4_VPM_EV_DMA_BUSY;
+    uint64_t cost = dma_cost(units, bytes);
+    v->vdw_free_at = q->vdw_done_at = start + cost;
+    v->stats.vdw_jobs++;
+    v->stats.vdw_bytes += bytes;
+    v->stats.dma_cycles += cost;
+    return c.ev;
+}
+
+unsigned vc4_vpm_ld_addr(struct vc4_vpm *v, struct vc4_mem *mem, unsigned qpu, uint32_t bus,
+                         uint64_t now, const struct vc4_diag_sink *sink,
+                         const struct vc4_location *loc)
+{
+    if (bad_qpu(qpu, sink, loc))
+        return VC4_VPM_EV_BAD_QPU;
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    uint32_t w = q->vdr_basic;
+    if (!FLD(w, VC4_VDR_ID)) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vdr-no-setup", SRC_GUIDE, loc,
+                      "VPM_LD_ADDR written with no VDR basic setup on this QPU; no load");
+        return VC4_VPM_EV_BAD_SETUP;
+    }
+    struct dma_ctx c = {.v = v, .mem = mem, .sink = sink, .loc = loc, .engine = "VDR"};
+    c.m = dma_mode_decode(FLD(w, VC4_VDR_MODEW));
+    unsigned rowlen = FLD(w, VC4_VDR_ROWLEN), nrows = FLD(w, VC4_VDR_NROWS);
+    unsigned vpitch = FLD(w, VC4_VDR_VPITCH), mpitch = FLD(w, VC4_VDR_MPITCH);
+    rowlen = rowlen ? rowlen : 16u;
+    nrows = nrows ? nrows : 16u;
+    vpitch = vpitch ? vpitch : 16u;
+    /* Memory pitch: 8 * 2^MPITCH bytes, or the extended pitch when 0 [G table 36]. */
+    uint32_t pitch = mpitch ? 8u << mpitch : FLD(q->vdr_ext_pitch, VC4_VDR_EXT_PITCH);
+    bool horiz = !FLD(w, VC4_VDR_VERT);
+    unsigned a11 = FLD(w, VC4_VDR_VPMADDR), x = a11 & 15u, y = a11 >> 4;
+    for (unsigned r = 0; r < nrows; r++) {
+        uint32_t maddr = bus + r * pitch;
+        for (unsigned e = 0; e < rowlen; e++) {
+            unsigned row, col, lane;
+            dma_pos(&c, horiz, y, x, r * vpitch, e, &row, &col, &lane);
+            unsigned wi = dma_word(&c, row, col);
+            uint32_t a = maddr + e * c.m.elem_bytes;
+            uint32_t val;
+            bool ok;
+            if (c.m.elem_bytes == 4) {
+                ok = vc4_mem_read32(mem, a, &val);
+                if (ok)
+                    v->words[wi] = val;
+            } else if (c.m.elem_bytes == 2) {
+                uint16_t h;
+                ok = vc4_mem_read16(mem, a, &h);
+                unsigned sh = 16u * lane;
+                if (ok)
+                    v->words[wi] = (v->words[wi] & ~(0xFFFFu << sh)) | ((uint32_t)h << sh);
+            } else {
+                uint8_t b;
+                ok = vc4_mem_read8(mem, a, &b);
+                unsigned sh = 8u * lane;
+                if (ok)
+                    v->words[wi] = (v->words[wi] & ~(0xFFu << sh)) | ((uint32_t)b << sh);
+            }
+            if (!ok)
+                dma_fault(&c, a);
+        }
+    }
+    uint64_t bytes = (uint64_t)nrows * rowlen * c.m.elem_bytes;
+    uint64_t start = now > v->vdr_free_at ? now : v->vdr_free_at;
+    if (start > now)
+        c.ev |= VC4_VPM_EV_DMA_BUSY;
+    uint64_t cost = dma_cost(nrows, bytes);
+    v->vdr_free_at = q->vdr_done_at = start + cost;
+    v->stats.vdr_jobs++;
+    v->stats.vdr_bytes += bytes;
+    v->stats.dma_cycles += cost;
+    return c.ev;
+}
+
+uint64_t vc4_vpm_st_wait(const struct vc4_vpm *v, unsigned qpu, uint64_t now)
+{
+    if (qpu >= VC4_VPM_MAX_QPUS)
+        return now;
+    return v->q[qpu].vdw_done_at > now ? v->q[qpu].vdw_done_at : now;
+}
+
+uint64_t vc4_vpm_ld_wait(const struct vc4_vpm *v, unsigned qpu, uint64_t now)
+{
+    if (qpu >= VC4_VPM_MAX_QPUS)
+        return now;
+    return v->q[qpu].vdr_done_at > now ? v->q[qpu].vdr_done_at : now;
+}
+
+uint32_t vc4_vpm_st_busy(const struct vc4_vpm *v, unsigned qpu, uint64_t now)
+{
+    return qpu < VC4_VPM_MAX_QPUS && v->q[qpu].vdw_done_at > now;
+}
+
+uint32_t vc4_vpm_ld_busy(const struct vc4_vpm *v, unsigned qpu, uint64_t now)
+{
+    return qpu < VC4_VPM_MAX_QPUS && v->q[qpu].vdr_done_at > now;
+}
