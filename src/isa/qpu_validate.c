@@ -1,0 +1,989 @@
+/*
+ * qpu_validate.c - the static QPU program validator: every instruction
+ * restriction the seed posts and the reference facts state, one table row
+ * per rule (id, one-sentence summary, source, severity, scope).
+ *
+ * Sources, abbreviated in the table:
+ *   seed 002/003/004  the seed posts in shared/seeds/ (their code ran on hardware)
+ *   guide p.N         the Broadcom "VideoCore IV 3D Architecture Reference
+ *                     Guide", as quoted by Mesa vc4_qpu_validate.c (p.37
+ *                     "Summary of Instruction Restrictions") or by VC4C
+ *   addendum          maazl's vc4asm "VideoCore IV addendum" (errata measured
+ *                     on hardware)
+ *   facts Sx          shared/reference/qpu-isa-facts.md item x, or
+ *                     v3d-hardware-facts.md section x.y
+ *
+ * Severity: ERROR when breaking the rule gives garbage values, lost requests
+ * or hangs; WARNING when a source calls the behaviour "unreliable" or
+ * merely useless.  Each row's comment says which.
+ *
+ * How the program is walked: every word is decoded once (vc4_qpu_decode)
+ * into an array; one linear pass keeps the state windowed rules need (last
+ * SFU write, last TMU_NOSWAP write, VPM read setup, TMU FIFO contents,
+ * scoreboard, thread switches).  Control flow is treated as straight-line
+ * code, plus "branch target awareness": for every branch whose target is
+ * known statically (relative or absolute, not through a register) and lies
+ * inside the program, the one-instruction hazards (regfile read-after-write,
+ * rotation after an accumulator / r5 write) are also checked between the
+ * branch's last delay slot and the target, the pair that executes back to
+ * back when the branch is taken.  Windowed and FIFO state is not propagated
+ * along branch edges (a loop body is seen once).
+ *
+ * The library does not print: every finding goes to the caller's sink.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "spec/qpu_spec.h"
+
+/* ---- the rule table ---------------------------------------------------- */
+
+enum rule_id {
+    /* encoding */
+    R_RESERVED_OP_ADD,
+    R_RESERVED_PACK,
+    R_RESERVED_LDI_MODE,
+    R_RESERVED_BRANCH_COND,
+    R_READ_UNDEFINED,
+    /* program end */
+    R_NO_THREND,
+    R_THREND_DELAY_SLOTS,
+    R_THREND_REGFILE_WRITE,
+    R_THREND_SB_WAIT,
+    R_THREND_DELAY_IO,
+    R_THREND_REG14,
+    R_LAST_TLB_Z,
+    R_THREND_BRANCH,
+    /* fragment shaders */
+    R_FS_SB_WAIT_FIRST_TWO,
+    R_FS_VPM_ACCESS,
+    R_THREADED_UPPER_REGS,
+    /* register hazards */
+    R_REGFILE_RAW,
+    R_SFU_R4_READ,
+    R_SFU_R4_CONFLICT,
+    R_ROT_QUAD_ONLY,
+    R_ROT_R5_AFTER_WRITE,
+    R_ROT_ACC_AFTER_WRITE,
+    R_DUAL_WRITE_INVERSE,
+    /* peripherals */
+    R_ONE_PERIPHERAL,
+    R_PERIPH_COND_WRITE,
+    R_UNIF_AFTER_UNIF_ADDR,
+    R_TMU_NOSWAP_LATE,
+    R_TMU_FIFO_OVERFLOW,
+    R_TMU_FIFO_DEEP,
+    R_TLB_Z_MS_FLAGS,
+    R_HOST_INT_ZERO,
+    /* branches */
+    R_BRANCH_SPACING,
+    /* thread switches */
+    R_THRSW_SB_LOCKED,
+    R_THRSW_AFTER_LTHRSW,
+    R_THRSW_SPACING,
+    R_THRSW_TMU_PENDING,
+    /* VPM */
+    R_VPM_READ_TOO_EARLY,
+    R_VPM_SETUP_OUTSTANDING,
+    R_VPM_READ_OVERRUN,
+    R_VPM_READ_UNCONSUMED,
+    R_VPM_CONCURRENT,
+    /* pack */
+    R_PACK_MUL_IO,
+    R_PACK_A_TARGET,
+    R_PACK_32S_OP,
+    R_COUNT
+};
+
+static_assert(R_COUNT <= 64, "rules fit the per-instruction dedup mask");
+
+/* Where a rule applies. */
+enum rule_scope {
+    SCOPE_ALL,           /* every program (VC4_SHADER_ANY included) */
+    SCOPE_FRAGMENT,      /* opts->kind == VC4_SHADER_FRAGMENT */
+    SCOPE_THREADED_FS,   /* fragment shader with opts->threaded */
+};
+
+struct rule_info {
+    enum vc4_severity severity;
+    enum rule_scope scope;
+};
+
+static const struct vc4_qpu_rule rule_table[] = {
+    [R_RESERVED_OP_ADD] = {"reserved-op-add",
+        "Add-ALU op codes 9-11 and 25-29 are not assigned.",
+        "facts 6.2; Mesa vc4_qpu_defines.h"},
+    [R_RESERVED_PACK] = {"reserved-pack",
+        "MUL pack codes (pm=1) 1, 2 and 8-15 are not assigned.",
+        "facts 6.6 / qpu-isa-facts 13; Mesa enum qpu_pack_mul"},
+    [R_RESERVED_LDI_MODE] = {"reserved-ldi-mode",
+        "Load-immediate modes 2, 5, 6 and 7 are not assigned (0, 1, 3 load, 4 is the semaphore).",
+        "qpu-isa-facts 3; Mesa, vc4asm Inst.h ldmode"},
+    [R_RESERVED_BRANCH_COND] = {"reserved-branch-cond",
+        "Branch conditions 12-14 are not assigned.",
+        "qpu-isa-facts 18; Mesa vc4_qpu_defines.h"},
+    [R_READ_UNDEFINED] = {"read-undefined-reg",
+        "An operand reads a register address that has no read meaning in its file (e.g. ra33), which returns an undefined value.",
+        "facts 6.9 (guide table 14 read columns)"},
+    [R_NO_THREND] = {"no-thrend",
+        "A program must end with a thread-end (program end) signal.",
+        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c"},
+    [R_THREND_DELAY_SLOTS] = {"thrend-delay-slots",
+        "The thread-end instruction is followed by 2 delay-slot instructions, which must exist.",
+        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c; qpu-isa-facts 19"},
+    [R_THREND_REGFILE_WRITE] = {"thrend-regfile-write",
+        "The thread-end instruction must not write physical register file A or B.",
+        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c"},
+    [R_THREND_SB_WAIT] = {"thrend-sb-wait",
+        "The thread-end instruction must not wait on the scoreboard implicitly (a first TLB access).",
+        "guide p.37 via Mesa vc4_qpu_validate.c; facts 6.10.2"},
+    [R_THREND_DELAY_IO] = {"thrend-delay-io",
+        "Thread end and its 2 delay slots must not read uniforms or varyings or touch VPM/VDR/VDW.",
+        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c"},
+    [R_THREND_REG14] = {"thrend-reg14",
+        "Thread end and its 2 delay slots must not read or write address 14 of either register file.",
+        "seed 002 shader rules (next pixel's W is set up in r14b); guide p.37 via Mesa"},
+    [R_LAST_TLB_Z] = {"last-tlb-z",
+        "The last instruction (second delay slot of thread end) must not write TLB Z.",
+        "guide p.37 via Mesa vc4_qpu_validate.c; qpu-isa-facts 19"},
+    [R_THREND_BRANCH] = {"thrend-branch",
+        "No branch in the 2 delay slots of a thread end (the program has ended).",
+        "qpu-isa-facts 18/19; kernel vc4_validate_shaders.c (facts 5.5)"},
+    [R_FS_SB_WAIT_FIRST_TWO] = {"fs-sbwait-first-two",
+        "The first two instructions of a fragment shader must not wait on the scoreboard (sbwait or a first TLB access).",
+        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c"},
+    [R_FS_VPM_ACCESS] = {"fs-vpm-access",
+        "Fragment shaders cannot access VPM or VCD: those FIFOs are shared with varying interpolation.",
+        "seed 002 shader rules; seed 003 (guide quote)"},
+    [R_THREADED_UPPER_REGS] = {"threaded-upper-regs",
+        "A threaded fragment shader owns only registers 0-15 of each file; 16-31 belong to the other thread.",
+        "facts 9 and 5.5 (kernel vc4_validate_shaders.c)"},
+    [R_REGFILE_RAW] = {"regfile-raw",
+        "An instruction must not read a physical regfile A/B location written by the previous instruction.",
+        "seed 002 shader rules; guide p.37 via Mesa; vc4asm; VC4C"},
+    [R_SFU_R4_READ] = {"sfu-r4-read",
+        "r4 must not be read in the 2 instructions after an SFU write (the result lands after 2).",
+        "guide p.37 via Mesa vc4_qpu_validate.c; qpu-isa-facts 10"},
+    [R_SFU_R4_CONFLICT] = {"sfu-r4-conflict",
+        "No other r4 writer (SFU, ldtmu, loadc, ldcend, loadcv, loadam) in the 2 instructions after an SFU write.",
+        "guide p.37 via Mesa vc4_qpu_validate.c; qpu-isa-facts 10"},
+    [R_ROT_QUAD_ONLY] = {"rot-quad-only",
+        "A full 16-lane vector rotation needs both MUL inputs in r0-r3; otherwise it rotates within each quad.",
+        "guide via Mesa; py-videocore test_rotate_r4/ra; addendum (qpu-isa-facts 6)"},
+    [R_ROT_R5_AFTER_WRITE] = {"rot-r5-after-write",
+        "A rotate by r5 must not immediately follow a write to r5 (including the implicit r5 write of a varying read).",
+        "guide p.37 via Mesa vc4_qpu_validate.c; vc4asm (qpu-isa-facts 8)"},
+    [R_ROT_ACC_AFTER_WRITE] = {"rot-acc-after-write",
+        "A vector rotate must not immediately follow a write to the accumulator being rotated.",
+        "guide p.37 via Mesa vc4_qpu_validate.c (qpu-isa-facts 8)"},
+    [R_DUAL_WRITE_INVERSE] = {"dual-write-inverse",
+        "Both ALUs must not write the same target with inverse conditions; the result is undefined.",
+        "addendum (qpu-isa-facts 20a)"},
+    [R_ONE_PERIPHERAL] = {"one-peripheral",
+        "At most one of TMU write, TMU read, TLB write, TLB read, SFU write, mutex read, semaphore per instruction.",
+        "guide p.37 via Mesa vc4_qpu_validate.c (qpu-isa-facts 21)"},
+    [R_PERIPH_COND_WRITE] = {"periph-cond-write",
+        "Conditional writes to TMU, VPM, VPM/VCD setup, VDR/VDW address or SFU trigger the FIFO anyway with undefined data.",
+        "addendum (qpu-isa-facts 21); VC4C rejects them"},
+    [R_UNIF_AFTER_UNIF_ADDR] = {"unif-after-unif-addr",
+        "Uniforms must not be read in the 2 instructions after a write of the uniforms address.",
+        "guide p.22 via VC4C; Mesa (qpu-isa-facts 22)"},
+    [R_TMU_NOSWAP_LATE] = {"tmu-noswap-late",
+        "TMU_NOSWAP must be written at least 3 instructions before the first TMU write.",
+        "guide p.37 via Mesa vc4_qpu_validate.c (qpu-isa-facts 23)"},
+    [R_TMU_FIFO_OVERFLOW] = {"tmu-fifo-overflow",
+        "At most 8 TMU FIFO entries (each TMU register write is one) may be outstanding per TMU; half when threaded.",
+        "seed 004 texturing post; facts 7.2"},
+    [R_TMU_FIFO_DEEP] = {"tmu-fifo-deep",
+        "More than 4 outstanding TMU requests without ldtmu is unreliable (results from 4 slots ahead); half when threaded.",
+        "addendum (qpu-isa-facts 23)"},
+    [R_TLB_Z_MS_FLAGS] = {"tlbz-ms-flags",
+        "MS_FLAGS must not be read in the 2 instructions after a TLB Z write.",
+        "guide p.37 via Mesa vc4_qpu_validate.c (facts 6.10.10)"},
+    [R_HOST_INT_ZERO] = {"host-int-zero",
+        "Writing zero to HOST_INT raises no interrupt; the value must be non-zero.",
+        "addendum (qpu-isa-facts 21)"},
+    [R_BRANCH_SPACING] = {"branch-spacing",
+        "Leave at least 2 non-branch instructions between branches, else no branch is taken or the thread crashes.",
+        "addendum (qpu-isa-facts 18)"},
+    [R_THRSW_SB_LOCKED] = {"thrsw-sb-locked",
+        "No thread switch while the scoreboard is locked (after sbwait or a TLB access, before sbdone).",
+        "guide via Mesa vc4_qpu_validate.c (facts 6.10.13)"},
+    [R_THRSW_AFTER_LTHRSW] = {"thrsw-after-lthrsw",
+        "No thread switch after the last-thread-switch signal.",
+        "guide via Mesa vc4_qpu_validate.c (facts 6.10.13)"},
+    [R_THRSW_SPACING] = {"thrsw-spacing",
+        "A thread switch takes effect after 2 delay slots; the next may come at +3 at the earliest.",
+        "guide via Mesa vc4_qpu_validate.c (facts 6.10.13); kernel (facts 5.5)"},
+    [R_THRSW_TMU_PENDING] = {"thrsw-tmu-pending",
+        "TMU results requested before a thread switch must all be read before the next switch.",
+        "guide via Mesa vc4_qpu_validate.c (facts 6.10.13); seed 004 (shared FIFO)"},
+    [R_VPM_READ_TOO_EARLY] = {"vpm-read-too-early",
+        "Wait at least 3 instructions between a VPM read setup and the first VPM read, else the read returns garbage.",
+        "seed 003 (VPM read setup)"},
+    [R_VPM_SETUP_OUTSTANDING] = {"vpm-setup-outstanding",
+        "A new VPM read setup is ignored while more than one value of the previous setup is still unread.",
+        "addendum (qpu-isa-facts 24); facts 8.2 (drain before the next setup)"},
+    [R_VPM_READ_OVERRUN] = {"vpm-read-overrun",
+        "More VPM reads than the read setup's vector count give garbage or hang.",
+        "seed 003 (VPM read setup NUM)"},
+    [R_VPM_READ_UNCONSUMED] = {"vpm-read-unconsumed",
+        "Every VPM read programmed by a read setup must be consumed before program end.",
+        "seed 003; guide p.24 via py-videocore PR #8 (qpu-isa-facts 24)"},
+    [R_VPM_CONCURRENT] = {"vpm-concurrent",
+        "Only a VPM read and a VPM write may share an instruction; other concurrent VPM accesses (or with ldtmu) are unreliable.",
+        "addendum (qpu-isa-facts 24)"},
+    [R_PACK_MUL_IO] = {"pack-mul-io",
+        "Byte-partial MUL packs (pm=1 .8a-.8d) do not work on I/O (peripheral) targets.",
+        "addendum and vc4asm validator (qpu-isa-facts 13)"},
+    [R_PACK_A_TARGET] = {"pack-a-target",
+        "A regfile-A pack (pm=0) is only valid when the ALU writing file A targets a physical register.",
+        "VC4C checkValidPackTarget (qpu-isa-facts 12)"},
+    [R_PACK_32S_OP] = {"pack-32s-op",
+        "The .32s pack saturates only add and sub results.",
+        "vc4asm (qpu-isa-facts 12)"},
+};
+static_assert(VC4_ARRAY_SIZE(rule_table) == R_COUNT, "one table row per rule id");
+
+/*
+ * Severity and scope, per rule.  ERROR: garbage, lost data or hangs.
+ * WARNING: "unreliable", per-quad surprise, or a useless write.
+ */
+static const struct rule_info rule_info[] = {
+    [R_RESERVED_OP_ADD] = {VC4_ERROR, SCOPE_ALL},       /* undefined operation */
+    [R_RESERVED_PACK] = {VC4_ERROR, SCOPE_ALL},         /* undefined conversion */
+    [R_RESERVED_LDI_MODE] = {VC4_ERROR, SCOPE_ALL},     /* undefined value */
+    [R_RESERVED_BRANCH_COND] = {VC4_ERROR, SCOPE_ALL},  /* undefined control flow */
+    [R_READ_UNDEFINED] = {VC4_ERROR, SCOPE_ALL},        /* garbage operand */
+    [R_NO_THREND] = {VC4_ERROR, SCOPE_ALL},             /* runs off into memory */
+    [R_THREND_DELAY_SLOTS] = {VC4_ERROR, SCOPE_ALL},    /* delay slots execute garbage */
+    [R_THREND_REGFILE_WRITE] = {VC4_ERROR, SCOPE_ALL},  /* guide: must not */
+    [R_THREND_SB_WAIT] = {VC4_ERROR, SCOPE_ALL},        /* guide: must not (hang) */
+    [R_THREND_DELAY_IO] = {VC4_ERROR, SCOPE_ALL},       /* next program's FIFOs */
+    [R_THREND_REG14] = {VC4_ERROR, SCOPE_ALL},          /* clobbers next W */
+    [R_LAST_TLB_Z] = {VC4_ERROR, SCOPE_ALL},            /* guide: must not */
+    [R_THREND_BRANCH] = {VC4_ERROR, SCOPE_ALL},         /* undefined */
+    [R_FS_SB_WAIT_FIRST_TWO] = {VC4_ERROR, SCOPE_FRAGMENT}, /* guide: must not */
+    [R_FS_VPM_ACCESS] = {VC4_ERROR, SCOPE_FRAGMENT},    /* corrupts varyings */
+    [R_THREADED_UPPER_REGS] = {VC4_ERROR, SCOPE_THREADED_FS}, /* other thread's data */
+    [R_REGFILE_RAW] = {VC4_ERROR, SCOPE_ALL},           /* reads the old value */
+    [R_SFU_R4_READ] = {VC4_ERROR, SCOPE_ALL},           /* reads the old r4 */
+    [R_SFU_R4_CONFLICT] = {VC4_ERROR, SCOPE_ALL},       /* r4 clobbered */
+    [R_ROT_QUAD_ONLY] = {VC4_WARNING, SCOPE_ALL},       /* defined, but per quad */
+    [R_ROT_R5_AFTER_WRITE] = {VC4_ERROR, SCOPE_ALL},    /* wrong rotation amount */
+    [R_ROT_ACC_AFTER_WRITE] = {VC4_ERROR, SCOPE_ALL},   /* rotates stale data */
+    [R_DUAL_WRITE_INVERSE] = {VC4_ERROR, SCOPE_ALL},    /* addendum: undefined value */
+    [R_ONE_PERIPHERAL] = {VC4_ERROR, SCOPE_ALL},        /* guide: maximum of one */
+    [R_PERIPH_COND_WRITE] = {VC4_ERROR, SCOPE_ALL},     /* undefined data queued */
+    [R_UNIF_AFTER_UNIF_ADDR] = {VC4_ERROR, SCOPE_ALL},  /* reads the old stream */
+    [R_TMU_NOSWAP_LATE] = {VC4_ERROR, SCOPE_ALL},       /* wrong TMU used */
+    [R_TMU_FIFO_OVERFLOW] = {VC4_ERROR, SCOPE_ALL},     /* FIFO overrun: hang / lost */
+    [R_TMU_FIFO_DEEP] = {VC4_WARNING, SCOPE_ALL},       /* addendum: "unreliable" */
+    [R_TLB_Z_MS_FLAGS] = {VC4_ERROR, SCOPE_ALL},        /* stale mask */
+    [R_HOST_INT_ZERO] = {VC4_WARNING, SCOPE_ALL},       /* useless, not harmful */
+    [R_BRANCH_SPACING] = {VC4_ERROR, SCOPE_ALL},        /* addendum: crash */
+    [R_THRSW_SB_LOCKED] = {VC4_ERROR, SCOPE_THREADED_FS},   /* deadlock */
+    [R_THRSW_AFTER_LTHRSW] = {VC4_ERROR, SCOPE_THREADED_FS},
+    [R_THRSW_SPACING] = {VC4_ERROR, SCOPE_THREADED_FS},
+    [R_THRSW_TMU_PENDING] = {VC4_ERROR, SCOPE_THREADED_FS}, /* other thread's results */
+    [R_VPM_READ_TOO_EARLY] = {VC4_ERROR, SCOPE_ALL},    /* seed 003: garbage */
+    [R_VPM_SETUP_OUTSTANDING] = {VC4_ERROR, SCOPE_ALL}, /* setup ignored: garbage */
+    [R_VPM_READ_OVERRUN] = {VC4_ERROR, SCOPE_ALL},      /* seed 003: garbage or hangs */
+    [R_VPM_READ_UNCONSUMED] = {VC4_ERROR, SCOPE_ALL},   /* seed 003: garbage or hangs */
+    [R_VPM_CONCURRENT] = {VC4_WARNING, SCOPE_ALL},      /* addendum: "unreliable" */
+    [R_PACK_MUL_IO] = {VC4_ERROR, SCOPE_ALL},           /* addendum: does not work */
+    [R_PACK_A_TARGET] = {VC4_ERROR, SCOPE_ALL},         /* pack not applied */
+    [R_PACK_32S_OP] = {VC4_WARNING, SCOPE_ALL},         /* no saturation, value kept */
+};
+static_assert(VC4_ARRAY_SIZE(rule_info) == R_COUNT, "one severity/scope per rule id");
+
+const struct vc4_qpu_rule *vc4_qpu_rules(size_t *count)
+{
+    if (count)
+        *count = R_COUNT;
+    return rule_table;
+}
+
+/* ---- hardware facts the rules use, as data ------------------------------ */
+
+/* Regfile-A / regfile-B index into vc4_qpu_read_regs / write_regs. */
+enum { FILE_A = 0, FILE_B = 1 };
+
+/* Physical register file size: 32 per file (facts 6.9); threaded fragment
+ * shaders own the lower half (facts 9). */
+enum { REGFILE_SIZE = 32, REGFILE_THREAD_HALF = 16, REG_NEXT_W = 14 };
+
+/* Windows, in instructions after the triggering one (guide p.37 via Mesa). */
+enum {
+    THREND_DELAY_SLOTS = 2,  /* thrend + 2 delay slots */
+    SFU_LATENCY = 2,         /* r4 valid 2 instructions after the SFU write */
+    UNIF_ADDR_LATENCY = 2,   /* 2 non-uniform-reading instructions */
+    TLB_Z_MS_WINDOW = 2,
+    TMU_NOSWAP_LEAD = 3,     /* write >= 3 instructions before the TMU write */
+    BRANCH_MIN_GAP = 3,      /* >= 2 non-branch instructions in between */
+    BRANCH_DELAY_SLOTS = 3,  /* facts 6.1 */
+    BRANCH_PC_OFFSET = 4,    /* relative target = PC + 4 instructions + imm */
+    THRSW_MIN_GAP = 3,       /* facts 6.10.13 */
+    VPM_READ_SETUP_WAIT = 3, /* seed 003: >= 3 instructions between */
+    FIRST_TWO = 2,           /* first two fragment instructions */
+    INSTR_BYTES = 8,
+};
+
+/* TMU FIFO (seed 004, addendum): 8 entries, more than 4 requests unreliable;
+ * threaded shaders share the FIFO and should use half. */
+enum { TMU_FIFO_ENTRIES = 8, TMU_RELIABLE_REQUESTS = 4, TMU_COUNT = 2, TMU_QUEUE_CAP = 64 };
+
+/* VPMVCD_RD_SETUP generic block read (facts 8.2): bits 31:30 = 00 select the
+ * generic setup; bits 23:20 = number of vectors, 0 meaning 16. */
+struct bitfield { uint8_t shift, width; };
+static const struct bitfield VPM_RD_SETUP_ID = {30, 2};
+static const struct bitfield VPM_RD_SETUP_NUM = {20, 4};
+enum { VPM_RD_SETUP_ID_GENERIC = 0, VPM_RD_SETUP_NUM_ZERO_MEANS = 16 };
+
+static uint32_t field_of(uint32_t v, struct bitfield f) { return vc4_bits(v, f.shift, f.width); }
+
+/* The inverse of each ALU condition (none for never/always). */
+static const uint8_t inverse_cond[VC4_QPU_COND_COUNT] = {
+    [VC4_QPU_COND_NEVER] = VC4_QPU_COND_COUNT, [VC4_QPU_COND_ALWAYS] = VC4_QPU_COND_COUNT,
+    [VC4_QPU_COND_ZS] = VC4_QPU_COND_ZC, [VC4_QPU_COND_ZC] = VC4_QPU_COND_ZS,
+    [VC4_QPU_COND_NS] = VC4_QPU_COND_NC, [VC4_QPU_COND_NC] = VC4_QPU_COND_NS,
+    [VC4_QPU_COND_CS] = VC4_QPU_COND_CC, [VC4_QPU_COND_CC] = VC4_QPU_COND_CS,
+};
+
+/* Write-address classes (facts 6.9). */
+static bool waddr_is_tmu(unsigned w) { return w >= VC4_QPU_W_TMU0_S && w <= VC4_QPU_W_TMU1_B; }
+static bool waddr_is_tmu_s(unsigned w) { return w == VC4_QPU_W_TMU0_S || w == VC4_QPU_W_TMU1_S; }
+static unsigned waddr_tmu_unit(unsigned w) { return w >= VC4_QPU_W_TMU1_S ? 1u : 0u; }
+static bool waddr_is_sfu(unsigned w) { return w >= VC4_QPU_W_SFU_RECIP && w <= VC4_QPU_W_SFU_LOG; }
+static bool waddr_is_tlb(unsigned w)
+{
+    return w >= VC4_QPU_W_TLB_STENCIL_SETUP && w <= VC4_QPU_W_TLB_ALPHA_MASK;
+}
+/* VPM data, VPM/VCD setup, VDR/VDW address. */
+static bool waddr_is_vpm(unsigned w) { return w >= VC4_QPU_W_VPM && w <= VC4_QPU_W_VPM_ADDR; }
+static bool raddr_is_vpm(unsigned r) { return r >= VC4_QPU_R_VPM && r <= VC4_QPU_R_VPM_WAIT; }
+static bool waddr_is_acc(unsigned w)
+{
+    return (w >= VC4_QPU_W_ACC0 && w <= VC4_QPU_W_ACC3) || w == VC4_QPU_W_ACC5;
+}
+/* Peripherals whose conditional write still triggers the FIFO (addendum).
+ * TLB writes are excluded: Mesa's discard writes TLB Z/colour conditionally
+ * on hardware.  HOST_INT is excluded: the addendum says conditional writes
+ * to it work.  TMU_NOSWAP and the uniforms address only use element 0. */
+static bool waddr_cond_unsafe(unsigned w) { return waddr_is_tmu(w) || waddr_is_vpm(w) || waddr_is_sfu(w); }
+/* I/O targets for the MUL byte pack: anything but an accumulator, a physical
+ * register or NOP. */
+static bool waddr_is_io(unsigned w)
+{
+    return w >= REGFILE_SIZE && !waddr_is_acc(w) && w != VC4_QPU_W_NOP;
+}
+
+/* ---- decoded instruction plus derived facts ------------------------------ */
+
+struct wslot {
+    bool on;       /* the write may happen (cond != never, waddr != NOP) */
+    uint8_t waddr;
+    uint8_t file;  /* FILE_A / FILE_B the address is interpreted in */
+    uint8_t cond;  /* VC4_QPU_COND_* (ALWAYS for branch links) */
+};
+
+struct vins {
+    struct vc4_qpu_instr q;
+    struct wslot w[2]; /* [0] add ALU (or ldi/branch waddr_add), [1] mul */
+    bool reads_a, reads_b; /* a used operand reads regfile A / B */
+    bool reads_r4;
+    uint8_t sig;           /* the signal; VC4_QPU_SIG_NONE for ldi/branch */
+    bool rotates;          /* MUL vector rotation in effect */
+};
+
+static bool is_alu_form(const struct vc4_qpu_instr *q)
+{
+    return q->kind == VC4_QPU_KIND_ALU || q->kind == VC4_QPU_KIND_ALU_SMALL_IMM;
+}
+
+static bool mul_reads_mux(const struct vc4_qpu_instr *q, unsigned m) { return vc4_qpu_mul_reads_mux(q, m); }
+static bool any_reads_mux(const struct vc4_qpu_instr *q, unsigned m)
+{
+    return vc4_qpu_add_reads_mux(q, m) || vc4_qpu_mul_reads_mux(q, m);
+}
+
+static void derive(struct vins *v)
+{
+    const struct vc4_qpu_instr *q = &v->q;
+    memset(v->w, 0, sizeof v->w);
+    v->sig = is_alu_form(q) ? q->sig : VC4_QPU_SIG_NONE;
+    unsigned add_file = vc4_qpu_add_wfile(q), mul_file = vc4_qpu_mul_wfile(q);
+    if (q->kind == VC4_QPU_KIND_BRANCH) {
+        /* links are written when the branch is taken (qpu-isa-facts 18) */
+        v->w[0] = (struct wslot){q->waddr_add != VC4_QPU_W_NOP, q->waddr_add, (uint8_t)add_file,
+                                 VC4_QPU_COND_ALWAYS};
+        v->w[1] = (struct wslot){q->waddr_mul != VC4_QPU_W_NOP, q->waddr_mul, (uint8_t)mul_file,
+                                 VC4_QPU_COND_ALWAYS};
+    } else {
+        /* An ALU with op nop still counts when its condition lets it write:
+         * `mnop r2` writes the previous mul result (addendum). */
+        v->w[0] = (struct wslot){q->cond_add != VC4_QPU_COND_NEVER && q->waddr_add != VC4_QPU_W_NOP,
+                                 q->waddr_add, (uint8_t)add_file, q->cond_add};
+        v->w[1] = (struct wslot){q->cond_mul != VC4_QPU_COND_NEVER && q->waddr_mul != VC4_QPU_W_NOP,
+                                 q->waddr_mul, (uint8_t)mul_file, q->cond_mul};
+    }
+    v->reads_a = vc4_qpu_reads_a(q);
+    v->reads_b = vc4_qpu_reads_b(q);
+    v->reads_r4 = any_reads_mux(q, VC4_QPU_MUX_R4);
+    v->rotates = q->kind == VC4_QPU_KIND_ALU_SMALL_IMM && q->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5 &&
+                 q->op_mul != VC4_QPU_M_NOP;
+}
+
+/* Does the instruction read (file, raddr)?  Branch raddr_a is 5 bits. */
+static bool reads_reg(const struct vins *v, unsigned file, unsigned raddr)
+{
+    if (file == FILE_A)
+        return v->reads_a && v->q.raddr_a == raddr;
+    return v->reads_b && v->q.raddr_b == raddr;
+}
+static bool reads_any(const struct vins *v, unsigned raddr)
+{
+    return reads_reg(v, FILE_A, raddr) || reads_reg(v, FILE_B, raddr);
+}
+static unsigned count_reads(const struct vins *v, unsigned raddr)
+{
+    return (unsigned)reads_reg(v, FILE_A, raddr) + (unsigned)reads_reg(v, FILE_B, raddr);
+}
+/* Writes an I/O address (32-63: the same in both files unless noted). */
+static bool writes_addr(const struct vins *v, unsigned waddr)
+{
+    return (v->w[0].on && v->w[0].waddr == waddr) || (v->w[1].on && v->w[1].waddr == waddr);
+}
+static unsigned count_writes(const struct vins *v, bool (*pred)(unsigned))
+{
+    return (unsigned)(v->w[0].on && pred(v->w[0].waddr)) + (unsigned)(v->w[1].on && pred(v->w[1].waddr));
+}
+static bool writes_class(const struct vins *v, bool (*pred)(unsigned)) { return count_writes(v, pred) > 0; }
+
+static bool sig_is_thrend(unsigned s) { return s == VC4_QPU_SIG_PROG_END || s == VC4_QPU_SIG_COLOR_LOAD_END; }
+static bool sig_is_ldtmu(unsigned s) { return s == VC4_QPU_SIG_LOAD_TMU0 || s == VC4_QPU_SIG_LOAD_TMU1; }
+static bool sig_is_tlb_read(unsigned s)
+{
+    return s == VC4_QPU_SIG_COVERAGE_LOAD || s == VC4_QPU_SIG_COLOR_LOAD ||
+           s == VC4_QPU_SIG_COLOR_LOAD_END || s == VC4_QPU_SIG_ALPHA_MASK_LOAD;
+}
+static bool sig_is_thrsw(unsigned s) { return s == VC4_QPU_SIG_THREAD_SWITCH || s == VC4_QPU_SIG_LAST_THREAD_SWITCH; }
+
+/* A tile-buffer access: implicitly waits on the scoreboard (seed 002). */
+static bool is_tlb_access(const struct vins *v) { return sig_is_tlb_read(v->sig) || writes_class(v, waddr_is_tlb); }
+/* Writes r4 (other than through the SFU): TMU and TLB loads (guide p.37). */
+static bool writes_r4(const struct vins *v)
+{
+    return writes_class(v, waddr_is_sfu) || sig_is_ldtmu(v->sig) || sig_is_tlb_read(v->sig);
+}
+/* Writes accumulator r5, explicitly or by a varying read (seed 002: reading
+ * VARYING_READ writes the C coefficient to r5). */
+static bool writes_r5(const struct vins *v) { return writes_addr(v, VC4_QPU_W_ACC5) || reads_any(v, VC4_QPU_R_VARY); }
+static bool any_vpm_access(const struct vins *v)
+{
+    return (v->reads_a && raddr_is_vpm(v->q.raddr_a)) || (v->reads_b && raddr_is_vpm(v->q.raddr_b)) ||
+           writes_class(v, waddr_is_vpm);
+}
+
+/* Known 32-bit value the instruction writes through slot k, if any. */
+static bool known_value(const struct vins *v, int k, uint32_t *out)
+{
+    const struct vc4_qpu_instr *q = &v->q;
+    if (q->kind == VC4_QPU_KIND_LOAD_IMM && q->unpack == VC4_QPU_LDI_32) {
+        *out = q->imm;
+        return true;
+    }
+    /* `mov dst, imm`: add or with both operands the small immediate, or mul
+     * v8min likewise (vc4asm's mov forms), no pack/unpack involved. */
+    if (q->kind == VC4_QPU_KIND_ALU_SMALL_IMM && q->raddr_b < VC4_QPU_SMALL_IMM_ROT_R5 && q->pack == 0) {
+        bool mov = k == 0 ? (q->op_add == VC4_QPU_A_OR && q->add_a == VC4_QPU_MUX_B && q->add_b == VC4_QPU_MUX_B)
+                          : (q->op_mul == VC4_QPU_M_V8MIN && q->mul_a == VC4_QPU_MUX_B && q->mul_b == VC4_QPU_MUX_B);
+        if (mov) {
+            *out = vc4_qpu_small_imm_value(q->raddr_b);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- context and reporting ----------------------------------------------- */
+
+struct tmu_req { uint8_t entries; uint32_t epoch; };
+struct tmu_state {
+    struct tmu_req q[TMU_QUEUE_CAP];
+    unsigned head, count; /* ring of outstanding requests */
+    unsigned pending;     /* T/R/B entries written before the S write */
+};
+
+struct vctx {
+    const struct vc4_validate_options *opts;
+    const struct vc4_diag_sink *sink;
+    const struct vins *ins;
+    size_t n;
+    unsigned violations, errors;
+    size_t mask_at;   /* instruction the dedup mask belongs to */
+    uint64_t mask;    /* rules already reported there */
+};
+
+static bool rule_applies(const struct vctx *c, enum rule_id r)
+{
+    switch (rule_info[r].scope) {
+    case SCOPE_ALL:
+        return true;
+    case SCOPE_FRAGMENT:
+        return c->opts->kind == VC4_SHADER_FRAGMENT;
+    case SCOPE_THREADED_FS:
+        return c->opts->kind == VC4_SHADER_FRAGMENT && c->opts->threaded;
+    }
+    return false;
+}
+
+static void report(struct vctx *c, enum rule_id r, size_t i, const char *fmt, ...) VC4_PRINTF(4, 5);
+
+static void report(struct vctx *c, enum rule_id r, size_t i, const char *fmt, ...)
+{
+    if (!rule_applies(c, r))
+        return;
+    if (c->mask_at != i) {
+        c->mask_at = i;
+        c->mask = 0;
+    }
+    if (c->mask & (UINT64_C(1) << r))
+        return;
+    c->mask |= UINT64_C(1) << r;
+    c->violations++;
+    if (rule_info[r].severity == VC4_ERROR)
+        c->errors++;
+    if (!c->sink || !c->sink->fn)
+        return;
+
+    char what[256], dis[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    uint32_t pc = c->opts->base_addr + (uint32_t)(INSTR_BYTES * i);
+    if (i < c->n)
+        vc4_qpu_disasm(&c->ins[i].q, pc, 0, dis, sizeof dis);
+    else
+        snprintf(dis, sizeof dis, "(end of program)");
+
+    struct vc4_location loc = vc4_location_none();
+    loc.addr = (int64_t)c->opts->base_addr + (int64_t)(INSTR_BYTES * i);
+    loc.file = c->opts->file;
+    if (c->opts->lines && i < c->n)
+        loc.line = c->opts->lines[i];
+    vc4_diag_rule(c->sink, rule_info[r].severity, "validate", rule_table[r].id, rule_table[r].source, &loc,
+                  "%s: %s", what, dis);
+}
+
+static const char *wname(unsigned file, unsigned waddr)
+{
+    const char *s = vc4_qpu_waddr_name(file, waddr);
+    return s ? s : "?";
+}
+
+/* ---- per-instruction rules ------------------------------------------------ */
+
+static void check_encoding(struct vctx *c, size_t i)
+{
+    const struct vins *v = &c->ins[i];
+    const struct vc4_qpu_instr *q = &v->q;
+
+    if (is_alu_form(q) && !vc4_qpu_op_add_valid(q->op_add))
+        report(c, R_RESERVED_OP_ADD, i, "add op code %u is reserved", q->op_add);
+    if (q->kind != VC4_QPU_KIND_BRANCH && vc4_qpu_pack_suffix(q->pm, q->pack) == NULL)
+        report(c, R_RESERVED_PACK, i, "pack code %u with pm=%u is reserved", q->pack, q->pm);
+    if ((q->kind == VC4_QPU_KIND_LOAD_IMM && q->unpack != VC4_QPU_LDI_32 &&
+         q->unpack != VC4_QPU_LDI_PER_ELEMENT_SIGNED && q->unpack != VC4_QPU_LDI_PER_ELEMENT_UNSIGNED) ||
+        (q->kind == VC4_QPU_KIND_SEMAPHORE && q->unpack != VC4_QPU_LDI_SEMAPHORE))
+        report(c, R_RESERVED_LDI_MODE, i, "load-immediate mode %u is reserved", q->unpack);
+    if (q->kind == VC4_QPU_KIND_BRANCH && vc4_qpu_branch_cond_suffix(q->cond_br) == NULL)
+        report(c, R_RESERVED_BRANCH_COND, i, "branch condition %u is reserved", q->cond_br);
+
+    for (unsigned f = FILE_A; f <= FILE_B; f++) {
+        bool rd = f == FILE_A ? v->reads_a : v->reads_b;
+        unsigned a = f == FILE_A ? q->raddr_a : q->raddr_b;
+        if (rd && vc4_qpu_raddr_name(f, a) == NULL)
+            report(c, R_READ_UNDEFINED, i, "reads r%c%u, which has no read meaning", f == FILE_A ? 'a' : 'b', a);
+    }
+}
+
+static void check_local(struct vctx *c, size_t i)
+{
+    const struct vins *v = &c->ins[i];
+    const struct vc4_qpu_instr *q = &v->q;
+
+    /* one closely coupled peripheral access per instruction (guide p.37) */
+    unsigned acc = count_writes(v, waddr_is_tmu) + count_writes(v, waddr_is_tlb) + count_writes(v, waddr_is_sfu) +
+                   (unsigned)sig_is_ldtmu(v->sig) + (unsigned)sig_is_tlb_read(v->sig) +
+                   count_reads(v, VC4_QPU_R_MUTEX_ACQUIRE) + (unsigned)(q->kind == VC4_QPU_KIND_SEMAPHORE);
+    if (acc > 1)
+        report(c, R_ONE_PERIPHERAL, i, "%u closely coupled peripheral accesses in one instruction", acc);
+
+    /* VPM: only one read + one write may share an instruction (addendum) */
+    unsigned vpm_reads = count_reads(v, VC4_QPU_R_VPM);
+    unsigned vpm_other = count_reads(v, VC4_QPU_R_VPM_BUSY) + count_reads(v, VC4_QPU_R_VPM_WAIT);
+    unsigned vpm_wdata = 0, vpm_wother = 0;
+    for (int k = 0; k < 2; k++) {
+        if (!v->w[k].on || !waddr_is_vpm(v->w[k].waddr))
+            continue;
+        if (v->w[k].waddr == VC4_QPU_W_VPM)
+            vpm_wdata++;
+        else
+            vpm_wother++;
+    }
+    unsigned vpm_total = vpm_reads + vpm_other + vpm_wdata + vpm_wother;
+    bool read_plus_write = vpm_reads == 1 && vpm_wdata == 1 && vpm_total == 2;
+    if ((vpm_total > 1 && !read_plus_write) || (vpm_total > 0 && sig_is_ldtmu(v->sig)))
+        report(c, R_VPM_CONCURRENT, i, "concurrent VPM accesses in one instruction");
+
+    for (int k = 0; k < 2; k++) {
+        const struct wslot *w = &v->w[k];
+        if (w->on && w->cond != VC4_QPU_COND_ALWAYS && waddr_cond_unsafe(w->waddr))
+            report(c, R_PERIPH_COND_WRITE, i, "conditional write to %s", wname(w->file, w->waddr));
+    }
+
+    /* both ALUs, one target, inverse conditions (addendum) */
+    if (q->kind != VC4_QPU_KIND_BRANCH && v->w[0].on && v->w[1].on) {
+        const struct wslot *a = &v->w[0], *m = &v->w[1];
+        bool same;
+        if (a->waddr < REGFILE_SIZE || m->waddr < REGFILE_SIZE)
+            same = a->waddr == m->waddr && a->file == m->file;
+        else {
+            /* I/O addresses: the same target when both files name it alike
+             * (r5quad/r5rep are both ACC5; vr_setup/vw_setup differ) */
+            const char *ha = vc4_qpu_waddr_hw_name(a->file, a->waddr);
+            const char *hm = vc4_qpu_waddr_hw_name(m->file, m->waddr);
+            same = a->waddr == m->waddr && ha && hm && strcmp(ha, hm) == 0;
+        }
+        if (same && inverse_cond[a->cond] == m->cond)
+            report(c, R_DUAL_WRITE_INVERSE, i, "both ALUs write %s under inverse conditions", wname(a->file, a->waddr));
+    }
+
+    /* pack placement */
+    if (q->kind != VC4_QPU_KIND_BRANCH && q->pack != 0) {
+        if (q->pm) {
+            bool partial = q->pack >= VC4_QPU_PACK_MUL_8A && q->pack <= VC4_QPU_PACK_MUL_8D;
+            if (partial && v->w[1].on && waddr_is_io(v->w[1].waddr))
+                report(c, R_PACK_MUL_IO, i, "byte-partial mul pack to I/O target %s", wname(v->w[1].file, v->w[1].waddr));
+        } else {
+            /* the ALU whose result goes to file A: add when ws = 0, mul when ws = 1 */
+            const struct wslot *wa = &v->w[q->ws ? 1 : 0];
+            if (wa->on && wa->waddr >= REGFILE_SIZE)
+                report(c, R_PACK_A_TARGET, i, "regfile-A pack on a write to %s, not a regfile-A register",
+                       wname(wa->file, wa->waddr));
+            bool add_sub = q->ws == 0 && (q->op_add == VC4_QPU_A_ADD || q->op_add == VC4_QPU_A_SUB);
+            if (q->pack == VC4_QPU_PACK_A_32_SAT && is_alu_form(q) && wa->on && !add_sub)
+                report(c, R_PACK_32S_OP, i, ".32s pack on a result that is not an add/sub");
+        }
+    }
+
+    /* HOST_INT needs a non-zero value (addendum) */
+    for (int k = 0; k < 2; k++) {
+        uint32_t val;
+        if (v->w[k].on && v->w[k].waddr == VC4_QPU_W_HOST_INT && known_value(v, k, &val) && val == 0)
+            report(c, R_HOST_INT_ZERO, i, "writes zero to the host interrupt");
+    }
+
+    /* vector rotation needs r0-r3 inputs for a full rotate */
+    if (v->rotates && (q->mul_a > VC4_QPU_MUX_R3 || q->mul_b > VC4_QPU_MUX_R3))
+        report(c, R_ROT_QUAD_ONLY, i, "rotation with a MUL input outside r0-r3 rotates within quads only");
+
+    /* fragment shaders */
+    if (any_vpm_access(v))
+        report(c, R_FS_VPM_ACCESS, i, "VPM/VCD access in a fragment shader");
+    if (i < FIRST_TWO && (v->sig == VC4_QPU_SIG_WAIT_FOR_SCOREBOARD || is_tlb_access(v)))
+        report(c, R_FS_SB_WAIT_FIRST_TWO, i, "scoreboard wait in instruction %zu of a fragment shader", i);
+    bool upper = (v->reads_a && q->raddr_a >= REGFILE_THREAD_HALF && q->raddr_a < REGFILE_SIZE) ||
+                 (v->reads_b && q->raddr_b >= REGFILE_THREAD_HALF && q->raddr_b < REGFILE_SIZE);
+    for (int k = 0; k < 2; k++)
+        upper |= v->w[k].on && v->w[k].waddr >= REGFILE_THREAD_HALF && v->w[k].waddr < REGFILE_SIZE;
+    if (upper)
+        report(c, R_THREADED_UPPER_REGS, i, "register 16-31 in a threaded fragment shader");
+}
+
+/* Hazards between two instructions that execute back to back. */
+static void check_pair(struct vctx *c, size_t p, size_t i)
+{
+    const struct vins *pv = &c->ins[p], *v = &c->ins[i];
+    for (int k = 0; k < 2; k++) {
+        const struct wslot *w = &pv->w[k];
+        if (w->on && w->waddr < REGFILE_SIZE && reads_reg(v, w->file, w->waddr))
+            report(c, R_REGFILE_RAW, i, "reads r%c%u written by the previous instruction (0x%08x)",
+                   w->file == FILE_A ? 'a' : 'b', w->waddr,
+                   (unsigned)(c->opts->base_addr + INSTR_BYTES * p));
+    }
+    if (!v->rotates)
+        return;
+    if (v->q.raddr_b == VC4_QPU_SMALL_IMM_ROT_R5 && writes_r5(pv))
+        report(c, R_ROT_R5_AFTER_WRITE, i, "rotate by r5 right after r5 was written");
+    static const uint8_t acc_of_mux[VC4_QPU_MUX_COUNT] = {
+        [VC4_QPU_MUX_R0] = VC4_QPU_W_ACC0, [VC4_QPU_MUX_R1] = VC4_QPU_W_ACC1,
+        [VC4_QPU_MUX_R2] = VC4_QPU_W_ACC2, [VC4_QPU_MUX_R3] = VC4_QPU_W_ACC3,
+        [VC4_QPU_MUX_R4] = 0,              [VC4_QPU_MUX_R5] = VC4_QPU_W_ACC5,
+        [VC4_QPU_MUX_A] = 0,               [VC4_QPU_MUX_B] = 0,
+    };
+    for (unsigned m = VC4_QPU_MUX_R0; m <= VC4_QPU_MUX_R5; m++) {
+        if (!acc_of_mux[m] || !mul_reads_mux(&v->q, m))
+            continue;
+        bool w = writes_addr(pv, acc_of_mux[m]) || (m == VC4_QPU_MUX_R5 && writes_r5(pv));
+        if (w)
+            report(c, R_ROT_ACC_AFTER_WRITE, i, "rotates r%u right after it was written", m);
+    }
+}
+
+/* ---- the walk ---------------------------------------------------------- */
+
+struct walk {
+    long last_sfu, last_unif_addr, last_tlbz, last_noswap, last_branch, last_thrsw;
+    long thrend_at;          /* index of the latest thread end */
+    bool seen_thrend;
+    bool sb_locked, seen_lthrsw;
+    uint32_t epoch;          /* thread-switch count */
+    struct tmu_state tmu[TMU_COUNT];
+    long vpm_setup_at;       /* latest VPM read setup */
+    bool vpm_known;          /* vpm_left is known (ldi constant setup) */
+    unsigned vpm_left;       /* VPM reads still programmed */
+};
+
+static bool within(long from, size_t i, long window) { return from >= 0 && (long)i - from <= window; }
+
+static void tmu_write(struct vctx *c, struct walk *s, size_t i, unsigned waddr)
+{
+    struct tmu_state *t = &s->tmu[waddr_tmu_unit(waddr)];
+    t->pending++;
+    if (waddr_is_tmu_s(waddr)) {
+        /* S submits the request with the T/R/B entries before it (seed 004) */
+        if (t->count < TMU_QUEUE_CAP) {
+            struct tmu_req *r = &t->q[(t->head + t->count) % TMU_QUEUE_CAP];
+            r->entries = (uint8_t)(t->pending > UINT8_MAX ? UINT8_MAX : t->pending);
+            r->epoch = s->epoch;
+            t->count++;
+        }
+        t->pending = 0;
+    }
+    unsigned entries = t->pending;
+    for (unsigned k = 0; k < t->count; k++)
+        entries += t->q[(t->head + k) % TMU_QUEUE_CAP].entries;
+    unsigned share = c->opts->threaded ? 2u : 1u;
+    if (entries > TMU_FIFO_ENTRIES / share)
+        report(c, R_TMU_FIFO_OVERFLOW, i, "%u TMU%u FIFO entries outstanding (limit %u)", entries,
+               waddr_tmu_unit(waddr), TMU_FIFO_ENTRIES / share);
+    if (t->count > TMU_RELIABLE_REQUESTS / share)
+        report(c, R_TMU_FIFO_DEEP, i, "%u TMU%u requests outstanding without ldtmu", t->count, waddr_tmu_unit(waddr));
+}
+
+static void walk_one(struct vctx *c, struct walk *s, size_t i)
+{
+    const struct vins *v = &c->ins[i];
+    const struct vc4_qpu_instr *q = &v->q;
+
+    /* -- thread end window: thrend and its two delay slots -- */
+    bool thrend = sig_is_thrend(v->sig);
+    if (thrend) {
+        s->seen_thrend = true;
+        s->thrend_at = (long)i;
+    }
+    bool in_end = s->seen_thrend && (long)i - s->thrend_at <= THREND_DELAY_SLOTS;
+    if (in_end) {
+        if (reads_any(v, VC4_QPU_R_UNIF) || reads_any(v, VC4_QPU_R_VARY) || any_vpm_access(v))
+            report(c, R_THREND_DELAY_IO, i, "uniform/varying/VPM access in the last 3 instructions");
+        bool r14 = reads_any(v, REG_NEXT_W);
+        for (int k = 0; k < 2; k++)
+            r14 |= v->w[k].on && v->w[k].waddr == REG_NEXT_W;
+        if (r14)
+            report(c, R_THREND_REG14, i, "register address 14 used in the last 3 instructions");
+        if ((long)i != s->thrend_at && q->kind == VC4_QPU_KIND_BRANCH)
+            report(c, R_THREND_BRANCH, i, "branch in a thread-end delay slot");
+        if ((long)i - s->thrend_at == THREND_DELAY_SLOTS && writes_addr(v, VC4_QPU_W_TLB_Z))
+            report(c, R_LAST_TLB_Z, i, "TLB Z write in the last instruction");
+    }
+
+    /* -- windows opened by earlier instructions -- */
+    if (within(s->last_sfu, i, SFU_LATENCY)) {
+        if (v->reads_r4)
+            report(c, R_SFU_R4_READ, i, "reads r4 within %d instructions of the SFU write", SFU_LATENCY);
+        if (writes_r4(v))
+            report(c, R_SFU_R4_CONFLICT, i, "writes r4 within %d instructions of the SFU write", SFU_LATENCY);
+    }
+    if (within(s->last_unif_addr, i, UNIF_ADDR_LATENCY) && reads_any(v, VC4_QPU_R_UNIF))
+        report(c, R_UNIF_AFTER_UNIF_ADDR, i, "reads a uniform within %d instructions of a unif_addr write",
+               UNIF_ADDR_LATENCY);
+    if (within(s->last_tlbz, i, TLB_Z_MS_WINDOW) && reads_reg(v, FILE_A, VC4_QPU_R_MS_REV))
+        report(c, R_TLB_Z_MS_FLAGS, i, "reads MS_FLAGS within %d instructions of a TLB Z write", TLB_Z_MS_WINDOW);
+    if (writes_class(v, waddr_is_tmu) && within(s->last_noswap, i, TMU_NOSWAP_LEAD - 1))
+        report(c, R_TMU_NOSWAP_LATE, i, "TMU write fewer than %d instructions after the TMU_NOSWAP write",
+               TMU_NOSWAP_LEAD);
+    if (q->kind == VC4_QPU_KIND_BRANCH) {
+        if (within(s->last_branch, i, BRANCH_MIN_GAP - 1))
+            report(c, R_BRANCH_SPACING, i, "fewer than 2 instructions since the previous branch at 0x%08x",
+                   (unsigned)(c->opts->base_addr + INSTR_BYTES * (size_t)s->last_branch));
+        s->last_branch = (long)i;
+    }
+
+    /* -- VPM reads (reads happen before this instruction's writes) -- */
+    unsigned vreads = count_reads(v, VC4_QPU_R_VPM);
+    if (vreads) {
+        if (within(s->vpm_setup_at, i, VPM_READ_SETUP_WAIT))
+            report(c, R_VPM_READ_TOO_EARLY, i, "VPM read only %ld instructions after the read setup",
+                   (long)i - s->vpm_setup_at);
+        if (s->vpm_known) {
+            if (vreads > s->vpm_left)
+                report(c, R_VPM_READ_OVERRUN, i, "VPM read beyond the setup's vector count");
+            s->vpm_left = vreads > s->vpm_left ? 0 : s->vpm_left - vreads;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!v->w[k].on || v->w[k].waddr != VC4_QPU_W_VPMVCD_SETUP || v->w[k].file != FILE_A)
+            continue;
+        uint32_t val;
+        bool known = known_value(v, k, &val);
+        if (known && field_of(val, VPM_RD_SETUP_ID) != VPM_RD_SETUP_ID_GENERIC)
+            continue; /* a VDR DMA setup: not a generic read setup */
+        if (s->vpm_known && s->vpm_left > 1)
+            report(c, R_VPM_SETUP_OUTSTANDING, i, "new VPM read setup while %u reads of the previous are outstanding",
+                   s->vpm_left);
+        s->vpm_setup_at = (long)i;
+        s->vpm_known = known;
+        if (known) {
+            unsigned num = field_of(val, VPM_RD_SETUP_NUM);
+            s->vpm_left = num ? num : VPM_RD_SETUP_NUM_ZERO_MEANS;
+        }
+    }
+
+    /* -- TMU FIFO -- */
+    if (sig_is_ldtmu(v->sig)) {
+        struct tmu_state *t = &s->tmu[v->sig == VC4_QPU_SIG_LOAD_TMU1 ? 1 : 0];
+        if (t->count) {
+            t->head = (t->head + 1) % TMU_QUEUE_CAP;
+            t->count--;
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        if (v->w[k].on && waddr_is_tmu(v->w[k].waddr))
+            tmu_write(c, s, i, v->w[k].waddr);
+
+    /* -- scoreboard and thread switches -- */
+    if (sig_is_thrsw(v->sig)) {
+        if (s->sb_locked)
+            report(c, R_THRSW_SB_LOCKED, i, "thread switch while the scoreboard is locked");
+        if (s->seen_lthrsw)
+            report(c, R_THRSW_AFTER_LTHRSW, i, "thread switch after the last thread switch");
+        if (within(s->last_thrsw, i, THRSW_MIN_GAP - 1))
+            report(c, R_THRSW_SPACING, i, "thread switch within 2 instructions of the previous one");
+        for (unsigned u = 0; u < TMU_COUNT; u++) {
+            const struct tmu_state *t = &s->tmu[u];
+            for (unsigned k = 0; k < t->count; k++) {
+                if (t->q[(t->head + k) % TMU_QUEUE_CAP].epoch < s->epoch) {
+                    report(c, R_THRSW_TMU_PENDING, i, "TMU%u result requested before the previous switch is unread", u);
+                    break;
+                }
+            }
+        }
+        s->epoch++;
+        s->last_thrsw = (long)i;
+        if (v->sig == VC4_QPU_SIG_LAST_THREAD_SWITCH)
+            s->seen_lthrsw = true;
+    }
+    bool tlb = is_tlb_access(v);
+    if (thrend) {
+        if (tlb && !s->sb_locked)
+            report(c, R_THREND_SB_WAIT, i, "thread end with the first TLB access (implicit scoreboard wait)");
+        for (int k = 0; k < 2; k++)
+            if (v->w[k].on && v->w[k].waddr < REGFILE_SIZE)
+                report(c, R_THREND_REGFILE_WRITE, i, "thread end writes %s", wname(v->w[k].file, v->w[k].waddr));
+        if (i + THREND_DELAY_SLOTS >= c->n)
+            report(c, R_THREND_DELAY_SLOTS, i, "thread end has %zu of its %d delay slots", c->n - 1 - i,
+                   THREND_DELAY_SLOTS);
+        if (s->vpm_known && s->vpm_left > 0)
+            report(c, R_VPM_READ_UNCONSUMED, i, "%u programmed VPM reads not consumed at program end", s->vpm_left);
+        /* the rest of the file may be another program */
+        s->vpm_known = false;
+        s->vpm_setup_at = -1;
+    }
+    if (v->sig == VC4_QPU_SIG_WAIT_FOR_SCOREBOARD || tlb)
+        s->sb_locked = true;
+    if (v->sig == VC4_QPU_SIG_SCOREBOARD_UNLOCK)
+        s->sb_locked = false;
+
+    /* -- open windows -- */
+    if (writes_class(v, waddr_is_sfu))
+        s->last_sfu = (long)i;
+    if (writes_addr(v, VC4_QPU_W_UNIFORMS_ADDRESS))
+        s->last_unif_addr = (long)i;
+    if (writes_addr(v, VC4_QPU_W_TLB_Z))
+        s->last_tlbz = (long)i;
+    if (writes_addr(v, VC4_QPU_W_TMU_NOSWAP))
+        s->last_noswap = (long)i;
+}
+
+/* Index of a branch's statically known target, or -1. */
+static long branch_target(const struct vctx *c, size_t i)
+{
+    const struct vc4_qpu_instr *q = &c->ins[i].q;
+    if (q->kind != VC4_QPU_KIND_BRANCH || q->reg)
+        return -1;
+    int64_t target;
+    if (q->rel)
+        target = (int64_t)c->opts->base_addr + (int64_t)INSTR_BYTES * ((int64_t)i + BRANCH_PC_OFFSET) +
+                 (int64_t)(int32_t)q->imm;
+    else
+        target = (int64_t)q->imm;
+    int64_t off = target - (int64_t)c->opts->base_addr;
+    if (off < 0 || off % INSTR_BYTES != 0 || off / INSTR_BYTES >= (int64_t)c->n)
+        return -1;
+    return (long)(off / INSTR_BYTES);
+}
+
+enum vc4_status vc4_qpu_validate(const uint64_t *words, size_t n, const struct vc4_validate_options *opts,
+                                 struct vc4_diag_sink *sink, unsigned *violations)
+{
+    static const struct vc4_validate_options defaults = {.kind = VC4_SHADER_ANY};
+    if (violations)
+        *violations = 0;
+    if (!words && n)
+        return VC4_ERR_INVALID;
+    if (n > SIZE_MAX / sizeof(struct vins))
+        return VC4_ERR_NOMEM;
+
+    struct vins *ins = n ? vc4_malloc(NULL, n * sizeof *ins) : NULL;
+    if (n && !ins)
+        return VC4_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        vc4_qpu_decode(words[i], &ins[i].q); /* the one decode of each word */
+        derive(&ins[i]);
+    }
+
+    struct vctx c = {.opts = opts ? opts : &defaults, .sink = sink, .ins = ins, .n = n,
+                     .mask_at = SIZE_MAX};
+    struct walk s = {.last_sfu = -1, .last_unif_addr = -1, .last_tlbz = -1, .last_noswap = -1,
+                     .last_branch = -1, .last_thrsw = -1, .thrend_at = -1, .vpm_setup_at = -1};
+
+    for (size_t i = 0; i < n; i++) {
+        check_encoding(&c, i);
+        check_local(&c, i);
+        if (i > 0)
+            check_pair(&c, i - 1, i);
+        walk_one(&c, &s, i);
+    }
+    if (!s.seen_thrend)
+        report(&c, R_NO_THREND, n ? n - 1 : 0, "the program has no thread end");
+
+    /* branch edges: the last delay slot runs right before the target */
+    for (size_t b = 0; b < n; b++) {
+        long t = branch_target(&c, b);
+        size_t last = b + BRANCH_DELAY_SLOTS;
+        if (t < 0 || last >= n || (size_t)t == last + 1)
+            continue;
+        c.mask_at = SIZE_MAX; /* a fresh dedup scope for the edge */
+        check_pair(&c, last, (size_t)t);
+    }
+
+    vc4_free(NULL, ins);
+    if (violations)
+        *violations = c.violations;
+    return c.violations ? VC4_ERR_RULE : VC4_OK;
+}
