@@ -1,0 +1,167 @@
+/*
+ * test_tmu.c - TMU general-memory lookups, FIFO limits, the default swap,
+ * TMU_NOSWAP, and the uniform-pull rule for texture parameters.
+ */
+#include "harness.h"
+
+#include "emu/mem.h"
+#include "emu/tmu.h"
+
+static struct vc4_tmu tmu;
+static struct vc4_mem mem;
+
+static void setup(void)
+{
+    vc4_tmu_init(&tmu);
+    vc4_mem_init(&mem, 1u << 20, NULL);
+    for (uint32_t a = 0; a < (1u << 20); a += 4)
+        vc4_mem_write32(&mem, a, a * 3u + 1u);
+}
+
+static void addrs(uint32_t v[16], uint32_t base, uint32_t step)
+{
+    for (unsigned i = 0; i < 16; i++)
+        v[i] = base + i * step;
+}
+
+static void test_general_lookup(void)
+{
+    setup();
+    struct harness_diags h;
+    struct vc4_diag_sink sink = harness_sink(&h);
+    uint32_t s[16], r4[16];
+    addrs(s, 0xC0001000u, 4); /* an uncached-alias bus address */
+    s[3] = 0x1203;            /* unaligned: the TMU reads the word at & ~3 */
+    CHECK(!vc4_tmu_write_takes_uniform(&tmu, 0, 0, VC4_TMU_S));
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 100, &sink, NULL), 0);
+    CHECK_EQ_U64(vc4_tmu_pending(&tmu, 0, 0), 1);
+    uint64_t ready;
+    CHECK_EQ_U64(vc4_tmu_load(&tmu, 0, 0, r4, 101, &ready, &sink, NULL), 0);
+    for (unsigned i = 0; i < 16; i++) {
+        uint32_t a = i == 3 ? 0x1200 : 0x1000 + i * 4;
+        CHECK_EQ_U64(r4[i], a * 3u + 1u);
+    }
+    CHECK_EQ_U64(ready, 100 + VC4_TMU_LAT_MEMORY); /* cold cache */
+    /* same lines again: cache hits, shorter latency */
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 200, &sink, NULL);
+    vc4_tmu_load(&tmu, 0, 0, r4, 200, &ready, &sink, NULL);
+    CHECK_EQ_U64(ready, 200 + VC4_TMU_LAT_CACHE);
+    CHECK(tmu.stats.cache_hits >= 16);
+    CHECK(tmu.stats.stall_cycles > 0);
+    CHECK_EQ_INT(h.warnings + h.errors, 0);
+    /* flushing the caches makes it miss again */
+    vc4_tmu_flush_caches(&tmu);
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 300, &sink, NULL);
+    vc4_tmu_load(&tmu, 0, 0, r4, 300, &ready, &sink, NULL);
+    CHECK_EQ_U64(ready, 300 + VC4_TMU_LAT_MEMORY);
+    vc4_mem_fini(&mem);
+}
+
+static void test_fifo_limits(void)
+{
+    setup();
+    struct harness_diags h;
+    struct vc4_diag_sink sink = harness_sink(&h);
+    uint32_t s[16], r4[16];
+    uint64_t ready;
+    for (unsigned n = 0; n < 8; n++) {
+        addrs(s, 0x4000 + n * 64, 4);
+        unsigned ev = vc4_tmu_write(&tmu, &mem, 1, 1, VC4_TMU_S, 0xFFFF, s, 0, n, &sink, NULL);
+        CHECK_EQ_U64(ev, n < VC4_TMU_FIFO_RELIABLE ? 0u : (unsigned)VC4_TMU_EV_UNRELIABLE);
+    }
+    CHECK_CONTAINS(h.text, "tmu-fifo-unreliable");
+    addrs(s, 0x8000, 4);
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 1, 1, VC4_TMU_S, 0xFFFF, s, 0, 9, &sink, NULL),
+                 VC4_TMU_EV_OVERFLOW);
+    CHECK_CONTAINS(h.text, "tmu-fifo-overflow");
+    CHECK_EQ_U64(vc4_tmu_pending(&tmu, 1, 1), 8);
+    /* results come back in order */
+    for (unsigned n = 0; n < 8; n++) {
+        CHECK_EQ_U64(vc4_tmu_load(&tmu, 1, 1, r4, 100, &ready, &sink, NULL), 0);
+        CHECK_EQ_U64(r4[0], (0x4000 + n * 64) * 3u + 1u);
+    }
+    CHECK_EQ_U64(vc4_tmu_load(&tmu, 1, 1, r4, 100, &ready, &sink, NULL), VC4_TMU_EV_UNDERFLOW);
+    CHECK_EQ_U64(r4[0], 0);
+    CHECK_CONTAINS(h.text, "tmu-load-empty");
+    /* the other TMU's FIFO is separate */
+    CHECK_EQ_U64(vc4_tmu_pending(&tmu, 1, 0), 0);
+    /* results left at program end */
+    vc4_tmu_write(&tmu, &mem, 1, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, &sink, NULL);
+    CHECK_EQ_U64(vc4_tmu_program_end(&tmu, 1, &sink, NULL), VC4_TMU_EV_UNCONSUMED);
+    CHECK_EQ_U64(vc4_tmu_pending(&tmu, 1, 0), 0);
+    vc4_mem_fini(&mem);
+}
+
+static void test_swap(void)
+{
+    setup();
+    /* QPU id % 4 >= 2 uses the other TMU by default */
+    static const unsigned want[12] = {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1};
+    for (unsigned q = 0; q < 12; q++) {
+        CHECK_EQ_U64(vc4_tmu_physical(&tmu, q, 0), want[q]);
+        CHECK_EQ_U64(vc4_tmu_physical(&tmu, q, 1), want[q] ^ 1u);
+    }
+    uint32_t s[16], r4[16];
+    uint64_t ready;
+    addrs(s, 0x100, 4);
+    vc4_tmu_write(&tmu, &mem, 2, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL);
+    CHECK_EQ_U64(tmu.q[2].fifo[1].count, 1); /* physically TMU1 */
+    CHECK_EQ_U64(vc4_tmu_load(&tmu, 2, 0, r4, 0, &ready, NULL, NULL), 0); /* ldtmu0 finds it */
+    CHECK_EQ_U64(r4[1], 0x104u * 3u + 1u);
+    /* TMU_NOSWAP: element 0 non-zero disables the swap */
+    vc4_tmu_write_noswap(&tmu, 2, 7);
+    CHECK_EQ_U64(vc4_tmu_physical(&tmu, 2, 0), 0);
+    vc4_tmu_write_noswap(&tmu, 2, 0);
+    CHECK_EQ_U64(vc4_tmu_physical(&tmu, 2, 0), 1);
+    vc4_tmu_write_noswap(&tmu, 3, 1);
+    vc4_tmu_qpu_reset(&tmu, 3);
+    CHECK_EQ_U64(vc4_tmu_physical(&tmu, 3, 0), 1);
+    vc4_mem_fini(&mem);
+}
+
+static void test_masks_faults_texture(void)
+{
+    setup();
+    struct harness_diags h;
+    struct vc4_diag_sink sink = harness_sink(&h);
+    uint32_t s[16], r4[16];
+    uint64_t ready;
+    addrs(s, 0x300, 4);
+    /* partial mask: still one request; unwritten elements read 0 */
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0x00F0, s, 0, 0, &sink, NULL),
+                 VC4_TMU_EV_COND_WRITE);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, &sink, NULL);
+    CHECK_EQ_U64(r4[0], 0);
+    CHECK_EQ_U64(r4[4], 0x310u * 3u + 1u);
+    /* out-of-RAM addresses read 0 with an error, never touch the host */
+    addrs(s, 0x3FFFFF00u, 4);
+    s[0] = 0x100;
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, &sink, NULL),
+                 VC4_TMU_EV_FAULT);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, &sink, NULL);
+    CHECK_EQ_U64(r4[0], 0x100u * 3u + 1u);
+    CHECK_EQ_U64(r4[5], 0);
+    CHECK_CONTAINS(h.text, "outside");
+    /* texture request: T pulls P0, S after T pulls P1; 2 slots each */
+    CHECK(vc4_tmu_write_takes_uniform(&tmu, 0, 0, VC4_TMU_T));
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_T, 0xFFFF, s, 0x11110000u, 0, &sink, NULL);
+    CHECK(vc4_tmu_write_takes_uniform(&tmu, 0, 0, VC4_TMU_S));
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0x22220000u, 0, &sink, NULL),
+                 VC4_TMU_EV_UNSUPPORTED);
+    CHECK_EQ_U64(tmu.q[0].fifo[0].req[tmu.q[0].fifo[0].head].params[1], 0x22220000u);
+    CHECK_EQ_U64(tmu.q[0].fifo[0].slots_used, 2);
+    CHECK(!vc4_tmu_write_takes_uniform(&tmu, 0, 0, VC4_TMU_S));
+    for (unsigned n = 0; n < 3; n++) {
+        vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_T, 0xFFFF, s, 0, 0, &sink, NULL);
+        vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, &sink, NULL);
+    }
+    /* 4 (s,t) requests fill the 8 slots; a fifth overflows */
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_T, 0xFFFF, s, 0, 0, &sink, NULL);
+    CHECK(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, &sink, NULL) &
+          VC4_TMU_EV_OVERFLOW);
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 99, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, &sink, NULL),
+                 VC4_TMU_EV_BAD_QPU);
+    vc4_mem_fini(&mem);
+}
+
+TEST_LIST(test_general_lookup, test_fifo_limits, test_swap, test_masks_faults_texture)
