@@ -576,7 +576,7 @@ static void report(struct vctx *c, enum rule_id r, size_t i, const char *fmt, ..
     if (c->opts->lines && i < c->n)
         loc.line = c->opts->lines[i];
     vc4_diag_rule(c->sink, rule_info[r].severity, "validate", rule_table[r].id, rule_table[r].source, &loc,
-                  "%s: %s", what, dis);
+                  "%s: `%s`", what, dis);
 }
 
 static const char *wname(unsigned file, unsigned waddr)
