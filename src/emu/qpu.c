@@ -1,0 +1,814 @@
+/*
+ * qpu.c - one QPU executing decoded instructions (see qpu.h).
+ *
+ * Per instruction, in the hardware's order: fetch (decoded once, cached by
+ * address), read regfile A and B (with their side effects: uniforms, VPM,
+ * mutex), mux the ALU operands (unpack: PM 0 regfile A, PM 1 r4), run the
+ * add and mul ALUs (mul inputs rotated for small immediates 48-63), pack,
+ * evaluate both write conditions on the old flags, write both results, set
+ * the flags (add ALU, or mul when the add op is nop), then signals and the
+ * delay-slot pipelines (branches 3, thrend 2, SFU->r4 2).
+ * Rules are from ../shared/reference/qpu-isa-facts.md (numbers in brackets).
+ */
+#include <string.h>
+
+#include "base/base.h"
+#include "emu/sfu.h"
+#include "emu/v3d.h"
+
+#define N VC4_QPU_SIMD
+#define ALL_ELEMS 0xFFFFu
+
+/* ---- rules the hardware enforces by misbehaving --------------------------- */
+
+enum qpu_rule {
+    RULE_REGFILE_RAW,
+    RULE_R4_EARLY,
+    RULE_R4_OVERLAP,
+    RULE_UNIF_EARLY,
+    RULE_ROTATE_HAZARD,
+    RULE_THREND_REGFILE,
+    RULE_THREND_SLOT_IO,
+    RULE_BRANCH_SPACING,
+    RULE_NO_TLB,
+    RULE_BRANCH_FLAGS,
+    RULE_COUNT
+};
+
+struct rule_desc {
+    const char *id, *source, *what;
+};
+
+static const struct rule_desc rules[RULE_COUNT] = {
+    [RULE_REGFILE_RAW] = {"regfile-read-after-write", "qpu-isa-facts 20 (Mesa, vc4asm, VC4C)",
+                          "regfile location read in the instruction after it was written"},
+    [RULE_R4_EARLY] = {"sfu-r4-early", "qpu-isa-facts 10 (Mesa validate)",
+                       "r4 read within 2 instructions of an SFU write"},
+    [RULE_R4_OVERLAP] = {"sfu-r4-overlap", "qpu-isa-facts 10 (Mesa validate)",
+                         "r4 written (SFU/ldtmu) while an SFU result is still pending"},
+    [RULE_UNIF_EARLY] = {"unif-addr-early-read", "qpu-isa-facts 22 (Broadcom p.22 via VC4C)",
+                         "uniform read within 2 instructions of a uniforms-address write"},
+    [RULE_ROTATE_HAZARD] = {"rotate-after-write", "qpu-isa-facts 8 (Mesa, vc4asm)",
+                            "vector rotate of an accumulator (or by r5) written by the previous instruction"},
+    [RULE_THREND_REGFILE] = {"thrend-regfile-write", "qpu-isa-facts 19 (Mesa validate)",
+                             "thread-end instruction writes register file A or B"},
+    [RULE_THREND_SLOT_IO] = {"thrend-slot-io", "qpu-isa-facts 19 (Mesa validate)",
+                             "uniform/VPM access in the thread end or its delay slots"},
+    [RULE_BRANCH_SPACING] = {"branch-spacing", "qpu-isa-facts 18 (vc4asm addendum)",
+                             "fewer than 2 non-branch instructions between branches"},
+    [RULE_NO_TLB] = {"user-program-no-tlb", "hardware facts 6.9",
+                     "fragment-shader register or signal (TLB, varyings) in a user program"},
+    [RULE_BRANCH_FLAGS] = {"branch-odd-raddr-sf", "qpu-isa-facts 18 (vc4asm addendum)",
+                           "branch through an odd register sets flags (sf shares bit 45)"},
+};
+
+struct exec {
+    struct vc4_v3d *v;
+    struct vc4_qpu *q;
+    struct vc4_icache_entry *e;
+    const struct vc4_qpu_instr *in;
+    uint32_t cur_wa, cur_wb; /* physical regs written by this instruction */
+    uint8_t cur_acc;
+    bool failed;             /* fault: stop */
+    bool unif_read;          /* a uniform was already read (shared by A and B) */
+    uint32_t unif_val;
+};
+
+static void rule(struct exec *x, enum qpu_rule r)
+{
+    struct vc4_v3d *v = x->v;
+    if (!v->strict && (x->e->warned & (1u << r)))
+        return; /* once per instruction address */
+    x->e->warned |= (uint16_t)(1u << r);
+    vc4_v3d_qpu_diag(v, x->q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, rules[r].id,
+                     rules[r].source, "%s", rules[r].what);
+    if (v->strict && v->fault == VC4_OK)
+        v->fault = VC4_ERR_RULE;
+}
+
+static struct vc4_location loc_of(const struct vc4_qpu *q)
+{
+    struct vc4_location l = vc4_location_none();
+    l.addr = q->pc;
+    l.qpu = (int)q->num;
+    l.thread = 0;
+    return l;
+}
+
+/* Events reported by the VPM/TMU units: errors stop the run; warnings are
+ * rule violations (errors in strict mode). */
+static void unit_events(struct exec *x, unsigned ev, unsigned error_mask, unsigned note_mask)
+{
+    if (ev & error_mask) {
+        x->failed = true;
+        if (x->v->fault == VC4_OK)
+            x->v->fault = VC4_ERR_FAULT;
+    } else if ((ev & ~note_mask) && x->v->strict && x->v->fault == VC4_OK) {
+        x->v->fault = VC4_ERR_RULE;
+    }
+}
+#define VPM_ERRORS (VC4_VPM_EV_DMA_FAULT | VC4_VPM_EV_BAD_QPU)
+#define VPM_NOTES VC4_VPM_EV_DMA_BUSY
+#define TMU_ERRORS (VC4_TMU_EV_OVERFLOW | VC4_TMU_EV_UNDERFLOW | VC4_TMU_EV_FAULT | VC4_TMU_EV_BAD_QPU)
+
+/* ---- the decoded-instruction cache ------------------------------------------ */
+
+enum vc4_status vc4_icache_init(struct vc4_icache *c, const struct vc4_allocator *alloc)
+{
+    c->e = vc4_calloc(alloc, VC4_ICACHE_ENTRIES, sizeof *c->e);
+    return c->e ? VC4_OK : VC4_ERR_NOMEM;
+}
+
+void vc4_icache_fini(struct vc4_icache *c, const struct vc4_allocator *alloc)
+{
+    vc4_free(alloc, c->e);
+    c->e = NULL;
+}
+
+void vc4_icache_clear(struct vc4_icache *c)
+{
+    for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++)
+        c->e[i].valid = false;
+}
+
+/* Encodings with no meaning: reserved add ops, reserved mul packs, branch
+ * conditions 12-14, load-immediate mode 2. */
+static bool is_reserved(const struct vc4_qpu_instr *in)
+{
+    switch (in->kind) {
+    case VC4_QPU_KIND_ALU:
+    case VC4_QPU_KIND_ALU_SMALL_IMM:
+        if (!vc4_qpu_op_add_valid(in->op_add))
+            return true;
+        /* fallthrough */
+    case VC4_QPU_KIND_LOAD_IMM:
+        if (in->kind == VC4_QPU_KIND_LOAD_IMM && in->unpack == 2)
+            return true;
+        if (in->pm && vc4_qpu_pack_suffix(1, in->pack) == NULL)
+            return true;
+        return false;
+    case VC4_QPU_KIND_BRANCH:
+        return vc4_qpu_branch_cond_suffix(in->cond_br) == NULL;
+    default:
+        return false;
+    }
+}
+
+static inline uint64_t load_le64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+#else
+    return vc4_qpu_load_le(p);
+#endif
+}
+
+bool vc4_qpu_fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out)
+{
+    uint32_t off;
+    if (!vc4_mem_span(&v->mem, pc, VC4_QPU_INSTR_BYTES, &off))
+        return false;
+    uint64_t word = load_le64(v->mem.ram + off);
+    struct vc4_icache_entry *e = &v->icache.e[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)];
+    if (VC4_UNLIKELY(!e->valid || e->addr != off || e->word != word)) {
+        e->valid = true;
+        e->addr = off;
+        e->word = word;
+        e->warned = 0;
+        vc4_qpu_decode(word, &e->in);
+        e->reserved = is_reserved(&e->in);
+        v->stats.decodes++;
+    }
+    *out = e;
+    return true;
+}
+
+/* ---- state ------------------------------------------------------------------ */
+
+void vc4_qpu_reset(struct vc4_qpu *q, unsigned num)
+{
+    memset(q, 0, sizeof *q);
+    q->num = num;
+    q->state = VC4_EMU_QPU_IDLE;
+}
+
+void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_len, bool user)
+{
+    q->state = VC4_EMU_QPU_RUNNING;
+    q->blocked_on = NULL;
+    q->pc = pc & ~(VC4_QPU_INSTR_BYTES - 1);
+    q->unif = unif;
+    q->unif_len = unif_len;
+    q->unif_hazard = 0;
+    q->br[0].left = q->br[1].left = 0;
+    q->thrend_left = 0;
+    q->sfu_left = 0;
+    q->prev_wa = q->prev_wb = 0;
+    q->prev_acc = 0;
+    q->user = user;
+    q->stall_until = 0;
+}
+
+/* ---- register reads ------------------------------------------------------------ */
+
+static bool read_uniform(struct exec *x, uint32_t *val)
+{
+    struct vc4_qpu *q = x->q;
+    if (x->unif_read) { /* regfile A and B reading UNIFORM_READ take one value */
+        *val = x->unif_val;
+        return true;
+    }
+    if (q->unif_hazard)
+        rule(x, RULE_UNIF_EARLY);
+    if (q->thrend_left)
+        rule(x, RULE_THREND_SLOT_IO);
+    if (!vc4_mem_read32(&x->v->mem, q->unif, val)) {
+        vc4_v3d_fault(x->v, q, "uniform read outside memory at 0x%08x", q->unif);
+        x->failed = true;
+        return false;
+    }
+    q->unif += 4;
+    x->unif_read = true;
+    x->unif_val = *val;
+    return true;
+}
+
+static inline void fill(uint32_t *d, uint32_t v)
+{
+    for (int i = 0; i < N; i++)
+        d[i] = v;
+}
+
+/* Read register file `file` at raddr into tmp (or return a pointer to the
+ * register itself). */
+static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, uint32_t *tmp)
+{
+    struct vc4_qpu *q = x->q;
+    struct vc4_v3d *v = x->v;
+    if (raddr < VC4_QPU_REGS) {
+        if ((file ? q->prev_wb : q->prev_wa) & (1u << raddr))
+            rule(x, RULE_REGFILE_RAW);
+        return file ? q->rb[raddr] : q->ra[raddr];
+    }
+    uint32_t u = 0;
+    switch (raddr) {
+    case VC4_QPU_R_UNIF:
+        read_uniform(x, &u);
+        fill(tmp, u);
+        return tmp;
+    case VC4_QPU_R_ELEM_QPU:
+        if (file)
+            fill(tmp, q->num);
+        else
+            for (int i = 0; i < N; i++)
+                tmp[i] = (uint32_t)i;
+        return tmp;
+    case VC4_QPU_R_VPM: {
+        if (q->thrend_left)
+            rule(x, RULE_THREND_SLOT_IO);
+        struct vc4_location l = loc_of(q);
+        unit_events(x, vc4_vpm_read(&v->vpm, q->num, tmp, q->time, &v->unit_sink, &l), VPM_ERRORS,
+                    VPM_NOTES);
+        return tmp;
+    }
+    case VC4_QPU_R_VPM_BUSY:
+        fill(tmp, file ? vc4_vpm_st_busy(&v->vpm, q->num, q->time)
+                       : vc4_vpm_ld_busy(&v->vpm, q->num, q->time));
+        return tmp;
+    case VC4_QPU_R_VPM_WAIT: {
+        /* stalls until the DMA completes; modelled as a stall after the instruction */
+        uint64_t t = file ? vc4_vpm_st_wait(&v->vpm, q->num, q->time)
+                          : vc4_vpm_ld_wait(&v->vpm, q->num, q->time);
+        if (t > q->stall_until)
+            q->stall_until = t;
+        fill(tmp, 0);
+        return tmp;
+    }
+    case VC4_QPU_R_MUTEX_ACQUIRE: /* acquired before execution (blocking); reads a constant */
+        fill(tmp, 0);
+        return tmp;
+    case VC4_QPU_R_VARY:
+    case VC4_QPU_R_XY_COORD:
+    case VC4_QPU_R_MS_REV:
+        if (q->user)
+            rule(x, RULE_NO_TLB);
+        fill(tmp, 0);
+        return tmp;
+    case VC4_QPU_R_NOP:
+    default:
+        fill(tmp, 0); /* undefined on hardware; 0 here */
+        return tmp;
+    }
+}
+
+/* ---- register writes -------------------------------------------------------------- */
+
+static inline void masked_copy(uint32_t *d, const uint32_t *s, uint16_t mask)
+{
+    if (mask == ALL_ELEMS) {
+        memcpy(d, s, N * sizeof *d);
+        return;
+    }
+    for (int i = 0; i < N; i++)
+        if (mask & (1u << i))
+            d[i] = s[i];
+}
+
+static uint32_t *target_reg(struct vc4_qpu *q, unsigned file, unsigned waddr)
+{
+    if (waddr < VC4_QPU_REGS)
+        return file ? q->rb[waddr] : q->ra[waddr];
+    if (waddr >= VC4_QPU_W_ACC0 && waddr <= VC4_QPU_W_ACC3)
+        return q->acc[waddr - VC4_QPU_W_ACC0];
+    if (waddr == VC4_QPU_W_ACC5)
+        return q->acc[5];
+    return NULL;
+}
+
+static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint32_t *val,
+                      uint16_t mask)
+{
+    struct vc4_qpu *q = x->q;
+    struct vc4_v3d *v = x->v;
+    if (mask == 0 && waddr != VC4_QPU_W_VPM && !(waddr >= VC4_QPU_W_TMU0_S))
+        return;
+    if (waddr < VC4_QPU_REGS) {
+        masked_copy(file ? q->rb[waddr] : q->ra[waddr], val, mask);
+        if (file)
+            x->cur_wb |= 1u << waddr;
+        else
+            x->cur_wa |= 1u << waddr;
+        return;
+    }
+    struct vc4_location l;
+    switch (waddr) {
+    case VC4_QPU_W_ACC0: case VC4_QPU_W_ACC1: case VC4_QPU_W_ACC2: case VC4_QPU_W_ACC3:
+        masked_copy(q->acc[waddr - VC4_QPU_W_ACC0], val, mask);
+        x->cur_acc |= (uint8_t)(1u << (waddr - VC4_QPU_W_ACC0));
+        return;
+    case VC4_QPU_W_TMU_NOSWAP:
+        if (mask & 1)
+            vc4_tmu_write_noswap(&v->tmu, q->num, val[0]);
+        return;
+    case VC4_QPU_W_ACC5:
+        /* r5 (facts 9): file A = per quad from elements 0/4/8/12, file B =
+         * element 0 to all; gated by element 0's condition (VC4C). */
+        if (mask & 1) {
+            for (int i = 0; i < N; i++)
+                q->acc[5][i] = file ? val[0] : val[i & ~3];
+            x->cur_acc |= 1u << 5;
+        }
+        return;
+    case VC4_QPU_W_HOST_INT:
+        /* needs a non-zero value; conditional writes work (facts 21) */
+        for (int i = 0; i < N; i++) {
+            if ((mask & (1u << i)) && val[i]) {
+                uint32_t *itc = &v->regs.val[VC4_V3D_DBQITC / 4];
+                *itc |= 1u << q->num;
+                v->stats.host_interrupts++;
+                break;
+            }
+        }
+        return;
+    case VC4_QPU_W_NOP:
+        return;
+    case VC4_QPU_W_UNIFORMS_ADDRESS:
+        /* element 0; no uniform reads in the next 2 instructions (facts 22) */
+        if (mask & 1) {
+            q->unif = val[0];
+            q->unif_hazard = VC4_QPU_UNIF_HAZARD + 1;
+        }
+        return;
+    case VC4_QPU_W_VPM:
+        if (q->thrend_left)
+            rule(x, RULE_THREND_SLOT_IO);
+        l = loc_of(q);
+        unit_events(x, vc4_vpm_write(&v->vpm, q->num, mask, val, q->time, &v->unit_sink, &l),
+                    VPM_ERRORS, VPM_NOTES);
+        return;
+    case VC4_QPU_W_VPMVCD_SETUP:
+        if (q->thrend_left)
+            rule(x, RULE_THREND_SLOT_IO);
+        l = loc_of(q);
+        unit_events(x, file ? vc4_vpm_wr_setup(&v->vpm, q->num, val[0], q->time, &v->unit_sink, &l)
+                            : vc4_vpm_rd_setup(&v->vpm, q->num, val[0], q->time, &v->unit_sink, &l),
+                    VPM_ERRORS, VPM_NOTES);
+        return;
+    case VC4_QPU_W_VPM_ADDR:
+        if (q->thrend_left)
+            rule(x, RULE_THREND_SLOT_IO);
+        l = loc_of(q);
+        unit_events(x, file ? vc4_vpm_st_addr(&v->vpm, &v->mem, q->num, val[0], q->time,
+                                              &v->unit_sink, &l)
+                            : vc4_vpm_ld_addr(&v->vpm, &v->mem, q->num, val[0], q->time,
+                                              &v->unit_sink, &l),
+                    VPM_ERRORS, VPM_NOTES);
+        return;
+    case VC4_QPU_W_MUTEX_RELEASE:
+        vc4_mutex_release(&v->sema, q->num);
+        return;
+    case VC4_QPU_W_SFU_RECIP: case VC4_QPU_W_SFU_RECIPSQRT:
+    case VC4_QPU_W_SFU_EXP: case VC4_QPU_W_SFU_LOG: {
+        if (q->sfu_left)
+            rule(x, RULE_R4_OVERLAP);
+        enum vc4_sfu_fn fn = (enum vc4_sfu_fn)(waddr - VC4_QPU_W_SFU_RECIP);
+        for (int i = 0; i < N; i++)
+            q->sfu_result[i] = vc4_sfu(fn, val[i]);
+        q->sfu_left = VC4_SFU_LATENCY + 1; /* counted down after this instruction */
+        return;
+    }
+    default:
+        if (waddr >= VC4_QPU_W_TMU0_S) {
+            unsigned unit = (waddr - VC4_QPU_W_TMU0_S) / 4;
+            enum vc4_tmu_reg reg = (enum vc4_tmu_reg)((waddr - VC4_QPU_W_TMU0_S) % 4);
+            uint32_t param = 0;
+            if (vc4_tmu_write_takes_uniform(&v->tmu, q->num, unit, reg) && !read_uniform(x, &param))
+                return;
+            l = loc_of(q);
+            unit_events(x, vc4_tmu_write(&v->tmu, &v->mem, q->num, unit, reg, mask, val, param,
+                                         q->time, &v->unit_sink, &l),
+                        TMU_ERRORS, 0);
+            return;
+        }
+        /* 41-47: TLB and fragment-shader registers */
+        if (q->user)
+            rule(x, RULE_NO_TLB);
+        return;
+    }
+}
+
+/* ---- conditions and flags ------------------------------------------------------------ */
+
+static inline uint16_t cond_mask(const struct vc4_qpu *q, unsigned cond)
+{
+    switch (cond) {
+    case VC4_QPU_COND_NEVER: return 0;
+    case VC4_QPU_COND_ALWAYS: return ALL_ELEMS;
+    case VC4_QPU_COND_ZS: return q->zf;
+    case VC4_QPU_COND_ZC: return (uint16_t)~q->zf;
+    case VC4_QPU_COND_NS: return q->nf;
+    case VC4_QPU_COND_NC: return (uint16_t)~q->nf;
+    case VC4_QPU_COND_CS: return q->cf;
+    default: return (uint16_t)~q->cf;
+    }
+}
+
+/* Flags only where the write condition passes (facts 15). */
+static inline void set_flags(struct vc4_qpu *q, const uint32_t *r, uint16_t carry, uint16_t mask,
+                             bool n_from_bit31)
+{
+    uint16_t z = 0, n = 0;
+    for (int i = 0; i < N; i++) {
+        z |= (uint16_t)((r[i] == 0) << i);
+        n |= (uint16_t)((r[i] >> 31) << i);
+    }
+    if (!n_from_bit31)
+        n = 0;
+    q->zf = (uint16_t)((q->zf & ~mask) | (z & mask));
+    q->nf = (uint16_t)((q->nf & ~mask) | (n & mask));
+    q->cf = (uint16_t)((q->cf & ~mask) | (carry & mask));
+}
+
+static bool branch_taken(const struct vc4_qpu *q, unsigned cond)
+{
+    uint16_t f;
+    switch (cond >> 1) {
+    case 0: case 1: f = q->zf; break;   /* 0-3: Z */
+    case 2: case 3: f = q->nf; break;   /* 4-7: N */
+    case 4: case 5: f = q->cf; break;   /* 8-11: C */
+    default: return true;               /* 15 always (12-14 rejected as reserved) */
+    }
+    bool any = cond & 2, clear = cond & 1;
+    uint16_t sel = clear ? (uint16_t)~f : f;
+    return any ? sel != 0 : sel == ALL_ELEMS;
+}
+
+/* ---- the instruction forms ------------------------------------------------------------- */
+
+static void exec_alu(struct exec *x)
+{
+    struct vc4_qpu *q = x->q;
+    const struct vc4_qpu_instr *in = x->in;
+    uint32_t tmpa[N], tmpb[N];
+    bool small_imm = in->kind == VC4_QPU_KIND_ALU_SMALL_IMM;
+    unsigned op_add = in->op_add, op_mul = in->op_mul;
+
+    /* regfile reads (side effects happen whenever the address is given) */
+    const uint32_t *va = read_file(x, 0, in->raddr_a, tmpa);
+    const uint32_t *vb;
+    if (small_imm) {
+        fill(tmpb, vc4_qpu_small_imm_value(in->raddr_b));
+        vb = tmpb;
+    } else {
+        vb = read_file(x, 1, in->raddr_b, tmpb);
+    }
+    if (x->failed)
+        return;
+
+    /* operand muxes with unpack: PM 0 unpacks regfile A, PM 1 unpacks r4 (facts 11) */
+    const uint32_t *src[8] = {q->acc[0], q->acc[1], q->acc[2], q->acc[3], q->acc[4], q->acc[5], va, vb};
+    unsigned upk_mux = in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A;
+    bool add_f = vc4_qpu_op_add_is_float(op_add), mul_f = vc4_qpu_op_mul_is_float(op_mul);
+    uint32_t up_add[N], up_mul[N];
+    const uint32_t *aa = src[in->add_a], *ab = src[in->add_b];
+    const uint32_t *ma = src[in->mul_a], *mb = src[in->mul_b];
+    bool add_used = op_add != VC4_QPU_A_NOP, mul_used = op_mul != VC4_QPU_M_NOP;
+    if (in->unpack) {
+        if (add_used && (in->add_a == upk_mux || in->add_b == upk_mux)) {
+            for (int i = 0; i < N; i++)
+                up_add[i] = vc4_unpack(in->unpack, src[upk_mux][i], add_f);
+            if (in->add_a == upk_mux) aa = up_add;
+            if (in->add_b == upk_mux) ab = up_add;
+        }
+        if (mul_used && (in->mul_a == upk_mux || in->mul_b == upk_mux)) {
+            for (int i = 0; i < N; i++)
+                up_mul[i] = vc4_unpack(in->unpack, src[upk_mux][i], mul_f);
+            if (in->mul_a == upk_mux) ma = up_mul;
+            if (in->mul_b == upk_mux) mb = up_mul;
+        }
+    }
+    if (q->sfu_left && ((add_used && (in->add_a == VC4_QPU_MUX_R4 ||
+                                      (!vc4_qpu_op_add_is_unary(op_add) && in->add_b == VC4_QPU_MUX_R4))) ||
+                        (mul_used && (in->mul_a == VC4_QPU_MUX_R4 || in->mul_b == VC4_QPU_MUX_R4))))
+        rule(x, RULE_R4_EARLY);
+
+    /* mul-input rotation (facts 6-8) */
+    uint32_t rot_a[N], rot_b[N];
+    if (small_imm && in->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5 && mul_used) {
+        unsigned n = in->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5 ? (q->acc[5][0] & 15)
+                                                              : (unsigned)in->raddr_b - VC4_QPU_SMALL_IMM_ROT_1 + 1u;
+        if (in->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5 && (q->prev_acc & (1u << 5)))
+            rule(x, RULE_ROTATE_HAZARD);
+        bool full = in->mul_a < VC4_QPU_MUX_R4 && in->mul_b < VC4_QPU_MUX_R4;
+        if (full && ((q->prev_acc >> in->mul_a) & 1 || (q->prev_acc >> in->mul_b) & 1))
+            rule(x, RULE_ROTATE_HAZARD);
+        for (int i = 0; i < N; i++) {
+            int j = full ? (int)((unsigned)(i - (int)n) & 15) : (i & ~3) | (int)((unsigned)(i - (int)n) & 3);
+            rot_a[i] = ma[j];
+            rot_b[i] = mb[j];
+        }
+        ma = rot_a;
+        mb = rot_b;
+    }
+
+    /* the two ALUs */
+    uint32_t ra[N], rm[N];
+    uint16_t ca = 0, cm = 0;
+    bool flags_from_add = op_add != VC4_QPU_A_NOP; /* facts 14: mul only when add is nop */
+    vc4_alu_add_vec(op_add, aa, vc4_qpu_op_add_is_unary(op_add) ? aa : ab, ra,
+                    in->sf && flags_from_add ? &ca : NULL);
+    if (mul_used) {
+        vc4_alu_mul_vec(op_mul, ma, mb, rm, in->sf && !flags_from_add ? &cm : NULL);
+    } else {
+        /* mnop with a waddr writes the previous mul result's elements 12-15 (facts 20) */
+        for (int i = 0; i < N; i++)
+            rm[i] = q->last_mul[12 + (i & 3)];
+    }
+
+    /* conditions on the old flags */
+    uint16_t mask_add = cond_mask(q, in->cond_add), mask_mul = cond_mask(q, in->cond_mul);
+    unsigned file_add = vc4_qpu_add_wfile(in), file_mul = vc4_qpu_mul_wfile(in);
+
+    /* pack */
+    uint32_t pa[N], pm[N];
+    const uint32_t *wa = ra, *wm = rm;
+    if (in->pack && !in->pm) {
+        /* regfile-A pack: the ALU writing file A (facts 12) */
+        bool on_add = file_add == 0;
+        unsigned op = on_add ? op_add : op_mul;
+        const uint32_t *res = on_add ? ra : rm;
+        const uint32_t *old = target_reg(q, 0, on_add ? in->waddr_add : in->waddr_mul);
+        bool isf = on_add ? vc4_alu_add_result_is_float(op) : vc4_alu_mul_result_is_float(op);
+        bool wide = on_add && (op == VC4_QPU_A_ADD || op == VC4_QPU_A_SUB);
+        for (int i = 0; i < N; i++) {
+            int64_t w = 0;
+            if (wide) {
+                int64_t s1 = (int32_t)aa[i], s2 = (int32_t)ab[i];
+                w = op == VC4_QPU_A_ADD ? s1 + s2 : s1 - s2;
+            }
+            pa[i] = vc4_pack_a(in->pack, res[i], old ? old[i] : 0, isf, w, wide, op == VC4_QPU_A_SUB && wide);
+        }
+        if (on_add)
+            wa = pa;
+        else
+            wm = pa;
+    } else if (in->pack && in->pm) {
+        const uint32_t *old = target_reg(q, file_mul, in->waddr_mul);
+        for (int i = 0; i < N; i++)
+            pm[i] = vc4_pack_mul(in->pack, rm[i], old ? old[i] : 0);
+        wm = pm;
+    }
+
+    if (in->sig == VC4_QPU_SIG_PROG_END || in->sig == VC4_QPU_SIG_COLOR_LOAD_END) {
+        if ((in->waddr_add < VC4_QPU_REGS && in->cond_add) || (in->waddr_mul < VC4_QPU_REGS && in->cond_mul))
+            rule(x, RULE_THREND_REGFILE);
+    }
+
+    /* writes: add, then mul (both to one target: mul wins, facts 20a) */
+    if (add_used || in->waddr_add != VC4_QPU_W_NOP)
+        if (add_used && in->cond_add)
+            write_reg(x, file_add, in->waddr_add, wa, mask_add);
+    if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
+        write_reg(x, file_mul, in->waddr_mul, wm, mask_mul);
+    if (mul_used)
+        for (int i = 12; i < N; i++)
+            q->last_mul[i] = rm[i];
+
+    if (in->sf) {
+        if (flags_from_add)
+            set_flags(q, ra, ca, mask_add, op_add != VC4_QPU_A_CLZ);
+        else
+            set_flags(q, rm, cm, mask_mul, true);
+    }
+}
+
+static void exec_ldi(struct exec *x)
+{
+    struct vc4_qpu *q = x->q;
+    const struct vc4_qpu_instr *in = x->in;
+    uint32_t val[N];
+    unsigned mode = in->kind == VC4_QPU_KIND_SEMAPHORE ? VC4_QPU_LDI_32 : in->unpack;
+    for (int i = 0; i < N; i++) {
+        uint32_t ms = (in->imm >> (16 + i)) & 1, ls = (in->imm >> i) & 1;
+        /* per-element modes (facts 3, VC4C LoadImmediate) */
+        val[i] = mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED ? (uint32_t)ls - 2u * ms
+               : mode == VC4_QPU_LDI_PER_ELEMENT_UNSIGNED ? 2 * ms + ls
+               : in->imm;
+    }
+    uint16_t mask_add = cond_mask(q, in->cond_add), mask_mul = cond_mask(q, in->cond_mul);
+    unsigned file_add = vc4_qpu_add_wfile(in), file_mul = vc4_qpu_mul_wfile(in);
+    uint32_t pk[N];
+    const uint32_t *wa = val, *wm = val;
+    if (in->pack && !in->pm) {
+        bool on_add = file_add == 0;
+        const uint32_t *old = target_reg(q, 0, on_add ? in->waddr_add : in->waddr_mul);
+        for (int i = 0; i < N; i++)
+            pk[i] = vc4_pack_a(in->pack, val[i], old ? old[i] : 0, false, 0, false, false);
+        if (on_add) wa = pk; else wm = pk;
+    } else if (in->pack && in->pm) {
+        const uint32_t *old = target_reg(q, file_mul, in->waddr_mul);
+        for (int i = 0; i < N; i++)
+            pk[i] = vc4_pack_mul(in->pack, val[i], old ? old[i] : 0);
+        wm = pk;
+    }
+    if (in->cond_add && in->waddr_add != VC4_QPU_W_NOP)
+        write_reg(x, file_add, in->waddr_add, wa, mask_add);
+    if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
+        write_reg(x, file_mul, in->waddr_mul, wm, mask_mul);
+    if (in->sf) /* Z, N from the value, C clear (VC4C generateImmediateFlags) */
+        set_flags(q, val, 0, in->cond_add ? mask_add : mask_mul, true);
+}
+
+static void exec_branch(struct exec *x)
+{
+    struct vc4_qpu *q = x->q;
+    const struct vc4_qpu_instr *in = x->in;
+    if (q->br[0].left > 1)
+        rule(x, RULE_BRANCH_SPACING);
+    if (!branch_taken(q, in->cond_br))
+        return; /* links and flags only when taken (facts 18) */
+    uint32_t link = q->pc + (VC4_QPU_BRANCH_SLOTS + 1) * VC4_QPU_INSTR_BYTES;
+    uint32_t target = (in->rel ? link : 0) + in->imm;
+    if (in->reg) {
+        /* element 15 of regfile A (vc4asm addendum) */
+        if (q->prev_wa & (1u << in->raddr_a))
+            rule(x, RULE_REGFILE_RAW);
+        target += q->ra[in->raddr_a & 31][15];
+    }
+    uint32_t lv[N];
+    fill(lv, link);
+    if (in->waddr_add != VC4_QPU_W_NOP)
+        write_reg(x, vc4_qpu_add_wfile(in), in->waddr_add, lv, ALL_ELEMS);
+    if (in->waddr_mul != VC4_QPU_W_NOP)
+        write_reg(x, vc4_qpu_mul_wfile(in), in->waddr_mul, lv, ALL_ELEMS);
+    if (in->sf) {
+        /* odd raddr_a sets flags; from the link value (UNVERIFIED) */
+        rule(x, RULE_BRANCH_FLAGS);
+        set_flags(q, lv, 0, ALL_ELEMS, true);
+    }
+    struct vc4_qpu_branch b = {.target = target & ~(VC4_QPU_INSTR_BYTES - 1),
+                               .left = VC4_QPU_BRANCH_SLOTS + 1};
+    if (!q->br[0].left)
+        q->br[0] = b;
+    else
+        q->br[1] = b;
+}
+
+/* ---- one step ------------------------------------------------------------------ */
+
+enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    q->time++;
+    if (q->stall_until >= q->time) {
+        v->stats.stall_cycles++;
+        return VC4_QPU_STEP_BLOCKED;
+    }
+    struct exec x = {.v = v, .q = q};
+    if (VC4_UNLIKELY(!vc4_qpu_fetch(v, q->pc, &x.e))) {
+        vc4_v3d_fault(v, q, "instruction fetch outside memory (PC 0x%08x)", q->pc);
+        return VC4_QPU_STEP_FAULT;
+    }
+    x.in = &x.e->in;
+    const struct vc4_qpu_instr *in = x.in;
+    if (VC4_UNLIKELY(x.e->reserved)) {
+        vc4_v3d_fault(v, q, "invalid instruction (reserved encoding)");
+        return VC4_QPU_STEP_FAULT;
+    }
+
+    /* blocking resources first, so a stalled instruction has no effects */
+    if (in->kind == VC4_QPU_KIND_SEMAPHORE) {
+        bool acquire = (in->imm >> 4) & 1; /* facts 4: bit 4 = acquire */
+        if (!vc4_sema_try(&v->sema, in->imm & 15, acquire)) {
+            q->state = VC4_EMU_QPU_BLOCKED;
+            q->blocked_on = acquire ? "semaphore acquire" : "semaphore release";
+            v->stats.stall_cycles++;
+            return VC4_QPU_STEP_BLOCKED;
+        }
+    } else if ((in->kind == VC4_QPU_KIND_ALU &&
+                (in->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE || in->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE)) ||
+               (in->kind == VC4_QPU_KIND_ALU_SMALL_IMM && in->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE)) {
+        if (!vc4_mutex_try_acquire(&v->sema, q->num)) {
+            q->state = VC4_EMU_QPU_BLOCKED;
+            q->blocked_on = "mutex";
+            v->stats.stall_cycles++;
+            return VC4_QPU_STEP_BLOCKED;
+        }
+    }
+    q->state = VC4_EMU_QPU_RUNNING;
+    q->blocked_on = NULL;
+
+    switch (in->kind) {
+    case VC4_QPU_KIND_ALU:
+    case VC4_QPU_KIND_ALU_SMALL_IMM:
+        exec_alu(&x);
+        break;
+    case VC4_QPU_KIND_LOAD_IMM:
+    case VC4_QPU_KIND_SEMAPHORE:
+        exec_ldi(&x);
+        break;
+    case VC4_QPU_KIND_BRANCH:
+        exec_branch(&x);
+        break;
+    }
+    if (VC4_UNLIKELY(x.failed))
+        return VC4_QPU_STEP_FAULT;
+
+    /* signals */
+    switch (in->sig) {
+    case VC4_QPU_SIG_PROG_END:
+        q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
+        break;
+    case VC4_QPU_SIG_LOAD_TMU0:
+    case VC4_QPU_SIG_LOAD_TMU1: {
+        if (q->sfu_left)
+            rule(&x, RULE_R4_OVERLAP);
+        struct vc4_location l = loc_of(q);
+        uint64_t ready = 0;
+        unsigned ev = vc4_tmu_load(&v->tmu, q->num, in->sig - VC4_QPU_SIG_LOAD_TMU0, q->acc[4],
+                                   q->time, &ready, &v->unit_sink, &l);
+        unit_events(&x, ev, TMU_ERRORS, 0);
+        if (ready > q->stall_until)
+            q->stall_until = ready;
+        break;
+    }
+    case VC4_QPU_SIG_COLOR_LOAD_END:
+        q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
+        /* fallthrough */
+    case VC4_QPU_SIG_COVERAGE_LOAD:
+    case VC4_QPU_SIG_COLOR_LOAD:
+    case VC4_QPU_SIG_ALPHA_MASK_LOAD:
+        if (q->user)
+            rule(&x, RULE_NO_TLB);
+        break;
+    default:
+        /* breakpoint, thread switches, scoreboard: no effect on a user program */
+        break;
+    }
+    if (VC4_UNLIKELY(x.failed))
+        return VC4_QPU_STEP_FAULT;
+
+    /* pipelines */
+    if (q->sfu_left && --q->sfu_left == 0)
+        memcpy(q->acc[4], q->sfu_result, sizeof q->acc[4]);
+    if (q->unif_hazard)
+        q->unif_hazard--;
+    q->prev_wa = x.cur_wa;
+    q->prev_wb = x.cur_wb;
+    q->prev_acc = x.cur_acc;
+    q->instructions++;
+    v->stats.instructions++;
+    q->pc += VC4_QPU_INSTR_BYTES;
+    bool take = q->br[0].left && --q->br[0].left == 0;
+    if (q->br[1].left)
+        q->br[1].left--;
+    if (take) {
+        q->pc = q->br[0].target;
+        q->br[0] = q->br[1];
+        q->br[1].left = 0;
+    }
+    if (q->thrend_left && --q->thrend_left == 0)
+        return VC4_QPU_STEP_ENDED;
+    return v->fault != VC4_OK ? VC4_QPU_STEP_FAULT : VC4_QPU_STEP_OK;
+}

@@ -1,0 +1,73 @@
+/*
+ * qpu_alu.h - the QPU's add and mul ALU operations, bit-exact to the
+ * hardware rather than to IEEE (internal).  See qpu_alu.c for the rules and
+ * their sources, and docs/emulator.md for what is verified on hardware.
+ */
+#ifndef VC4_EMU_QPU_ALU_H
+#define VC4_EMU_QPU_ALU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define VC4_QPU_SIMD 16 /* elements per QPU vector */
+
+/* Scalar operations: a = first operand, b = second. */
+uint32_t vc4_alu_fadd(uint32_t a, uint32_t b);
+uint32_t vc4_alu_fsub(uint32_t a, uint32_t b);
+uint32_t vc4_alu_fmul(uint32_t a, uint32_t b);
+uint32_t vc4_alu_fmin(uint32_t a, uint32_t b);
+uint32_t vc4_alu_fmax(uint32_t a, uint32_t b);
+uint32_t vc4_alu_fminabs(uint32_t a, uint32_t b);
+uint32_t vc4_alu_fmaxabs(uint32_t a, uint32_t b);
+uint32_t vc4_alu_ftoi(uint32_t a);
+uint32_t vc4_alu_itof(uint32_t a);
+uint32_t vc4_alu_clz(uint32_t a);
+uint32_t vc4_alu_mul24(uint32_t a, uint32_t b);
+uint32_t vc4_alu_v8adds(uint32_t a, uint32_t b);
+uint32_t vc4_alu_v8subs(uint32_t a, uint32_t b);
+uint32_t vc4_alu_v8muld(uint32_t a, uint32_t b);
+uint32_t vc4_alu_v8min(uint32_t a, uint32_t b);
+uint32_t vc4_alu_v8max(uint32_t a, uint32_t b);
+/* Denormal flush of a float input (sign kept). */
+uint32_t vc4_alu_flush(uint32_t f);
+
+/*
+ * Whole-vector ops.  out receives the 16 results; *carry (if non-NULL) the
+ * per-element C flag as the op defines it (qpu-isa-facts 16).  Returns
+ * false for a reserved op code (out is zero-filled).
+ */
+bool vc4_alu_add_vec(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t *out,
+                     uint16_t *carry);
+bool vc4_alu_mul_vec(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t *out,
+                     uint16_t *carry);
+
+/* Does the add / mul op produce a float (so a float pack applies)? */
+bool vc4_alu_add_result_is_float(unsigned op);
+bool vc4_alu_mul_result_is_float(unsigned op);
+
+/* ---- pack / unpack ------------------------------------------------------- */
+
+/* Unpack one operand (bits 59:57): for float-consuming ops the float
+ * conversions, otherwise the integer ones (qpu-isa-facts 11). */
+uint32_t vc4_unpack(unsigned mode, uint32_t v, bool to_float);
+/* float <-> half as the QPU converts (facts 11, 12). */
+uint32_t vc4_half_to_float(uint16_t h);
+uint16_t vc4_float_to_half(uint32_t f);
+/* Mul pack colour conversion: sat(x * 255) to a byte (facts 13). */
+uint8_t vc4_float_to_unorm8(uint32_t f);
+
+/*
+ * Regfile-A pack (PM = 0) of one value.  old is the register's previous
+ * contents (partial packs keep the other bytes/halves); is_float selects
+ * the float16 conversions for 16a/16b; wide/has_wide: the exact result of
+ * an add/sub for the 32-bit saturation; is_sub for sub's shifted clamp.
+ */
+uint32_t vc4_pack_a(unsigned mode, uint32_t v, uint32_t old, bool is_float, int64_t wide,
+                    bool has_wide, bool is_sub);
+/* Mul pack (PM = 1) of one float result into old. */
+uint32_t vc4_pack_mul(unsigned mode, uint32_t v, uint32_t old);
+/* Does the pack write only part of the register (keep old bits)? */
+bool vc4_pack_a_partial(unsigned mode);
+bool vc4_pack_mul_partial(unsigned mode);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * sfu.h - the special function unit: RECIP, RECIPSQRT, EXP2, LOG2 (internal).
+ * A write to waddr 52-55 starts one; the result lands in r4 two
+ * instructions later (qpu-isa-facts 10; the QPU models the latency).
+ */
+#ifndef VC4_EMU_SFU_H
+#define VC4_EMU_SFU_H
+
+#include <stdint.h>
+
+enum vc4_sfu_fn { VC4_SFU_RECIP, VC4_SFU_RECIPSQRT, VC4_SFU_EXP2, VC4_SFU_LOG2 };
+
+/* Latency in instructions: written at i, readable in r4 at i + 3. */
+#define VC4_SFU_LATENCY 2u
+/* Mantissa bits the model drops: an error below 2^10 ULP (facts 10:
+ * "about 512-1024 ULP", VC4C hardware tests). */
+#define VC4_SFU_DROP_BITS 10u
+
+uint32_t vc4_sfu(enum vc4_sfu_fn fn, uint32_t x);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * v3d.h - the emulated V3D device (internal): owns the bus memory and every
+ * hardware unit, one state struct each.  The public handle struct vc4_emu
+ * wraps it (include/vc4kit/emu.h).
+ *
+ * Units hang off struct vc4_v3d; each has a reset.  The QPU calls the VPM
+ * unit (src/emu/vpm.h) for I/O registers 48-50 and the TMU unit
+ * (src/emu/tmu.h) for TMU writes 56-63, tmu_noswap (36) and ldtmu0/1.
+ */
+#ifndef VC4_EMU_V3D_H
+#define VC4_EMU_V3D_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "emu/mem.h"
+#include "emu/qpu.h"
+#include "emu/regs.h"
+#include "emu/sched.h"
+#include "emu/sema.h"
+#include "emu/vpm.h"
+#include "emu/tmu.h"
+#include "vc4kit/emu.h"
+
+/* BCM2835: 3 slices of 4 QPUs; the register map has room for 16. */
+#define VC4_V3D_MAX_QPUS 16
+#define VC4_V3D_QPUS_PER_SLICE 4
+#define VC4_V3D_DEFAULT_QPUS 12
+#define VC4_V3D_DEFAULT_MEM (256u << 20)
+#define VC4_V3D_DEFAULT_BUDGET UINT64_C(100000000)
+
+struct vc4_v3d {
+    struct vc4_mem mem;
+    unsigned num_qpus;
+    bool strict;
+    struct vc4_diag_sink sink;      /* the caller's */
+    struct vc4_diag_sink unit_sink; /* counts, then forwards to sink: given to units */
+    const struct vc4_allocator *alloc;
+    uint64_t default_budget;
+
+    struct vc4_regs regs;   /* register file values (regs.c) */
+    struct vc4_sched sched; /* user-program queue, QPU interleaving (sched.c) */
+    struct vc4_sema sema;   /* 16 semaphores and the mutex (sema.c) */
+    struct vc4_icache icache; /* decoded instructions by address (qpu.c) */
+    struct vc4_vpm vpm;     /* VPM, VDR, VDW (vpm.c) */
+    struct vc4_tmu tmu;     /* general-memory TMU lookups (tmu.c) */
+    struct vc4_qpu qpu[VC4_V3D_MAX_QPUS];
+
+    struct vc4_emu_stats stats;
+    enum vc4_status fault; /* first fault / strict-mode error of this run */
+};
+
+struct vc4_emu {
+    struct vc4_v3d v3d;
+};
+
+/* Diagnostics from the QPUs: unit "qpu", location = QPU and PC, the
+ * disassembled instruction appended to the message.  vc4_v3d_rule warns (or,
+ * in strict mode, errors and stops the run). */
+void vc4_v3d_qpu_diag(struct vc4_v3d *v, const struct vc4_qpu *q, enum vc4_severity sev,
+                      enum vc4_diag_class cls, const char *rule, const char *source,
+                      const char *fmt, ...) VC4_PRINTF(7, 8);
+/* A guest fault: reported as an error; the run stops with VC4_ERR_FAULT. */
+#define vc4_v3d_fault(v, q, ...) \
+    vc4_v3d_qpu_diag((v), (q), VC4_ERROR, VC4_DIAG_FAULT, NULL, NULL, __VA_ARGS__)
+
+#endif
