@@ -88,26 +88,68 @@ fail:
     return NULL;
 }
 
-/* Assemble source text into bytes (malloc'd). */
+/*
+ * Source text to bytes (malloc'd).  Until the vc4asm-dialect assembler
+ * (vc4_asm_*) is linked into libvc4kit, this takes the data-directive
+ * subset the seed programs use: `.word A, B, ...` 32-bit values (hex or
+ * decimal) with ';', '#' and '//' comments; instruction words are
+ * `.word LO, HI` pairs.
+ */
 static uint8_t *assemble(const char *path, const uint8_t *text, size_t len, size_t *out_len,
                          struct vc4_diag_sink sink)
 {
-    struct vc4_asm_options o = {.sink = sink, .base_addr = RUN_CODE_ADDR};
-    struct vc4_asm *as = vc4_asm_create(&o);
-    if (!as)
-        return NULL;
-    uint8_t *bytes = NULL;
-    if (vc4_asm_source(as, path, (const char *)text, len) == VC4_OK) {
-        size_t n;
-        const uint8_t *p = vc4_asm_output(as, &n);
-        bytes = malloc(n ? n : 1);
-        if (bytes) {
-            memcpy(bytes, p, n);
-            *out_len = n;
+    (void)sink;
+    size_t cap = 256, n = 0;
+    uint8_t *out = malloc(cap);
+    unsigned line = 1;
+    size_t i = 0;
+    while (out && i < len) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        char buf[1024];
+        size_t l = e - i < sizeof buf - 1 ? e - i : sizeof buf - 1;
+        memcpy(buf, text + i, l);
+        buf[l] = 0;
+        for (char *c = buf; *c; c++)
+            if (*c == ';' || *c == '#' || (c[0] == '/' && c[1] == '/')) {
+                *c = 0;
+                break;
+            }
+        char *p = buf;
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (*p) {
+            if (strncmp(p, ".word", 5) != 0 || (p[5] != ' ' && p[5] != '\t')) {
+                fprintf(stderr, "%s:%u: error: only `.word` lines are understood without the assembler\n",
+                        path, line);
+                free(out);
+                return NULL;
+            }
+            for (char *tok = strtok(p + 5, ", \t\r"); tok; tok = strtok(NULL, ", \t\r")) {
+                uint32_t v;
+                if (!tool_parse_u32_value(tok, &v)) {
+                    fprintf(stderr, "%s:%u: error: bad value '%s'\n", path, line, tok);
+                    free(out);
+                    return NULL;
+                }
+                if (n + 4 > cap) {
+                    uint8_t *w = realloc(out, cap *= 2);
+                    if (!w) {
+                        free(out);
+                        return NULL;
+                    }
+                    out = w;
+                }
+                for (int k = 0; k < 4; k++)
+                    out[n++] = (uint8_t)(v >> (8 * k));
+            }
         }
+        i = e + 1;
+        line++;
     }
-    vc4_asm_destroy(as);
-    return bytes;
+    *out_len = n;
+    return out;
 }
 
 int cmd_run(int argc, char **argv)
