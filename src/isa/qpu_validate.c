@@ -396,6 +396,7 @@ struct vins {
     bool reads_r4;
     uint8_t sig;           /* the signal; VC4_QPU_SIG_NONE for ldi/branch */
     bool rotates;          /* MUL vector rotation in effect */
+    bool is_target;        /* a statically known branch target */
 };
 
 static bool is_alu_form(const struct vc4_qpu_instr *q)
@@ -485,27 +486,6 @@ static bool any_vpm_access(const struct vins *v)
 {
     return (v->reads_a && raddr_is_vpm(v->q.raddr_a)) || (v->reads_b && raddr_is_vpm(v->q.raddr_b)) ||
            writes_class(v, waddr_is_vpm);
-}
-
-/* Known 32-bit value the instruction writes through slot k, if any. */
-static bool known_value(const struct vins *v, int k, uint32_t *out)
-{
-    const struct vc4_qpu_instr *q = &v->q;
-    if (q->kind == VC4_QPU_KIND_LOAD_IMM && q->unpack == VC4_QPU_LDI_32) {
-        *out = q->imm;
-        return true;
-    }
-    /* `mov dst, imm`: add or with both operands the small immediate, or mul
-     * v8min likewise (vc4asm's mov forms), no pack/unpack involved. */
-    if (q->kind == VC4_QPU_KIND_ALU_SMALL_IMM && q->raddr_b < VC4_QPU_SMALL_IMM_ROT_R5 && q->pack == 0) {
-        bool mov = k == 0 ? (q->op_add == VC4_QPU_A_OR && q->add_a == VC4_QPU_MUX_B && q->add_b == VC4_QPU_MUX_B)
-                          : (q->op_mul == VC4_QPU_M_V8MIN && q->mul_a == VC4_QPU_MUX_B && q->mul_b == VC4_QPU_MUX_B);
-        if (mov) {
-            *out = vc4_qpu_small_imm_value(q->raddr_b);
-            return true;
-        }
-    }
-    return false;
 }
 
 /* ---- context and reporting ----------------------------------------------- */
@@ -681,13 +661,6 @@ static void check_local(struct vctx *c, size_t i)
         }
     }
 
-    /* HOST_INT needs a non-zero value (addendum) */
-    for (int k = 0; k < 2; k++) {
-        uint32_t val;
-        if (v->w[k].on && v->w[k].waddr == VC4_QPU_W_HOST_INT && known_value(v, k, &val) && val == 0)
-            report(c, R_HOST_INT_ZERO, i, "writes zero to the host interrupt");
-    }
-
     /* vector rotation needs r0-r3 inputs for a full rotate */
     if (v->rotates && (q->mul_a > VC4_QPU_MUX_R3 || q->mul_b > VC4_QPU_MUX_R3))
         report(c, R_ROT_QUAD_ONLY, i, "rotation with a MUL input outside r0-r3 rotates within quads only");
@@ -747,7 +720,73 @@ struct walk {
     long vpm_setup_at;       /* latest VPM read setup */
     bool vpm_known;          /* vpm_left is known (ldi constant setup) */
     unsigned vpm_left;       /* VPM reads still programmed */
+    /* Values known to be in registers: ldi constants and small immediates,
+     * followed through unconditional movs; forgotten at branch targets. */
+    struct known { uint32_t val; bool ok; } reg[2][REGFILE_SIZE], acc[VC4_QPU_MUX_R3 + 1];
 };
+
+/* The value an operand mux supplies, if known. */
+static bool src_value(const struct walk *s, const struct vc4_qpu_instr *q, unsigned mux, uint32_t *out)
+{
+    const struct known *kn = NULL;
+    if (mux <= VC4_QPU_MUX_R3) {
+        kn = &s->acc[mux];
+    } else if (mux == VC4_QPU_MUX_A) {
+        /* pm = 0 unpack applies to regfile-A reads */
+        if (q->raddr_a < REGFILE_SIZE && (q->pm || q->unpack == VC4_QPU_UNPACK_NOP))
+            kn = &s->reg[FILE_A][q->raddr_a];
+    } else if (mux == VC4_QPU_MUX_B) {
+        if (q->kind == VC4_QPU_KIND_ALU_SMALL_IMM) {
+            if (q->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5)
+                return false;
+            *out = vc4_qpu_small_imm_value(q->raddr_b);
+            return true;
+        }
+        if (q->raddr_b < REGFILE_SIZE)
+            kn = &s->reg[FILE_B][q->raddr_b];
+    }
+    if (!kn || !kn->ok)
+        return false;
+    *out = kn->val;
+    return true;
+}
+
+/* The value write slot k of the instruction stores, if known: an
+ * unconditional 32-bit ldi, or a vc4asm `mov` (add or / mul v8min with both
+ * operands the same) of a known value, without pack. */
+static bool known_value(const struct walk *s, const struct vins *v, int k, uint32_t *out)
+{
+    const struct vc4_qpu_instr *q = &v->q;
+    if (v->w[k].cond != VC4_QPU_COND_ALWAYS || q->pack != 0)
+        return false;
+    if (q->kind == VC4_QPU_KIND_LOAD_IMM && q->unpack == VC4_QPU_LDI_32) {
+        *out = q->imm;
+        return true;
+    }
+    if (!is_alu_form(q))
+        return false;
+    if (k == 0 && q->op_add == VC4_QPU_A_OR && q->add_a == q->add_b)
+        return src_value(s, q, q->add_a, out);
+    if (k == 1 && q->op_mul == VC4_QPU_M_V8MIN && q->mul_a == q->mul_b)
+        return src_value(s, q, q->mul_a, out);
+    return false;
+}
+
+static void track_values(struct walk *s, const struct vins *v)
+{
+    struct known val[2];
+    for (int k = 0; k < 2; k++)
+        val[k].ok = v->w[k].on && known_value(s, v, k, &val[k].val);
+    for (int k = 0; k < 2; k++) {
+        const struct wslot *w = &v->w[k];
+        if (!w->on)
+            continue;
+        if (w->waddr < REGFILE_SIZE)
+            s->reg[w->file][w->waddr] = val[k];
+        else if (w->waddr >= VC4_QPU_W_ACC0 && w->waddr <= VC4_QPU_W_ACC3)
+            s->acc[w->waddr - VC4_QPU_W_ACC0] = val[k];
+    }
+}
 
 static bool within(long from, size_t i, long window) { return from >= 0 && (long)i - from <= window; }
 
@@ -780,6 +819,18 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
 {
     const struct vins *v = &c->ins[i];
     const struct vc4_qpu_instr *q = &v->q;
+
+    if (v->is_target) {
+        memset(s->reg, 0, sizeof s->reg);
+        memset(s->acc, 0, sizeof s->acc);
+    }
+
+    /* HOST_INT needs a non-zero value (addendum) */
+    for (int k = 0; k < 2; k++) {
+        uint32_t val;
+        if (v->w[k].on && v->w[k].waddr == VC4_QPU_W_HOST_INT && known_value(s, v, k, &val) && val == 0)
+            report(c, R_HOST_INT_ZERO, i, "writes zero to the host interrupt");
+    }
 
     /* -- thread end window: thrend and its two delay slots -- */
     bool thrend = sig_is_thrend(v->sig);
@@ -840,7 +891,7 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
         if (!v->w[k].on || v->w[k].waddr != VC4_QPU_W_VPMVCD_SETUP || v->w[k].file != FILE_A)
             continue;
         uint32_t val;
-        bool known = known_value(v, k, &val);
+        bool known = known_value(s, v, k, &val);
         if (known && field_of(val, VPM_RD_SETUP_ID) != VPM_RD_SETUP_ID_GENERIC)
             continue; /* a VDR DMA setup: not a generic read setup */
         if (s->vpm_known && s->vpm_left > 1)
@@ -918,6 +969,7 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
         s->last_tlbz = (long)i;
     if (writes_addr(v, VC4_QPU_W_TMU_NOSWAP))
         s->last_noswap = (long)i;
+    track_values(s, v);
 }
 
 /* Index of a branch's statically known target, or -1. */
@@ -955,10 +1007,16 @@ enum vc4_status vc4_qpu_validate(const uint64_t *words, size_t n, const struct v
     for (size_t i = 0; i < n; i++) {
         vc4_qpu_decode(words[i], &ins[i].q); /* the one decode of each word */
         derive(&ins[i]);
+        ins[i].is_target = false;
     }
 
     struct vctx c = {.opts = opts ? opts : &defaults, .sink = sink, .ins = ins, .n = n,
                      .mask_at = SIZE_MAX};
+    for (size_t b = 0; b < n; b++) {
+        long t = branch_target(&c, b);
+        if (t >= 0)
+            ins[t].is_target = true;
+    }
     struct walk s = {.last_sfu = -1, .last_unif_addr = -1, .last_tlbz = -1, .last_noswap = -1,
                      .last_branch = -1, .last_thrsw = -1, .thrend_at = -1, .vpm_setup_at = -1};
 

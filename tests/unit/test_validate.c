@@ -374,6 +374,11 @@ static void test_peripheral_rules(void)
     PAIR("host-int-zero", USER, false,
          { put(p, ldi(VC4_QPU_W_HOST_INT, 0)); tail(p); },
          { put(p, ldi(VC4_QPU_W_HOST_INT, 1)); tail(p); });
+    /* through a register, and forgotten at a branch target */
+    PAIR("host-int-zero", USER, false,
+         { put(p, ldi(5, 0)); nops(p, 1); put(p, rd_a(mov(VC4_QPU_W_HOST_INT, A), 5)); tail(p); },
+         { put(p, ldi(5, 0)); put(p, branch(VC4_QPU_BCOND_ALWAYS, 0)); nops(p, 3);
+           put(p, rd_a(mov(VC4_QPU_W_HOST_INT, A), 5)); tail(p); });
     PAIR("branch-spacing", USER, false,
          { put(p, branch(VC4_QPU_BCOND_ALWAYS, 0)); nops(p, 1); put(p, branch(VC4_QPU_BCOND_ALWAYS, 0)); nops(p, 3); tail(p); },
          { put(p, branch(VC4_QPU_BCOND_ALWAYS, 0)); nops(p, 2); put(p, branch(VC4_QPU_BCOND_ALWAYS, 0)); nops(p, 3); tail(p); });
@@ -414,6 +419,20 @@ static void test_thread_rules(void)
 static I vr_setup(unsigned num) { return ldi(VC4_QPU_W_VPMVCD_SETUP, 0x00001A00u | (num & 15u) << 20); }
 static I vpm_read(void) { return rd_a(mov(VC4_QPU_W_ACC0, A), VC4_QPU_R_VPM); }
 
+static void setup_via_reg(struct prog *p, unsigned num)
+{
+    I l = vr_setup(num);
+    l.waddr_add = 3;
+    put(p, l);
+    nops(p, 1);
+    put(p, rd_a(mov(VC4_QPU_W_ACC1, A), 3));
+    put(p, mov(VC4_QPU_W_VPMVCD_SETUP, R1));
+    nops(p, 3);
+    put(p, vpm_read());
+    put(p, vpm_read());
+    tail(p);
+}
+
 static void test_vpm_rules(void)
 {
     PAIR("vpm-read-too-early", VERT, false,
@@ -432,6 +451,27 @@ static void test_vpm_rules(void)
     PAIR("vpm-concurrent", VERT, false,
          { put(p, with_sig(mov(VC4_QPU_W_VPM, R0), VC4_QPU_SIG_LOAD_TMU0)); tail(p); },
          { put(p, mov(VC4_QPU_W_VPM, R0)); put(p, sig(VC4_QPU_SIG_LOAD_TMU0)); tail(p); });
+    /* the setup value is followed from an ldi into ra3, through r1 */
+    PAIR("vpm-read-overrun", VERT, false, { setup_via_reg(p, 1); }, { setup_via_reg(p, 2); });
+    /* a conditional write makes the value unknown: no count check */
+    {
+        struct prog b = {{0}, 0};
+        struct prog *p = &b;
+        I l = vr_setup(1);
+        l.waddr_add = 3;
+        put(p, l);
+        I m = mov(3, R0);
+        m.cond_add = VC4_QPU_COND_ZS;
+        put(p, m);
+        nops(p, 1);
+        put(p, rd_a(mov(VC4_QPU_W_ACC1, A), 3));
+        put(p, mov(VC4_QPU_W_VPMVCD_SETUP, R1));
+        nops(p, 3);
+        put(p, vpm_read());
+        put(p, vpm_read());
+        tail(p);
+        expect_clean("vpm setup of unknown value", b.w, b.n, VERT, false);
+    }
     /* a VPM read and a VPM write may share an instruction (addendum) */
     {
         struct prog b = {{0}, 0};
