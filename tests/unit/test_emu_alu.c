@@ -1,0 +1,149 @@
+/* test_emu_alu.c - bit-exact ALU, pack and unpack tables (src/emu/qpu_alu.c). */
+#include "harness.h"
+#include "emu/qpu_alu.h"
+#include "emu/sfu.h"
+#include "vc4kit/qpu.h"
+
+struct t2 { uint32_t a, b, r; };
+
+static void test_float_add_sub_rtz(void)
+{
+    /* seed 003 printed on hardware: 32*(2/639) - 1 and 448*(2/479) - 1 */
+    CHECK_EQ_U64(vc4_alu_fsub(vc4_alu_fmul(0x42000000u, 0x3B4D1ED9u), 0x3F800000u), 0xBF665C24u);
+    CHECK_EQ_U64(vc4_alu_fsub(vc4_alu_fmul(0x43E00000u, 0x3B88D181u), 0x3F800000u), 0x3F5EDD42u);
+    static const struct t2 add[] = {
+        {0x3F800000u, 0x3F800000u, 0x40000000u},     /* 1 + 1 */
+        {0x3F800000u, 0xBF800000u, 0x00000000u},     /* 1 - 1 = +0 */
+        {0x80000000u, 0x80000000u, 0x80000000u},     /* -0 + -0 */
+        {0x00000001u, 0x00000000u, 0x00000000u},     /* denormal input flushed */
+        {0x00000000u, 0x7FC00000u, 0x7F800000u},     /* 0 + NaN = +Inf */
+        {0x7F7FFFFFu, 0x7F7FFFFFu, 0x7F800000u},     /* overflow */
+        {0x3F800000u, 0x33800000u, 0x3F800000u},     /* 1 + 2^-24 truncates */
+        {0x3F800000u, 0xB3800000u, 0x3F7FFFFFu},     /* 1 - 2^-24 truncates toward 0 */
+        {0x00800000u, 0x80000001u, 0x00800000u},
+        {0x00800001u, 0x80800000u, 0x00000000u},     /* result denormal: flushed */
+    };
+    for (size_t i = 0; i < sizeof add / sizeof add[0]; i++)
+        CHECK_MSG(vc4_alu_fadd(add[i].a, add[i].b) == add[i].r, "fadd %08x %08x = %08x, want %08x",
+                  add[i].a, add[i].b, vc4_alu_fadd(add[i].a, add[i].b), add[i].r);
+}
+
+static void test_float_mul(void)
+{
+    CHECK_EQ_U64(vc4_alu_fmul(0x3FAAAAABu, 0x40400000u), 0x40800000u); /* 1.3333334*3 = 4.0000005 -> trunc 4.0 */
+    CHECK_EQ_U64(vc4_alu_fmul(0xBF800000u, 0x3F800000u), 0xBF800000u);
+    CHECK_EQ_U64(vc4_alu_fmul(0x00400000u, 0x4F000000u), 0x00000000u); /* denormal in */
+    CHECK_EQ_U64(vc4_alu_fmul(0x7F800000u, 0xBF800000u), 0xFF800000u);
+    CHECK_EQ_U64(vc4_alu_fmul(0x1F800000u, 0x1F800000u), 0x00000000u); /* 2^-128: flushed */
+    CHECK_EQ_U64(vc4_alu_fmul(0x20000000u, 0x20000000u), 0x00800000u);
+    CHECK_EQ_U64(vc4_alu_fmul(0x3F800001u, 0x3F800001u), 0x3F800002u); /* 1+2^-22+2^-46 trunc */
+}
+
+static void test_minmax_conv(void)
+{
+    CHECK_EQ_U64(vc4_alu_fmin(0xBF800000u, 0x3F800000u), 0xBF800000u);
+    CHECK_EQ_U64(vc4_alu_fmax(0xBF800000u, 0x3F800000u), 0x3F800000u);
+    CHECK_EQ_U64(vc4_alu_fminabs(0xC0000000u, 0x3F800000u), 0x3F800000u);
+    CHECK_EQ_U64(vc4_alu_fmaxabs(0xC0000000u, 0x3F800000u), 0x40000000u);
+    CHECK_EQ_U64(vc4_alu_ftoi(0x40490FDBu), 3);
+    CHECK_EQ_U64(vc4_alu_ftoi(0xC0490FDBu), 0xFFFFFFFDu);
+    CHECK_EQ_U64(vc4_alu_ftoi(0x4F000000u), 0); /* 2^31: out of range */
+    CHECK_EQ_U64(vc4_alu_ftoi(0x3F000000u), 0);
+    CHECK_EQ_U64(vc4_alu_itof(0xFFFFFFFFu), 0xBF800000u);
+    CHECK_EQ_U64(vc4_alu_itof(0x7FFFFFFFu), 0x4EFFFFFFu); /* truncated */
+    CHECK_EQ_U64(vc4_alu_itof(0x80000000u), 0xCF000000u);
+    CHECK_EQ_U64(vc4_alu_itof(32), 0x42000000u);
+}
+
+static void test_int_ops(void)
+{
+    uint32_t a[16], b[16], r[16];
+    uint16_t c;
+    for (int i = 0; i < 16; i++) { a[i] = 0x80000001u; b[i] = (uint32_t)(i + 31); }
+    CHECK(vc4_alu_add_vec(VC4_QPU_A_SHR, a, b, r, &c));
+    CHECK_EQ_U64(r[0], 0x1);             /* shift by 31 */
+    CHECK_EQ_U64(r[1], 0x80000001u);     /* shift by 32 = by 0 */
+    CHECK_EQ_U64(r[2], 0x40000000u);     /* by 33 = by 1 */
+    CHECK_EQ_U64(c & 7, 0x4);            /* last bit out: bit 30 (0) for 31, none for 0, bit 0 for 1 */
+    CHECK(vc4_alu_add_vec(VC4_QPU_A_ASR, a, b, r, NULL));
+    CHECK_EQ_U64(r[0], 0xFFFFFFFFu);
+    CHECK_EQ_U64(r[2], 0xC0000000u);
+    CHECK(vc4_alu_add_vec(VC4_QPU_A_ROR, a, b, r, NULL));
+    CHECK_EQ_U64(r[2], 0xC0000000u);
+    CHECK(vc4_alu_add_vec(VC4_QPU_A_SHL, a, b, r, &c));
+    CHECK_EQ_U64(r[0], 0x80000000u);
+    for (int i = 0; i < 16; i++) { a[i] = 0xFFFFFFFFu; b[i] = 1; }
+    CHECK(vc4_alu_add_vec(VC4_QPU_A_ADD, a, b, r, &c));
+    CHECK_EQ_U64(r[0], 0); CHECK_EQ_U64(c, 0xFFFF);
+    CHECK(vc4_alu_add_vec(VC4_QPU_A_SUB, b, a, r, &c));
+    CHECK_EQ_U64(r[0], 2); CHECK_EQ_U64(c, 0xFFFF); /* 1 < 0xFFFFFFFF unsigned */
+    CHECK(vc4_alu_add_vec(VC4_QPU_A_MIN, a, b, r, &c));
+    CHECK_EQ_U64(r[0], 0xFFFFFFFFu); CHECK_EQ_U64(c, 0);
+    CHECK(vc4_alu_add_vec(VC4_QPU_A_CLZ, b, b, r, NULL));
+    CHECK_EQ_U64(r[0], 31);
+    CHECK_EQ_U64(vc4_alu_clz(0), 32);
+    CHECK(!vc4_alu_add_vec(9, a, b, r, NULL)); /* reserved */
+    /* mul24: unsigned low 24 bits (V3DLib: -1 * 16 = 268435440) */
+    CHECK_EQ_U64(vc4_alu_mul24(0xFFFFFFFFu, 16), 268435440u);
+    for (int i = 0; i < 16; i++) { a[i] = 0x1000; b[i] = 0x1000; }
+    CHECK(vc4_alu_mul_vec(VC4_QPU_M_MUL24, a, b, r, &c));
+    CHECK_EQ_U64(c, 0xFFFF);
+}
+
+static void test_v8_ops(void)
+{
+    CHECK_EQ_U64(vc4_alu_v8adds(0xFF80FF01u, 0x01800102u), 0xFFFFFF03u);
+    CHECK_EQ_U64(vc4_alu_v8subs(0x01800102u, 0xFF80FF01u), 0x00000001u);
+    CHECK_EQ_U64(vc4_alu_v8min(0x10FF2030u, 0x2001FF00u), 0x10012000u);
+    CHECK_EQ_U64(vc4_alu_v8max(0x10FF2030u, 0x2001FF00u), 0x20FFFF30u);
+    CHECK_EQ_U64(vc4_alu_v8muld(0xFF80FF00u, 0xFF80807Fu), 0xFF408000u);
+}
+
+static void test_unpack(void)
+{
+    CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_16A, 0x1C000200u, false), 0x200);
+    CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_16B, 0x8000FFFFu, false), 0xFFFF8000u);
+    CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_16A, 0x3C00u, true), 0x3F800000u);
+    CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_16A, 0x8001u, true), 0x80002000u); /* subnormal quirk */
+    CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_8D_REP, 0xAB000000u, false), 0xABABABABu);
+    CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_8B, 0x0000FF00u, true), 0x3F800000u);
+    CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_8C, 0x00120000u, false), 0x12);
+}
+
+static void test_pack(void)
+{
+    /* float -> half: +-0 -> +0, NaN -> Inf, denormal -> +0, overflow -> Inf */
+    CHECK_EQ_U64(vc4_float_to_half(0x80000000u), 0);
+    CHECK_EQ_U64(vc4_float_to_half(0x7FC00000u), 0x7C00u);
+    CHECK_EQ_U64(vc4_float_to_half(0x33800000u), 0);
+    CHECK_EQ_U64(vc4_float_to_half(0x47800000u), 0x7C00u);
+    CHECK_EQ_U64(vc4_float_to_half(0x3F800000u), 0x3C00u);
+    /* 1/128 -> 0x02 (vc4asm issue #23: 0x02020202) */
+    CHECK_EQ_U64(vc4_pack_mul(VC4_QPU_PACK_MUL_8888, 0x3C000000u, 0), 0x02020202u);
+    CHECK_EQ_U64(vc4_pack_mul(VC4_QPU_PACK_MUL_8B, 0x3F800000u, 0x11223344u), 0x1122FF44u);
+    CHECK_EQ_U64(vc4_pack_mul(VC4_QPU_PACK_MUL_8A, 0xBF800000u, 0xFFFFFFFFu), 0xFFFFFF00u);
+    CHECK_EQ_U64(vc4_pack_a(VC4_QPU_PACK_A_32_SAT, 0x80000000u, 0, false, INT64_C(0x80000000), true, false), 0x7FFFFFFFu);
+    CHECK_EQ_U64(vc4_pack_a(VC4_QPU_PACK_A_16A_SAT, 70000, 0xABCD0000u, false, 0, false, false), 0xABCD7FFFu);
+    CHECK_EQ_U64(vc4_pack_a(VC4_QPU_PACK_A_16B, 0x12345678u, 0xABCDEF01u, false, 0, false, false), 0x5678EF01u);
+    CHECK_EQ_U64(vc4_pack_a(VC4_QPU_PACK_A_8888_SAT, 0xFFFFFFFFu, 0, false, 0, false, false), 0);
+    CHECK_EQ_U64(vc4_pack_a(VC4_QPU_PACK_A_8C_SAT, 300, 0x11111111u, false, 0, false, false), 0x11FF1111u);
+    CHECK_EQ_U64(vc4_pack_a(VC4_QPU_PACK_A_16A, 0x3F800000u, 0, true, 0, false, false), 0x3C00u);
+}
+
+static void test_sfu(void)
+{
+    CHECK_EQ_U64(vc4_sfu(VC4_SFU_RECIP, 0), 0x7F800000u);
+    CHECK_EQ_U64(vc4_sfu(VC4_SFU_RECIP, 0x40000000u), 0x3F000000u);
+    CHECK_EQ_U64(vc4_sfu(VC4_SFU_EXP2, 0x40400000u), 0x41000000u);
+    CHECK_EQ_U64(vc4_sfu(VC4_SFU_LOG2, 0xC1000000u), 0x40400000u); /* log2 |-8| */
+    CHECK_EQ_U64(vc4_sfu(VC4_SFU_RECIPSQRT, 0xC0800000u), 0x3F000000u); /* |x| */
+    /* precision: within 1024 ULP of the exact value */
+    float x = 3.0f;
+    uint32_t r = vc4_sfu(VC4_SFU_RECIP, 0x40400000u);
+    uint32_t exact = 0x3EAAAAABu;
+    (void)x;
+    CHECK(exact - r < 1024u);
+}
+
+TEST_LIST(test_float_add_sub_rtz, test_float_mul, test_minmax_conv, test_int_ops, test_v8_ops,
+          test_unpack, test_pack, test_sfu)
