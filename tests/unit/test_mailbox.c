@@ -1,0 +1,216 @@
+/*
+ * test_mailbox.c - the Pi mailbox.h API on the emulator: descriptors,
+ * allocation and bus aliases, mapmem, execute_qpu on 12 QPUs, timeouts,
+ * bad control blocks, and concurrent callers.
+ */
+#include "harness.h"
+
+#include <pthread.h>
+
+#include "vc4kit/bcm_host.h"
+#include "vc4kit/mailbox.h"
+
+#include "../data/mailbox_code.inc"
+
+static void test_open_close(void)
+{
+    int a = mbox_open(), b = mbox_open();
+    CHECK(a >= 0);
+    CHECK(b >= 0 && b != a);
+    CHECK(get_version(a) != 0);
+    CHECK_EQ_U64(get_version(12345), 0); /* not one of ours */
+    mbox_close(b);
+    CHECK_EQ_U64(get_version(b), 0);
+    CHECK(get_version(a) != 0);
+    mbox_close(a);
+    mbox_close(a); /* twice: harmless */
+    CHECK_EQ_U64(mem_alloc(a, 4096, 4096, 0), 0);
+    CHECK(mapmem(0x1000, 16) == NULL); /* no device left */
+}
+
+static void test_alloc_aliases(void)
+{
+    int mb = mbox_open();
+    static const struct { unsigned flags, alias; } t[] = {
+        {MEM_FLAG_NORMAL, 0x00000000u},
+        {MEM_FLAG_DIRECT, 0xC0000000u},
+        {MEM_FLAG_COHERENT, 0x80000000u},
+        {MEM_FLAG_L1_NONALLOCATING, 0x40000000u},
+        {MEM_FLAG_L1_NONALLOCATING | MEM_FLAG_ZERO | MEM_FLAG_HINT_PERMALOCK, 0x40000000u},
+    };
+    unsigned handles[5], buses[5];
+    for (unsigned i = 0; i < 5; i++) {
+        handles[i] = mem_alloc(mb, 5000, 4096, t[i].flags);
+        CHECK(handles[i] != 0);
+        buses[i] = mem_lock(mb, handles[i]);
+        CHECK_EQ_U64(buses[i] & 0xC0000000u, t[i].alias);
+        CHECK_EQ_U64(buses[i] & 0xFFFu, 0);
+        for (unsigned j = 0; j < i; j++) /* no overlap (sizes round to 8 KB) */
+            CHECK((buses[i] & 0x3FFFFFFFu) >= (buses[j] & 0x3FFFFFFFu) + 8192 ||
+                  (buses[j] & 0x3FFFFFFFu) >= (buses[i] & 0x3FFFFFFFu) + 8192);
+    }
+    /* default init is all ones; MEM_FLAG_ZERO zeros */
+    unsigned char *p0 = mapmem(buses[0] & 0x3FFFFFFFu, 5000);
+    unsigned char *p4 = mapmem(buses[4] & 0x3FFFFFFFu, 5000);
+    CHECK(p0 && p4);
+    if (p0 && p4) {
+        CHECK_EQ_U64(p0[0], 0xFF);
+        CHECK_EQ_U64(p0[4999], 0xFF);
+        CHECK_EQ_U64(p4[100], 0);
+        p4[8] = 0x5A;
+        unsigned char *again = mapmem((buses[4] & 0x3FFFFFFFu) + 8, 1);
+        CHECK(again && *again == 0x5A);
+    }
+    /* alignment is honoured */
+    unsigned h = mem_alloc(mb, 100, 1u << 20, MEM_FLAG_DIRECT);
+    CHECK_EQ_U64(mem_lock(mb, h) & 0xFFFFFu, 0);
+    CHECK_EQ_U64(mem_unlock(mb, h), 0);
+    CHECK_EQ_U64(mem_free(mb, h), 0);
+    CHECK_EQ_U64(mem_free(mb, h), 0x80000000u); /* already freed */
+    CHECK_EQ_U64(mem_lock(mb, h), 0);
+    CHECK_EQ_U64(mem_lock(mb, 0), 0);
+    CHECK_EQ_U64(mem_alloc(mb, 0, 4096, 0), 0);
+    CHECK_EQ_U64(mem_alloc(mb, 0x7FFFFFFFu, 4096, 0), 0); /* more than RAM */
+    CHECK_EQ_U64(mem_alloc(mb, 4096, 3000, 0), 0);        /* not a power of two */
+    CHECK(mapmem(0x3FFFF000u, 0x2000) == NULL);           /* beyond RAM */
+    for (unsigned i = 0; i < 5; i++) {
+        CHECK_EQ_U64(mem_unlock(mb, handles[i]), 0);
+        CHECK_EQ_U64(mem_free(mb, handles[i]), 0);
+    }
+    CHECK_EQ_U64(execute_code(mb, 0x1000, 0, 0, 0, 0, 0, 0), 0x80000000u);
+    mbox_close(mb);
+}
+
+struct job {
+    int mb;
+    unsigned handle, bus;
+    unsigned *arm;
+};
+
+static struct job job_setup(unsigned nprog, const unsigned *code, size_t code_bytes)
+{
+    struct job j;
+    j.mb = mbox_open();
+    qpu_enable(j.mb, 1);
+    j.handle = mem_alloc(j.mb, 0x4000, 4096, MEM_FLAG_DIRECT | MEM_FLAG_ZERO);
+    j.bus = mem_lock(j.mb, j.handle);
+    j.arm = mapmem(j.bus & 0x3FFFFFFFu, 0x4000);
+    if (!j.arm)
+        return j;
+    memcpy(j.arm, code, code_bytes);
+    for (unsigned i = 0; i < nprog; i++) {
+        j.arm[0x200 / 4 + 2 * i] = 100 * i + 1;
+        j.arm[0x200 / 4 + 2 * i + 1] = j.bus + 0x1000 + 64 * i;
+        j.arm[0x600 / 4 + 2 * i] = j.bus + 0x200 + 8 * i;
+        j.arm[0x600 / 4 + 2 * i + 1] = j.bus;
+    }
+    return j;
+}
+
+static void job_done(struct job *j)
+{
+    mem_unlock(j->mb, j->handle);
+    mem_free(j->mb, j->handle);
+    mbox_close(j->mb);
+}
+
+static int job_check(const struct job *j, unsigned nprog)
+{
+    for (unsigned i = 0; i < nprog; i++) {
+        const unsigned *row = j->arm + 0x1000 / 4 + 16 * i;
+        unsigned q = row[0] - (100 * i + 1);
+        if (q >= 12)
+            return 0;
+        for (unsigned e = 0; e < 16; e++)
+            if (row[e] != 100 * i + 1 + q + e)
+                return 0;
+    }
+    return 1;
+}
+
+static void test_execute_qpu(void)
+{
+    struct job j = job_setup(12, mailbox_qpu_code, sizeof mailbox_qpu_code);
+    CHECK(j.arm != NULL);
+    if (!j.arm)
+        return;
+    CHECK_EQ_U64(execute_qpu(j.mb, 12, j.bus + 0x600, 0, 1000), 0);
+    CHECK(job_check(&j, 12));
+    /* more programs than the 16-deep request queue */
+    memset(j.arm + 0x1000 / 4, 0, 0x1000);
+    for (unsigned i = 12; i < 40; i++) {
+        j.arm[0x200 / 4 + 2 * i] = 100 * i + 1;
+        j.arm[0x200 / 4 + 2 * i + 1] = j.bus + 0x1000 + 64 * i;
+        j.arm[0x600 / 4 + 2 * i] = j.bus + 0x200 + 8 * i;
+        j.arm[0x600 / 4 + 2 * i + 1] = j.bus;
+    }
+    CHECK_EQ_U64(execute_qpu(j.mb, 40, j.bus + 0x600, 1, 1000), 0);
+    CHECK(job_check(&j, 40));
+    /* QPUs powered off: the launch fails */
+    qpu_enable(j.mb, 0);
+    CHECK_EQ_U64(execute_qpu(j.mb, 1, j.bus + 0x600, 0, 1000), 0x80000000u);
+    qpu_enable(j.mb, 1);
+    CHECK_EQ_U64(execute_qpu(j.mb, 0, j.bus + 0x600, 0, 1000), 0);
+    /* a control block outside memory */
+    CHECK_EQ_U64(execute_qpu(j.mb, 2, 0x3FFFFFF8u, 0, 1000), 0x80000000u);
+    job_done(&j);
+}
+
+/* brr -4 instructions (to itself) with three delay-slot nops: never ends. */
+static const unsigned loop_code[] = {
+    0xFFFFFFE0u, 0xF0F809E7u, /* brr -, -32 (always) */
+    0x009e7000u, 0x100009e7u, 0x009e7000u, 0x100009e7u, 0x009e7000u, 0x100009e7u,
+};
+
+static void test_timeout_then_recover(void)
+{
+    struct job j = job_setup(2, loop_code, sizeof loop_code);
+    CHECK(j.arm != NULL);
+    if (!j.arm)
+        return;
+    CHECK_EQ_U64(execute_qpu(j.mb, 2, j.bus + 0x600, 0, 2), 0x80000000u);
+    /* the device is reset and usable again */
+    memcpy(j.arm, mailbox_qpu_code, sizeof mailbox_qpu_code);
+    CHECK_EQ_U64(execute_qpu(j.mb, 2, j.bus + 0x600, 0, 1000), 0);
+    CHECK(job_check(&j, 2));
+    job_done(&j);
+}
+
+static void *thread_main(void *arg)
+{
+    int *ok = arg;
+    *ok = 1;
+    for (int k = 0; k < 3; k++) {
+        struct job j = job_setup(4, mailbox_qpu_code, sizeof mailbox_qpu_code);
+        if (!j.arm || execute_qpu(j.mb, 4, j.bus + 0x600, 0, 1000) != 0 || !job_check(&j, 4))
+            *ok = 0;
+        job_done(&j);
+    }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    pthread_t th[4];
+    int ok[4];
+    int keep = mbox_open(); /* keep the device alive across the threads */
+    for (int i = 0; i < 4; i++)
+        CHECK(pthread_create(&th[i], NULL, thread_main, &ok[i]) == 0);
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(ok[i]);
+    }
+    mbox_close(keep);
+}
+
+static void test_bcm_host(void)
+{
+    bcm_host_init();
+    CHECK_EQ_U64(bcm_host_get_peripheral_address(), 0x20000000u);
+    CHECK_EQ_U64(bcm_host_get_peripheral_size(), 0x01000000u);
+    CHECK_EQ_U64(bcm_host_get_sdram_address(), 0x40000000u);
+    bcm_host_deinit();
+}
+
+TEST_LIST(test_open_close, test_alloc_aliases, test_execute_qpu, test_timeout_then_recover,
+          test_threads, test_bcm_host)
