@@ -42,7 +42,7 @@ void vc4_diag_emit(const struct vc4_diag_sink *sink, enum vc4_severity sev,
                    const struct vc4_location *loc, const char *fmt, ...) VC4_PRINTF(6, 7);
 void vc4_diag_emitv(const struct vc4_diag_sink *sink, enum vc4_severity sev,
                     enum vc4_diag_class cls, const char *unit,
-                    const struct vc4_location *loc, const char *fmt, va_list ap);
+                    const struct vc4_location *loc, const char *fmt, va_list ap) VC4_PRINTF(6, 0);
 /* A rule violation: rule id and source are carried in the record. */
 void vc4_diag_rule(const struct vc4_diag_sink *sink, enum vc4_severity sev, const char *unit,
                    const char *rule, const char *source, const struct vc4_location *loc,
