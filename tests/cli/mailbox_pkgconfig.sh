@@ -19,10 +19,16 @@ for f in "$p/include/vc4kit/mailbox.h" "$p/include/vc4kit/bcm_host.h" "$libdir/l
     [ -e "$f" ] && echo "ok: $f" || { echo "FAIL: missing $f"; fail=$((fail + 1)); }
 done
 command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: no pkg-config"; exit 0; }
+# a sanitizer build (VC4KIT_SANITIZE) installs libraries that need the
+# sanitizer runtimes first in the program: build the programs the same way
+san=
+if command -v readelf >/dev/null 2>&1 && readelf -d "$libdir/libvc4kit.so" | grep -q libasan; then
+    san="-fsanitize=address,undefined"
+fi
 flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs vc4kit) ||
     { echo "FAIL: pkg-config"; exit 1; }
 # shellcheck disable=SC2086
-if cc -std=c11 -o "$tmp/prog" -I"$src/data/mailbox_pi" -I"$src/data" "$src/data/mailbox_prog.c" \
+if cc -std=c11 $san -o "$tmp/prog" -I"$src/data/mailbox_pi" -I"$src/data" "$src/data/mailbox_prog.c" \
       $flags -Wl,-rpath,"$libdir"; then
     echo "ok: mailbox_prog built with $flags"
     out=$("$tmp/prog")
@@ -48,7 +54,7 @@ int main(void)
 }
 C
 # shellcheck disable=SC2086
-if cc -std=c11 -Wall -Werror -o "$tmp/h" "$tmp/h.c" $flags -Wl,-rpath,"$libdir" && "$tmp/h"; then
+if cc -std=c11 $san -Wall -Werror -o "$tmp/h" "$tmp/h.c" $flags -Wl,-rpath,"$libdir" && "$tmp/h"; then
     echo "ok: <vc4kit/mailbox.h> and <vc4kit/bcm_host.h>"
 else
     echo "FAIL: public mailbox headers"; fail=$((fail + 1))
@@ -71,7 +77,8 @@ int main(void)
     return pa() == 0x20000000u && ps() == 0x01000000u && sd() == 0x40000000u ? 0 : 3;
 }
 C
-if cc -o "$tmp/d" "$tmp/d.c" -ldl && LD_LIBRARY_PATH="$libdir" "$tmp/d"; then
+# shellcheck disable=SC2086
+if cc $san -o "$tmp/d" "$tmp/d.c" -ldl && LD_LIBRARY_PATH="$libdir" "$tmp/d"; then
     echo "ok: libbcm_host.so via dlopen"
 else
     echo "FAIL: libbcm_host.so via dlopen"; fail=$((fail + 1))
