@@ -48,8 +48,14 @@ static bool alu_reads(const struct vc4_qpu_instr *in, unsigned mux)
 /* Is the pack printed as a destination suffix (and so expressed)? */
 static bool alu_pack_printed(const struct vc4_qpu_instr *in)
 {
-    if (!in->pm) /* regfile-A pack, printed on the add destination (ws = 0) */
-        return !in->ws && in->op_add != VC4_QPU_A_NOP;
+    /* regfile-A pack (pm 0) applies to whichever ALU writes file A: printed on
+     * the add destination when ws = 0, on the mul destination when ws = 1 --
+     * except the 8888/8a-8d codes there, whose text (".8a") means the MUL
+     * colour pack (pm 1); those need an @pack override. */
+    if (!in->pm)
+        return in->ws ? in->op_mul != VC4_QPU_M_NOP &&
+                            !(in->pack >= VC4_QPU_PACK_A_8888 && in->pack <= VC4_QPU_PACK_A_8D)
+                      : in->op_add != VC4_QPU_A_NOP;
     return in->op_mul != VC4_QPU_M_NOP && in->pack >= VC4_QPU_PACK_MUL_8888 &&
            in->pack <= VC4_QPU_PACK_MUL_8D;
 }
@@ -72,18 +78,26 @@ static void canon_alu(struct vc4_qpu_instr *in)
     /* unpack: regfile-A reads with pm 0, r4 reads with pm 1 */
     if (!alu_reads(in, in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A))
         in->unpack = VC4_QPU_UNPACK_NOP;
-    if (!alu_pack_printed(in))
-        in->pack = 0;
-    if (!in->pack && !in->unpack)
-        in->pm = 0;
-
     /* ws is expressed only by a destination whose name differs per file */
     bool ws_expressed = (in->op_add != VC4_QPU_A_NOP && !vc4_qpu_waddr_shared(in->waddr_add)) ||
                         (in->op_mul != VC4_QPU_M_NOP && !vc4_qpu_waddr_shared(in->waddr_mul));
     if (!ws_expressed)
         in->ws = 0;
+    /* pack after ws: where a pm-0 pack prints depends on ws */
+    if (!alu_pack_printed(in))
+        in->pack = 0;
+    if (!in->pack && !in->unpack)
+        in->pm = 0;
     if (in->op_add == VC4_QPU_A_NOP && in->op_mul == VC4_QPU_M_NOP)
         in->sf = 0;
+    /* An op that writes nowhere and sets no flags: vc4asm (AssembleInst::optimize)
+     * gives it cond never, so text without a condition means never here. */
+    if (in->op_add != VC4_QPU_A_NOP && in->waddr_add == VC4_QPU_W_NOP && !in->sf &&
+        in->cond_add == VC4_QPU_COND_ALWAYS)
+        in->cond_add = VC4_QPU_COND_NEVER;
+    if (in->op_mul != VC4_QPU_M_NOP && in->waddr_mul == VC4_QPU_W_NOP &&
+        !(in->sf && in->op_add == VC4_QPU_A_NOP) && in->cond_mul == VC4_QPU_COND_ALWAYS)
+        in->cond_mul = VC4_QPU_COND_NEVER;
 
     if (!alu_reads(in, VC4_QPU_MUX_A))
         in->raddr_a = VC4_QPU_R_NOP;
@@ -116,7 +130,8 @@ static void canon_ldi(struct vc4_qpu_instr *in)
     /* The text lists destinations in order: the first is the add write. */
     if (in->waddr_add == VC4_QPU_W_NOP) {
         in->waddr_mul = VC4_QPU_W_NOP;
-        in->cond_add = VC4_QPU_COND_ALWAYS;
+        /* vc4asm: no add write and no flags -> cond never ("sacq -, 3") */
+        in->cond_add = in->sf ? VC4_QPU_COND_ALWAYS : VC4_QPU_COND_NEVER;
     }
     if (in->waddr_mul == VC4_QPU_W_NOP)
         in->cond_mul = VC4_QPU_COND_NEVER;

@@ -101,7 +101,9 @@ static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
         vc4_out_puts(o, name);
     else
         vc4_out_printf(o, "addop%u", c->op_add); /* reserved code */
-    vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_add));
+    /* writing '-' without flags: no suffix means never (see qpu_canon.c) */
+    if (!(c->waddr_add == VC4_QPU_W_NOP && !c->sf && c->cond_add == VC4_QPU_COND_NEVER))
+        vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_add));
     if (c->sf)
         vc4_out_puts(o, ".setf");
     vc4_out_puts(o, " ");
@@ -123,7 +125,9 @@ static void put_mul(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
         return;
     }
     vc4_out_puts(o, vc4_qpu_op_mul_name(c->op_mul));
-    vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_mul));
+    if (!(c->waddr_mul == VC4_QPU_W_NOP && !(c->sf && c->op_add == VC4_QPU_A_NOP) &&
+          c->cond_mul == VC4_QPU_COND_NEVER))
+        vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_mul));
     if (c->sf && c->op_add == VC4_QPU_A_NOP)
         vc4_out_puts(o, ".setf");
     if (c->sig == VC4_QPU_SIG_SMALL_IMM && c->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5) {
@@ -136,6 +140,8 @@ static void put_mul(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
     put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul);
     if (c->pm)
         vc4_out_puts(o, vc4_qpu_pack_suffix(1, c->pack));
+    else if (c->ws) /* regfile-A pack of the mul result (canon decides if printed) */
+        vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     vc4_out_puts(o, ", ");
     put_operand(o, c, ops, 2);
     vc4_out_puts(o, ", ");
@@ -215,6 +221,10 @@ static void put_branch(struct vc4_out *o, const struct vc4_qpu_instr *c, uint32_
         vc4_out_printf(o, ".cc%u", c->cond_br); /* reserved 12-14 */
     vc4_out_puts(o, " ");
     put_dests(o, c, false);
+    /* "link, raN, target" reads as link + branch register; two links whose
+     * second is raN print "-" in the register place */
+    if (!c->reg && c->waddr_mul != VC4_QPU_W_NOP && c->ws && c->waddr_mul < 32)
+        vc4_out_puts(o, "-, ");
     if (c->reg)
         vc4_out_printf(o, "ra%u, ", c->raddr_a);
     (void)pc;

@@ -1,0 +1,1414 @@
+/*
+ * asm_directives.c - the assembler driver: source files and lines, labels,
+ * directives, macros, .rep, .if, .include, data, two passes, the public API.
+ *
+ * Directives follow vc4asm doc/directives.html: .set/.equ/.define/.const/
+ * .lset/.lconst (also "name(args) expr" single-line functions), .unset,
+ * .func/.endf, .macro/.endm, .rep [var,] count/.endr, .if/.elseif/.else/
+ * .endif, .assert, .include "file", .back n/.endb, data .byte .short .int
+ * .long .float; vc4kit adds .align N (bytes) and the GNU-as aliases .word
+ * (.int), .hword (.short), .single (.float), .quad/.dword (64 bit).
+ * Data is stored little-endian (the QPU's byte order), so ".word 0xLO, 0xHI"
+ * pairs give exactly the instruction words they spell.  An instruction after
+ * data that left the output unaligned is padded to 8 bytes with zeros.
+ *
+ * Two passes per source: the first (quiet) collects label addresses so that
+ * forward references (":label", "r:1f") resolve in the second, which reports
+ * diagnostics and emits the output.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm_internal.h"
+
+/* ---- diagnostics -------------------------------------------------------------- */
+
+static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, const char *fmt,
+                   va_list ap)
+{
+    if (sev == VC4_ERROR)
+        as->errors++;
+    else
+        as->warnings++;
+    if (as->pass == 1)
+        return; /* the second pass reports */
+    struct vc4_location loc = vc4_location_none();
+    loc.file = as->cur_file;
+    loc.line = as->cur_line;
+    loc.col = col;
+    vc4_diag_emitv(&as->sink, sev, VC4_DIAG_SYNTAX, "asm", &loc, fmt, ap);
+}
+
+void asm_error(struct vc4_asm *as, unsigned col, const char *fmt, ...)
+{
+    if (!as)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    report(as, VC4_ERROR, col, fmt, ap);
+    va_end(ap);
+}
+
+void asm_warning(struct vc4_asm *as, unsigned col, const char *fmt, ...)
+{
+    if (!as)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    report(as, VC4_WARNING, col, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- symbols -------------------------------------------------------------------- */
+
+static bool name_eq(const char *a, const char *p, size_t len)
+{
+    return strncmp(a, p, len) == 0 && a[len] == 0;
+}
+
+static struct asm_sym *tab_find(struct asm_symtab *t, const char *p, size_t len)
+{
+    for (size_t i = t->n; i-- > 0;)
+        if (name_eq(t->v[i].name, p, len))
+            return &t->v[i];
+    return NULL;
+}
+
+static struct asm_sym *tab_add(struct vc4_asm *as, struct asm_symtab *t, const char *p, size_t len)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        struct asm_sym *v = vc4_realloc(as->alloc, t->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        t->v = v;
+        t->cap = cap;
+    }
+    struct asm_sym *s = &t->v[t->n];
+    memset(s, 0, sizeof *s);
+    s->name = vc4_strndup(as->alloc, p, len);
+    if (!s->name)
+        return NULL;
+    t->n++;
+    return s;
+}
+
+static void tab_truncate(struct vc4_asm *as, struct asm_symtab *t, size_t n)
+{
+    while (t->n > n)
+        vc4_free(as->alloc, t->v[--t->n].name);
+}
+
+struct asm_sym *asm_sym_find(struct vc4_asm *as, const char *name, size_t len)
+{
+    struct asm_sym *s = tab_find(&as->locals, name, len);
+    return s ? s : tab_find(&as->globals, name, len);
+}
+
+bool asm_sym_set(struct vc4_asm *as, const char *name, size_t len, const struct asm_val *v,
+                 bool is_const, bool local, unsigned col)
+{
+    struct asm_symtab *t = local && as->depth > 0 ? &as->locals : &as->globals;
+    struct asm_sym *s = tab_find(t, name, len);
+    if (s && t == &as->locals && s->scope != as->depth)
+        s = NULL; /* shadow an outer context */
+    if (s && s->is_const) {
+        asm_error(as, col, "'%.*s' is a constant and cannot be redefined", (int)len, name);
+        return false;
+    }
+    if (!s) {
+        s = tab_add(as, t, name, len);
+        if (!s) {
+            asm_error(as, col, "out of memory");
+            as->fatal = true;
+            return false;
+        }
+        s->scope = as->depth;
+    }
+    s->val = *v;
+    s->is_const = is_const;
+    return true;
+}
+
+void asm_scope_push(struct vc4_asm *as) { as->depth++; }
+
+void asm_scope_pop(struct vc4_asm *as)
+{
+    size_t n = as->locals.n;
+    while (n > 0 && as->locals.v[n - 1].scope >= as->depth)
+        n--;
+    tab_truncate(as, &as->locals, n);
+    as->depth--;
+}
+
+struct asm_macro *asm_macro_find(struct vc4_asm *as, const char *name, size_t len, bool func)
+{
+    for (size_t i = as->nmacros; i-- > 0;)
+        if (as->macros[i].is_func == func && name_eq(as->macros[i].name, name, len))
+            return &as->macros[i];
+    return NULL;
+}
+
+static void macro_free(struct vc4_asm *as, struct asm_macro *m)
+{
+    vc4_free(as->alloc, m->name);
+    for (int i = 0; i < m->nparams; i++)
+        vc4_free(as->alloc, m->params[i]);
+    vc4_free(as->alloc, m->body);
+}
+
+/* ---- labels ---------------------------------------------------------------------- */
+
+static bool is_digits(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+    return len > 0;
+}
+
+static struct asm_local_label *loclab_get(struct vc4_asm *as, const char *p, size_t len, bool create)
+{
+    for (size_t i = 0; i < as->nloclab; i++)
+        if (name_eq(as->loclab[i].name, p, len))
+            return &as->loclab[i];
+    if (!create)
+        return NULL;
+    if (as->nloclab == as->caploclab) {
+        size_t cap = as->caploclab ? as->caploclab * 2 : 16;
+        struct asm_local_label *v = vc4_realloc(as->alloc, as->loclab, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        as->loclab = v;
+        as->caploclab = cap;
+    }
+    struct asm_local_label *l = &as->loclab[as->nloclab];
+    memset(l, 0, sizeof *l);
+    l->name = vc4_strndup(as->alloc, p, len);
+    if (!l->name)
+        return NULL;
+    as->nloclab++;
+    return l;
+}
+
+bool asm_label_ref(struct vc4_asm *as, const char *p, size_t len, uint32_t *addr)
+{
+    if (!as)
+        return false;
+    if (len >= 2 && (p[len - 1] == 'f' || p[len - 1] == 'b') && is_digits(p, len - 1)) {
+        /* numeric local label: the next (f) or previous (b) definition */
+        struct asm_local_label *l = loclab_get(as, p, len - 1, false);
+        if (!l)
+            return false;
+        size_t k = p[len - 1] == 'f' ? l->seen : l->seen - 1;
+        if (p[len - 1] == 'b' && l->seen == 0)
+            return false;
+        if (k >= l->n)
+            return false;
+        *addr = l->addrs[k];
+        return true;
+    }
+    if (is_digits(p, len)) { /* ":1" alone: the most recent definition */
+        struct asm_local_label *l = loclab_get(as, p, len, false);
+        if (!l || l->seen == 0 || l->seen > l->n)
+            return false;
+        *addr = l->addrs[l->seen - 1];
+        return true;
+    }
+    struct asm_sym *s = tab_find(&as->labels, p, len);
+    if (!s)
+        return false;
+    *addr = (uint32_t)s->val.i;
+    return true;
+}
+
+static uint32_t cur_pc(struct vc4_asm *as)
+{
+    return as->opt.base_addr + (uint32_t)as->out.len;
+}
+
+static void define_label(struct vc4_asm *as, const char *p, size_t len, unsigned col)
+{
+    /* labels name instruction addresses: align like the next instruction would */
+    while (as->out.len & 7) {
+        uint8_t z = 0;
+        vc4_buf_append(&as->out, &z, 1);
+    }
+    uint32_t pc = cur_pc(as);
+    if (is_digits(p, len)) {
+        struct asm_local_label *l = loclab_get(as, p, len, true);
+        if (!l) {
+            as->fatal = true;
+            return;
+        }
+        if (as->pass == 1) {
+            if (l->n == l->cap) {
+                size_t cap = l->cap ? l->cap * 2 : 8;
+                uint32_t *v = vc4_realloc(as->alloc, l->addrs, cap * sizeof *v);
+                if (!v) {
+                    as->fatal = true;
+                    return;
+                }
+                l->addrs = v;
+                l->cap = cap;
+            }
+            l->addrs[l->n++] = pc;
+        } else if (l->seen < l->n) {
+            l->addrs[l->seen] = pc;
+        }
+        l->seen++;
+        return;
+    }
+    struct asm_sym *s = tab_find(&as->labels, p, len);
+    if (s) {
+        if (as->pass == 2 && s->scope == 2) {
+            asm_error(as, col, "label '%.*s' defined twice", (int)len, p);
+            return;
+        }
+        if (as->pass == 1 && s->scope == 1) {
+            asm_error(as, col, "label '%.*s' defined twice", (int)len, p);
+            return;
+        }
+    } else {
+        s = tab_add(as, &as->labels, p, len);
+        if (!s) {
+            as->fatal = true;
+            return;
+        }
+    }
+    s->val.kind = AV_LABEL;
+    s->val.i = pc;
+    s->scope = as->pass; /* which pass defined it */
+}
+
+/* ---- output ---------------------------------------------------------------------- */
+
+static bool emit(struct vc4_asm *as, const void *p, size_t n, unsigned col)
+{
+    if (as->out.len + n > ASM_MAX_OUTPUT) {
+        asm_error(as, col, "output larger than %u bytes", ASM_MAX_OUTPUT);
+        as->fatal = true;
+        return false;
+    }
+    if (!vc4_buf_append(&as->out, p, n)) {
+        asm_error(as, col, "out of memory");
+        as->fatal = true;
+        return false;
+    }
+    return true;
+}
+
+static void emit_instruction(struct vc4_asm *as, const struct asm_tok *t, int n)
+{
+    uint8_t z[8] = {0};
+    if (as->out.len & 7)
+        emit(as, z, 8 - (as->out.len & 7), t[0].col);
+    struct vc4_qpu_instr in;
+    uint32_t pc = cur_pc(as);
+    if (!asm_instruction(as, t, n, pc, &in)) {
+        vc4_qpu_nop(&in); /* keep addresses stable after an error */
+    }
+    uint8_t b[8];
+    vc4_qpu_store_le(b, vc4_qpu_encode(&in));
+    if (!emit(as, b, 8, t[0].col))
+        return;
+    if (as->pass == 2 && !as->in_back) {
+        if (as->ninst == as->capinst) {
+            size_t cap = as->capinst ? as->capinst * 2 : 256;
+            unsigned *v = vc4_realloc(as->alloc, as->inst_lines, cap * sizeof *v);
+            if (!v)
+                return;
+            as->inst_lines = v;
+            as->capinst = cap;
+        }
+        as->inst_lines[as->ninst++] = as->cur_line;
+    }
+}
+
+/* ---- lines and blocks -------------------------------------------------------------- */
+
+struct ifstate {
+    int depth;
+    /* per level: 0 = active, 1 = looking for a true branch, 2 = done (skip rest) */
+    uint8_t st[ASM_MAX_DEPTH * 4];
+    unsigned line[ASM_MAX_DEPTH * 4];
+};
+
+static bool skipping(const struct ifstate *is)
+{
+    for (int i = 0; i < is->depth; i++)
+        if (is->st[i])
+            return true;
+    return false;
+}
+
+static void process_block(struct vc4_asm *as, const struct asm_line *lines, size_t n);
+
+static bool dir_is(const struct asm_tok *t, const char *name)
+{
+    return t->kind == TK_SUFFIX && asm_tok_is(t, name);
+}
+
+static bool eval_int(struct vc4_asm *as, const struct asm_tok *t, int n, int *pos, int64_t *v)
+{
+    struct asm_expr_ctx c = {.as = as, .t = t, .pos = *pos, .n = n};
+    if (!asm_expr_int(&c, v))
+        return false;
+    *pos = c.pos;
+    return true;
+}
+
+static bool at_end(struct vc4_asm *as, const struct asm_tok *t)
+{
+    if (t->kind == TK_END)
+        return true;
+    asm_error(as, t->col, "unexpected text");
+    return false;
+}
+
+static bool read_file_data(struct vc4_asm *as, const char *path, char **data, size_t *len)
+{
+    if (as->opt.read_file)
+        return as->opt.read_file(as->opt.read_user, path, data, len) == VC4_OK;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t cap = 4096, n = 0;
+    char *p = vc4_malloc(as->alloc, cap);
+    while (p) {
+        size_t k = fread(p + n, 1, cap - n, f);
+        n += k;
+        if (n < cap)
+            break;
+        if (cap >= ((size_t)64 << 20)) {
+            vc4_free(as->alloc, p);
+            p = NULL;
+            break;
+        }
+        char *q = vc4_realloc(as->alloc, p, cap * 2);
+        if (!q) {
+            vc4_free(as->alloc, p);
+            p = NULL;
+            break;
+        }
+        p = q;
+        cap *= 2;
+    }
+    fclose(f);
+    if (!p)
+        return false;
+    *data = p;
+    *len = n;
+    return true;
+}
+
+/* Keep a buffer alive for the assembler's lifetime. */
+static char *keep_buffer(struct vc4_asm *as, char *buf)
+{
+    if (as->nfiles == as->capfiles) {
+        size_t cap = as->capfiles ? as->capfiles * 2 : 8;
+        char **v = vc4_realloc(as->alloc, as->files, cap * sizeof *v);
+        if (!v) {
+            vc4_free(as->alloc, buf);
+            return NULL;
+        }
+        as->files = v;
+        as->capfiles = cap;
+    }
+    as->files[as->nfiles++] = buf;
+    return buf;
+}
+
+/* Split a (comment-stripped) text into lines. */
+static struct asm_line *split_lines(struct vc4_asm *as, const char *text, size_t len,
+                                    const char *file, size_t *count)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == '\n';
+    struct asm_line *v = vc4_calloc(as->alloc, n, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t k = 0, st = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i == len || text[i] == '\n') {
+            v[k].text = text + st;
+            v[k].len = (uint32_t)(i - st);
+            v[k].line = (uint32_t)k + 1;
+            v[k].file = file;
+            k++;
+            st = i + 1;
+        }
+    }
+    *count = k;
+    return v;
+}
+
+static void run_text(struct vc4_asm *as, const char *name, const char *text, size_t len)
+{
+    char *buf = vc4_malloc(as->alloc, len + 1 + strlen(name) + 1);
+    if (!buf || !keep_buffer(as, buf)) {
+        asm_error(as, 0, "out of memory");
+        as->fatal = true;
+        return;
+    }
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    char *fname = buf + len + 1;
+    strcpy(fname, name);
+    unsigned bad = 0;
+    const char *of = as->cur_file;
+    unsigned ol = as->cur_line;
+    as->cur_file = fname;
+    if (!asm_strip_comments(buf, len, &bad)) {
+        as->cur_line = bad;
+        asm_error(as, 1, "unterminated /* comment");
+    }
+    size_t n;
+    struct asm_line *lines = split_lines(as, buf, len, fname, &n);
+    if (!lines) {
+        asm_error(as, 0, "out of memory");
+        as->fatal = true;
+    } else {
+        process_block(as, lines, n);
+        vc4_free(as->alloc, lines);
+    }
+    as->cur_file = of;
+    as->cur_line = ol;
+}
+
+static void do_include(struct vc4_asm *as, const struct asm_tok *t, int n, int pos)
+{
+    if (t[pos].kind != TK_STRING) {
+        asm_error(as, t[pos].col, "expected a file name in quotes");
+        return;
+    }
+    char name[1024];
+    if (t[pos].len >= sizeof name / 2 || t[pos].len == 0) {
+        asm_error(as, t[pos].col, "bad file name");
+        return;
+    }
+    memcpy(name, t[pos].p, t[pos].len);
+    name[t[pos].len] = 0;
+    if (!at_end(as, &t[pos + 1]))
+        return;
+    (void)n;
+    /* search: the including file's directory, -I dirs, the installed data dir,
+     * the source tree's share/vc4kit */
+    char path[2048];
+    char *data = NULL;
+    size_t len = 0;
+    bool found = false;
+    const char *cands[3 + 64];
+    size_t nc = 0;
+    char dir[1024] = "";
+    if (name[0] != '/' && as->cur_file) {
+        const char *sl = strrchr(as->cur_file, '/');
+        if (sl && (size_t)(sl - as->cur_file) < sizeof dir - 1) {
+            memcpy(dir, as->cur_file, (size_t)(sl - as->cur_file));
+            dir[sl - as->cur_file] = 0;
+        }
+    }
+    cands[nc++] = dir[0] ? dir : NULL;
+    for (size_t i = 0; i < as->nincdirs && nc < 60; i++)
+        cands[nc++] = as->incdirs[i];
+#ifdef VC4KIT_DATADIR
+    cands[nc++] = VC4KIT_DATADIR;
+#endif
+#ifdef VC4KIT_SOURCE_SHARE
+    cands[nc++] = VC4KIT_SOURCE_SHARE;
+#endif
+    for (size_t i = 0; i < nc && !found; i++) {
+        if (name[0] == '/' || !cands[i])
+            snprintf(path, sizeof path, "%s", name);
+        else
+            snprintf(path, sizeof path, "%s/%s", cands[i], name);
+        if (name[0] == '/' && i > 0)
+            break;
+        found = read_file_data(as, path, &data, &len);
+    }
+    if (!found) {
+        asm_error(as, t[pos].col, "cannot open include file \"%s\"", name);
+        return;
+    }
+    for (int i = 0; i < as->inc_depth; i++) {
+        if (strcmp(as->inc_stack[i], path) == 0) {
+            asm_error(as, t[pos].col, "include loop: \"%s\" includes itself", name);
+            vc4_free(as->alloc, data);
+            return;
+        }
+    }
+    if (as->inc_depth >= ASM_MAX_DEPTH || as->depth >= ASM_MAX_DEPTH) {
+        asm_error(as, t[pos].col, "includes nested too deeply");
+        vc4_free(as->alloc, data);
+        return;
+    }
+    char *pathcopy = vc4_strndup(as->alloc, path, strlen(path));
+    if (!pathcopy || !keep_buffer(as, pathcopy)) {
+        vc4_free(as->alloc, data);
+        as->fatal = true;
+        return;
+    }
+    as->inc_stack[as->inc_depth++] = pathcopy;
+    as->depth++;
+    run_text(as, pathcopy, data, len);
+    as->depth--;
+    as->inc_depth--;
+    vc4_free(as->alloc, data);
+}
+
+/* .set name, expr | .set name(params) expr */
+static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, bool is_const,
+                   bool local, const struct asm_line *ln)
+{
+    if (t[pos].kind != TK_IDENT) {
+        asm_error(as, t[pos].col, "expected a name");
+        return;
+    }
+    const struct asm_tok *name = &t[pos++];
+    if (asm_tok_is(&t[pos], "(")) {
+        /* single-line function */
+        struct asm_macro m;
+        memset(&m, 0, sizeof m);
+        pos++;
+        while (!asm_tok_is(&t[pos], ")")) {
+            if (t[pos].kind != TK_IDENT || m.nparams >= ASM_MAX_ARGS) {
+                asm_error(as, t[pos].col, "expected a parameter name");
+                macro_free(as, &m);
+                return;
+            }
+            m.params[m.nparams] = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
+            if (!m.params[m.nparams++]) {
+                macro_free(as, &m);
+                as->fatal = true;
+                return;
+            }
+            pos++;
+            if (asm_tok_is(&t[pos], ","))
+                pos++;
+            else if (!asm_tok_is(&t[pos], ")")) {
+                asm_error(as, t[pos].col, "expected ',' or ')'");
+                macro_free(as, &m);
+                return;
+            }
+        }
+        pos++;
+        if (asm_tok_is(&t[pos], ","))
+            pos++;
+        if (t[pos].kind == TK_END) {
+            asm_error(as, t[pos].col, "expected the function's expression");
+            macro_free(as, &m);
+            return;
+        }
+        m.is_func = true;
+        m.expr = t[pos].p;
+        m.expr_len = (uint32_t)(ln->text + ln->len - t[pos].p);
+        m.expr_line = ln->line;
+        m.expr_col = t[pos].col;
+        m.expr_file = ln->file;
+        m.name = vc4_strndup(as->alloc, name->p, name->len);
+        if (!m.name || as->nmacros >= ((size_t)1 << 20)) {
+            macro_free(as, &m);
+            as->fatal = true;
+            return;
+        }
+        if (as->nmacros == as->capmacros) {
+            size_t cap = as->capmacros ? as->capmacros * 2 : 16;
+            struct asm_macro *v = vc4_realloc(as->alloc, as->macros, cap * sizeof *v);
+            if (!v) {
+                macro_free(as, &m);
+                as->fatal = true;
+                return;
+            }
+            as->macros = v;
+            as->capmacros = cap;
+        }
+        as->macros[as->nmacros++] = m;
+        return;
+    }
+    if (asm_tok_is(&t[pos], ","))
+        pos++;
+    struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
+    struct asm_val v;
+    if (!asm_expr(&c, &v) || !at_end(as, &t[c.pos]))
+        return;
+    asm_sym_set(as, name->p, name->len, &v, is_const, local, name->col);
+}
+
+/* Find the line that closes a block opened at lines[i] (nesting counted). */
+static size_t find_end(const struct asm_line *lines, size_t n, size_t i, const char *open,
+                       const char *close)
+{
+    int depth = 0;
+    for (size_t k = i; k < n; k++) {
+        const char *p = lines[k].text, *e = p + lines[k].len;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        /* skip a leading label */
+        if (p < e && *p == '.') {
+            size_t l = 1;
+            while (p + l < e && ((p[l] >= 'a' && p[l] <= 'z') || (p[l] >= 'A' && p[l] <= 'Z')))
+                l++;
+            if (l - 1 == strlen(open) && memcmp(p + 1, open, l - 1) == 0)
+                depth++;
+            else if (l - 1 == strlen(close) && memcmp(p + 1, close, l - 1) == 0 && --depth == 0)
+                return k;
+        }
+    }
+    return n;
+}
+
+static void run_macro(struct vc4_asm *as, struct asm_macro *m, const struct asm_tok *t, int n,
+                      int pos)
+{
+    struct asm_val args[ASM_MAX_ARGS];
+    int na = 0;
+    while (t[pos].kind != TK_END) {
+        if (na >= ASM_MAX_ARGS) {
+            asm_error(as, t[pos].col, "too many macro arguments");
+            return;
+        }
+        struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
+        if (!asm_expr(&c, &args[na++]))
+            return;
+        pos = c.pos;
+        if (asm_tok_is(&t[pos], ","))
+            pos++;
+        else if (!at_end(as, &t[pos]))
+            return;
+    }
+    if (na > m->nparams) {
+        asm_error(as, t[0].col, "macro '%s' takes %d arguments", m->name, m->nparams);
+        return;
+    }
+    if (as->depth >= ASM_MAX_DEPTH) {
+        asm_error(as, t[0].col, "macros nested too deeply (recursion?)");
+        as->fatal = true;
+        return;
+    }
+    const char *of = as->cur_file;
+    unsigned ol = as->cur_line;
+    asm_scope_push(as);
+    for (int i = 0; i < na; i++)
+        asm_sym_set(as, m->params[i], strlen(m->params[i]), &args[i], false, true, t[0].col);
+    /* the body may redefine the macro; keep a copy of the line list */
+    size_t nb = m->nbody;
+    struct asm_line *body = nb ? vc4_malloc(as->alloc, nb * sizeof *body) : NULL;
+    if (nb && !body) {
+        as->fatal = true;
+    } else {
+        if (nb)
+            memcpy(body, m->body, nb * sizeof *body);
+        process_block(as, body, nb);
+        vc4_free(as->alloc, body);
+    }
+    asm_scope_pop(as);
+    as->cur_file = of;
+    as->cur_line = ol;
+}
+
+bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val *args, int nargs,
+                   struct asm_val *out, unsigned col)
+{
+    if (nargs != m->nparams) {
+        asm_error(as, col, "function '%s' takes %d arguments", m->name, m->nparams);
+        return false;
+    }
+    if (as->depth >= ASM_MAX_DEPTH) {
+        asm_error(as, col, "functions nested too deeply (recursion?)");
+        as->fatal = true;
+        return false;
+    }
+    const char *of = as->cur_file;
+    unsigned ol = as->cur_line;
+    bool had = as->func_has_result;
+    struct asm_val old = as->func_result;
+    asm_scope_push(as);
+    for (int i = 0; i < nargs; i++)
+        asm_sym_set(as, m->params[i], strlen(m->params[i]), &args[i], false, true, col);
+    bool ok = true;
+    if (m->expr) {
+        struct asm_tok toks[ASM_MAX_TOKENS];
+        unsigned bad = 0;
+        as->cur_file = m->expr_file;
+        as->cur_line = m->expr_line;
+        int nt = asm_tokenize(m->expr, m->expr_len, toks, ASM_MAX_TOKENS, &bad);
+        if (nt < 0) {
+            asm_error(as, bad, "bad character or line too long");
+            ok = false;
+        } else {
+            for (int i = 0; i < nt; i++) /* columns relative to the original line */
+                toks[i].col += m->expr_col - 1;
+            struct asm_expr_ctx c = {.as = as, .t = toks, .pos = 0, .n = nt};
+            ok = asm_expr(&c, out) && at_end(as, &toks[c.pos]);
+        }
+    } else {
+        as->in_func++;
+        as->func_has_result = false;
+        size_t nb = m->nbody;
+        struct asm_line *body = nb ? vc4_malloc(as->alloc, nb * sizeof *body) : NULL;
+        if (nb && body) {
+            memcpy(body, m->body, nb * sizeof *body);
+            process_block(as, body, nb);
+            vc4_free(as->alloc, body);
+        }
+        as->in_func--;
+        if (!as->func_has_result) {
+            asm_error(as, col, "function '%s' gave no value", m->name);
+            ok = false;
+        } else {
+            *out = as->func_result;
+        }
+    }
+    asm_scope_pop(as);
+    as->func_has_result = had;
+    as->func_result = old;
+    as->cur_file = of;
+    as->cur_line = ol;
+    return ok;
+}
+
+static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, bool func,
+                         const struct asm_line *body, size_t nbody)
+{
+    (void)n;
+    struct asm_macro m;
+    memset(&m, 0, sizeof m);
+    m.is_func = func;
+    if (t[pos].kind != TK_IDENT) {
+        asm_error(as, t[pos].col, "expected a name");
+        return false;
+    }
+    m.name = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
+    pos++;
+    bool paren = func && asm_tok_is(&t[pos], "(");
+    if (paren || asm_tok_is(&t[pos], ","))
+        pos++;
+    while (t[pos].kind == TK_IDENT) {
+        if (m.nparams >= ASM_MAX_ARGS) {
+            asm_error(as, t[pos].col, "too many parameters");
+            macro_free(as, &m);
+            return false;
+        }
+        m.params[m.nparams++] = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
+        pos++;
+        if (asm_tok_is(&t[pos], ","))
+            pos++;
+    }
+    if (paren && asm_tok_is(&t[pos], ")"))
+        pos++;
+    if (t[pos].kind != TK_END) {
+        asm_error(as, t[pos].col, "unexpected text in definition");
+        macro_free(as, &m);
+        return false;
+    }
+    m.body = nbody ? vc4_malloc(as->alloc, nbody * sizeof *body) : NULL;
+    if (nbody && !m.body) {
+        macro_free(as, &m);
+        as->fatal = true;
+        return false;
+    }
+    if (nbody)
+        memcpy(m.body, body, nbody * sizeof *body);
+    m.nbody = nbody;
+    if (as->nmacros == as->capmacros) {
+        size_t cap = as->capmacros ? as->capmacros * 2 : 16;
+        struct asm_macro *v = vc4_realloc(as->alloc, as->macros, cap * sizeof *v);
+        if (!v) {
+            macro_free(as, &m);
+            as->fatal = true;
+            return false;
+        }
+        as->macros = v;
+        as->capmacros = cap;
+    }
+    as->macros[as->nmacros++] = m;
+    return true;
+}
+
+static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, unsigned size,
+                    bool flt)
+{
+    for (;;) {
+        struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
+        struct asm_val v;
+        unsigned col = t[pos].col;
+        if (!asm_expr(&c, &v))
+            return;
+        pos = c.pos;
+        uint8_t b[8] = {0};
+        uint64_t x;
+        if (flt || v.kind == AV_FLOAT) {
+            if (v.kind != AV_FLOAT && v.kind != AV_INT) {
+                asm_error(as, col, "expected a number");
+                return;
+            }
+            double d = v.kind == AV_FLOAT ? v.f : (double)v.i;
+            if (size == 8) {
+                union { double d; uint64_t u; } u = {.d = d};
+                x = u.u;
+            } else {
+                x = vc4_f2u((float)d);
+            }
+        } else if (v.kind == AV_INT || v.kind == AV_LABEL) {
+            x = (uint64_t)v.i;
+            if (size < 8) {
+                int64_t lo = -(INT64_C(1) << (size * 8 - 1)), hi = (INT64_C(1) << (size * 8)) - 1;
+                if (v.i < lo || v.i > hi)
+                    asm_warning(as, col, "value truncated to %u bits", size * 8);
+            }
+        } else {
+            asm_error(as, col, "data must be numbers");
+            return;
+        }
+        for (unsigned i = 0; i < size; i++)
+            b[i] = (uint8_t)(x >> (8 * i)); /* little-endian, as the QPU reads it */
+        if (!emit(as, b, size, col))
+            return;
+        if (asm_tok_is(&t[pos], ","))
+            pos++;
+        else {
+            at_end(as, &t[pos]);
+            return;
+        }
+    }
+}
+
+static void end_back(struct vc4_asm *as, unsigned col)
+{
+    if (!as->in_back) {
+        asm_error(as, col, ".endb without .back");
+        return;
+    }
+    as->in_back = false;
+    size_t a = as->back.insert_at, s = as->back.start, e = as->out.len;
+    if (e == s || as->out.failed)
+        return;
+    uint8_t *tmp = vc4_malloc(as->alloc, e - s);
+    if (!tmp) {
+        as->fatal = true;
+        return;
+    }
+    memcpy(tmp, as->out.data + s, e - s);
+    memmove(as->out.data + a + (e - s), as->out.data + a, s - a);
+    memcpy(as->out.data + a, tmp, e - s);
+    vc4_free(as->alloc, tmp);
+}
+
+/* One directive line (t[0] is the TK_SUFFIX). Returns lines consumed beyond this one. */
+static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
+                        const struct asm_line *lines, size_t nl, size_t i)
+{
+    const struct asm_tok *d = &t[0];
+    unsigned col = d->col;
+    if (dir_is(d, "set") || dir_is(d, "equ") || dir_is(d, "define")) {
+        do_set(as, t, n, 1, false, false, &lines[i]);
+    } else if (dir_is(d, "const")) {
+        do_set(as, t, n, 1, true, false, &lines[i]);
+    } else if (dir_is(d, "lset")) {
+        do_set(as, t, n, 1, false, true, &lines[i]);
+    } else if (dir_is(d, "lconst")) {
+        do_set(as, t, n, 1, true, true, &lines[i]);
+    } else if (dir_is(d, "unset") || dir_is(d, "lunset")) {
+        if (t[1].kind != TK_IDENT) {
+            asm_error(as, t[1].col, "expected a name");
+        } else {
+            struct asm_symtab *tab = dir_is(d, "lunset") ? &as->locals : &as->globals;
+            struct asm_sym *s = tab_find(tab, t[1].p, t[1].len);
+            if (s) {
+                vc4_free(as->alloc, s->name);
+                *s = tab->v[--tab->n];
+            }
+        }
+    } else if (dir_is(d, "assert")) {
+        struct asm_expr_ctx c = {.as = as, .t = t, .pos = 1, .n = n};
+        struct asm_val v;
+        if (asm_expr(&c, &v) && at_end(as, &t[c.pos]) && !v.undef) {
+            if (v.kind != AV_INT && v.kind != AV_FLOAT)
+                asm_error(as, t[1].col, ".assert needs a number");
+            else if (!asm_val_true(&v))
+                asm_error(as, t[1].col, "assertion failed");
+        }
+    } else if (dir_is(d, "include")) {
+        do_include(as, t, n, 1);
+    } else if (dir_is(d, "macro") || dir_is(d, "func")) {
+        bool func = dir_is(d, "func");
+        size_t e = find_end(lines, nl, i, func ? "func" : "macro", func ? "endf" : "endm");
+        if (e >= nl) {
+            asm_error(as, col, "missing .%s", func ? "endf" : "endm");
+            return nl - i;
+        }
+        define_block(as, t, n, 1, func, lines + i + 1, e - i - 1);
+        return e - i;
+    } else if (dir_is(d, "rep")) {
+        size_t e = find_end(lines, nl, i, "rep", "endr");
+        if (e >= nl) {
+            asm_error(as, col, "missing .endr");
+            return nl - i;
+        }
+        int pos = 1;
+        const struct asm_tok *var = NULL;
+        if (t[1].kind == TK_IDENT && (asm_tok_is(&t[2], ",") || t[2].kind == TK_NUMBER ||
+                                      t[2].kind == TK_IDENT || asm_tok_is(&t[2], "("))) {
+            var = &t[1];
+            pos = asm_tok_is(&t[2], ",") ? 3 : 2;
+        }
+        int64_t cnt;
+        if (!eval_int(as, t, n, &pos, &cnt) || !at_end(as, &t[pos]))
+            return e - i;
+        if (cnt < 0 || cnt > ASM_MAX_REP) {
+            asm_error(as, t[1].col, ".rep count %lld outside 0..%d", (long long)cnt, ASM_MAX_REP);
+            return e - i;
+        }
+        if (as->depth >= ASM_MAX_DEPTH) {
+            asm_error(as, col, ".rep nested too deeply");
+            as->fatal = true;
+            return e - i;
+        }
+        char vname[128];
+        size_t vlen = 0;
+        if (var) {
+            vlen = var->len < sizeof vname ? var->len : sizeof vname - 1;
+            memcpy(vname, var->p, vlen);
+        }
+        for (int64_t k = 0; k < cnt && !as->fatal; k++) {
+            asm_scope_push(as);
+            if (var) {
+                struct asm_val v = {.kind = AV_INT, .i = k};
+                asm_sym_set(as, vname, vlen, &v, false, true, col);
+            }
+            process_block(as, lines + i + 1, e - i - 1);
+            asm_scope_pop(as);
+        }
+        return e - i;
+    } else if (dir_is(d, "endm") || dir_is(d, "endr") || dir_is(d, "endf")) {
+        asm_error(as, col, ".%.*s without its opening directive", (int)d->len, d->p);
+    } else if (dir_is(d, "back")) {
+        int pos = 1;
+        int64_t k;
+        if (!eval_int(as, t, n, &pos, &k) || !at_end(as, &t[pos]))
+            return 0;
+        if (as->in_back) {
+            asm_error(as, col, ".back cannot nest");
+            return 0;
+        }
+        uint8_t z[8] = {0};
+        if (as->out.len & 7)
+            emit(as, z, 8 - (as->out.len & 7), col);
+        if (k < 0 || k > 16 || (size_t)k * 8 > as->out.len - as->call_start) {
+            asm_error(as, t[1].col, ".back count must be 0..16 and within the emitted code");
+            return 0;
+        }
+        as->in_back = true;
+        as->back.insert_at = as->out.len - (size_t)k * 8;
+        as->back.start = as->out.len;
+    } else if (dir_is(d, "endb")) {
+        end_back(as, col);
+    } else if (dir_is(d, "align")) {
+        int pos = 1;
+        int64_t a;
+        if (!eval_int(as, t, n, &pos, &a) || !at_end(as, &t[pos]))
+            return 0;
+        if (a <= 0 || a > 4096 || (a & (a - 1))) {
+            asm_error(as, t[1].col, ".align needs a power of two 1..4096 (bytes)");
+            return 0;
+        }
+        uint8_t z = 0;
+        while ((cur_pc(as) & (uint32_t)(a - 1)) && !as->fatal)
+            emit(as, &z, 1, col);
+    } else if (dir_is(d, "byte")) {
+        do_data(as, t, n, 1, 1, false);
+    } else if (dir_is(d, "short") || dir_is(d, "hword") || dir_is(d, "half")) {
+        do_data(as, t, n, 1, 2, false);
+    } else if (dir_is(d, "int") || dir_is(d, "long") || dir_is(d, "word")) {
+        do_data(as, t, n, 1, 4, false);
+    } else if (dir_is(d, "quad") || dir_is(d, "dword")) {
+        do_data(as, t, n, 1, 8, false);
+    } else if (dir_is(d, "float") || dir_is(d, "single")) {
+        do_data(as, t, n, 1, 4, true);
+    } else if (dir_is(d, "global") || dir_is(d, "text") || dir_is(d, "section") ||
+               dir_is(d, "local")) {
+        /* accepted for compatibility; no effect */
+    } else {
+        asm_error(as, col, "unknown directive .%.*s", (int)d->len, d->p);
+    }
+    return 0;
+}
+
+static void process_block(struct vc4_asm *as, const struct asm_line *lines, size_t n)
+{
+    struct ifstate is;
+    is.depth = 0;
+    struct asm_tok toks[ASM_MAX_TOKENS];
+    for (size_t i = 0; i < n && !as->fatal; i++) {
+        if (++as->lines_done > ASM_MAX_LINES) {
+            asm_error(as, 1, "too many lines processed (more than %d); runaway .rep or macro?",
+                      ASM_MAX_LINES);
+            as->fatal = true;
+            return;
+        }
+        as->cur_file = lines[i].file;
+        as->cur_line = lines[i].line;
+        unsigned bad = 0;
+        int nt = asm_tokenize(lines[i].text, lines[i].len, toks, ASM_MAX_TOKENS, &bad);
+        if (nt < 0) {
+            if (!skipping(&is))
+                asm_error(as, bad, "unexpected character or line too long");
+            continue;
+        }
+        int pos = 0;
+        const struct asm_tok *t = toks;
+        /* conditional assembly is tracked even while skipping */
+        if (t[0].kind == TK_SUFFIX &&
+            (dir_is(&t[0], "if") || dir_is(&t[0], "elseif") || dir_is(&t[0], "else") ||
+             dir_is(&t[0], "endif"))) {
+            if (dir_is(&t[0], "if")) {
+                if (is.depth >= (int)sizeof is.st) {
+                    asm_error(as, t[0].col, ".if nested too deeply");
+                    as->fatal = true;
+                    return;
+                }
+                uint8_t st = 2;
+                if (!skipping(&is)) {
+                    struct asm_expr_ctx c = {.as = as, .t = t, .pos = 1, .n = nt};
+                    struct asm_val v;
+                    if (asm_expr(&c, &v) && at_end(as, &t[c.pos]))
+                        st = asm_val_true(&v) ? 0 : 1;
+                }
+                is.line[is.depth] = as->cur_line;
+                is.st[is.depth++] = st;
+            } else if (is.depth == 0) {
+                asm_error(as, t[0].col, ".%.*s without .if", (int)t[0].len, t[0].p);
+            } else if (dir_is(&t[0], "endif")) {
+                is.depth--;
+            } else if (dir_is(&t[0], "else")) {
+                is.st[is.depth - 1] = is.st[is.depth - 1] == 1 ? 0 : 2;
+            } else { /* elseif */
+                uint8_t *st = &is.st[is.depth - 1];
+                if (*st == 1) {
+                    is.depth--;
+                    bool outer_skip = skipping(&is);
+                    is.depth++;
+                    if (!outer_skip) {
+                        struct asm_expr_ctx c = {.as = as, .t = t, .pos = 1, .n = nt};
+                        struct asm_val v;
+                        if (asm_expr(&c, &v) && at_end(as, &t[c.pos]))
+                            *st = asm_val_true(&v) ? 0 : 1;
+                    }
+                } else {
+                    *st = 2;
+                }
+            }
+            continue;
+        }
+        if (skipping(&is)) {
+            /* skip whole macro/rep/func bodies so their .if lines do not count */
+            if (t[0].kind == TK_SUFFIX && (dir_is(&t[0], "macro") || dir_is(&t[0], "rep") ||
+                                           dir_is(&t[0], "func"))) {
+                const char *o = dir_is(&t[0], "macro") ? "macro" : dir_is(&t[0], "rep") ? "rep" : "func";
+                const char *c = o[0] == 'm' ? "endm" : o[0] == 'r' ? "endr" : "endf";
+                size_t e = find_end(lines, n, i, o, c);
+                i = e < n ? e : n;
+            }
+            continue;
+        }
+        /* labels: ":name" or "name:" (not "r:") at the start */
+        while (t[pos].kind != TK_END) {
+            if (asm_tok_is(&t[pos], ":") && (t[pos + 1].kind == TK_IDENT || t[pos + 1].kind == TK_NUMBER)) {
+                pos++;
+                if (asm_tok_is(&t[pos], ":")) /* "::name" exported label */
+                    pos++;
+                define_label(as, t[pos].p, t[pos].len, t[pos].col);
+                pos++;
+            } else if (asm_tok_is(&t[pos], ":") && asm_tok_is(&t[pos + 1], ":") &&
+                       t[pos + 2].kind == TK_IDENT) {
+                define_label(as, t[pos + 2].p, t[pos + 2].len, t[pos + 2].col);
+                pos += 3;
+            } else if ((t[pos].kind == TK_IDENT || t[pos].kind == TK_NUMBER) &&
+                       asm_tok_is(&t[pos + 1], ":") && !asm_tok_is(&t[pos], "r")) {
+                define_label(as, t[pos].p, t[pos].len, t[pos].col);
+                pos += 2;
+            } else {
+                break;
+            }
+        }
+        t += pos;
+        nt -= pos;
+        if (t[0].kind == TK_END)
+            continue;
+        if (t[0].kind == TK_SUFFIX) {
+            i += directive(as, t, nt, lines, n, i);
+            continue;
+        }
+        if (as->in_func) {
+            /* a function body line that is not a directive is its value */
+            struct asm_expr_ctx c = {.as = as, .t = t, .pos = 0, .n = nt};
+            struct asm_val v;
+            if (asm_expr(&c, &v) && at_end(as, &t[c.pos])) {
+                as->func_result = v;
+                as->func_has_result = true;
+            }
+            continue;
+        }
+        if (t[0].kind == TK_IDENT) {
+            struct asm_macro *m = asm_macro_find(as, t[0].p, t[0].len, false);
+            if (m && !asm_is_mnemonic(t[0].p, t[0].len)) {
+                run_macro(as, m, t, nt, 1);
+                continue;
+            }
+            if (m) { /* a macro named like an instruction wins, as in vc4asm */
+                run_macro(as, m, t, nt, 1);
+                continue;
+            }
+        }
+        emit_instruction(as, t, nt);
+    }
+    if (is.depth > 0 && !as->fatal) {
+        as->cur_line = is.line[is.depth - 1];
+        asm_error(as, 1, "unterminated .if (missing .endif)");
+    }
+}
+
+/* ---- public API -------------------------------------------------------------------- */
+
+struct vc4_asm *vc4_asm_create(const struct vc4_asm_options *opts)
+{
+    const struct vc4_allocator *alloc = opts ? opts->alloc : NULL;
+    struct vc4_asm *as = vc4_calloc(alloc, 1, sizeof *as);
+    if (!as)
+        return NULL;
+    if (opts)
+        as->opt = *opts;
+    as->alloc = alloc;
+    as->sink = as->opt.sink;
+    vc4_buf_init(&as->out, alloc);
+    return as;
+}
+
+void vc4_asm_destroy(struct vc4_asm *as)
+{
+    if (!as)
+        return;
+    tab_truncate(as, &as->globals, 0);
+    tab_truncate(as, &as->locals, 0);
+    tab_truncate(as, &as->labels, 0);
+    vc4_free(as->alloc, as->globals.v);
+    vc4_free(as->alloc, as->locals.v);
+    vc4_free(as->alloc, as->labels.v);
+    for (size_t i = 0; i < as->nmacros; i++)
+        macro_free(as, &as->macros[i]);
+    vc4_free(as->alloc, as->macros);
+    for (size_t i = 0; i < as->nloclab; i++) {
+        vc4_free(as->alloc, as->loclab[i].name);
+        vc4_free(as->alloc, as->loclab[i].addrs);
+    }
+    vc4_free(as->alloc, as->loclab);
+    for (size_t i = 0; i < as->nincdirs; i++)
+        vc4_free(as->alloc, as->incdirs[i]);
+    vc4_free(as->alloc, as->incdirs);
+    for (size_t i = 0; i < as->nfiles; i++)
+        vc4_free(as->alloc, as->files[i]);
+    vc4_free(as->alloc, as->files);
+    vc4_free(as->alloc, as->inst_lines);
+    vc4_buf_free(&as->out);
+    vc4_free(as->alloc, as);
+}
+
+enum vc4_status vc4_asm_add_include_dir(struct vc4_asm *as, const char *dir)
+{
+    if (!as || !dir)
+        return VC4_ERR_INVALID;
+    char **v = vc4_realloc(as->alloc, as->incdirs, (as->nincdirs + 1) * sizeof *v);
+    if (!v)
+        return VC4_ERR_NOMEM;
+    as->incdirs = v;
+    v[as->nincdirs] = vc4_strndup(as->alloc, dir, strlen(dir));
+    if (!v[as->nincdirs])
+        return VC4_ERR_NOMEM;
+    as->nincdirs++;
+    return VC4_OK;
+}
+
+enum vc4_status vc4_asm_define(struct vc4_asm *as, const char *name, int64_t value)
+{
+    if (!as || !name || !*name)
+        return VC4_ERR_INVALID;
+    struct asm_val v = {.kind = AV_INT, .i = value};
+    int depth = as->depth;
+    as->depth = 0;
+    bool ok = asm_sym_set(as, name, strlen(name), &v, false, false, 0);
+    as->depth = depth;
+    return ok ? VC4_OK : VC4_ERR_NOMEM;
+}
+
+static void reset_pass(struct vc4_asm *as)
+{
+    as->out.len = as->call_start;
+    as->out.failed = false;
+    tab_truncate(as, &as->globals, as->globals_keep);
+    for (size_t i = 0; i < as->globals.n; i++)
+        as->globals.v[i].val = as->globals.v[i].keep_val;
+    tab_truncate(as, &as->locals, 0);
+    for (size_t i = as->macros_keep; i < as->nmacros; i++)
+        macro_free(as, &as->macros[i]);
+    as->nmacros = as->macros_keep;
+    for (size_t i = 0; i < as->nloclab; i++) {
+        as->loclab[i].seen = 0;
+        if (as->pass == 1)
+            as->loclab[i].n = 0;
+    }
+    as->depth = 0;
+    as->inc_depth = 0;
+    as->lines_done = 0;
+    as->fatal = false;
+    as->in_back = false;
+    as->in_func = 0;
+}
+
+enum vc4_status vc4_asm_source(struct vc4_asm *as, const char *name, const char *text, size_t len)
+{
+    if (!as || (!text && len))
+        return VC4_ERR_INVALID;
+    if (!name)
+        name = "<input>";
+    as->call_start = as->out.len;
+    as->globals_keep = as->globals.n;
+    for (size_t i = 0; i < as->globals.n; i++)
+        as->globals.v[i].keep_val = as->globals.v[i].val;
+    as->macros_keep = as->nmacros;
+    size_t ninst0 = as->ninst;
+    unsigned errors0 = as->errors, warnings0 = as->warnings;
+    for (int pass = 1; pass <= 2; pass++) {
+        as->pass = pass;
+        reset_pass(as);
+        as->ninst = ninst0;
+        as->errors = errors0;
+        as->warnings = warnings0;
+        run_text(as, name, text ? text : "", len);
+        if (as->in_back) {
+            asm_error(as, 1, "missing .endb");
+            end_back(as, 0);
+        }
+    }
+    as->pass = 0;
+    if (as->out.failed)
+        return VC4_ERR_NOMEM;
+    return as->errors > errors0 ? VC4_ERR_INVALID : VC4_OK;
+}
+
+enum vc4_status vc4_asm_file(struct vc4_asm *as, const char *path)
+{
+    if (!as || !path)
+        return VC4_ERR_INVALID;
+    char *data;
+    size_t len;
+    if (!read_file_data(as, path, &data, &len)) {
+        struct vc4_location loc = vc4_location_none();
+        loc.file = path;
+        vc4_diag_emit(&as->sink, VC4_ERROR, VC4_DIAG_IO, "asm", &loc, "cannot read file");
+        as->errors++;
+        return VC4_ERR_IO;
+    }
+    char *keep = vc4_strndup(as->alloc, path, strlen(path));
+    if (!keep || !keep_buffer(as, keep)) {
+        vc4_free(as->alloc, data);
+        return VC4_ERR_NOMEM;
+    }
+    as->inc_stack[0] = keep;
+    enum vc4_status st = vc4_asm_source(as, keep, data, len);
+    vc4_free(as->alloc, data);
+    return st;
+}
+
+const uint8_t *vc4_asm_output(const struct vc4_asm *as, size_t *size)
+{
+    if (size)
+        *size = as ? as->out.len : 0;
+    return as ? as->out.data : NULL;
+}
+
+bool vc4_asm_lookup(const struct vc4_asm *as, const char *name, int64_t *value)
+{
+    if (!as || !name)
+        return false;
+    struct vc4_asm *m = (struct vc4_asm *)(uintptr_t)as;
+    struct asm_sym *s = tab_find(&m->labels, name, strlen(name));
+    if (!s)
+        s = tab_find(&m->globals, name, strlen(name));
+    if (!s || (s->val.kind != AV_INT && s->val.kind != AV_LABEL))
+        return false;
+    if (value)
+        *value = s->val.i;
+    return true;
+}
+
+size_t vc4_asm_symbol_count(const struct vc4_asm *as)
+{
+    return as ? as->labels.n + as->globals.n : 0;
+}
+
+bool vc4_asm_symbol(const struct vc4_asm *as, size_t i, const char **name, int64_t *value,
+                    bool *is_label)
+{
+    if (!as || i >= as->labels.n + as->globals.n)
+        return false;
+    bool lab = i < as->labels.n;
+    const struct asm_sym *s = lab ? &as->labels.v[i] : &as->globals.v[i - as->labels.n];
+    if (name)
+        *name = s->name;
+    if (value)
+        *value = s->val.kind == AV_FLOAT ? (int64_t)s->val.f
+                 : s->val.kind == AV_REG ? (int64_t)s->val.r.raddr : s->val.i;
+    if (is_label)
+        *is_label = lab;
+    return true;
+}
+
+unsigned vc4_asm_error_count(const struct vc4_asm *as) { return as ? as->errors : 0; }
+
+/* Source line of each assembled instruction (for the validator). */
+const unsigned *vc4_asm_instruction_lines(const struct vc4_asm *as, size_t *n);
+const unsigned *vc4_asm_instruction_lines(const struct vc4_asm *as, size_t *n)
+{
+    if (n)
+        *n = as ? as->ninst : 0;
+    return as ? as->inst_lines : NULL;
+}
+
+enum vc4_status vc4_qpu_assemble(const char *line, uint32_t pc, struct vc4_qpu_instr *out,
+                                 struct vc4_diag_sink *sink)
+{
+    if (!line || !out)
+        return VC4_ERR_INVALID;
+    struct vc4_asm as;
+    memset(&as, 0, sizeof as);
+    if (sink)
+        as.sink = *sink;
+    as.pass = 2;
+    as.cur_file = NULL;
+    as.cur_line = 1;
+    size_t len = strlen(line);
+    char buf[1024];
+    if (len >= sizeof buf) {
+        asm_error(&as, 1, "line too long");
+        return VC4_ERR_INVALID;
+    }
+    memcpy(buf, line, len + 1);
+    unsigned bl = 0;
+    asm_strip_comments(buf, len, &bl);
+    struct asm_tok toks[ASM_MAX_TOKENS];
+    unsigned bad = 0;
+    int nt = asm_tokenize(buf, len, toks, ASM_MAX_TOKENS, &bad);
+    if (nt < 0) {
+        asm_error(&as, bad, "unexpected character or line too long");
+        return VC4_ERR_INVALID;
+    }
+    if (toks[0].kind == TK_END) {
+        asm_error(&as, 1, "empty instruction");
+        return VC4_ERR_INVALID;
+    }
+    if (!asm_instruction(&as, toks, nt, pc, out) || as.errors)
+        return VC4_ERR_INVALID;
+    return VC4_OK;
+}

@@ -1,0 +1,733 @@
+/*
+ * asm_expr.c - values and expressions of the vc4asm dialect
+ * (vc4asm doc/expressions.html): int, float (a number with '.' or exponent),
+ * registers (with pack/unpack suffix and rotation), labels (":name", "r:name",
+ * ":1f"/":1b" numeric local labels), per-element vectors "[a,b,...]".
+ * Operators share C's precedence; '>>>' is the unsigned shift, '<<<'/'>>>' on
+ * registers are not rotations, 'reg << n' / 'reg >> n' are vector rotations.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm_internal.h"
+
+/* ---- built-in register names (expressions.html "Hardware register") -------- */
+
+struct reg_name {
+    const char *name;
+    uint8_t caps, raddr, waddr;
+};
+
+#define AB (REG_RD_A | REG_RD_B)
+#define WAB (REG_WR_A | REG_WR_B)
+static const struct reg_name reg_names[] = {
+    {"unif", AB, VC4_QPU_R_UNIF, 0},
+    {"vary", AB, VC4_QPU_R_VARY, 0},
+    {"elem_num", REG_RD_A, VC4_QPU_R_ELEM_QPU, 0},
+    {"qpu_num", REG_RD_B, VC4_QPU_R_ELEM_QPU, 0},
+    {"nop", AB | WAB, VC4_QPU_R_NOP, VC4_QPU_W_NOP},
+    {"-", WAB, 0, VC4_QPU_W_NOP},
+    {"x_coord", REG_RD_A | REG_WR_A, VC4_QPU_R_XY_COORD, VC4_QPU_W_QUAD_XY},
+    {"y_coord", REG_RD_B | REG_WR_B, VC4_QPU_R_XY_COORD, VC4_QPU_W_QUAD_XY},
+    {"ms_mask", REG_RD_A | REG_WR_A, VC4_QPU_R_MS_REV, VC4_QPU_W_MS_FLAGS_REV},
+    {"rev_flag", REG_RD_B | REG_WR_B, VC4_QPU_R_MS_REV, VC4_QPU_W_MS_FLAGS_REV},
+    {"vpm", AB | WAB, VC4_QPU_R_VPM, VC4_QPU_W_VPM},
+    {"vr_busy", REG_RD_A, VC4_QPU_R_VPM_BUSY, 0},
+    {"vw_busy", REG_RD_B, VC4_QPU_R_VPM_BUSY, 0},
+    {"vr_wait", REG_RD_A, VC4_QPU_R_VPM_WAIT, 0},
+    {"vw_wait", REG_RD_B, VC4_QPU_R_VPM_WAIT, 0},
+    {"mutex", AB | WAB, VC4_QPU_R_MUTEX_ACQUIRE, VC4_QPU_W_MUTEX_RELEASE},
+    {"mutex_acq", AB, VC4_QPU_R_MUTEX_ACQUIRE, 0},
+    {"mutex_rel", WAB, 0, VC4_QPU_W_MUTEX_RELEASE},
+    {"tmurs", WAB, 0, VC4_QPU_W_TMU_NOSWAP},
+    {"tmu_noswap", WAB, 0, VC4_QPU_W_TMU_NOSWAP},
+    {"r5quad", REG_WR_A, 0, VC4_QPU_W_ACC5},
+    {"r5rep", REG_WR_B, 0, VC4_QPU_W_ACC5},
+    {"irq", WAB, 0, VC4_QPU_W_HOST_INT},
+    {"interrupt", WAB, 0, VC4_QPU_W_HOST_INT},
+    {"host_int", WAB, 0, VC4_QPU_W_HOST_INT},
+    {"unif_addr", REG_WR_A, 0, VC4_QPU_W_UNIFORMS_ADDRESS},
+    {"unif_addr_rel", REG_WR_B, 0, VC4_QPU_W_UNIFORMS_ADDRESS},
+    {"stencil", WAB, 0, VC4_QPU_W_TLB_STENCIL_SETUP},
+    {"tlbz", WAB, 0, VC4_QPU_W_TLB_Z},
+    {"tlbm", WAB, 0, VC4_QPU_W_TLB_COLOR_MS},
+    {"tlbc", WAB, 0, VC4_QPU_W_TLB_COLOR_ALL},
+    {"tlbam", WAB, 0, VC4_QPU_W_TLB_ALPHA_MASK},
+    {"vr_setup", REG_WR_A, 0, VC4_QPU_W_VPMVCD_SETUP},
+    {"vw_setup", REG_WR_B, 0, VC4_QPU_W_VPMVCD_SETUP},
+    {"vr_addr", REG_WR_A, 0, VC4_QPU_W_VPM_ADDR},
+    {"vw_addr", REG_WR_B, 0, VC4_QPU_W_VPM_ADDR},
+    {"recip", WAB, 0, VC4_QPU_W_SFU_RECIP},
+    {"recipsqrt", WAB, 0, VC4_QPU_W_SFU_RECIPSQRT},
+    {"exp", WAB, 0, VC4_QPU_W_SFU_EXP},
+    {"log", WAB, 0, VC4_QPU_W_SFU_LOG},
+    {"t0s", WAB, 0, VC4_QPU_W_TMU0_S},
+    {"t0t", WAB, 0, VC4_QPU_W_TMU0_T},
+    {"t0r", WAB, 0, VC4_QPU_W_TMU0_R},
+    {"t0b", WAB, 0, VC4_QPU_W_TMU0_B},
+    {"t1s", WAB, 0, VC4_QPU_W_TMU1_S},
+    {"t1t", WAB, 0, VC4_QPU_W_TMU1_T},
+    {"t1r", WAB, 0, VC4_QPU_W_TMU1_R},
+    {"t1b", WAB, 0, VC4_QPU_W_TMU1_B},
+};
+
+static bool parse_small_dec(const char *p, size_t len, unsigned *v)
+{
+    if (!len || len > 2)
+        return false;
+    unsigned x = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+        x = x * 10 + (unsigned)(p[i] - '0');
+    }
+    if (len == 2 && p[0] == '0')
+        return false;
+    *v = x;
+    return true;
+}
+
+bool asm_builtin_reg(const char *name, size_t len, struct asm_reg *out)
+{
+    memset(out, 0, sizeof *out);
+    unsigned n;
+    if (len >= 2 && name[0] == 'r' && parse_small_dec(name + 1, len - 1, &n) && n <= 5) {
+        /* accumulators r0..r5: read through mux n; r0..r3 write as 32..35 */
+        out->caps = REG_ACC | (n < 4 ? WAB : 0);
+        out->acc = (uint8_t)n;
+        out->waddr = (uint8_t)(VC4_QPU_W_ACC0 + n);
+        return true;
+    }
+    if (len >= 3 && name[0] == 'r' && (name[1] == 'a' || name[1] == 'b') &&
+        parse_small_dec(name + 2, len - 2, &n) && n < 64) {
+        /* raN / rbN, N 0..63: raw addresses of one file */
+        bool b = name[1] == 'b';
+        out->caps = b ? (REG_RD_B | REG_WR_B) : (REG_RD_A | REG_WR_A);
+        out->raddr = out->waddr = (uint8_t)n;
+        return true;
+    }
+    if (len >= 5 && (memcmp(name, "sacq", 4) == 0 || memcmp(name, "srel", 4) == 0) &&
+        parse_small_dec(name + 4, len - 4, &n) && n < 16) {
+        out->caps = name[1] == 'a' ? REG_SACQ : REG_SREL;
+        out->raddr = (uint8_t)n;
+        return true;
+    }
+    for (size_t i = 0; i < VC4_ARRAY_SIZE(reg_names); i++) {
+        if (strlen(reg_names[i].name) == len && memcmp(reg_names[i].name, name, len) == 0) {
+            out->caps = reg_names[i].caps;
+            out->raddr = reg_names[i].raddr;
+            out->waddr = reg_names[i].waddr;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- helpers --------------------------------------------------------------- */
+
+uint32_t asm_val_bits(const struct asm_val *v)
+{
+    switch (v->kind) {
+    case AV_FLOAT:
+        return vc4_f2u((float)v->f);
+    default:
+        return (uint32_t)v->i;
+    }
+}
+
+bool asm_val_true(const struct asm_val *v)
+{
+    return v->kind == AV_FLOAT ? v->f != 0.0 : v->i != 0;
+}
+
+static void set_int(struct asm_val *v, int64_t i)
+{
+    memset(v, 0, sizeof *v);
+    v->kind = AV_INT;
+    v->i = i;
+}
+
+static const struct asm_tok *peek(struct asm_expr_ctx *c) { return &c->t[c->pos]; }
+
+static bool fail(struct asm_expr_ctx *c, const struct asm_tok *t, const char *msg)
+{
+    if (!c->failed)
+        asm_error(c->as, t->col, "%s", msg);
+    c->failed = true;
+    return false;
+}
+
+static bool parse_number(const char *p, size_t len, struct asm_val *v)
+{
+    char buf[80];
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, p, len);
+    buf[len] = 0;
+    memset(v, 0, sizeof *v);
+    bool isfloat = false;
+    if (!(len > 1 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X' || buf[1] == 'b' || buf[1] == 'B')))
+        isfloat = strchr(buf, '.') || strchr(buf, 'e') || strchr(buf, 'E');
+    char *end;
+    if (isfloat) {
+        v->kind = AV_FLOAT;
+        v->f = strtod(buf, &end);
+        return *end == 0;
+    }
+    v->kind = AV_INT;
+    uint64_t x = 0;
+    unsigned base = 10;
+    const char *q = buf;
+    if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+        base = 16;
+        q += 2;
+    } else if (q[0] == '0' && (q[1] == 'b' || q[1] == 'B')) {
+        base = 2;
+        q += 2;
+    } else if (q[0] == '0' && q[1]) {
+        base = 8; /* leading zero: octal, as in C and vc4asm */
+        q += 1;
+    }
+    if (!*q)
+        return false;
+    for (; *q; q++) {
+        unsigned d;
+        if (*q >= '0' && *q <= '9')
+            d = (unsigned)(*q - '0');
+        else if (*q >= 'a' && *q <= 'f')
+            d = (unsigned)(*q - 'a' + 10);
+        else if (*q >= 'A' && *q <= 'F')
+            d = (unsigned)(*q - 'A' + 10);
+        else
+            return false;
+        if (d >= base)
+            return false;
+        if (x > (UINT64_MAX - d) / base)
+            return false; /* too big */
+        x = x * base + d;
+    }
+    if (x > (uint64_t)INT64_MAX)
+        return false;
+    v->i = (int64_t)x;
+    return true;
+}
+
+/* ---- built-in query functions (replace vc4asm's ':[...]' register literals) --- */
+
+static bool builtin_func(struct asm_expr_ctx *c, const struct asm_tok *name, struct asm_val *a,
+                         int na, struct asm_val *out)
+{
+    static const char *const q[] = {"isConstant", "isRegister", "isRegfileA", "isRegfileB",
+                                    "isAccu", "isLabel", "isSemaphore", "isReadable",
+                                    "isWritable", "isRotate", "isLdPE"};
+    for (size_t k = 0; k < VC4_ARRAY_SIZE(q); k++) {
+        if (!asm_tok_is(name, q[k]))
+            continue;
+        if (na != 1)
+            return fail(c, name, "query function takes one argument");
+        bool reg = a[0].kind == AV_REG;
+        unsigned caps = reg ? a[0].r.caps : 0;
+        bool r = false;
+        switch (k) {
+        case 0: r = a[0].kind == AV_INT || a[0].kind == AV_FLOAT; break;
+        case 1: r = reg && !(caps & (REG_SACQ | REG_SREL)); break;
+        case 2: r = reg && (caps & (REG_RD_A | REG_WR_A)) && !(caps & (REG_RD_B | REG_WR_B)); break;
+        case 3: r = reg && (caps & (REG_RD_B | REG_WR_B)) && !(caps & (REG_RD_A | REG_WR_A)); break;
+        case 4: r = reg && (caps & REG_ACC); break;
+        case 5: r = a[0].kind == AV_LABEL; break;
+        case 6: r = reg && (caps & (REG_SACQ | REG_SREL)); break;
+        case 7: r = reg && (caps & (REG_RD_A | REG_RD_B | REG_ACC)); break;
+        case 8: r = reg && (caps & (REG_WR_A | REG_WR_B)); break;
+        case 9: r = reg && a[0].r.rot; break;
+        case 10: r = a[0].kind == AV_LDPE; break;
+        }
+        set_int(out, r);
+        return true;
+    }
+    if (asm_tok_is(name, "abs") && na == 1) {
+        *out = a[0];
+        if (out->kind == AV_FLOAT)
+            out->f = fabs(out->f);
+        else if (out->kind == AV_INT && out->i < 0 && out->i != INT64_MIN)
+            out->i = -out->i;
+        return true;
+    }
+    if ((asm_tok_is(name, "min") || asm_tok_is(name, "max")) && na == 2) {
+        bool mx = name->p[1] == 'a';
+        double x = a[0].kind == AV_FLOAT ? a[0].f : (double)a[0].i;
+        double y = a[1].kind == AV_FLOAT ? a[1].f : (double)a[1].i;
+        *out = (mx ? x >= y : x <= y) ? a[0] : a[1];
+        return true;
+    }
+    if (asm_tok_is(name, "log2") && na == 1 && a[0].kind == AV_INT) {
+        uint64_t x = (uint64_t)a[0].i;
+        int r = -1;
+        while (x) {
+            r++;
+            x >>= 1;
+        }
+        set_int(out, r);
+        return true;
+    }
+    if (asm_tok_is(name, "countBits") && na == 1 && a[0].kind == AV_INT) {
+        uint32_t x = (uint32_t)a[0].i;
+        int r = 0;
+        for (; x; x &= x - 1)
+            r++;
+        set_int(out, r);
+        return true;
+    }
+    return fail(c, name, "unknown function");
+}
+
+/* ---- the parser ------------------------------------------------------------- */
+
+static bool expr_cond(struct asm_expr_ctx *c, struct asm_val *v);
+
+/* Suffixes on a register: pack/unpack and write condition. */
+static const char *const pk_names[PK_COUNT] = {
+    [PK_16A] = "16a", [PK_16B] = "16b", [PK_8ABCD] = "8abcd", [PK_8A] = "8a", [PK_8B] = "8b",
+    [PK_8C] = "8c", [PK_8D] = "8d", [PK_32S] = "32s", [PK_16AS] = "16as", [PK_16BS] = "16bs",
+    [PK_8ABCDS] = "8abcds", [PK_8AS] = "8as", [PK_8BS] = "8bs", [PK_8CS] = "8cs",
+    [PK_8DS] = "8ds", [PK_8DR] = "8dr"};
+
+static int cond_code(const struct asm_tok *t)
+{
+    static const char *const names[] = {"never", "always", "ifz", "ifnz", "ifn", "ifnn", "ifc", "ifcc"};
+    for (int i = 0; i < 8; i++)
+        if (asm_tok_is(t, names[i]))
+            return i;
+    if (asm_tok_is(t, "ifnc")) /* vc4asm alias of ifcc */
+        return VC4_QPU_COND_CC;
+    return -1;
+}
+
+bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v)
+{
+    while (peek(c)->kind == TK_SUFFIX) {
+        const struct asm_tok *t = peek(c);
+        int pk = 0;
+        for (int k = 1; k < PK_COUNT; k++)
+            if (asm_tok_is(t, pk_names[k]))
+                pk = k;
+        if (pk) {
+            if (v->r.pk)
+                return fail(c, t, "only one pack/unpack suffix per register");
+            v->r.pk = (uint8_t)pk;
+        } else {
+            int cc = cond_code(t);
+            if (cc < 0)
+                return true; /* not ours: the instruction parser decides */
+            if (v->r.cond)
+                return fail(c, t, "only one condition per destination");
+            v->r.cond = (uint8_t)(cc + 1);
+        }
+        c->pos++;
+    }
+    return true;
+}
+
+static bool primary(struct asm_expr_ctx *c, struct asm_val *v)
+{
+    const struct asm_tok *t = peek(c);
+    memset(v, 0, sizeof *v);
+    if (++c->depth > ASM_MAX_EXPR_DEPTH)
+        return fail(c, t, "expression nested too deeply");
+    bool ok = true;
+    if (t->kind == TK_NUMBER) {
+        c->pos++;
+        if (!parse_number(t->p, t->len, v))
+            ok = fail(c, t, "invalid or too large number");
+    } else if (t->kind == TK_PUNCT && asm_tok_is(t, "(")) {
+        c->pos++;
+        ok = expr_cond(c, v);
+        if (ok && !asm_tok_is(peek(c), ")"))
+            ok = fail(c, peek(c), "expected ')'");
+        else if (ok)
+            c->pos++;
+    } else if (t->kind == TK_PUNCT && asm_tok_is(t, "[")) {
+        /* per-element vector: 16 values -2..3 */
+        c->pos++;
+        int64_t bits = 0;
+        bool neg = false, big = false;
+        int k = 0;
+        for (;;) {
+            struct asm_val e;
+            if (!expr_cond(c, &e))
+                return false;
+            if (e.kind != AV_INT || e.i < -2 || e.i > 3)
+                return fail(c, t, "per-element values must be integers -2..3");
+            if (k >= 16)
+                return fail(c, t, "per-element vector has more than 16 values");
+            neg |= e.i < 0;
+            big |= e.i > 1;
+            bits |= (int64_t)(e.i & 1) << k | (int64_t)((e.i >> 1) & 1) << (16 + k);
+            k++;
+            if (asm_tok_is(peek(c), ","))
+                c->pos++;
+            else
+                break;
+        }
+        if (!asm_tok_is(peek(c), "]"))
+            return fail(c, peek(c), "expected ']'");
+        c->pos++;
+        if (k != 16)
+            return fail(c, t, "per-element vector needs 16 values");
+        if (neg && big)
+            return fail(c, t, "per-element vector mixes signed and unsigned values");
+        v->kind = AV_LDPE;
+        v->i = bits;
+        v->ldpe_signed = neg ? 1 : big ? 2 : 0;
+    } else if ((t->kind == TK_PUNCT && asm_tok_is(t, ":")) ||
+               (t->kind == TK_IDENT && asm_tok_is(t, "r") && asm_tok_is(&c->t[c->pos + 1], ":"))) {
+        /* label reference: ":name", "::name", "r:name", ":1f", ":1b" */
+        c->pos += t->kind == TK_IDENT ? 2 : 1;
+        if (asm_tok_is(peek(c), ":"))
+            c->pos++;
+        const struct asm_tok *n = peek(c);
+        if (n->kind != TK_IDENT && n->kind != TK_NUMBER)
+            return fail(c, n, "expected a label name after ':'");
+        c->pos++;
+        uint32_t addr = 0;
+        v->kind = AV_LABEL;
+        if (asm_label_ref(c->as, n->p, n->len, &addr)) {
+            v->i = addr;
+        } else if (c->as->pass == 1) {
+            v->undef = true;
+        } else {
+            ok = fail(c, n, "undefined label");
+        }
+    } else if (t->kind == TK_IDENT) {
+        c->pos++;
+        if (asm_tok_is(peek(c), "(")) {
+            /* function call */
+            struct asm_val args[ASM_MAX_ARGS];
+            int na = 0;
+            c->pos++;
+            if (!asm_tok_is(peek(c), ")")) {
+                for (;;) {
+                    if (na >= ASM_MAX_ARGS)
+                        return fail(c, peek(c), "too many arguments");
+                    if (!expr_cond(c, &args[na++]))
+                        return false;
+                    if (asm_tok_is(peek(c), ","))
+                        c->pos++;
+                    else
+                        break;
+                }
+            }
+            if (!asm_tok_is(peek(c), ")"))
+                return fail(c, peek(c), "expected ')'");
+            c->pos++;
+            struct asm_macro *m = c->as ? asm_macro_find(c->as, t->p, t->len, true) : NULL;
+            if (m)
+                ok = asm_call_func(c->as, m, args, na, v, t->col);
+            else
+                ok = builtin_func(c, t, args, na, v);
+            if (!ok)
+                c->failed = true;
+        } else {
+            struct asm_sym *s = c->as ? asm_sym_find(c->as, t->p, t->len) : NULL;
+            if (s) {
+                *v = s->val;
+            } else if (!asm_builtin_reg(t->p, t->len, &v->r)) {
+                ok = fail(c, t, "undefined symbol");
+            } else {
+                v->kind = AV_REG;
+            }
+        }
+    } else {
+        ok = fail(c, t, "expected an expression");
+    }
+    if (ok && v->kind == AV_REG)
+        ok = asm_reg_suffixes(c, v);
+    c->depth--;
+    return ok && !c->failed;
+}
+
+static bool num_pair(const struct asm_val *a, const struct asm_val *b)
+{
+    return (a->kind == AV_INT || a->kind == AV_FLOAT) && (b->kind == AV_INT || b->kind == AV_FLOAT);
+}
+static double as_d(const struct asm_val *a) { return a->kind == AV_FLOAT ? a->f : (double)a->i; }
+
+static bool unary(struct asm_expr_ctx *c, struct asm_val *v)
+{
+    const struct asm_tok *t = peek(c);
+    if (t->kind == TK_PUNCT && (asm_tok_is(t, "-") || asm_tok_is(t, "+") || asm_tok_is(t, "~") ||
+                                asm_tok_is(t, "!"))) {
+        c->pos++;
+        if (++c->depth > ASM_MAX_EXPR_DEPTH)
+            return fail(c, t, "expression nested too deeply");
+        bool ok = unary(c, v);
+        c->depth--;
+        if (!ok)
+            return false;
+        char op = t->p[0];
+        if (op == '+')
+            return true;
+        if (v->kind == AV_FLOAT) {
+            if (op == '-')
+                v->f = -v->f;
+            else if (op == '!')
+                set_int(v, v->f == 0.0);
+            else
+                return fail(c, t, "'~' needs an integer");
+            return true;
+        }
+        if (v->kind != AV_INT)
+            return fail(c, t, "operator needs a number");
+        if (op == '-')
+            v->i = (int64_t)(0 - (uint64_t)v->i);
+        else if (op == '~')
+            v->i = ~v->i;
+        else
+            v->i = !v->i;
+        return true;
+    }
+    return primary(c, v);
+}
+
+/* Binary operator precedence (higher binds tighter); 0 = not a binary op. */
+static int prec(const struct asm_tok *t)
+{
+    if (t->kind != TK_PUNCT)
+        return 0;
+    static const struct { const char *op; int p; } ops[] = {
+        {"**", 11}, {"*", 10}, {"/", 10}, {"%", 10}, {"+", 9}, {"-", 9},
+        {"<<", 8}, {">>", 8}, {">>>", 8}, {"<<<", 8},
+        {"<", 7}, {"<=", 7}, {">", 7}, {">=", 7}, {"==", 6}, {"!=", 6},
+        {"&", 5}, {"^", 4}, {"|", 3}, {"&&", 2}, {"^^", 2}, {"||", 1}};
+    for (size_t i = 0; i < VC4_ARRAY_SIZE(ops); i++)
+        if (asm_tok_is(t, ops[i].op))
+            return ops[i].p;
+    return 0;
+}
+
+static bool apply_binary(struct asm_expr_ctx *c, const struct asm_tok *op, struct asm_val *a,
+                         const struct asm_val *b)
+{
+    bool undef = a->undef || b->undef;
+    char o0 = op->p[0], o1 = op->len > 1 ? op->p[1] : 0;
+    /* registers: +/- adjust the number, << >> rotate, == != compare */
+    if (a->kind == AV_REG) {
+        if ((o0 == '+' || o0 == '-') && op->len == 1 && b->kind == AV_INT) {
+            int64_t d = o0 == '+' ? b->i : -b->i;
+            int64_t r = a->r.raddr + d, w = a->r.waddr + d;
+            if (a->r.caps & REG_ACC) {
+                int64_t acc = a->r.acc + d;
+                if (acc < 0 || acc > 5)
+                    return fail(c, op, "register number out of range");
+                asm_builtin_reg((const char[]){'r', (char)('0' + acc)}, 2, &a->r);
+                return true;
+            }
+            if (r < 0 || r > 63 || w < 0 || w > 63)
+                return fail(c, op, "register number out of range");
+            a->r.raddr = (uint8_t)r;
+            a->r.waddr = (uint8_t)w;
+            return true;
+        }
+        if ((asm_tok_is(op, "<<") || asm_tok_is(op, ">>")) && op->len == 2) {
+            int n;
+            if (b->kind == AV_REG && (b->r.caps & REG_ACC) && b->r.acc == 5) {
+                if (o0 == '<')
+                    return fail(c, op, "rotation by r5 is only to the right ('>> r5')");
+                n = 16;
+            } else if (b->kind == AV_INT) {
+                n = (int)(b->i & 15);
+                if (o0 == '<')
+                    n = (16 - n) & 15; /* left by n == right by 16-n */
+            } else {
+                return fail(c, op, "rotation needs an integer or r5");
+            }
+            if (a->r.rot)
+                return fail(c, op, "only one rotation per operand");
+            a->r.rot = (int8_t)n;
+            return true;
+        }
+        if ((asm_tok_is(op, "==") || asm_tok_is(op, "!="))) {
+            bool eq = b->kind == AV_REG && a->r.caps == b->r.caps && a->r.raddr == b->r.raddr &&
+                      a->r.waddr == b->r.waddr && a->r.acc == b->r.acc && a->r.pk == b->r.pk &&
+                      a->r.rot == b->r.rot;
+            set_int(a, o0 == '=' ? eq : !eq);
+            return true;
+        }
+        return fail(c, op, "operator cannot be applied to a register");
+    }
+    if (b->kind == AV_REG) {
+        if ((asm_tok_is(op, "==") || asm_tok_is(op, "!="))) {
+            set_int(a, o0 == '!');
+            return true;
+        }
+        if (o0 == '+' && op->len == 1 && a->kind == AV_INT) {
+            struct asm_val t = *b;
+            bool r = apply_binary(c, op, &t, a);
+            *a = t;
+            return r;
+        }
+        return fail(c, op, "operator cannot be applied to a register");
+    }
+    /* labels: label +- int = label, label - label = int */
+    if (a->kind == AV_LABEL || b->kind == AV_LABEL) {
+        if (op->len == 1 && o0 == '-' && a->kind == AV_LABEL && b->kind == AV_LABEL) {
+            set_int(a, a->i - b->i);
+        } else if (op->len == 1 && (o0 == '+' || o0 == '-') && b->kind == AV_INT) {
+            a->i = o0 == '+' ? a->i + b->i : a->i - b->i;
+        } else if (op->len == 1 && o0 == '+' && a->kind == AV_INT) {
+            int64_t x = a->i;
+            *a = *b;
+            a->i += x;
+        } else {
+            /* anything else treats labels as their byte address */
+            struct asm_val x = *a, y = *b;
+            x.kind = x.kind == AV_LABEL ? AV_INT : x.kind;
+            y.kind = y.kind == AV_LABEL ? AV_INT : y.kind;
+            if (!apply_binary(c, op, &x, &y))
+                return false;
+            *a = x;
+        }
+        a->undef = undef;
+        return true;
+    }
+    if (a->kind == AV_LDPE || b->kind == AV_LDPE)
+        return fail(c, op, "operator cannot be applied to a per-element vector");
+    if (!num_pair(a, b))
+        return fail(c, op, "operator needs numbers");
+    bool fl = a->kind == AV_FLOAT || b->kind == AV_FLOAT;
+    double x = as_d(a), y = as_d(b);
+    int64_t i = a->i, j = b->i;
+    uint64_t ui = (uint64_t)i, uj = (uint64_t)j;
+    struct asm_val r;
+    set_int(&r, 0);
+    if (op->len == 1) {
+        switch (o0) {
+        case '*': if (fl) { r.kind = AV_FLOAT; r.f = x * y; } else r.i = (int64_t)(ui * uj); break;
+        case '/':
+        case '%':
+            if (fl) {
+                r.kind = AV_FLOAT;
+                r.f = o0 == '/' ? x / y : fmod(x, y);
+            } else {
+                if (j == 0)
+                    return fail(c, op, "division by zero");
+                if (i == INT64_MIN && j == -1)
+                    r.i = o0 == '/' ? INT64_MIN : 0;
+                else
+                    r.i = o0 == '/' ? i / j : i % j;
+            }
+            break;
+        case '+': if (fl) { r.kind = AV_FLOAT; r.f = x + y; } else r.i = (int64_t)(ui + uj); break;
+        case '-': if (fl) { r.kind = AV_FLOAT; r.f = x - y; } else r.i = (int64_t)(ui - uj); break;
+        case '<': r.i = x < y; if (!fl) r.i = i < j; break;
+        case '>': r.i = x > y; if (!fl) r.i = i > j; break;
+        case '&': case '^': case '|':
+            if (fl)
+                return fail(c, op, "bitwise operator needs integers");
+            r.i = o0 == '&' ? (i & j) : o0 == '^' ? (i ^ j) : (i | j);
+            break;
+        default:
+            return fail(c, op, "unknown operator");
+        }
+    } else if (o0 == '*') { /* power */
+        if (fl) { r.kind = AV_FLOAT; r.f = pow(x, y); }
+        else { int64_t p = 1; for (int64_t k = 0; k < j && k < 64; k++) p = (int64_t)((uint64_t)p * ui); r.i = p; }
+    } else if ((o0 == '<' && o1 == '<') || (o0 == '>' && o1 == '>')) {
+        if (fl)
+            return fail(c, op, "shift needs integers");
+        unsigned s = (unsigned)(j & 63);
+        if (j < 0 || j > 63)
+            s = 64;
+        if (asm_tok_is(op, "<<"))
+            r.i = s >= 64 ? 0 : (int64_t)(ui << s);
+        else if (asm_tok_is(op, ">>"))
+            r.i = s >= 64 ? (i < 0 ? -1 : 0) : (i >> s);
+        else if (asm_tok_is(op, ">>>")) /* unsigned 32-bit shift (vc4asm) */
+            r.i = s >= 32 ? 0 : (int64_t)((uint32_t)i >> s);
+        else /* <<< : 32-bit rotate left */
+            r.i = (int64_t)(uint32_t)(((uint32_t)i << (s & 31)) | ((uint32_t)i >> ((32 - (s & 31)) & 31)));
+    } else if (o1 == '=') {
+        bool res;
+        if (o0 == '<') res = fl ? x <= y : i <= j;
+        else if (o0 == '>') res = fl ? x >= y : i >= j;
+        else if (o0 == '=') res = fl ? x == y : i == j;
+        else res = fl ? x != y : i != j;
+        r.i = res;
+    } else if (asm_tok_is(op, "&&")) {
+        r.i = asm_val_true(a) && asm_val_true(b);
+    } else if (asm_tok_is(op, "||")) {
+        r.i = asm_val_true(a) || asm_val_true(b);
+    } else if (asm_tok_is(op, "^^")) {
+        r.i = asm_val_true(a) != asm_val_true(b);
+    } else {
+        return fail(c, op, "unknown operator");
+    }
+    r.undef = undef;
+    *a = r;
+    return true;
+}
+
+static bool binary(struct asm_expr_ctx *c, struct asm_val *v, int minprec)
+{
+    if (!unary(c, v))
+        return false;
+    for (;;) {
+        const struct asm_tok *op = peek(c);
+        int p = prec(op);
+        if (!p || p < minprec)
+            return true;
+        c->pos++;
+        struct asm_val rhs;
+        if (++c->depth > ASM_MAX_EXPR_DEPTH)
+            return fail(c, op, "expression nested too deeply");
+        /* '**' is right associative */
+        bool ok = binary(c, &rhs, asm_tok_is(op, "**") ? p : p + 1);
+        c->depth--;
+        if (!ok || !apply_binary(c, op, v, &rhs))
+            return false;
+    }
+}
+
+static bool expr_cond(struct asm_expr_ctx *c, struct asm_val *v)
+{
+    if (!binary(c, v, 1))
+        return false;
+    if (asm_tok_is(peek(c), "?")) {
+        const struct asm_tok *q = peek(c);
+        c->pos++;
+        struct asm_val a, b;
+        if (++c->depth > ASM_MAX_EXPR_DEPTH)
+            return fail(c, q, "expression nested too deeply");
+        bool ok = expr_cond(c, &a);
+        if (ok && !asm_tok_is(peek(c), ":"))
+            ok = fail(c, peek(c), "expected ':'");
+        if (ok) {
+            c->pos++;
+            ok = expr_cond(c, &b);
+        }
+        c->depth--;
+        if (!ok)
+            return false;
+        if (v->kind != AV_INT && v->kind != AV_FLOAT)
+            return fail(c, q, "condition must be a number");
+        *v = asm_val_true(v) ? a : b;
+    }
+    return true;
+}
+
+bool asm_expr(struct asm_expr_ctx *c, struct asm_val *out)
+{
+    return expr_cond(c, out) && !c->failed;
+}
+
+bool asm_expr_int(struct asm_expr_ctx *c, int64_t *out)
+{
+    const struct asm_tok *t = peek(c);
+    struct asm_val v;
+    if (!asm_expr(c, &v))
+        return false;
+    if (v.kind != AV_INT && v.kind != AV_LABEL)
+        return fail(c, t, "expected an integer expression");
+    *out = v.i;
+    return true;
+}

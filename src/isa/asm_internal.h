@@ -1,0 +1,253 @@
+/*
+ * asm_internal.h - the vc4asm-dialect assembler's internal interfaces.
+ *
+ *   asm_lex.c        comments, lines, tokens
+ *   asm_expr.c       values (int, float, register, label, per-element vector) and
+ *                    expressions with C precedence, symbols and user functions
+ *   asm_inst.c       one instruction line -> struct vc4_qpu_instr
+ *   asm_directives.c the driver: two passes, labels, directives, macros, .rep,
+ *                    .if, .include, data, the public vc4_asm_* API
+ *
+ * Dialect facts come from vc4asm (maazl/vc4asm doc/ and src/); each
+ * place that encodes one says so.  All state lives on struct vc4_asm.
+ */
+#ifndef VC4_ISA_ASM_INTERNAL_H
+#define VC4_ISA_ASM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "isa/isa.h"
+
+/* ---- limits against hostile input ---------------------------------------- */
+enum {
+    ASM_MAX_DEPTH = 64,            /* nested macro/.rep/.include/function calls */
+    ASM_MAX_EXPR_DEPTH = 200,      /* expression nesting */
+    ASM_MAX_REP = 1 << 20,         /* iterations of one .rep */
+    ASM_MAX_LINES = 1 << 24,       /* processed lines per pass (total work) */
+    ASM_MAX_OUTPUT = 64u << 20,    /* output bytes */
+    ASM_MAX_ARGS = 32,             /* macro / function parameters */
+    ASM_MAX_TOKENS = 512,          /* tokens per line */
+};
+
+/* ---- tokens -------------------------------------------------------------- */
+
+enum asm_tok_kind {
+    TK_END,
+    TK_IDENT,  /* name: letters, digits, _ */
+    TK_NUMBER, /* 12, 0x1f, 1.5, 1e3, 1f (local label ref) */
+    TK_STRING, /* "..." (text excludes quotes) */
+    TK_SUFFIX, /* .name directly after '.', e.g. .ifz .8a .set */
+    TK_PUNCT,  /* operators and , ; : ( ) [ ] - */
+};
+
+struct asm_tok {
+    enum asm_tok_kind kind;
+    const char *p; /* text */
+    uint32_t len;
+    uint32_t col;  /* 1-based column in the line */
+};
+
+/* Tokenize one line (comments already blanked).  Returns the token count
+ * (the last is TK_END) or -1 when there are too many / a bad character;
+ * *bad_col then holds the column. */
+int asm_tokenize(const char *line, size_t len, struct asm_tok *toks, int max, unsigned *bad_col);
+bool asm_tok_is(const struct asm_tok *t, const char *s);
+
+/* Replace comments ('#', '//' to end of line, and '/ * ... * /' spanning lines)
+ * by blanks, in place, keeping newlines so line/column numbers stay right.
+ * Returns false on an unterminated block comment (its line in *line). */
+bool asm_strip_comments(char *text, size_t len, unsigned *line);
+
+/* ---- values -------------------------------------------------------------- */
+
+enum asm_val_kind {
+    AV_INT,
+    AV_FLOAT,
+    AV_REG,
+    AV_LABEL, /* byte address */
+    AV_LDPE,  /* per-element 2-bit vector, imm encoded */
+};
+
+/* Register capabilities (expressions.html register table). */
+enum {
+    REG_RD_A = 1u << 0,   /* readable through regfile A at raddr */
+    REG_RD_B = 1u << 1,
+    REG_WR_A = 1u << 2,   /* writable through regfile A at waddr */
+    REG_WR_B = 1u << 3,
+    REG_ACC = 1u << 4,    /* readable directly through mux acc (r0..r5) */
+    REG_SACQ = 1u << 5,   /* semaphore acquire pseudo register (num = semaphore) */
+    REG_SREL = 1u << 6,
+};
+
+/* Pack/unpack suffixes as written (".8a", ".16as", ".8dr"); meaning depends on use. */
+enum asm_pk {
+    PK_NONE, PK_16A, PK_16B, PK_8ABCD, PK_8A, PK_8B, PK_8C, PK_8D, PK_32S, PK_16AS, PK_16BS,
+    PK_8ABCDS, PK_8AS, PK_8BS, PK_8CS, PK_8DS, PK_8DR, PK_COUNT
+};
+
+struct asm_reg {
+    uint8_t caps;   /* REG_* */
+    uint8_t raddr;  /* read address (32..63 I/O) */
+    uint8_t waddr;  /* write address */
+    uint8_t acc;    /* mux for REG_ACC */
+    uint8_t pk;     /* enum asm_pk */
+    uint8_t cond;   /* write condition suffix + 1, 0 = none */
+    int8_t rot;     /* source rotation: 1..15 right, 16 = by r5, 0 none */
+};
+
+struct asm_val {
+    enum asm_val_kind kind;
+    bool undef;     /* depends on an unknown label (first pass) */
+    uint8_t ldpe_signed; /* AV_LDPE: 1 signed, 2 unsigned, 0 either */
+    int64_t i;      /* INT, LABEL, LDPE bits */
+    double f;       /* FLOAT */
+    struct asm_reg r;
+};
+
+struct vc4_asm;
+
+/* Expression parser over a token array. */
+struct asm_expr_ctx {
+    struct vc4_asm *as;
+    const struct asm_tok *t;
+    int pos, n;
+    int depth;
+    bool failed;
+};
+
+/* Parse one expression (stops at ',', ';', ')' or end). */
+bool asm_expr(struct asm_expr_ctx *c, struct asm_val *out);
+/* Pack/unpack and condition suffixes after a register. */
+bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v);
+/* Parse an expression and require an integer (labels count). */
+bool asm_expr_int(struct asm_expr_ctx *c, int64_t *out);
+/* The built-in register names (NULL-safe); false if name is no register. */
+bool asm_builtin_reg(const char *name, size_t len, struct asm_reg *out);
+/* uint32 bits of a value (int, float, label, ldpe). */
+uint32_t asm_val_bits(const struct asm_val *v);
+/* Truthiness of an int/float. */
+bool asm_val_true(const struct asm_val *v);
+
+/* ---- the assembler state ---------------------------------------------------- */
+
+struct asm_sym {
+    char *name;
+    struct asm_val val;
+    struct asm_val keep_val; /* value before the current vc4_asm_source call */
+    bool is_const;
+    int scope;        /* locals: the depth that owns it */
+};
+
+/* A stored block of source lines (macro body, .rep body, function body). */
+struct asm_line {
+    const char *text; /* points into a file buffer owned by the assembler */
+    uint32_t len;
+    uint32_t line;
+    const char *file;
+};
+
+struct asm_macro {
+    char *name;
+    int nparams;
+    char *params[ASM_MAX_ARGS];
+    struct asm_line *body;
+    size_t nbody;
+    bool is_func;      /* .func or .set name(args) */
+    const char *expr;  /* single-expression function (.set f(x) expr) */
+    uint32_t expr_len, expr_line, expr_col;
+    const char *expr_file;
+};
+
+struct asm_local_label {
+    char *name;
+    uint32_t *addrs; /* addresses in definition order (pass 1) */
+    size_t n, cap;
+    size_t seen;     /* definitions passed so far in this pass */
+};
+
+struct asm_back {
+    size_t insert_at; /* byte offset the block goes to */
+    size_t start;     /* byte offset where the block began */
+};
+
+struct asm_symtab {
+    struct asm_sym *v;
+    size_t n, cap;
+};
+
+struct vc4_asm {
+    struct vc4_asm_options opt;
+    const struct vc4_allocator *alloc;
+    struct vc4_diag_sink sink;
+    struct vc4_buf out;
+    size_t call_start;   /* output offset where the current vc4_asm_source began */
+    unsigned errors, warnings;
+    int pass;            /* 1: collect labels (quiet), 2: emit */
+
+    struct asm_symtab globals; /* .set/.const symbols */
+    struct asm_symtab locals;  /* macro/.rep/function arguments, .lset (scope = depth) */
+    struct asm_symtab labels;
+    size_t globals_keep;       /* globals that existed before this call */
+
+    struct asm_macro *macros;
+    size_t nmacros, capmacros, macros_keep;
+
+    struct asm_local_label *loclab;
+    size_t nloclab, caploclab;
+
+    char **incdirs;
+    size_t nincdirs;
+
+    char **files;        /* buffers of every file read (lines point into them) */
+    size_t nfiles, capfiles;
+
+    const char *inc_stack[ASM_MAX_DEPTH];
+    int inc_depth;
+    int depth;           /* macro / rep / include / function nesting */
+    unsigned long lines_done;
+    bool fatal;          /* a limit was hit: stop this pass */
+
+    struct asm_back back;
+    bool in_back;
+
+    /* the line being processed */
+    const char *cur_file;
+    unsigned cur_line;
+
+    /* running a .func body: non-directive lines are its value */
+    int in_func;
+    bool func_has_result;
+    struct asm_val func_result;
+
+    /* source line of each instruction (for the validator) */
+    unsigned *inst_lines;
+    size_t ninst, capinst;
+};
+
+/* Report an error / warning at a column of the current line. */
+void asm_error(struct vc4_asm *as, unsigned col, const char *fmt, ...) VC4_PRINTF(3, 4);
+void asm_warning(struct vc4_asm *as, unsigned col, const char *fmt, ...) VC4_PRINTF(3, 4);
+
+/* Symbols. */
+struct asm_sym *asm_sym_find(struct vc4_asm *as, const char *name, size_t len);
+bool asm_sym_set(struct vc4_asm *as, const char *name, size_t len, const struct asm_val *v,
+                 bool is_const, bool local, unsigned col);
+void asm_scope_push(struct vc4_asm *as);
+void asm_scope_pop(struct vc4_asm *as);
+struct asm_macro *asm_macro_find(struct vc4_asm *as, const char *name, size_t len, bool func);
+/* Look up a label reference ":name", ":1f", ":1b"; false if unknown. */
+bool asm_label_ref(struct vc4_asm *as, const char *name, size_t len, uint32_t *addr);
+/* Call a user function (args already evaluated). */
+bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val *args,
+                   int nargs, struct asm_val *out, unsigned col);
+
+/* Assemble the instruction in tokens t[0..n) at byte address pc. */
+bool asm_instruction(struct vc4_asm *as, const struct asm_tok *t, int n, uint32_t pc,
+                     struct vc4_qpu_instr *out);
+/* Is this identifier an instruction mnemonic (so a line starting with it is code)? */
+bool asm_is_mnemonic(const char *p, size_t len);
+
+#endif
