@@ -1,0 +1,105 @@
+/*
+ * bench_qpu.c - emulated QPU instructions per second per host core, for
+ * ALU-heavy code and for TMU/VPM-heavy code.  Prints figures; asserts nothing.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <time.h>
+
+#include "vc4kit/emu.h"
+#include "vc4kit/qpu.h"
+
+#define CODE 0x1000u
+#define NOPF .sig = 1, .waddr_add = 39, .waddr_mul = 39, .raddr_a = 39, .raddr_b = 39
+
+static uint64_t enc(struct vc4_qpu_instr in) { return vc4_qpu_encode(&in); }
+
+static double now(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* A loop: body, then a counter decrement (sf) and a branch back with 3 slots. */
+static size_t build(uint64_t *w, const uint64_t *body, size_t nbody, uint32_t iters)
+{
+    size_t n = 0;
+    w[n++] = enc((struct vc4_qpu_instr){NOPF, .sig = 14, .waddr_add = 1, .cond_add = 1, .imm = iters}); /* ra1 = iters */
+    w[n++] = VC4_QPU_NOP_WORD;
+    size_t top = n;
+    for (size_t i = 0; i < nbody; i++)
+        w[n++] = body[i];
+    /* ra1 = ra1 - 1, setf */
+    w[n++] = enc((struct vc4_qpu_instr){NOPF, .sig = 13, .op_add = VC4_QPU_A_SUB, .waddr_add = 1, .add_a = 6,
+                                        .add_b = 7, .raddr_a = 1, .raddr_b = 1, .cond_add = 1, .sf = 1});
+    uint32_t back = (uint32_t)(-(int32_t)((n + 4 - top) * 8));
+    w[n++] = enc((struct vc4_qpu_instr){.sig = 15, .cond_br = VC4_QPU_BCOND_ANY_ZC, .rel = 1,
+                                        .waddr_add = 39, .waddr_mul = 39, .imm = back});
+    w[n++] = VC4_QPU_NOP_WORD;
+    w[n++] = VC4_QPU_NOP_WORD;
+    w[n++] = VC4_QPU_NOP_WORD;
+    w[n++] = enc((struct vc4_qpu_instr){NOPF, .sig = 3});
+    w[n++] = VC4_QPU_NOP_WORD;
+    w[n++] = VC4_QPU_NOP_WORD;
+    return n;
+}
+
+static void bench(const char *name, const uint64_t *body, size_t nbody, uint32_t iters, unsigned qpus)
+{
+    uint64_t w[256];
+    size_t n = build(w, body, nbody, iters);
+    struct vc4_emu_options o = {.mem_size = 16u << 20, .num_qpus = 12, .max_cycles = UINT64_C(1) << 40};
+    struct vc4_emu *e = vc4_emu_create(&o);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t b[8];
+        vc4_qpu_store_le(b, w[i]);
+        vc4_emu_mem_write(e, CODE + 8 * (uint32_t)i, b, 8);
+    }
+    for (unsigned q = 0; q < qpus; q++) {
+        vc4_emu_reg_write(e, VC4_V3D_SRQUA, 0x8000 + 0x100 * q);
+        vc4_emu_reg_write(e, VC4_V3D_SRQPC, CODE);
+    }
+    double t0 = now();
+    enum vc4_status st = vc4_emu_run(e, 0);
+    double t = now() - t0;
+    struct vc4_emu_stats s;
+    vc4_emu_stats(e, &s);
+    printf("%-28s %2u QPU(s): %12llu instr in %.3f s = %7.1f M instr/s (16-wide) [%s]\n", name, qpus,
+           (unsigned long long)s.instructions, t, (double)s.instructions / t * 1e-6, vc4_status_name(st));
+    vc4_emu_destroy(e);
+}
+
+int main(void)
+{
+    /* ALU: fadd r0 = r0 + r1 ; fmul r2 = r2 * r3 in the same instruction; add/shl/... */
+    uint64_t alu[8];
+    alu[0] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_FADD, .waddr_add = 32, .add_a = 0, .add_b = 1,
+                                        .cond_add = 1, .op_mul = VC4_QPU_M_FMUL, .waddr_mul = 34, .mul_a = 2,
+                                        .mul_b = 3, .cond_mul = 1});
+    alu[1] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_ADD, .waddr_add = 2, .add_a = 0, .add_b = 1,
+                                        .cond_add = 1, .op_mul = VC4_QPU_M_MUL24, .waddr_mul = 3, .mul_a = 2,
+                                        .mul_b = 3, .cond_mul = 1});
+    alu[2] = enc((struct vc4_qpu_instr){NOPF, .sig = 13, .op_add = VC4_QPU_A_SHL, .waddr_add = 33, .add_a = 1,
+                                        .add_b = 7, .raddr_b = 3, .cond_add = 1, .op_mul = VC4_QPU_M_V8ADDS,
+                                        .waddr_mul = 35, .mul_a = 3, .mul_b = 0, .cond_mul = 1});
+    alu[3] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_FMAX, .waddr_add = 4, .add_a = 0, .add_b = 2,
+                                        .cond_add = 1, .op_mul = VC4_QPU_M_FMUL, .waddr_mul = 4, .mul_a = 1,
+                                        .mul_b = 3, .cond_mul = 1});
+    for (int i = 4; i < 8; i++)
+        alu[i] = alu[i - 4];
+    bench("ALU-heavy", alu, 8, 2000000, 1);
+    bench("ALU-heavy", alu, 8, 200000, 12);
+
+    /* TMU/VPM: vpm write setup, VPM write, TMU0_S general lookup, ldtmu0 */
+    uint64_t io[6];
+    io[0] = enc((struct vc4_qpu_instr){NOPF, .sig = 14, .ws = 1, .waddr_add = 49, .cond_add = 1, .imm = 0x00001A00});
+    io[1] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_OR, .waddr_add = 48, .add_a = 0, .add_b = 0, .cond_add = 1});
+    io[2] = enc((struct vc4_qpu_instr){NOPF, .sig = 14, .waddr_add = 56, .cond_add = 1, .imm = 0x2000});
+    io[3] = VC4_QPU_NOP_WORD;
+    io[4] = enc((struct vc4_qpu_instr){NOPF, .sig = 10});
+    io[5] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_OR, .waddr_add = 48, .add_a = 4, .add_b = 4, .cond_add = 1});
+    bench("TMU/VPM-heavy", io, 6, 500000, 1);
+    bench("TMU/VPM-heavy", io, 6, 50000, 12);
+    return 0;
+}
