@@ -267,6 +267,15 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
          * packed at address 0, stride 64.  Use that, as the hardware would. */
         *g = generic_decode(0, false, now);
     }
+    if (g->size == VC4_VPM_SIZE_32 && g->horiz && mask == 0xFFFFu) {
+        /* fast path for the common case: one whole row (same placement as
+         * generic_slot gives) */
+        memcpy(&v->words[(g->addr % VC4_VPM_GENERIC_ROWS) * VC4_VPM_ROW_WORDS], val,
+               16 * sizeof val[0]);
+        generic_advance(g);
+        v->stats.generic_writes++;
+        return ev;
+    }
     unsigned bits = vpm_sizes[g->size].elem_bytes * 8u;
     uint32_t emask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
     for (unsigned i = 0; i < 16; i++) {
@@ -285,6 +294,11 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
 static void generic_fetch(const struct vc4_vpm *v, const struct vc4_vpm_generic *g,
                           uint32_t out[16])
 {
+    if (g->size == VC4_VPM_SIZE_32 && g->horiz) { /* fast path: one whole row */
+        memcpy(out, &v->words[(g->addr % VC4_VPM_GENERIC_ROWS) * VC4_VPM_ROW_WORDS],
+               16 * sizeof out[0]);
+        return;
+    }
     unsigned bits = vpm_sizes[g->size].elem_bytes * 8u;
     uint32_t emask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
     for (unsigned i = 0; i < 16; i++) {
