@@ -10,6 +10,12 @@
 #include "vc4kit/qpu.h"
 
 #define CODE 0x1000u
+/* NOPF supplies nop defaults that the designated fields after it override. */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
 #define NOPF .sig = 1, .waddr_add = 39, .waddr_mul = 39, .raddr_a = 39, .raddr_b = 39
 
 static uint64_t enc(struct vc4_qpu_instr in) { return vc4_qpu_encode(&in); }

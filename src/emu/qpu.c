@@ -138,15 +138,10 @@ static bool is_reserved(const struct vc4_qpu_instr *in)
     switch (in->kind) {
     case VC4_QPU_KIND_ALU:
     case VC4_QPU_KIND_ALU_SMALL_IMM:
-        if (!vc4_qpu_op_add_valid(in->op_add))
-            return true;
-        /* fallthrough */
+        return !vc4_qpu_op_add_valid(in->op_add) ||
+               (in->pm && vc4_qpu_pack_suffix(1, in->pack) == NULL);
     case VC4_QPU_KIND_LOAD_IMM:
-        if (in->kind == VC4_QPU_KIND_LOAD_IMM && in->unpack == 2)
-            return true;
-        if (in->pm && vc4_qpu_pack_suffix(1, in->pack) == NULL)
-            return true;
-        return false;
+        return in->unpack == 2 || (in->pm && vc4_qpu_pack_suffix(1, in->pack) == NULL);
     case VC4_QPU_KIND_BRANCH:
         return vc4_qpu_branch_cond_suffix(in->cond_br) == NULL;
     default:
@@ -775,7 +770,9 @@ enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
     }
     case VC4_QPU_SIG_COLOR_LOAD_END:
         q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
-        /* fallthrough */
+        if (q->user)
+            rule(&x, RULE_NO_TLB);
+        break;
     case VC4_QPU_SIG_COVERAGE_LOAD:
     case VC4_QPU_SIG_COLOR_LOAD:
     case VC4_QPU_SIG_ALPHA_MASK_LOAD:

@@ -9,6 +9,12 @@
 #define UNIF 0x8000u
 
 static uint64_t enc(struct vc4_qpu_instr in) { return vc4_qpu_encode(&in); }
+/* NOPF supplies nop defaults that the designated fields after it override. */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
 #define NOPF .sig = 1, .waddr_add = 39, .waddr_mul = 39, .raddr_a = 39, .raddr_b = 39
 static const uint64_t NOP = VC4_QPU_NOP_WORD;
 static uint64_t THREND(void) { return enc((struct vc4_qpu_instr){NOPF, .sig = 3}); }
