@@ -526,6 +526,7 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             sd->src[0].kind = SRC_MUXB;
             sd->src[1] = sd->src[0];
             sd->nsrc = 2;
+            sd->mov = false;
             continue;
         }
         if (!smi_trick(v, k == 1, &op, &code)) {
