@@ -1,13 +1,69 @@
 #!/bin/sh
 # The main job: every seed program through vc4kit, results into OUTDIR.
 #   sh examples/run_seeds.sh path/to/vc4kit OUTDIR
+# For each seed shader (examples/seeds/*.hex, the posts' .word pairs):
+#   disassemble (with --explain), assemble the disassembly again, and check
+#   that the words are identical to the posted ones; validate each shader as
+#   the kind of program it is.
 set -eu
 vc4kit=$1
 out=$2
 here=$(dirname "$0")
 mkdir -p "$out"
+status=0
+
+words() { # the 32-bit halves of a .hex or --hex listing, normalised
+    sed 's/[;#].*//; s|//.*||' "$1" | grep -o '0x[0-9A-Fa-f]*' | while read -r h; do printf '%08x\n' "$h"; done
+}
+
+kind_of() {
+    case "$1" in
+        texture_fragment_shader|uniform_pack) echo fragment ;;
+        gl_vertex_shader) echo vertex ;;
+        gl_coordinate_shader) echo coordinate ;;
+        *) echo user ;;
+    esac
+}
+
 for src in "$here"/seeds/*.hex; do
     name=$(basename "$src" .hex)
-    "$vc4kit" dis --hex --explain "$src" > "$out/$name.dis"
-    echo "disassembled $src -> $out/$name.dis"
+    "$vc4kit" dis --hex --explain "$src" > "$out/$name.explained.qasm"
+    "$vc4kit" dis --hex --no-addr "$src" > "$out/$name.qasm"
+    "$vc4kit" as --hex "$out/$name.qasm" -o "$out/$name.reassembled.hex"
+    if [ "$(words "$src")" = "$(words "$out/$name.reassembled.hex")" ]; then
+        echo "$name: $(grep -c . "$out/$name.qasm") instructions, disassembled and re-assembled bit for bit"
+    else
+        echo "$name: MISMATCH after re-assembly" >&2
+        status=1
+    fi
+    case "$name" in
+        uniform_pack|texture_fragment_shader)
+            echo "$name: a snippet from the post (no thread end), not validated as a whole program" ;;
+        *) if "$vc4kit" as --check --kind "$(kind_of "$name")" "$out/$name.qasm" -o /dev/null 2> "$out/$name.check.txt"; then
+               echo "$name: passes every $(kind_of "$name")-program rule"
+           else
+               echo "$name: validator findings in $out/$name.check.txt" >&2
+               status=1
+           fi ;;
+    esac
 done
+# Seed 003's coordinate-shader test as a user program: the fake vertex
+# (X=32, Y=448 in 12.4, Z = 1/W = 1.0) comes in as uniforms, the last uniform
+# is the VDW store address. The post printed, from real hardware, 16 copies of
+# each of: clip X 0xBF665C24, clip Y 0x3F5EDD42, clip Z 0, clip W 1.0, the
+# packed 12.4 screen X/Y 0x1C000200, screen Z, 1/W.
+store=0x00400000
+"$vc4kit" run "$here/seeds/vpm_coordinate_shader_test.hex" \
+    --uniforms 0x1C000200,1.0,1.0,$store --dump $store:448 > "$out/vpm_coordinate_shader_test.dump"
+expect=""
+for v in 0xbf665c24 0x3f5edd42 0x00000000 0x3f800000 0x1c000200 0x3f800000 0x3f800000; do
+    i=0
+    while [ $i -lt 16 ]; do expect="$expect $v"; i=$((i + 1)); done
+done
+if [ "$(echo $expect)" = "$(echo $(cat "$out/vpm_coordinate_shader_test.dump"))" ]; then
+    echo "vpm_coordinate_shader_test: ran on the emulator; memory holds exactly the words the post printed"
+else
+    echo "vpm_coordinate_shader_test: memory differs from the post (see $out/vpm_coordinate_shader_test.dump)" >&2
+    status=1
+fi
+exit $status
