@@ -89,16 +89,13 @@ fail:
 }
 
 /*
- * Source text to bytes (malloc'd).  Until the vc4asm-dialect assembler
- * (vc4_asm_*) is linked into libvc4kit, this takes the data-directive
- * subset the seed programs use: `.word A, B, ...` 32-bit values (hex or
- * decimal) with ';', '#' and '//' comments; instruction words are
- * `.word LO, HI` pairs.
+ * A `.word` listing as the seed posts print programs (the examples/seeds .hex files):
+ * only `.word A, B, ...` lines with ';', '#' or '//' comments.  vc4asm reads
+ * ';' as a statement separator, so these are taken as data here; NULL if
+ * any other line appears (the text is then assembled).
  */
-static uint8_t *assemble(const char *path, const uint8_t *text, size_t len, size_t *out_len,
-                         struct vc4_diag_sink sink)
+static uint8_t *read_words(const char *path, const uint8_t *text, size_t len, size_t *out_len)
 {
-    (void)sink;
     size_t cap = 256, n = 0;
     uint8_t *out = malloc(cap);
     unsigned line = 1;
@@ -121,9 +118,7 @@ static uint8_t *assemble(const char *path, const uint8_t *text, size_t len, size
             p++;
         if (*p) {
             if (strncmp(p, ".word", 5) != 0 || (p[5] != ' ' && p[5] != '\t')) {
-                fprintf(stderr, "%s:%u: error: only `.word` lines are understood without the assembler\n",
-                        path, line);
-                free(out);
+                free(out); /* not a .word listing: assemble it */
                 return NULL;
             }
             for (char *tok = strtok(p + 5, ", \t\r"); tok; tok = strtok(NULL, ", \t\r")) {
@@ -150,6 +145,30 @@ static uint8_t *assemble(const char *path, const uint8_t *text, size_t len, size
     }
     *out_len = n;
     return out;
+}
+
+/* Assemble source text (vc4asm dialect) into bytes (malloc'd); errors go
+ * to the sink. */
+static uint8_t *assemble(const char *path, const uint8_t *text, size_t len, size_t *out_len,
+                         struct vc4_diag_sink sink)
+{
+    struct vc4_asm_options o = {.sink = sink, .base_addr = RUN_CODE_ADDR};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    if (!as)
+        return NULL;
+    uint8_t *bytes = NULL;
+    if (vc4_asm_source(as, path, (const char *)text, len) == VC4_OK) {
+        size_t n = 0;
+        const uint8_t *p = vc4_asm_output(as, &n);
+        bytes = malloc(n ? n : 1);
+        if (bytes) {
+            if (n)
+                memcpy(bytes, p, n);
+            *out_len = n;
+        }
+    }
+    vc4_asm_destroy(as);
+    return bytes;
 }
 
 int cmd_run(int argc, char **argv)
@@ -233,7 +252,9 @@ int cmd_run(int argc, char **argv)
         return 2;
     if (tool_looks_like_text(data, len)) {
         size_t n = 0;
-        uint8_t *code = assemble(prog, data, len, &n, sink);
+        uint8_t *code = read_words(prog, data, len, &n);
+        if (!code)
+            code = assemble(prog, data, len, &n, sink);
         free(data);
         if (!code)
             return 2;
