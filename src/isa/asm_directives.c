@@ -306,6 +306,8 @@ static void emit_instruction(struct vc4_asm *as, const struct asm_tok *t, int n)
         emit(as, z, 8 - (as->out.len & 7), t[0].col);
     struct vc4_qpu_instr in;
     uint32_t pc = cur_pc(as);
+    if (as->in_back) /* where the .back block will end up */
+        pc = as->opt.base_addr + (uint32_t)(as->back.insert_at + (as->out.len - as->back.start));
     if (!asm_instruction(as, t, n, pc, &in)) {
         vc4_qpu_nop(&in); /* keep addresses stable after an error */
     }

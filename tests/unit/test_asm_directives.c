@@ -1,0 +1,299 @@
+/*
+ * test_asm_directives.c - whole sources: labels, branches, directives, the
+ * vc4.qinc helpers, data, diagnostics with file:line:col, hostile inputs.
+ */
+#include "harness.h"
+
+#include "vc4kit/qpu.h"
+
+struct result {
+    enum vc4_status st;
+    size_t size;
+    uint8_t bytes[4096];
+    struct harness_diags d;
+};
+
+static void assemble(const char *src, struct result *r)
+{
+    struct vc4_asm_options o = {0};
+    o.sink = harness_sink(&r->d);
+    struct vc4_asm *as = vc4_asm_create(&o);
+    r->st = vc4_asm_source(as, "t.qasm", src, strlen(src));
+    const uint8_t *b = vc4_asm_output(as, &r->size);
+    memcpy(r->bytes, b, r->size < sizeof r->bytes ? r->size : sizeof r->bytes);
+    vc4_asm_destroy(as);
+}
+
+static uint64_t word(const struct result *r, size_t i)
+{
+    return i * 8 + 8 <= r->size ? vc4_qpu_load_le(r->bytes + 8 * i) : 0;
+}
+
+static uint64_t line_word(const char *line)
+{
+    struct vc4_qpu_instr in;
+    if (vc4_qpu_assemble(line, 0, &in, NULL) != VC4_OK)
+        return 0xBAD;
+    return vc4_qpu_encode(&in);
+}
+
+static void test_labels_and_branches(void)
+{
+    struct result r;
+    assemble(":start\n"
+             "  nop\n"
+             "loop:\n"
+             "  brr.anynz -, r:loop      # back to 8: offset 8 - (8 + 32)\n"
+             "  brr -, :end\n"
+             "  brr ra0, r:1f\n"
+             "  nop\n"
+             ":1\n"
+             "  bra -, :start\n"
+             ":end\n"
+             "  mov r0, :end - :start\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    CHECK_EQ_INT(r.size, 7 * 8);
+    CHECK_EQ_U64((uint32_t)word(&r, 1), (uint32_t)(8 - (8 + 32)));
+    CHECK_EQ_U64((uint32_t)word(&r, 2), (uint32_t)(48 - (16 + 32)));
+    CHECK_EQ_U64((uint32_t)word(&r, 3), (uint32_t)(40 - (24 + 32)));
+    CHECK_EQ_U64((uint32_t)word(&r, 5), 0);  /* bra absolute :start */
+    CHECK_EQ_U64(word(&r, 6), line_word("ldi r0, 48"));
+}
+
+static void test_directives(void)
+{
+    struct result r;
+    assemble(".set N, 3\n"
+             ".const K, N * 2 + 1\n"
+             ".set f(x) x * 2 + K\n"
+             ".func g(a, b)\n"
+             "  .assert a >= 0\n"
+             "  .if a > b\n"
+             "    a\n"
+             "  .else\n"
+             "    b\n"
+             "  .endif\n"
+             ".endf\n"
+             ".macro load, reg, val\n"
+             "  ldi reg, val\n"
+             ".endm\n"
+             ".rep i, N\n"
+             "  load ra0 + i, f(i)\n"
+             ".endr\n"
+             ".if N == 3\n"
+             "  ldi r0, g(5, 9)\n"
+             ".elseif N == 4\n"
+             "  ldi r0, 1\n"
+             ".else\n"
+             "  ldi r0, 2\n"
+             ".endif\n"
+             ".rep 2\n"
+             "  nop\n"
+             ".endr\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    CHECK_EQ_INT(r.size, 6 * 8);
+    CHECK_EQ_U64(word(&r, 0), line_word("ldi ra0, 7"));
+    CHECK_EQ_U64(word(&r, 1), line_word("ldi ra1, 9"));
+    CHECK_EQ_U64(word(&r, 2), line_word("ldi ra2, 11"));
+    CHECK_EQ_U64(word(&r, 3), line_word("ldi r0, 9"));
+    CHECK_EQ_U64(word(&r, 4), VC4_QPU_NOP_WORD);
+    /* expressions: C precedence, >>> unsigned, ?: */
+    assemble("ldi r0, 1 + 2 * 3 << 1 | 1\nldi r1, -1 >>> 28\nldi r2, 3 > 2 ? 10 : 20\n"
+             "ldi r3, (1 << 4) - 0x10 + 0b101 + 010\n", &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    CHECK_EQ_U64((uint32_t)word(&r, 0), 15);
+    CHECK_EQ_U64((uint32_t)word(&r, 1), 15);
+    CHECK_EQ_U64((uint32_t)word(&r, 2), 10);
+    CHECK_EQ_U64((uint32_t)word(&r, 3), 13);
+}
+
+static void test_data_and_comments(void)
+{
+    struct result r;
+    /* .word pairs give the instruction words they spell; ';' separates parts */
+    assemble("/* block\n comment */ .word 0x009e7000, 0x100009e7 // nop\n"
+             ".long 0x009e7000, 0x300009e7 # thrend\n"
+             "nop ; nop ; thrend\n"
+             ".byte 1, 2, 3\n"
+             ".short 0x1234\n"
+             ".int -1\n"
+             ".float 1.0\n"
+             ".quad 0x1122334455667788\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    CHECK_EQ_U64(word(&r, 0), VC4_QPU_NOP_WORD);
+    CHECK_EQ_U64(word(&r, 1), UINT64_C(0x300009e7009e7000));
+    CHECK_EQ_U64(word(&r, 2), UINT64_C(0x300009e7009e7000));
+    CHECK_EQ_INT(r.size, 24 + 3 + 2 + 4 + 4 + 8);
+    CHECK(r.bytes[24] == 1 && r.bytes[26] == 3 && r.bytes[27] == 0x34 && r.bytes[28] == 0x12);
+    CHECK(r.bytes[29] == 0xFF && r.bytes[32] == 0xFF);
+    CHECK(r.bytes[33] == 0x00 && r.bytes[36] == 0x3F);
+    CHECK(r.bytes[37] == 0x88 && r.bytes[44] == 0x11);
+    /* an instruction after unaligned data is padded to 8 bytes; .align */
+    assemble(".byte 7\nnop\n.align 16\n.byte 1\n", &r);
+    CHECK_EQ_INT(r.size, 17);
+    CHECK_EQ_U64(word(&r, 1), VC4_QPU_NOP_WORD);
+}
+
+static void test_qinc_and_semaphores(void)
+{
+    struct result r;
+    assemble(".include \"vc4.qinc\"\n"
+             "mov vw_setup, vpm_setup(1, 1, v32(0, 0))\n"
+             "mov vw_setup, vdw_setup_0(16, 16, dma_h32(16, 0))\n"
+             "mov vw_setup, vdw_setup_1(64)\n"
+             ".rep i, 2\n"
+             "  mov -, sacq(i + 9)\n"
+             "  mov -, srel(i + 1)\n"
+             ".endr\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    CHECK_EQ_U64((uint32_t)word(&r, 0), 0x00101200);
+    CHECK_EQ_U64((uint32_t)word(&r, 1), 0x80000000u | 16u << 23 | 16u << 16 | 0x4000u | 16u << 7);
+    CHECK_EQ_U64((uint32_t)word(&r, 2), 0xc0000040u);
+    CHECK_EQ_U64(word(&r, 3), line_word("sacq -, 9"));
+    CHECK_EQ_U64(word(&r, 4), line_word("srel -, 1"));
+    CHECK_EQ_U64(word(&r, 5), line_word("sacq -, 10"));
+}
+
+/* A small program in the style of GPU_FFT's sources (written for this test):
+ * macros with register arguments, .back, local labels, procedure chains. */
+static void test_corpus_program(void)
+{
+    struct result r;
+    assemble(".include \"vc4.qinc\"\n"
+             ".set rb_0x40, rb30\n"
+             ".set ra_link, ra8\n"
+             ".set ra_ptr, ra1\n"
+             ".macro save, arg_vpm\n"
+             "    mov vw_setup, arg_vpm\n"
+             "    mov vpm, r0\n"
+             "    mov -, vw_wait\n"
+             ".endm\n"
+             "    mov rb_0x40, 0x40\n"
+             "    mov r3, unif;         mov ra_ptr, 0\n"
+             "    shl.setf r0, r3, 5;   mov ra6, 0\n"
+             ":loop\n"
+             "    save rb_0x40\n"
+             "    .back 2\n"
+             "    brr ra_link, r:loop\n"
+             "    .endb\n"
+             "    add ra_ptr, ra_ptr, rb_0x40; mov vw_addr, ra_ptr\n"
+             "    nop\n"
+             "    nop\n"
+             "    thrend\n"
+             "    mov interrupt, 1\n"
+             "    nop\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    CHECK_EQ_INT(r.size, 13 * 8);
+    CHECK_EQ_U64(word(&r, 0), line_word("ldi rb30, 0x40"));
+    CHECK_EQ_U64(word(&r, 1), line_word("or r3, unif, unif; v8subs ra1, rb39, rb39"));
+    /* the branch went 2 instructions back: before "mov vpm, r0" */
+    CHECK_EQ_U64(word(&r, 3), line_word("or vw_setup, rb30, rb30; nop"));
+    struct vc4_qpu_instr in;
+    vc4_qpu_decode(word(&r, 4), &in);
+    CHECK_EQ_INT(in.sig, 15);
+    CHECK_EQ_INT((int32_t)in.imm, 24 - (32 + 32));
+    CHECK_EQ_U64(word(&r, 5), line_word("or vpm, r0, r0"));
+    CHECK_EQ_U64(word(&r, 7), line_word("add ra1, ra1, rb30; v8min vw_addr, ra1, ra1"));
+    CHECK_EQ_U64(word(&r, 12), VC4_QPU_NOP_WORD);
+}
+
+static void test_diagnostics(void)
+{
+    struct result r;
+    assemble("nop\n  fadd r0, r1, bogus\n", &r);
+    CHECK(r.st == VC4_ERR_INVALID);
+    CHECK_CONTAINS(r.d.text, "t.qasm:2:16: error: undefined symbol");
+    assemble("  frob r0, r1\n", &r);
+    CHECK_CONTAINS(r.d.text, "t.qasm:1:3: error: unknown instruction");
+    assemble("brr -, :nowhere\n", &r);
+    CHECK_CONTAINS(r.d.text, "t.qasm:1:9: error: undefined label");
+    assemble(".if 1\nnop\n", &r);
+    CHECK_CONTAINS(r.d.text, "unterminated .if");
+    assemble(".macro m\nnop\n", &r);
+    CHECK_CONTAINS(r.d.text, "missing .endm");
+    assemble(".rep 3\nnop\n", &r);
+    CHECK_CONTAINS(r.d.text, "missing .endr");
+    assemble("/* open\n", &r);
+    CHECK_CONTAINS(r.d.text, "unterminated /* comment");
+    assemble(".assert 1 == 2\n", &r);
+    CHECK_CONTAINS(r.d.text, "t.qasm:1:9: error: assertion failed");
+    assemble(".endif\n.endm\n", &r);
+    CHECK(r.d.errors == 2);
+    assemble(".include \"does-not-exist.qinc\"\n", &r);
+    CHECK_CONTAINS(r.d.text, "cannot open include file");
+}
+
+static enum vc4_status loop_reader(void *user, const char *path, char **data, size_t *len)
+{
+    (void)user;
+    const char *text = strstr(path, "a.qinc") ? ".include \"b.qinc\"\n" : ".include \"a.qinc\"\n";
+    *len = strlen(text);
+    *data = malloc(*len + 1);
+    memcpy(*data, text, *len + 1);
+    return VC4_OK;
+}
+
+static void test_hostile(void)
+{
+    struct result r;
+    assemble(".macro m\nm\n.endm\nm\n", &r); /* infinite recursion */
+    CHECK(r.st != VC4_OK);
+    CHECK_CONTAINS(r.d.text, "nested too deeply");
+    assemble(".rep 1000000000\nnop\n.endr\n", &r);
+    CHECK(r.st != VC4_OK);
+    assemble(".rep i, 100000\n.rep j, 100000\nnop\n.endr\n.endr\n", &r);
+    CHECK(r.st != VC4_OK);
+    assemble(".func f(x)\nf(x)\n.endf\nldi r0, f(1)\n", &r);
+    CHECK(r.st != VC4_OK);
+    assemble("ldi r0, 99999999999999999999999999\n", &r);
+    CHECK_CONTAINS(r.d.text, "too large number");
+    assemble("ldi r0, 0x1ffffffff\n", &r);
+    CHECK(r.st != VC4_OK);
+    assemble("ldi r0, 1/0\n", &r);
+    CHECK_CONTAINS(r.d.text, "division by zero");
+    char deep[3000];
+    size_t k = 0;
+    k += (size_t)snprintf(deep, sizeof deep, "ldi r0, ");
+    for (int i = 0; i < 1000; i++)
+        deep[k++] = '(';
+    deep[k++] = '1';
+    deep[k] = 0;
+    assemble(deep, &r);
+    CHECK(r.st != VC4_OK);
+    /* include loop through a reader hook */
+    struct harness_diags d;
+    struct vc4_asm_options o = {.sink = harness_sink(&d), .read_file = loop_reader};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    CHECK(vc4_asm_source(as, "x.qasm", ".include \"a.qinc\"\n", 18) != VC4_OK);
+    CHECK_CONTAINS(d.text, "include loop");
+    vc4_asm_destroy(as);
+}
+
+static void test_symbols_api(void)
+{
+    struct harness_diags d;
+    struct vc4_asm_options o = {.sink = harness_sink(&d), .base_addr = 0x1000};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    CHECK(vc4_asm_define(as, "COUNT", 4) == VC4_OK);
+    const char *src = "nop\n:here\nldi r0, COUNT\nbra -, :here\n";
+    CHECK(vc4_asm_source(as, "s.qasm", src, strlen(src)) == VC4_OK);
+    int64_t v = 0;
+    CHECK(vc4_asm_lookup(as, "here", &v) && v == 0x1008);
+    CHECK(vc4_asm_lookup(as, "COUNT", &v) && v == 4);
+    size_t n;
+    const uint8_t *b = vc4_asm_output(as, &n);
+    CHECK_EQ_INT(n, 24);
+    CHECK_EQ_U64((uint32_t)vc4_qpu_load_le(b + 16), 0x1008);
+    CHECK(vc4_asm_symbol_count(as) >= 2);
+    CHECK_EQ_INT(vc4_asm_error_count(as), 0);
+    vc4_asm_destroy(as);
+}
+
+TEST_LIST(test_labels_and_branches, test_directives, test_data_and_comments,
+          test_qinc_and_semaphores, test_corpus_program, test_diagnostics, test_hostile,
+          test_symbols_api)
