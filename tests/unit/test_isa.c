@@ -191,10 +191,10 @@ static void test_ldi_forms(void)
     vc4_qpu_disasm(&in, 0, 0, buf, sizeof buf);
     CHECK_STR(buf, "ldipes r0, [-2,-1,0,1,0,0,0,0,0,0,0,0,0,0,0,0]");
     /* semaphores: bit 4 acquire */
-    vc4_qpu_decode(w(0x00000013, 0xE80209E7), &in);
+    vc4_qpu_decode(w(0x00000013, 0xE80009E7), &in);
     vc4_qpu_disasm(&in, 0, 0, buf, sizeof buf);
     CHECK_STR(buf, "sacq -, 3");
-    vc4_qpu_decode(w(0x00000003, 0xE80209E7), &in);
+    vc4_qpu_decode(w(0x00000003, 0xE80009E7), &in);
     vc4_qpu_disasm(&in, 0, 0, buf, sizeof buf);
     CHECK_STR(buf, "srel -, 3");
 }
