@@ -114,7 +114,8 @@ bool asm_builtin_reg(const char *name, size_t len, struct asm_reg *out)
         return true;
     }
     for (size_t i = 0; i < VC4_ARRAY_SIZE(reg_names); i++) {
-        if (strlen(reg_names[i].name) == len && memcmp(reg_names[i].name, name, len) == 0) {
+        if (reg_names[i].name[0] == name[0] && strlen(reg_names[i].name) == len &&
+            memcmp(reg_names[i].name, name, len) == 0) {
             out->caps = reg_names[i].caps;
             out->raddr = reg_names[i].raddr;
             out->waddr = reg_names[i].waddr;
@@ -492,17 +493,22 @@ static bool unary(struct asm_expr_ctx *c, struct asm_val *v)
 /* Binary operator precedence (higher binds tighter); 0 = not a binary op. */
 static int prec(const struct asm_tok *t)
 {
-    if (t->kind != TK_PUNCT)
+    if (t->kind != TK_PUNCT || t->len > 3)
         return 0;
-    static const struct { const char *op; int p; } ops[] = {
-        {"**", 11}, {"*", 10}, {"/", 10}, {"%", 10}, {"+", 9}, {"-", 9},
-        {"<<", 8}, {">>", 8}, {">>>", 8}, {"<<<", 8},
-        {"<", 7}, {"<=", 7}, {">", 7}, {">=", 7}, {"==", 6}, {"!=", 6},
-        {"&", 5}, {"^", 4}, {"|", 3}, {"&&", 2}, {"^^", 2}, {"||", 1}};
-    for (size_t i = 0; i < VC4_ARRAY_SIZE(ops); i++)
-        if (asm_tok_is(t, ops[i].op))
-            return ops[i].p;
-    return 0;
+    char a = t->p[0], b = t->len > 1 ? t->p[1] : 0;
+    switch (a) {
+    case '*': return b == '*' ? 11 : 10;
+    case '/': case '%': return 10;
+    case '+': case '-': return 9;
+    case '<': return b == '<' ? 8 : 7;
+    case '>': return b == '>' ? 8 : 7;
+    case '=': return b == '=' ? 6 : 0;
+    case '!': return b == '=' ? 6 : 0;
+    case '&': return b == '&' ? 2 : 5;
+    case '^': return b == '^' ? 2 : 4;
+    case '|': return b == '|' ? 1 : 3;
+    default: return 0;
+    }
 }
 
 static bool apply_binary(struct asm_expr_ctx *c, const struct asm_tok *op, struct asm_val *a,

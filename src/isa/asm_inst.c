@@ -79,7 +79,7 @@ static int find_add_op(const char *p, size_t len)
 {
     for (unsigned i = 0; i < VC4_QPU_A_COUNT; i++) {
         const char *n = vc4_qpu_add_ops[i].name;
-        if (n && i && strlen(n) == len && memcmp(n, p, len) == 0)
+        if (n && i && n[0] == p[0] && strlen(n) == len && memcmp(n, p, len) == 0)
             return (int)i;
     }
     /* "addopN": reserved add opcodes, as the disassembler prints them */
@@ -100,7 +100,7 @@ static int find_mul_op(const char *p, size_t len)
 {
     for (unsigned i = 1; i < VC4_QPU_M_COUNT; i++) {
         const char *n = vc4_qpu_mul_ops[i].name;
-        if (strlen(n) == len && memcmp(n, p, len) == 0)
+        if (n[0] == p[0] && strlen(n) == len && memcmp(n, p, len) == 0)
             return (int)i;
     }
     if (len == 5 && memcmp(p, "v8mul", 5) == 0) /* instructions.html spells v8muld so */
@@ -112,7 +112,7 @@ static int find_sig(const char *p, size_t len)
 {
     for (unsigned i = 0; i < VC4_QPU_SIG_COUNT; i++) {
         const char *n = vc4_qpu_sigs[i].name;
-        if (n && strlen(n) == len && memcmp(n, p, len) == 0)
+        if (n && n[0] == p[0] && strlen(n) == len && memcmp(n, p, len) == 0)
             return (int)i;
     }
     return -1;

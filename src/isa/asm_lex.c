@@ -121,7 +121,7 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
         } else {
             t->kind = TK_PUNCT;
             size_t l = 1;
-            for (size_t k = 0; k < VC4_ARRAY_SIZE(puncts); k++) {
+            for (size_t k = 0; strchr("<>=!&|^*", c) && k < VC4_ARRAY_SIZE(puncts); k++) {
                 size_t pl = strlen(puncts[k]);
                 if (i + pl <= len && memcmp(s + i, puncts[k], pl) == 0) {
                     l = pl;
@@ -145,6 +145,8 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
 
 bool asm_tok_is(const struct asm_tok *t, const char *s)
 {
+    if (t->len == 0 || t->p[0] != s[0]) /* fast reject before strlen */
+        return false;
     size_t l = strlen(s);
     return t->kind != TK_END && t->len == l && memcmp(t->p, s, l) == 0;
 }

@@ -1,0 +1,4 @@
+nop
+thrend
+nop
+nop
