@@ -25,6 +25,8 @@
 /* ---- diagnostics -------------------------------------------------------------- */
 
 static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, const char *fmt,
+                   va_list ap) VC4_PRINTF(4, 0);
+static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, const char *fmt,
                    va_list ap)
 {
     if (sev == VC4_ERROR)

@@ -20,7 +20,8 @@ static void assemble(const char *src, struct result *r)
     struct vc4_asm *as = vc4_asm_create(&o);
     r->st = vc4_asm_source(as, "t.qasm", src, strlen(src));
     const uint8_t *b = vc4_asm_output(as, &r->size);
-    memcpy(r->bytes, b, r->size < sizeof r->bytes ? r->size : sizeof r->bytes);
+    if (b && r->size)
+        memcpy(r->bytes, b, r->size < sizeof r->bytes ? r->size : sizeof r->bytes);
     vc4_asm_destroy(as);
 }
 
