@@ -46,6 +46,7 @@ struct side {
     int nsrc;
     struct src src[2];
     int rot;     /* .rot n (1..15) or 16 = r5; 0 none */
+    bool fixed;  /* tied to its ALU (aop/mop/amov/mmov): never swapped */
     unsigned col;
 };
 
@@ -309,14 +310,76 @@ static bool set_dest(struct vc4_asm *as, struct side *sd, const struct asm_val *
     return true;
 }
 
-/* Take an ALU slot: 0 add, 1 mul; handles mov moving to the other ALU. */
+static bool src_same(const struct src *a, const struct src *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == SRC_IMM)
+        return a->bits == b->bits;
+    return a->r.caps == b->r.caps && a->r.raddr == b->r.raddr && a->r.acc == b->r.acc &&
+           a->r.pk == b->r.pk && a->r.rot == b->r.rot;
+}
+
+/*
+ * vc4asm AssembleInst::tryALUSwap: an operation already placed on one ALU moves
+ * to the other (free) one when the other ALU can compute the same:
+ * v8adds/v8subs exist on both; "or/and/min/max x, y, y" equals "v8min x, y, y";
+ * "xor/sub x, y, y" equals "v8subs x, y, y"; "v8min/v8max x, y, y" equals
+ * "or x, y, y"; mov and nop move as they are.  Never with .setf, a MUL pack,
+ * a vector rotation, or an op tied to its ALU.  Returns the op on the other
+ * ALU, or -1.
+ */
+static int swapped_op(const struct side *sd, int from)
+{
+    if (sd->nop)
+        return 0;
+    if (sd->fixed || sd->setf || sd->rot)
+        return -1;
+    if (sd->nsrc > 0 && sd->src[0].kind == SRC_REG && sd->src[0].r.rot)
+        return -1;
+    if (sd->nsrc > 1 && sd->src[1].kind == SRC_REG && sd->src[1].r.rot)
+        return -1;
+    if (from == 1 && sd->dest.pk)
+        return -1; /* MUL pack (pm 1) or its regfile-A placement: keep */
+    if (sd->mov)
+        return 0;
+    bool same = sd->nsrc == 2 && src_same(&sd->src[0], &sd->src[1]);
+    if (from == 0) {
+        switch (sd->op) {
+        case VC4_QPU_A_V8ADDS: return VC4_QPU_M_V8ADDS;
+        case VC4_QPU_A_V8SUBS: return VC4_QPU_M_V8SUBS;
+        case VC4_QPU_A_XOR: case VC4_QPU_A_SUB: return same ? VC4_QPU_M_V8SUBS : -1;
+        case VC4_QPU_A_OR: case VC4_QPU_A_AND: case VC4_QPU_A_MIN: case VC4_QPU_A_MAX:
+            return same ? VC4_QPU_M_V8MIN : -1;
+        default: return -1;
+        }
+    }
+    switch (sd->op) {
+    case VC4_QPU_M_V8ADDS: return VC4_QPU_A_V8ADDS;
+    case VC4_QPU_M_V8SUBS: return VC4_QPU_A_V8SUBS;
+    case VC4_QPU_M_V8MIN: case VC4_QPU_M_V8MAX: return same ? VC4_QPU_A_OR : -1;
+    default: return -1;
+    }
+}
+
+/* Take an ALU slot (0 add, 1 mul), moving what occupies it to the free ALU
+ * when vc4asm would (tryALUSwap). */
 static int take_side(struct ib *b, int want, unsigned col)
 {
     if (!b->s[want].used)
         return want;
-    /* a mov or v8adds/v8subs/nop already there can move to the free ALU */
-    if (b->s[want].mov && !b->s[!want].used && !b->s[want].src[0].r.rot) {
+    if (b->s[want].nop && !b->s[!want].used) {
+        /* an explicit nop only marks the ALU; it yields (vc4asm isADD/isMUL) */
         b->s[!want] = b->s[want];
+        memset(&b->s[want], 0, sizeof b->s[want]);
+        b->s[want].cond = -1;
+        return want;
+    }
+    int op = b->s[!want].used ? -1 : swapped_op(&b->s[want], want);
+    if (op >= 0) {
+        b->s[!want] = b->s[want];
+        if (!b->s[!want].mov && !b->s[!want].nop)
+            b->s[!want].op = (unsigned)op;
         memset(&b->s[want], 0, sizeof b->s[want]);
         b->s[want].cond = -1;
         return want;
@@ -344,6 +407,11 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
 
     bool is_nop = len == 3 && memcmp(p, "nop", 3) == 0;
     bool is_mov = len == 3 && memcmp(p, "mov", 3) == 0;
+    int tied = -1; /* amov/mmov, aop/mop: the ALU is given (vc4asm 0.2.2) */
+    if (len == 4 && (p[0] == 'a' || p[0] == 'm') && memcmp(p + 1, "mov", 3) == 0) {
+        is_mov = true;
+        tied = p[0] == 'm';
+    }
     int addop = -1, mulop = -1;
     if (!is_nop && !is_mov) {
         addop = find_add_op(p, len);
@@ -353,17 +421,25 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
                 addop = find_add_op(p + 1, len - 1);
             if (addop < 0 && len > 1 && p[0] == 'm')
                 mulop = find_mul_op(p + 1, len - 1);
+            if (addop >= 0 || mulop >= 0)
+                tied = mulop >= 0;
         }
         if (addop < 0 && mulop < 0)
             return err(as, m->col, "unknown instruction");
     }
+    /* vc4asm: nop and mov take the ADD ALU unless it is used (a mov also after
+     * an explicit nop); v8adds/v8subs are MUL operations (opcode table) that
+     * fall back to the ADD ALU when the MUL ALU is used. */
+    bool add_busy = b->s[0].used && !b->s[0].nop, mul_busy = b->s[1].used && !b->s[1].nop;
     int want;
-    if (is_nop)
+    if (tied >= 0)
+        want = tied;
+    else if (is_nop)
         want = b->s[0].used ? 1 : 0;
     else if (is_mov)
         want = b->s[0].used ? 1 : 0;
-    else if (addop >= 0 && mulop >= 0) /* v8adds / v8subs: ADD ALU unless taken */
-        want = b->s[0].used ? 1 : 0;
+    else if (addop >= 0 && mulop >= 0)
+        want = mul_busy && !add_busy ? 0 : 1;
     else
         want = addop >= 0 ? 0 : 1;
 
@@ -374,6 +450,7 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     sd.col = m->col;
     sd.nop = is_nop;
     sd.mov = is_mov;
+    sd.fixed = tied >= 0;
 
     /* suffixes: .ifxx .setf .rot n, */
     while (t[pos].kind == TK_SUFFIX) {
@@ -437,8 +514,11 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
                 return false;
         if (is_mov) {
             sd.movconst = sd.src[0].kind == SRC_IMM;
-            if (sd.src[0].kind == SRC_REG && sd.src[0].r.rot)
+            if (sd.src[0].kind == SRC_REG && sd.src[0].r.rot) {
+                if (tied == 0)
+                    return err(as, m->col, "rotation is only available on the MUL ALU");
                 want = 1; /* rotation: MUL ALU only */
+            }
         }
     }
     if (sd.rot && want == 0)
@@ -635,9 +715,11 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             pm = 0; /* the MUL ALU writes regfile A */
             pack = pk_pack_a[pk];
         } else if (pk >= PK_8ABCDS && pk <= PK_8DS) {
-            /* vc4asm: the MUL ALU encodes saturated 8-bit packs like unsaturated */
+            /* MUL ALU colour pack from a saturating suffix.  vc4asm output (its
+             * smitest listing): .8as .8bs .8cs .8ds encode as the colour packs
+             * 4..7, but .8abcds keeps code 11 (pm 1). */
             pm = 1;
-            pack = pk_pack_a[pk] & 7u;
+            pack = pk == PK_8ABCDS ? VC4_QPU_PACK_A_8888_SAT : pk_pack_a[pk] & 7u;
         } else {
             return err(as, sd->dest_col, "this pack mode needs a regfile A destination");
         }

@@ -56,8 +56,11 @@ static bool alu_pack_printed(const struct vc4_qpu_instr *in)
         return in->ws ? in->op_mul != VC4_QPU_M_NOP &&
                             !(in->pack >= VC4_QPU_PACK_A_8888 && in->pack <= VC4_QPU_PACK_A_8D)
                       : in->op_add != VC4_QPU_A_NOP;
-    return in->op_mul != VC4_QPU_M_NOP && in->pack >= VC4_QPU_PACK_MUL_8888 &&
-           in->pack <= VC4_QPU_PACK_MUL_8D;
+    /* pm 1: the colour packs, and code 11 that vc4asm writes for ".8abcds" on
+     * a MUL destination outside regfile A (printed with that suffix) */
+    return in->op_mul != VC4_QPU_M_NOP &&
+           ((in->pack >= VC4_QPU_PACK_MUL_8888 && in->pack <= VC4_QPU_PACK_MUL_8D) ||
+            (in->pack == VC4_QPU_PACK_A_8888_SAT && !in->ws));
 }
 
 static void canon_alu(struct vc4_qpu_instr *in)

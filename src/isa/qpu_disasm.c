@@ -97,6 +97,9 @@ static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
         return;
     }
     const char *name = vc4_qpu_op_add_name(c->op_add);
+    /* v8adds/v8subs are MUL operations for vc4asm unless tied to the ADD ALU */
+    if (c->op_add == VC4_QPU_A_V8ADDS || c->op_add == VC4_QPU_A_V8SUBS)
+        vc4_out_puts(o, "a");
     if (name)
         vc4_out_puts(o, name);
     else
@@ -138,8 +141,8 @@ static void put_mul(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
     }
     vc4_out_puts(o, " ");
     put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul);
-    if (c->pm)
-        vc4_out_puts(o, vc4_qpu_pack_suffix(1, c->pack));
+    if (c->pm) /* pm-1 code 11 reads ".8abcds" (canon: printed only then) */
+        vc4_out_puts(o, vc4_qpu_pack_suffix(c->pack == VC4_QPU_PACK_A_8888_SAT ? 0 : 1, c->pack));
     else if (c->ws) /* regfile-A pack of the mul result (canon decides if printed) */
         vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     vc4_out_puts(o, ", ");

@@ -61,7 +61,7 @@ static void test_ops_conditions_signals(void)
     /* every add op */
     static const char *const add_ops[] = {"fadd", "fsub", "fmin", "fmax", "fminabs", "fmaxabs",
                                           "add", "sub", "shr", "asr", "ror", "shl", "min", "max",
-                                          "and", "or", "xor", "v8adds", "v8subs"};
+                                          "and", "or", "xor"};
     for (size_t i = 0; i < sizeof add_ops / sizeof *add_ops; i++) {
         char src[128], want[128];
         snprintf(src, sizeof src, "%s r0, r1, r2", add_ops[i]);
@@ -82,9 +82,21 @@ static void test_ops_conditions_signals(void)
         snprintf(want, sizeof want, "nop; %s r0, r1, r2", mul_ops[i]);
         check_dis(src, want);
     }
-    /* v8adds goes to the MUL ALU when the ADD ALU is taken; mv8adds forces it */
+    /* v8adds/v8subs are MUL ops (vc4asm's opcode table) that fall back to the
+     * ADD ALU when the MUL ALU is taken; av8adds/mv8adds tie them to an ALU */
+    check_dis("v8adds r0, r1, r2", "nop; v8adds r0, r1, r2");
+    check_dis("v8subs r0, r1, r2", "nop; v8subs r0, r1, r2");
     check_dis("fadd r0, r1, r2; v8adds r3, r1, r2", "fadd r0, r1, r2; v8adds r3, r1, r2");
+    check_dis("fmul r0, r1, r2; v8adds r3, r1, r2", "av8adds r3, r1, r2; fmul r0, r1, r2");
+    check_dis("v8adds r3, r1, r2; fmul r0, r1, r2", "av8adds r3, r1, r2; fmul r0, r1, r2");
+    check_dis("av8subs r0, r1, r2", "av8subs r0, r1, r2; nop");
     check_dis("mv8adds r0, r0, r1", "nop; v8adds r0, r0, r1");
+    /* an op already placed moves to the free ALU when the other can compute it
+     * (vc4asm tryALUSwap); amov/mmov tie a mov */
+    check_dis("and r0, r1, r1; add r2, r3, r4", "add r2, r3, r4; v8min r0, r1, r1");
+    check_dis("v8max r0, r1, r1; fmul r2, r3, r4", "or r0, r1, r1; fmul r2, r3, r4");
+    check_dis("mmov r0, r1", "nop; v8min r0, r1, r1");
+    check_dis("nop; fadd r0, r1, r2", "fadd r0, r1, r2; nop");
     /* conditions, also as destination suffix; ifnc = ifcc */
     static const char *const conds[] = {"ifz", "ifnz", "ifn", "ifnn", "ifc", "ifcc"};
     for (size_t i = 0; i < 6; i++) {
