@@ -149,6 +149,141 @@ static bool is_reserved(const struct vc4_qpu_instr *in)
     }
 }
 
+/* How a read address is served (see read_io for the IO ones). */
+static uint8_t read_kind(unsigned file, unsigned raddr)
+{
+    if (raddr < VC4_QPU_REGS)
+        return VC4_XI_RD_REG;
+    switch (raddr) {
+    case VC4_QPU_R_ELEM_QPU:
+        return file ? VC4_XI_RD_IO : VC4_XI_RD_ELEM; /* B: QPU_NUMBER */
+    case VC4_QPU_R_UNIF: case VC4_QPU_R_VARY: case VC4_QPU_R_XY_COORD: case VC4_QPU_R_MS_REV:
+    case VC4_QPU_R_VPM: case VC4_QPU_R_VPM_BUSY: case VC4_QPU_R_VPM_WAIT:
+        return VC4_XI_RD_IO;
+    default:
+        return VC4_XI_RD_ZERO; /* NOP, MUTEX_ACQUIRE (acquired before), undefined ones */
+    }
+}
+
+static uint8_t write_kind(unsigned file, unsigned waddr, uint8_t *idx)
+{
+    *idx = 0;
+    if (waddr < VC4_QPU_REGS) {
+        *idx = (uint8_t)waddr;
+        return file ? VC4_XI_W_B : VC4_XI_W_A;
+    }
+    if (waddr >= VC4_QPU_W_ACC0 && waddr <= VC4_QPU_W_ACC3) {
+        *idx = (uint8_t)(waddr - VC4_QPU_W_ACC0);
+        return VC4_XI_W_ACC;
+    }
+    return waddr == VC4_QPU_W_NOP ? VC4_XI_W_NONE : VC4_XI_W_IO;
+}
+
+static bool sig_has_effect(unsigned sig)
+{
+    switch (sig) {
+    case VC4_QPU_SIG_PROG_END: case VC4_QPU_SIG_COLOR_LOAD_END:
+    case VC4_QPU_SIG_LOAD_TMU0: case VC4_QPU_SIG_LOAD_TMU1:
+    case VC4_QPU_SIG_COVERAGE_LOAD: case VC4_QPU_SIG_COLOR_LOAD: case VC4_QPU_SIG_ALPHA_MASK_LOAD:
+        return true;
+    default:
+        return false; /* breakpoint, thread switches, scoreboard: no effect on a user program */
+    }
+}
+
+/* Build the execution record of a decoded instruction (qpu.h). */
+static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
+{
+    memset(xi, 0, sizeof *xi);
+    if (is_reserved(in)) {
+        xi->form = VC4_XI_RESERVED;
+        return;
+    }
+    unsigned file_add = vc4_qpu_add_wfile(in), file_mul = vc4_qpu_mul_wfile(in);
+    if (in->kind == VC4_QPU_KIND_BRANCH) {
+        xi->form = VC4_XI_BRANCH;
+        return;
+    }
+    xi->cond_add = in->cond_add;
+    xi->cond_mul = in->cond_mul;
+    if (in->pack)
+        xi->features |= in->pm ? VC4_XI_PACK_MUL : VC4_XI_PACK_A;
+    if (in->kind == VC4_QPU_KIND_LOAD_IMM || in->kind == VC4_QPU_KIND_SEMAPHORE) {
+        xi->form = VC4_XI_LDI;
+        xi->block = in->kind == VC4_QPU_KIND_SEMAPHORE ? VC4_XI_BLOCK_SEMA : VC4_XI_BLOCK_NONE;
+        unsigned mode = in->kind == VC4_QPU_KIND_SEMAPHORE ? VC4_QPU_LDI_32 : in->unpack;
+        for (unsigned i = 0; i < VC4_QPU_SIMD; i++) {
+            uint32_t ms = (in->imm >> (16 + i)) & 1, ls = (in->imm >> i) & 1;
+            /* per-element modes (facts 3, VC4C LoadImmediate) */
+            xi->vec[i] = mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED ? ls - 2u * ms
+                       : mode == VC4_QPU_LDI_PER_ELEMENT_UNSIGNED ? 2 * ms + ls
+                       : in->imm;
+        }
+        /* the value goes to both waddrs under their own conditions (facts 3) */
+        if (in->cond_add && in->waddr_add != VC4_QPU_W_NOP)
+            xi->w_add = write_kind(file_add, in->waddr_add, &xi->wi_add);
+        if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
+            xi->w_mul = write_kind(file_mul, in->waddr_mul, &xi->wi_mul);
+        xi->sf = in->sf ? VC4_XI_SF_ADD : VC4_XI_SF_NONE;
+        return;
+    }
+
+    bool small_imm = in->kind == VC4_QPU_KIND_ALU_SMALL_IMM;
+    bool add_used = in->op_add != VC4_QPU_A_NOP, mul_used = in->op_mul != VC4_QPU_M_NOP;
+    bool unary = vc4_qpu_op_add_is_unary(in->op_add);
+    xi->form = VC4_XI_ALU;
+    xi->rd_a = read_kind(0, in->raddr_a);
+    xi->rmask_a = in->raddr_a < VC4_QPU_REGS ? 1u << in->raddr_a : 0;
+    if (small_imm) {
+        xi->rd_b = VC4_XI_RD_IMM;
+        for (unsigned i = 0; i < VC4_QPU_SIMD; i++)
+            xi->vec[i] = vc4_qpu_small_imm_value(in->raddr_b);
+    } else {
+        xi->rd_b = read_kind(1, in->raddr_b);
+        xi->rmask_b = in->raddr_b < VC4_QPU_REGS ? 1u << in->raddr_b : 0;
+    }
+    if (in->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE || (!small_imm && in->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE))
+        xi->block = VC4_XI_BLOCK_MUTEX;
+    xi->op_add = in->op_add;
+    xi->op_mul = in->op_mul;
+    xi->add_a = in->add_a;
+    xi->add_b = unary ? in->add_a : in->add_b; /* unary ops read only a */
+    xi->mul_a = in->mul_a;
+    xi->mul_b = in->mul_b;
+    if (in->unpack) {
+        /* PM 0 unpacks regfile A, PM 1 unpacks r4 (facts 11) */
+        unsigned upk = in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A;
+        if (add_used && (xi->add_a == upk || xi->add_b == upk))
+            xi->features |= VC4_XI_UNPACK_ADD;
+        if (mul_used && (in->mul_a == upk || in->mul_b == upk))
+            xi->features |= VC4_XI_UNPACK_MUL;
+    }
+    xi->reads_r4 = (add_used && (in->add_a == VC4_QPU_MUX_R4 || (!unary && in->add_b == VC4_QPU_MUX_R4))) ||
+                   (mul_used && (in->mul_a == VC4_QPU_MUX_R4 || in->mul_b == VC4_QPU_MUX_R4));
+    if (small_imm && in->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5 && mul_used)
+        xi->features |= VC4_XI_ROTATE;
+    if ((in->sig == VC4_QPU_SIG_PROG_END || in->sig == VC4_QPU_SIG_COLOR_LOAD_END) &&
+        ((in->waddr_add < VC4_QPU_REGS && in->cond_add) || (in->waddr_mul < VC4_QPU_REGS && in->cond_mul)))
+        xi->features |= VC4_XI_THREND;
+    /* writes: add only when its op runs; mul also when nop (facts 20) */
+    if (add_used && in->cond_add)
+        xi->w_add = write_kind(file_add, in->waddr_add, &xi->wi_add);
+    if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
+        xi->w_mul = write_kind(file_mul, in->waddr_mul, &xi->wi_mul);
+    /* flags: add ALU, or mul when the add op is nop (.never does not count;
+     * facts 14) */
+    if (in->sf)
+        xi->sf = add_used ? VC4_XI_SF_ADD : VC4_XI_SF_MUL;
+    xi->n_flag = !(xi->sf == VC4_XI_SF_ADD && in->op_add == VC4_QPU_A_CLZ); /* clz: N = 0 (facts 16) */
+    xi->mul_quirk = !mul_used && (xi->w_mul != VC4_XI_W_NONE || xi->sf == VC4_XI_SF_MUL);
+    xi->sig = sig_has_effect(in->sig);
+    if (!add_used && !mul_used && xi->w_add == VC4_XI_W_NONE && xi->w_mul == VC4_XI_W_NONE &&
+        xi->sf == VC4_XI_SF_NONE && xi->rd_a != VC4_XI_RD_REG && xi->rd_a != VC4_XI_RD_IO &&
+        xi->rd_b != VC4_XI_RD_REG && xi->rd_b != VC4_XI_RD_IO && xi->block == VC4_XI_BLOCK_NONE &&
+        !(xi->features & VC4_XI_THREND))
+        xi->form = VC4_XI_NOP;
+}
+
 static inline uint64_t load_le64(const uint8_t *p)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -160,24 +295,37 @@ static inline uint64_t load_le64(const uint8_t *p)
 #endif
 }
 
-bool vc4_qpu_fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out)
+static void icache_fill(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t off,
+                        uint64_t word)
+{
+    e->valid = true;
+    e->addr = off;
+    e->word = word;
+    e->warned = 0;
+    vc4_qpu_decode(word, &e->in);
+    build_xi(&e->in, &e->xi);
+    v->stats.decodes++;
+}
+
+/* The entry for the word at pc.  The word in memory is compared with the
+ * cached one on every fetch (one load and compare), so writes by the host
+ * (including through vc4_emu_mem_ptr pointers) and by DMA are always seen. */
+static inline bool fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out)
 {
     uint32_t off;
     if (!vc4_mem_span(&v->mem, pc, VC4_QPU_INSTR_BYTES, &off))
         return false;
     uint64_t word = load_le64(v->mem.ram + off);
     struct vc4_icache_entry *e = &v->icache.e[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)];
-    if (VC4_UNLIKELY(!e->valid || e->addr != off || e->word != word)) {
-        e->valid = true;
-        e->addr = off;
-        e->word = word;
-        e->warned = 0;
-        vc4_qpu_decode(word, &e->in);
-        e->reserved = is_reserved(&e->in);
-        v->stats.decodes++;
-    }
+    if (VC4_UNLIKELY(!e->valid || e->addr != off || e->word != word))
+        icache_fill(v, e, off, word);
     *out = e;
     return true;
+}
+
+bool vc4_qpu_fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out)
+{
+    return fetch(v, pc, out);
 }
 
 /* ---- state ------------------------------------------------------------------ */
@@ -300,15 +448,24 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
 
 /* ---- register writes -------------------------------------------------------------- */
 
-static inline void masked_copy(uint32_t *d, const uint32_t *s, uint16_t mask)
+/* Bit i of a per-element mask, as a vector (shifts by the element number
+ * do not vectorise; an AND with this table does). */
+static const uint32_t lane_bit[N] = {0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80,
+                                     0x100, 0x200, 0x400, 0x800, 0x1000, 0x2000, 0x4000, 0x8000};
+static const uint32_t zeros[N];
+static const uint32_t elem_numbers[N] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
+/* d[i] = s[i] where bit i of mask is set (a per-element blend). */
+static inline void masked_copy(uint32_t *restrict d, const uint32_t *restrict s, uint16_t mask)
 {
     if (mask == ALL_ELEMS) {
         memcpy(d, s, N * sizeof *d);
         return;
     }
-    for (int i = 0; i < N; i++)
-        if (mask & (1u << i))
-            d[i] = s[i];
+    for (int i = 0; i < N; i++) {
+        uint32_t m = (mask & lane_bit[i]) ? ~0u : 0u;
+        d[i] = (d[i] & ~m) | (s[i] & m);
+    }
 }
 
 static uint32_t *target_reg(struct vc4_qpu *q, unsigned file, unsigned waddr)
@@ -436,43 +593,38 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
 
 /* ---- conditions and flags ------------------------------------------------------------ */
 
+/* The elements whose write condition passes (facts 15); cond codes 0-7
+ * are never, always, zs, zc, ns, nc, cs, cc (see struct vc4_qpu). */
 static inline uint16_t cond_mask(const struct vc4_qpu *q, unsigned cond)
 {
-    switch (cond) {
-    case VC4_QPU_COND_NEVER: return 0;
-    case VC4_QPU_COND_ALWAYS: return ALL_ELEMS;
-    case VC4_QPU_COND_ZS: return q->zf;
-    case VC4_QPU_COND_ZC: return (uint16_t)~q->zf;
-    case VC4_QPU_COND_NS: return q->nf;
-    case VC4_QPU_COND_NC: return (uint16_t)~q->nf;
-    case VC4_QPU_COND_CS: return q->cf;
-    default: return (uint16_t)~q->cf;
-    }
+    return (uint16_t)(q->flag[(cond >> 1) & 3] ^ ((cond & 1) ? ALL_ELEMS : 0u));
 }
 
-/* Flags only where the write condition passes (facts 15). */
+/* Flags only where the write condition passes (facts 15): Z = result 0,
+ * N = bit 31 (clz: 0), C from the op (facts 16). */
 static inline void set_flags(struct vc4_qpu *q, const uint32_t *r, uint16_t carry, uint16_t mask,
                              bool n_from_bit31)
 {
-    uint16_t z = 0, n = 0;
+    uint32_t z = 0, n = 0;
     for (int i = 0; i < N; i++) {
-        z |= (uint16_t)((r[i] == 0) << i);
-        n |= (uint16_t)((r[i] >> 31) << i);
+        z |= lane_bit[i] & ((uint32_t)0 - (uint32_t)(r[i] == 0));
+        n |= lane_bit[i] & ((uint32_t)0 - (r[i] >> 31));
     }
     if (!n_from_bit31)
         n = 0;
-    q->zf = (uint16_t)((q->zf & ~mask) | (z & mask));
-    q->nf = (uint16_t)((q->nf & ~mask) | (n & mask));
-    q->cf = (uint16_t)((q->cf & ~mask) | (carry & mask));
+    uint16_t *f = q->flag;
+    f[VC4_QPU_FLAG_Z] = (uint16_t)((f[VC4_QPU_FLAG_Z] & ~mask) | (z & mask));
+    f[VC4_QPU_FLAG_N] = (uint16_t)((f[VC4_QPU_FLAG_N] & ~mask) | (n & mask));
+    f[VC4_QPU_FLAG_C] = (uint16_t)((f[VC4_QPU_FLAG_C] & ~mask) | (carry & mask));
 }
 
 static bool branch_taken(const struct vc4_qpu *q, unsigned cond)
 {
     uint16_t f;
     switch (cond >> 1) {
-    case 0: case 1: f = q->zf; break;   /* 0-3: Z */
-    case 2: case 3: f = q->nf; break;   /* 4-7: N */
-    case 4: case 5: f = q->cf; break;   /* 8-11: C */
+    case 0: case 1: f = q->flag[VC4_QPU_FLAG_Z]; break; /* 0-3: Z */
+    case 2: case 3: f = q->flag[VC4_QPU_FLAG_N]; break; /* 4-7: N */
+    case 4: case 5: f = q->flag[VC4_QPU_FLAG_C]; break; /* 8-11: C */
     default: return true;               /* 15 always (12-14 rejected as reserved) */
     }
     bool any = cond & 2, clear = cond & 1;
@@ -482,56 +634,66 @@ static bool branch_taken(const struct vc4_qpu *q, unsigned cond)
 
 /* ---- the instruction forms ------------------------------------------------------------- */
 
-static void exec_alu(struct exec *x)
+/* A write through the execution record: physical registers and r0-r3
+ * directly, everything else by write_reg. */
+static inline void write_to(struct exec *x, uint8_t kind, uint8_t idx, unsigned file, unsigned waddr,
+                            const uint32_t *val, uint16_t mask)
+{
+    struct vc4_qpu *q = x->q;
+    switch (kind) {
+    case VC4_XI_W_A:
+        if (mask) {
+            masked_copy(q->ra[idx], val, mask);
+            x->cur_wa |= 1u << idx;
+        }
+        return;
+    case VC4_XI_W_B:
+        if (mask) {
+            masked_copy(q->rb[idx], val, mask);
+            x->cur_wb |= 1u << idx;
+        }
+        return;
+    case VC4_XI_W_ACC:
+        if (mask) {
+            masked_copy(q->acc[idx], val, mask);
+            x->cur_acc |= (uint8_t)(1u << idx);
+        }
+        return;
+    case VC4_XI_W_IO:
+        write_reg(x, file, waddr, val, mask);
+        return;
+    default:
+        return;
+    }
+}
+
+/* Unpack and rotation of the ALU operands (the uncommon features). */
+static void operand_features(struct exec *x, const uint32_t *const *src, const uint32_t **aa,
+                             const uint32_t **ab, const uint32_t **ma, const uint32_t **mb,
+                             uint32_t *up_add, uint32_t *up_mul, uint32_t *rot_a, uint32_t *rot_b)
 {
     struct vc4_qpu *q = x->q;
     const struct vc4_qpu_instr *in = x->in;
-    uint32_t tmpa[N], tmpb[N];
-    bool small_imm = in->kind == VC4_QPU_KIND_ALU_SMALL_IMM;
-    unsigned op_add = in->op_add, op_mul = in->op_mul;
-
-    /* regfile reads (side effects happen whenever the address is given) */
-    const uint32_t *va = read_file(x, 0, in->raddr_a, tmpa);
-    const uint32_t *vb;
-    if (small_imm) {
-        fill(tmpb, vc4_qpu_small_imm_value(in->raddr_b));
-        vb = tmpb;
-    } else {
-        vb = read_file(x, 1, in->raddr_b, tmpb);
+    const struct vc4_qpu_xi *xi = &x->e->xi;
+    /* unpack: PM 0 unpacks regfile A, PM 1 unpacks r4 (facts 11); the
+     * float conversions for float-consuming ops */
+    unsigned upk = in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A;
+    if (xi->features & VC4_XI_UNPACK_ADD) {
+        bool add_f = vc4_qpu_op_add_is_float(in->op_add);
+        for (int i = 0; i < N; i++)
+            up_add[i] = vc4_unpack(in->unpack, src[upk][i], add_f);
+        if (xi->add_a == upk) *aa = up_add;
+        if (xi->add_b == upk) *ab = up_add;
     }
-    if (x->failed)
-        return;
-
-    /* operand muxes with unpack: PM 0 unpacks regfile A, PM 1 unpacks r4 (facts 11) */
-    const uint32_t *src[8] = {q->acc[0], q->acc[1], q->acc[2], q->acc[3], q->acc[4], q->acc[5], va, vb};
-    unsigned upk_mux = in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A;
-    bool add_f = vc4_qpu_op_add_is_float(op_add), mul_f = vc4_qpu_op_mul_is_float(op_mul);
-    uint32_t up_add[N], up_mul[N];
-    const uint32_t *aa = src[in->add_a], *ab = src[in->add_b];
-    const uint32_t *ma = src[in->mul_a], *mb = src[in->mul_b];
-    bool add_used = op_add != VC4_QPU_A_NOP, mul_used = op_mul != VC4_QPU_M_NOP;
-    if (in->unpack) {
-        if (add_used && (in->add_a == upk_mux || in->add_b == upk_mux)) {
-            for (int i = 0; i < N; i++)
-                up_add[i] = vc4_unpack(in->unpack, src[upk_mux][i], add_f);
-            if (in->add_a == upk_mux) aa = up_add;
-            if (in->add_b == upk_mux) ab = up_add;
-        }
-        if (mul_used && (in->mul_a == upk_mux || in->mul_b == upk_mux)) {
-            for (int i = 0; i < N; i++)
-                up_mul[i] = vc4_unpack(in->unpack, src[upk_mux][i], mul_f);
-            if (in->mul_a == upk_mux) ma = up_mul;
-            if (in->mul_b == upk_mux) mb = up_mul;
-        }
+    if (xi->features & VC4_XI_UNPACK_MUL) {
+        bool mul_f = vc4_qpu_op_mul_is_float(in->op_mul);
+        for (int i = 0; i < N; i++)
+            up_mul[i] = vc4_unpack(in->unpack, src[upk][i], mul_f);
+        if (in->mul_a == upk) *ma = up_mul;
+        if (in->mul_b == upk) *mb = up_mul;
     }
-    if (q->sfu_left && ((add_used && (in->add_a == VC4_QPU_MUX_R4 ||
-                                      (!vc4_qpu_op_add_is_unary(op_add) && in->add_b == VC4_QPU_MUX_R4))) ||
-                        (mul_used && (in->mul_a == VC4_QPU_MUX_R4 || in->mul_b == VC4_QPU_MUX_R4))))
-        rule(x, RULE_R4_EARLY);
-
     /* mul-input rotation (facts 6-8) */
-    uint32_t rot_a[N], rot_b[N];
-    if (small_imm && in->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5 && mul_used) {
+    if (xi->features & VC4_XI_ROTATE) {
         unsigned n = in->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5 ? (q->acc[5][0] & 15)
                                                               : (unsigned)in->raddr_b - VC4_QPU_SMALL_IMM_ROT_1 + 1u;
         if (in->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5 && (q->prev_acc & (1u << 5)))
@@ -541,117 +703,149 @@ static void exec_alu(struct exec *x)
             rule(x, RULE_ROTATE_HAZARD);
         for (int i = 0; i < N; i++) {
             int j = full ? (int)((unsigned)(i - (int)n) & 15) : (i & ~3) | (int)((unsigned)(i - (int)n) & 3);
-            rot_a[i] = ma[j];
-            rot_b[i] = mb[j];
+            rot_a[i] = (*ma)[j];
+            rot_b[i] = (*mb)[j];
         }
-        ma = rot_a;
-        mb = rot_b;
+        *ma = rot_a;
+        *mb = rot_b;
     }
+}
+
+static void exec_alu(struct exec *x)
+{
+    struct vc4_qpu *q = x->q;
+    const struct vc4_qpu_instr *in = x->in;
+    const struct vc4_qpu_xi *xi = &x->e->xi;
+    const struct vc4_alu_kernels *k = x->v->alu;
+    uint32_t tmpa[N], tmpb[N];
+
+    /* regfile reads (side effects happen whenever the address is given);
+     * the operand muxes: r0-r5, regfile A, regfile B / small immediate */
+    const uint32_t *src[8] = {q->acc[0], q->acc[1], q->acc[2], q->acc[3], q->acc[4], q->acc[5], NULL, NULL};
+    switch (xi->rd_a) {
+    case VC4_XI_RD_REG:
+        if (q->prev_wa & xi->rmask_a)
+            rule(x, RULE_REGFILE_RAW);
+        src[VC4_QPU_MUX_A] = q->ra[in->raddr_a];
+        break;
+    case VC4_XI_RD_ZERO: src[VC4_QPU_MUX_A] = zeros; break;
+    case VC4_XI_RD_ELEM: src[VC4_QPU_MUX_A] = elem_numbers; break;
+    default: src[VC4_QPU_MUX_A] = read_file(x, 0, in->raddr_a, tmpa); break;
+    }
+    switch (xi->rd_b) {
+    case VC4_XI_RD_REG:
+        if (q->prev_wb & xi->rmask_b)
+            rule(x, RULE_REGFILE_RAW);
+        src[VC4_QPU_MUX_B] = q->rb[in->raddr_b];
+        break;
+    case VC4_XI_RD_ZERO: src[VC4_QPU_MUX_B] = zeros; break;
+    case VC4_XI_RD_IMM: src[VC4_QPU_MUX_B] = xi->vec; break;
+    default: src[VC4_QPU_MUX_B] = read_file(x, 1, in->raddr_b, tmpb); break;
+    }
+    if (VC4_UNLIKELY(x->failed))
+        return;
+
+    const uint32_t *aa = src[xi->add_a], *ab = src[xi->add_b];
+    const uint32_t *ma = src[xi->mul_a], *mb = src[xi->mul_b];
+    uint32_t up_add[N], up_mul[N], rot_a[N], rot_b[N];
+    if (q->sfu_left && xi->reads_r4)
+        rule(x, RULE_R4_EARLY);
+    if (VC4_UNLIKELY(xi->features & (VC4_XI_UNPACK_ADD | VC4_XI_UNPACK_MUL | VC4_XI_ROTATE)))
+        operand_features(x, src, &aa, &ab, &ma, &mb, up_add, up_mul, rot_a, rot_b);
 
     /* the two ALUs */
     uint32_t ra[N], rm[N];
     uint16_t ca = 0, cm = 0;
-    bool flags_from_add = op_add != VC4_QPU_A_NOP; /* facts 14: mul only when add is nop */
-    vc4_alu_add_vec(op_add, aa, vc4_qpu_op_add_is_unary(op_add) ? aa : ab, ra,
-                    in->sf && flags_from_add ? &ca : NULL);
-    if (mul_used) {
-        vc4_alu_mul_vec(op_mul, ma, mb, rm, in->sf && !flags_from_add ? &cm : NULL);
-    } else {
+    if (xi->op_add)
+        k->add[xi->op_add](aa, ab, ra, xi->sf == VC4_XI_SF_ADD ? &ca : NULL);
+    if (xi->op_mul) {
+        k->mul[xi->op_mul](ma, mb, rm, xi->sf == VC4_XI_SF_MUL ? &cm : NULL);
+    } else if (xi->mul_quirk) {
         /* mnop with a waddr writes the previous mul result's elements 12-15 (facts 20) */
         for (int i = 0; i < N; i++)
             rm[i] = q->last_mul[12 + (i & 3)];
     }
 
     /* conditions on the old flags */
-    uint16_t mask_add = cond_mask(q, in->cond_add), mask_mul = cond_mask(q, in->cond_mul);
-    unsigned file_add = vc4_qpu_add_wfile(in), file_mul = vc4_qpu_mul_wfile(in);
+    uint16_t mask_add = cond_mask(q, xi->cond_add), mask_mul = cond_mask(q, xi->cond_mul);
 
-    /* pack */
-    uint32_t pa[N], pm[N];
+    /* pack (only a result that is written is packed) */
+    uint32_t pk[N];
     const uint32_t *wa = ra, *wm = rm;
-    if (in->pack && !in->pm) {
+    if (VC4_UNLIKELY(xi->features & VC4_XI_PACK_A)) {
         /* regfile-A pack: the ALU writing file A (facts 12) */
-        bool on_add = file_add == 0;
-        unsigned op = on_add ? op_add : op_mul;
-        const uint32_t *res = on_add ? ra : rm;
-        const uint32_t *old = target_reg(q, 0, on_add ? in->waddr_add : in->waddr_mul);
-        bool isf = on_add ? vc4_alu_add_result_is_float(op) : vc4_alu_mul_result_is_float(op);
-        bool wide = on_add && (op == VC4_QPU_A_ADD || op == VC4_QPU_A_SUB);
-        for (int i = 0; i < N; i++) {
-            int64_t w = 0;
-            if (wide) {
-                int64_t s1 = (int32_t)aa[i], s2 = (int32_t)ab[i];
-                w = op == VC4_QPU_A_ADD ? s1 + s2 : s1 - s2;
+        bool on_add = vc4_qpu_add_wfile(in) == 0;
+        if (on_add ? xi->w_add != VC4_XI_W_NONE : xi->w_mul != VC4_XI_W_NONE) {
+            unsigned op = on_add ? in->op_add : in->op_mul;
+            const uint32_t *res = on_add ? ra : rm;
+            const uint32_t *old = target_reg(q, 0, on_add ? in->waddr_add : in->waddr_mul);
+            bool isf = on_add ? vc4_alu_add_result_is_float(op) : vc4_alu_mul_result_is_float(op);
+            bool wide = on_add && (op == VC4_QPU_A_ADD || op == VC4_QPU_A_SUB);
+            for (int i = 0; i < N; i++) {
+                int64_t w = 0;
+                if (wide) {
+                    int64_t s1 = (int32_t)aa[i], s2 = (int32_t)ab[i];
+                    w = op == VC4_QPU_A_ADD ? s1 + s2 : s1 - s2;
+                }
+                pk[i] = vc4_pack_a(in->pack, res[i], old ? old[i] : 0, isf, w, wide,
+                                   op == VC4_QPU_A_SUB && wide);
             }
-            pa[i] = vc4_pack_a(in->pack, res[i], old ? old[i] : 0, isf, w, wide, op == VC4_QPU_A_SUB && wide);
+            if (on_add)
+                wa = pk;
+            else
+                wm = pk;
         }
-        if (on_add)
-            wa = pa;
-        else
-            wm = pa;
-    } else if (in->pack && in->pm) {
-        const uint32_t *old = target_reg(q, file_mul, in->waddr_mul);
+    } else if (VC4_UNLIKELY(xi->features & VC4_XI_PACK_MUL) && xi->w_mul != VC4_XI_W_NONE) {
+        const uint32_t *old = target_reg(q, vc4_qpu_mul_wfile(in), in->waddr_mul);
         for (int i = 0; i < N; i++)
-            pm[i] = vc4_pack_mul(in->pack, rm[i], old ? old[i] : 0);
-        wm = pm;
+            pk[i] = vc4_pack_mul(in->pack, rm[i], old ? old[i] : 0);
+        wm = pk;
     }
 
-    if (in->sig == VC4_QPU_SIG_PROG_END || in->sig == VC4_QPU_SIG_COLOR_LOAD_END) {
-        if ((in->waddr_add < VC4_QPU_REGS && in->cond_add) || (in->waddr_mul < VC4_QPU_REGS && in->cond_mul))
-            rule(x, RULE_THREND_REGFILE);
-    }
+    if (VC4_UNLIKELY(xi->features & VC4_XI_THREND))
+        rule(x, RULE_THREND_REGFILE);
 
     /* writes: add, then mul (both to one target: mul wins, facts 20a) */
-    if (add_used || in->waddr_add != VC4_QPU_W_NOP)
-        if (add_used && in->cond_add)
-            write_reg(x, file_add, in->waddr_add, wa, mask_add);
-    if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
-        write_reg(x, file_mul, in->waddr_mul, wm, mask_mul);
-    if (mul_used)
-        for (int i = 12; i < N; i++)
-            q->last_mul[i] = rm[i];
+    if (xi->w_add)
+        write_to(x, xi->w_add, xi->wi_add, vc4_qpu_add_wfile(in), in->waddr_add, wa, mask_add);
+    if (xi->w_mul)
+        write_to(x, xi->w_mul, xi->wi_mul, vc4_qpu_mul_wfile(in), in->waddr_mul, wm, mask_mul);
+    if (xi->op_mul)
+        memcpy(&q->last_mul[12], &rm[12], 4 * sizeof rm[0]);
 
-    if (in->sf) {
-        if (flags_from_add)
-            set_flags(q, ra, ca, mask_add, op_add != VC4_QPU_A_CLZ);
-        else
-            set_flags(q, rm, cm, mask_mul, true);
-    }
+    /* flags where the condition passes (facts 14, 15) */
+    if (xi->sf == VC4_XI_SF_ADD)
+        set_flags(q, ra, ca, mask_add, xi->n_flag);
+    else if (xi->sf == VC4_XI_SF_MUL)
+        set_flags(q, rm, cm, mask_mul, true);
 }
 
 static void exec_ldi(struct exec *x)
 {
     struct vc4_qpu *q = x->q;
     const struct vc4_qpu_instr *in = x->in;
-    uint32_t val[N];
-    unsigned mode = in->kind == VC4_QPU_KIND_SEMAPHORE ? VC4_QPU_LDI_32 : in->unpack;
-    for (int i = 0; i < N; i++) {
-        uint32_t ms = (in->imm >> (16 + i)) & 1, ls = (in->imm >> i) & 1;
-        /* per-element modes (facts 3, VC4C LoadImmediate) */
-        val[i] = mode == VC4_QPU_LDI_PER_ELEMENT_SIGNED ? (uint32_t)ls - 2u * ms
-               : mode == VC4_QPU_LDI_PER_ELEMENT_UNSIGNED ? 2 * ms + ls
-               : in->imm;
-    }
+    const struct vc4_qpu_xi *xi = &x->e->xi;
+    const uint32_t *val = xi->vec; /* per-element values, built at decode (facts 3) */
     uint16_t mask_add = cond_mask(q, in->cond_add), mask_mul = cond_mask(q, in->cond_mul);
     unsigned file_add = vc4_qpu_add_wfile(in), file_mul = vc4_qpu_mul_wfile(in);
     uint32_t pk[N];
     const uint32_t *wa = val, *wm = val;
-    if (in->pack && !in->pm) {
+    if (VC4_UNLIKELY(xi->features & VC4_XI_PACK_A)) {
         bool on_add = file_add == 0;
         const uint32_t *old = target_reg(q, 0, on_add ? in->waddr_add : in->waddr_mul);
         for (int i = 0; i < N; i++)
             pk[i] = vc4_pack_a(in->pack, val[i], old ? old[i] : 0, false, 0, false, false);
         if (on_add) wa = pk; else wm = pk;
-    } else if (in->pack && in->pm) {
+    } else if (VC4_UNLIKELY(xi->features & VC4_XI_PACK_MUL)) {
         const uint32_t *old = target_reg(q, file_mul, in->waddr_mul);
         for (int i = 0; i < N; i++)
             pk[i] = vc4_pack_mul(in->pack, val[i], old ? old[i] : 0);
         wm = pk;
     }
-    if (in->cond_add && in->waddr_add != VC4_QPU_W_NOP)
-        write_reg(x, file_add, in->waddr_add, wa, mask_add);
-    if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
-        write_reg(x, file_mul, in->waddr_mul, wm, mask_mul);
+    if (xi->w_add)
+        write_to(x, xi->w_add, xi->wi_add, file_add, in->waddr_add, wa, mask_add);
+    if (xi->w_mul)
+        write_to(x, xi->w_mul, xi->wi_mul, file_mul, in->waddr_mul, wm, mask_mul);
     if (in->sf) /* Z, N from the value, C clear (VC4C generateImmediateFlags) */
         set_flags(q, val, 0, in->cond_add ? mask_add : mask_mul, true);
 }
@@ -693,6 +887,26 @@ static void exec_branch(struct exec *x)
 
 /* ---- one step ------------------------------------------------------------------ */
 
+/* The delay pipelines after an instruction: SFU result to r4, the
+ * uniforms-address hazard, branch delay slots (3), thread-end delay slots
+ * (2).  Returns true when the thread end has completed. */
+static bool pipelines(struct vc4_qpu *q)
+{
+    if (q->sfu_left && --q->sfu_left == 0)
+        memcpy(q->acc[4], q->sfu_result, sizeof q->acc[4]);
+    if (q->unif_hazard)
+        q->unif_hazard--;
+    bool take = q->br[0].left && --q->br[0].left == 0;
+    if (q->br[1].left)
+        q->br[1].left--;
+    if (take) {
+        q->pc = q->br[0].target;
+        q->br[0] = q->br[1];
+        q->br[1].left = 0;
+    }
+    return q->thrend_left && --q->thrend_left == 0;
+}
+
 enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     q->time++;
@@ -701,30 +915,29 @@ enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
         return VC4_QPU_STEP_BLOCKED;
     }
     struct exec x = {.v = v, .q = q};
-    if (VC4_UNLIKELY(!vc4_qpu_fetch(v, q->pc, &x.e))) {
+    if (VC4_UNLIKELY(!fetch(v, q->pc, &x.e))) {
         vc4_v3d_fault(v, q, "instruction fetch outside memory (PC 0x%08x)", q->pc);
         return VC4_QPU_STEP_FAULT;
     }
     x.in = &x.e->in;
     const struct vc4_qpu_instr *in = x.in;
-    if (VC4_UNLIKELY(x.e->reserved)) {
+    const struct vc4_qpu_xi *xi = &x.e->xi;
+    if (VC4_UNLIKELY(xi->form == VC4_XI_RESERVED)) {
         vc4_v3d_fault(v, q, "invalid instruction (reserved encoding)");
         return VC4_QPU_STEP_FAULT;
     }
 
     /* blocking resources first, so a stalled instruction has no effects */
-    if (in->kind == VC4_QPU_KIND_SEMAPHORE) {
-        bool acquire = (in->imm >> 4) & 1; /* facts 4: bit 4 = acquire */
-        if (!vc4_sema_try(&v->sema, in->imm & 15, acquire)) {
-            q->state = VC4_EMU_QPU_BLOCKED;
-            q->blocked_on = acquire ? "semaphore acquire" : "semaphore release";
-            v->stats.stall_cycles++;
-            return VC4_QPU_STEP_BLOCKED;
-        }
-    } else if ((in->kind == VC4_QPU_KIND_ALU &&
-                (in->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE || in->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE)) ||
-               (in->kind == VC4_QPU_KIND_ALU_SMALL_IMM && in->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE)) {
-        if (!vc4_mutex_try_acquire(&v->sema, q->num)) {
+    if (VC4_UNLIKELY(xi->block != VC4_XI_BLOCK_NONE)) {
+        if (xi->block == VC4_XI_BLOCK_SEMA) {
+            bool acquire = (in->imm >> 4) & 1; /* facts 4: bit 4 = acquire */
+            if (!vc4_sema_try(&v->sema, in->imm & 15, acquire)) {
+                q->state = VC4_EMU_QPU_BLOCKED;
+                q->blocked_on = acquire ? "semaphore acquire" : "semaphore release";
+                v->stats.stall_cycles++;
+                return VC4_QPU_STEP_BLOCKED;
+            }
+        } else if (!vc4_mutex_try_acquire(&v->sema, q->num)) {
             q->state = VC4_EMU_QPU_BLOCKED;
             q->blocked_on = "mutex";
             v->stats.stall_cycles++;
@@ -734,78 +947,69 @@ enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
     q->state = VC4_EMU_QPU_RUNNING;
     q->blocked_on = NULL;
 
-    switch (in->kind) {
-    case VC4_QPU_KIND_ALU:
-    case VC4_QPU_KIND_ALU_SMALL_IMM:
+    switch (xi->form) {
+    case VC4_XI_ALU:
         exec_alu(&x);
         break;
-    case VC4_QPU_KIND_LOAD_IMM:
-    case VC4_QPU_KIND_SEMAPHORE:
+    case VC4_XI_LDI:
         exec_ldi(&x);
         break;
-    case VC4_QPU_KIND_BRANCH:
+    case VC4_XI_BRANCH:
         exec_branch(&x);
+        break;
+    default: /* VC4_XI_NOP */
         break;
     }
     if (VC4_UNLIKELY(x.failed))
         return VC4_QPU_STEP_FAULT;
 
     /* signals */
-    switch (in->sig) {
-    case VC4_QPU_SIG_PROG_END:
-        q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
-        break;
-    case VC4_QPU_SIG_LOAD_TMU0:
-    case VC4_QPU_SIG_LOAD_TMU1: {
-        if (q->sfu_left)
-            rule(&x, RULE_R4_OVERLAP);
-        struct vc4_location l = loc_of(q);
-        uint64_t ready = 0;
-        unsigned ev = vc4_tmu_load(&v->tmu, q->num, in->sig - VC4_QPU_SIG_LOAD_TMU0, q->acc[4],
-                                   q->time, &ready, &v->unit_sink, &l);
-        unit_events(&x, ev, TMU_ERRORS, 0);
-        if (ready > q->stall_until)
-            q->stall_until = ready;
-        break;
-    }
-    case VC4_QPU_SIG_COLOR_LOAD_END:
-        q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
-        if (q->user)
-            rule(&x, RULE_NO_TLB);
-        break;
-    case VC4_QPU_SIG_COVERAGE_LOAD:
-    case VC4_QPU_SIG_COLOR_LOAD:
-    case VC4_QPU_SIG_ALPHA_MASK_LOAD:
-        if (q->user)
-            rule(&x, RULE_NO_TLB);
-        break;
-    default:
-        /* breakpoint, thread switches, scoreboard: no effect on a user program */
-        break;
+    if (VC4_UNLIKELY(xi->sig)) {
+        switch (in->sig) {
+        case VC4_QPU_SIG_PROG_END:
+            q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
+            break;
+        case VC4_QPU_SIG_LOAD_TMU0:
+        case VC4_QPU_SIG_LOAD_TMU1: {
+            if (q->sfu_left)
+                rule(&x, RULE_R4_OVERLAP);
+            struct vc4_location l = loc_of(q);
+            uint64_t ready = 0;
+            unsigned ev = vc4_tmu_load(&v->tmu, q->num, in->sig - VC4_QPU_SIG_LOAD_TMU0, q->acc[4],
+                                       q->time, &ready, &v->unit_sink, &l);
+            unit_events(&x, ev, TMU_ERRORS, 0);
+            if (ready > q->stall_until)
+                q->stall_until = ready;
+            break;
+        }
+        case VC4_QPU_SIG_COLOR_LOAD_END:
+            q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
+            if (q->user)
+                rule(&x, RULE_NO_TLB);
+            break;
+        case VC4_QPU_SIG_COVERAGE_LOAD:
+        case VC4_QPU_SIG_COLOR_LOAD:
+        case VC4_QPU_SIG_ALPHA_MASK_LOAD:
+            if (q->user)
+                rule(&x, RULE_NO_TLB);
+            break;
+        default:
+            /* breakpoint, thread switches, scoreboard: no effect on a user program */
+            break;
+        }
     }
     if (VC4_UNLIKELY(x.failed))
         return VC4_QPU_STEP_FAULT;
 
     /* pipelines */
-    if (q->sfu_left && --q->sfu_left == 0)
-        memcpy(q->acc[4], q->sfu_result, sizeof q->acc[4]);
-    if (q->unif_hazard)
-        q->unif_hazard--;
     q->prev_wa = x.cur_wa;
     q->prev_wb = x.cur_wb;
     q->prev_acc = x.cur_acc;
     q->instructions++;
     v->stats.instructions++;
     q->pc += VC4_QPU_INSTR_BYTES;
-    bool take = q->br[0].left && --q->br[0].left == 0;
-    if (q->br[1].left)
-        q->br[1].left--;
-    if (take) {
-        q->pc = q->br[0].target;
-        q->br[0] = q->br[1];
-        q->br[1].left = 0;
-    }
-    if (q->thrend_left && --q->thrend_left == 0)
+    /* br[1] is only ever pending behind br[0] */
+    if (VC4_UNLIKELY(q->sfu_left | q->unif_hazard | q->br[0].left | q->thrend_left) && pipelines(q))
         return VC4_QPU_STEP_ENDED;
-    return v->fault != VC4_OK ? VC4_QPU_STEP_FAULT : VC4_QPU_STEP_OK;
+    return VC4_UNLIKELY(v->fault != VC4_OK) ? VC4_QPU_STEP_FAULT : VC4_QPU_STEP_OK;
 }

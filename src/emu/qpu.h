@@ -22,14 +22,77 @@ struct vc4_v3d;
 #define VC4_QPU_UNIF_HAZARD 2u   /* no uniform reads for 2 instrs after unif_addr (facts 22) */
 #define VC4_QPU_INSTR_BYTES 8u
 
+enum { VC4_QPU_FLAG_Z = 1, VC4_QPU_FLAG_N = 2, VC4_QPU_FLAG_C = 3 };
+
+/*
+ * The execution record: what vc4_qpu_step does with one cached word,
+ * decided once when the word is decoded (DESIGN.md "decode once"), so that
+ * the hot path tests a few small fields instead of re-deriving them from
+ * the instruction on every issue.  Built by qpu.c from the decoded
+ * struct vc4_qpu_instr; nothing here is a second decoder.
+ */
+enum vc4_qpu_xi_form {
+    VC4_XI_ALU,      /* ALU, ALU with small immediate */
+    VC4_XI_NOP,      /* ALU form with no effect beyond its signal */
+    VC4_XI_LDI,      /* load immediate, semaphore (after its blocking test) */
+    VC4_XI_BRANCH,
+    VC4_XI_RESERVED, /* an encoding with no meaning: fault */
+};
+enum vc4_qpu_xi_read {
+    VC4_XI_RD_REG,  /* physical register raddr (< 32) */
+    VC4_XI_RD_ZERO, /* NOP register: zeros, no side effect */
+    VC4_XI_RD_ELEM, /* ELEMENT_NUMBER (file A) */
+    VC4_XI_RD_IMM,  /* small immediate (file B): xi.vec */
+    VC4_XI_RD_IO,   /* anything with a side effect or a QPU-dependent value */
+};
+enum vc4_qpu_xi_write {
+    VC4_XI_W_NONE, /* no write (nop op, .never, waddr nop) */
+    VC4_XI_W_A,    /* physical register file A [idx] */
+    VC4_XI_W_B,    /* physical register file B [idx] */
+    VC4_XI_W_ACC,  /* r0-r3 [idx] */
+    VC4_XI_W_IO,   /* r5, peripherals, ...: the general write path */
+};
+enum vc4_qpu_xi_sf { VC4_XI_SF_NONE, VC4_XI_SF_ADD, VC4_XI_SF_MUL };
+/* Features that need the general ALU path. */
+enum {
+    VC4_XI_UNPACK_ADD = 1u << 0, /* an add operand goes through the unpacker */
+    VC4_XI_UNPACK_MUL = 1u << 1,
+    VC4_XI_ROTATE = 1u << 2,     /* mul inputs rotated (small immediate 48-63) */
+    VC4_XI_PACK_A = 1u << 3,     /* PM 0 regfile-A pack */
+    VC4_XI_PACK_MUL = 1u << 4,   /* PM 1 mul pack */
+    VC4_XI_THREND = 1u << 5,     /* thread-end rule check */
+};
+/* Signals with an effect in vc4_qpu_step (others are no-ops there). */
+enum vc4_qpu_xi_block { VC4_XI_BLOCK_NONE, VC4_XI_BLOCK_SEMA, VC4_XI_BLOCK_MUTEX };
+
+struct vc4_qpu_xi {
+    uint8_t form;            /* enum vc4_qpu_xi_form */
+    uint8_t block;           /* enum vc4_qpu_xi_block: acquired before execution */
+    uint8_t rd_a, rd_b;      /* enum vc4_qpu_xi_read */
+    uint8_t add_a, add_b;    /* operand muxes; add_b = add_a for unary ops */
+    uint8_t mul_a, mul_b;
+    uint8_t op_add, op_mul;  /* ALU op codes (0 = nop: not run) */
+    uint8_t w_add, w_mul;    /* enum vc4_qpu_xi_write */
+    uint8_t wi_add, wi_mul;  /* register / accumulator index */
+    uint8_t cond_add, cond_mul; /* write conditions (NEVER when there is no write) */
+    uint8_t sf;              /* enum vc4_qpu_xi_sf: which ALU sets the flags */
+    uint8_t features;        /* VC4_XI_* bits */
+    bool sig;                /* the signal has an effect (thrend, ldtmu, TLB) */
+    bool reads_r4;           /* a used operand is r4 (SFU latency rule) */
+    bool mul_quirk;          /* mul nop whose result is used: previous mul (facts 20) */
+    bool n_flag;             /* N flag from bit 31 (not for clz, facts 16) */
+    uint32_t rmask_a, rmask_b; /* physical registers read (read-after-write rule) */
+    uint32_t vec[16];        /* small-immediate or load-immediate values per element */
+};
+
 /* One decoded instruction, cached by address; the word is compared on each
  * fetch so a changed word (host write, DMA) is decoded again. */
 struct vc4_icache_entry {
     uint64_t word;
     uint32_t addr; /* RAM offset */
     bool valid;
-    bool reserved;     /* an invalid/reserved encoding (fault) */
     uint16_t warned;   /* rule warnings already given at this address */
+    struct vc4_qpu_xi xi;
     struct vc4_qpu_instr in;
 };
 
@@ -49,7 +112,10 @@ struct vc4_qpu {
     uint32_t ra[VC4_QPU_REGS][VC4_QPU_SIMD];
     uint32_t rb[VC4_QPU_REGS][VC4_QPU_SIMD];
     uint32_t acc[6][VC4_QPU_SIMD];
-    uint16_t zf, nf, cf; /* per-element flags, bit i = element i */
+    /* Per-element flags, bit i = element i: flag[VC4_QPU_FLAG_Z/N/C];
+     * flag[0] stays 0 so that a write condition c selects flag[c >> 1]
+     * inverted when c is odd (never = 0, always = ~0, zs = Z, zc = ~Z...). */
+    uint16_t flag[4];
 
     unsigned num;
     enum vc4_emu_qpu_state state;

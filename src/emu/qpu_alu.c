@@ -20,6 +20,9 @@
  */
 #include "emu/qpu_alu.h"
 
+#include <float.h>
+#include <string.h>
+
 #include "vc4kit/qpu.h"
 
 #define F_SIGN 0x80000000u
@@ -218,163 +221,386 @@ BYTEWISE(vc4_alu_v8muld, (x * y + 127) / 255)
 /* ---- whole vectors --------------------------------------------------------- */
 
 #define N VC4_QPU_SIMD
-#define LOOP for (int i = 0; i < N; i++)
-#define CARRY(cond) \
-    do { if (carry) { uint16_t c_ = 0; LOOP if (cond) c_ |= (uint16_t)(1u << i); *carry = c_; } } while (0)
+#define F_ABS 0x7FFFFFFFu
+
+/* Bit i: a per-element flag mask is built as OR of lane_bit[i] & lane mask,
+ * which vectorises (a variable shift by i would not). */
+static const uint32_t lane_bit[N] = {0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80,
+                                     0x100, 0x200, 0x400, 0x800, 0x1000, 0x2000, 0x4000, 0x8000};
+
+/* All-ones when c is true. */
+static inline uint32_t lane_mask(bool c) { return (uint32_t)0 - (uint32_t)c; }
+
+/* One kernel per op: OUT is the result of x = a[i], y = b[i]; CARRY the
+ * C flag (facts 16), which may use r = out[i]. */
+#define KERNEL(name, OUT, CARRY)                                                  \
+    static void name(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, \
+                     uint16_t *carry)                                             \
+    {                                                                             \
+        for (int i = 0; i < N; i++) {                                             \
+            uint32_t x = a[i], y = b[i];                                          \
+            (void)x;                                                              \
+            (void)y;                                                              \
+            out[i] = (OUT);                                                       \
+        }                                                                         \
+        if (carry) {                                                              \
+            uint32_t m = 0;                                                       \
+            for (int i = 0; i < N; i++) {                                         \
+                uint32_t x = a[i], y = b[i], r = out[i];                          \
+                (void)x;                                                          \
+                (void)y;                                                          \
+                (void)r;                                                          \
+                m |= lane_bit[i] & lane_mask(CARRY);                              \
+            }                                                                     \
+            *carry = (uint16_t)m;                                                 \
+        }                                                                         \
+    }
+
+/* Signed-magnitude float order as a two's complement key (denormals
+ * flushed first; NaN patterns order above the infinities). */
+static inline int32_t key32(uint32_t f)
+{
+    f = vc4_alu_flush(f);
+    uint32_t neg = lane_mask(f >> 31);
+    return (int32_t)(((f & F_ABS) ^ neg) - neg);
+}
+static inline uint32_t shift_carry(uint32_t x, uint32_t y)
+{
+    uint32_t s = y & 31;
+    return s ? (x >> (s - 1)) & 1 : 0; /* the last bit shifted out */
+}
+static inline uint32_t asr32(uint32_t x, uint32_t s)
+{
+    return (x & F_SIGN) ? ~(~x >> s) : x >> s; /* arithmetic, no UB */
+}
+static inline uint32_t ror32(uint32_t x, uint32_t s)
+{
+    return s ? (x >> s) | (x << (32 - s)) : x;
+}
+static inline uint32_t min_f(uint32_t x, uint32_t y)
+{
+    return key32(x) <= key32(y) ? vc4_alu_flush(x) : vc4_alu_flush(y);
+}
+static inline uint32_t max_f(uint32_t x, uint32_t y)
+{
+    return key32(x) >= key32(y) ? vc4_alu_flush(x) : vc4_alu_flush(y);
+}
+
+KERNEL(k_zero, 0u, 0)
+KERNEL(k_fadd, vc4_alu_fadd(x, y), !(r & F_SIGN) && r != 0) /* C: result > 0, +NaN patterns too */
+KERNEL(k_fsub, vc4_alu_fsub(x, y), !(r & F_SIGN) && r != 0)
+KERNEL(k_fmin, min_f(x, y), key32(x) > key32(y))
+KERNEL(k_fmax, max_f(x, y), key32(x) > key32(y))
+/* fminabs/fmaxabs return the absolute value (Mesa, vc4asm) */
+KERNEL(k_fminabs, min_f(x & F_ABS, y & F_ABS), key32(x & F_ABS) > key32(y & F_ABS))
+KERNEL(k_fmaxabs, max_f(x & F_ABS, y & F_ABS), key32(x & F_ABS) > key32(y & F_ABS))
+KERNEL(k_ftoi, vc4_alu_ftoi(x), 0)
+KERNEL(k_itof, vc4_alu_itof(x), 0)
+KERNEL(k_add, x + y, r < x) /* unsigned carry out */
+KERNEL(k_sub, x - y, x < y) /* unsigned borrow */
+KERNEL(k_shr, x >> (y & 31), shift_carry(x, y))
+KERNEL(k_asr, asr32(x, y & 31), shift_carry(x, y))
+KERNEL(k_ror, ror32(x, y & 31), shift_carry(x, y))
+KERNEL(k_shl, x << (y & 31), (y & 31) && ((x >> (32 - (y & 31))) & 1))
+KERNEL(k_min, (int32_t)x < (int32_t)y ? x : y, (int32_t)x > (int32_t)y)
+KERNEL(k_max, (int32_t)x > (int32_t)y ? x : y, (int32_t)x > (int32_t)y)
+KERNEL(k_and, x & y, 0)
+KERNEL(k_or, x | y, 0)
+KERNEL(k_xor, x ^ y, 0)
+KERNEL(k_not, ~x, 0)
+KERNEL(k_clz, vc4_alu_clz(x), 0)
+KERNEL(k_fmul, vc4_alu_fmul(x, y), 0)
+/* C = product > 0xFFFFFF (facts 16) */
+KERNEL(k_mul24, (x & 0xFFFFFFu) * (y & 0xFFFFFFu),
+       (uint64_t)(x & 0xFFFFFFu) * (y & 0xFFFFFFu) > 0xFFFFFFu)
+
+/* Per-byte ops (unsigned bytes, saturating; Mesa / vc4asm) on the 64 bytes
+ * of the vector at once: byte order inside an element does not matter to a
+ * byte-wise op, and 64-byte loops of uint8_t vectorise (written in the
+ * forms compilers turn into saturating byte instructions).  Equal to
+ * vc4_alu_v8*() (test_emu_alu.c checks every byte pair). */
+#define BYTE_KERNEL(name, EXPR)                                                    \
+    static void name(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, \
+                     uint16_t *carry)                                              \
+    {                                                                              \
+        uint8_t xa[4 * N], yb[4 * N], r[4 * N];                                    \
+        memcpy(xa, a, sizeof xa);                                                  \
+        memcpy(yb, b, sizeof yb);                                                  \
+        for (int i = 0; i < 4 * N; i++) {                                          \
+            uint8_t x = xa[i], y = yb[i];                                          \
+            r[i] = (EXPR);                                                         \
+        }                                                                          \
+        memcpy(out, r, sizeof r);                                                  \
+        if (carry)                                                                 \
+            *carry = 0; /* v8*: C = 0 */                                           \
+    }
+static inline uint8_t adds8(uint8_t x, uint8_t y)
+{
+    uint8_t s = (uint8_t)(x + y);
+    return s < x ? 255 : s;
+}
+static inline uint8_t subs8(uint8_t x, uint8_t y)
+{
+    uint8_t d = (uint8_t)(x - y);
+    return d > x ? 0 : d;
+}
+/* (x*y + 127) / 255 as (t + 1 + (t >> 8)) >> 8 with t = x*y + 127, equal
+ * for every byte pair (and t fits 16 bits) */
+static inline uint8_t muld8(uint8_t x, uint8_t y)
+{
+    uint16_t t = (uint16_t)(x * y + 127);
+    return (uint8_t)((t + 1 + (t >> 8)) >> 8);
+}
+BYTE_KERNEL(k_v8adds, adds8(x, y))
+BYTE_KERNEL(k_v8subs, subs8(x, y))
+BYTE_KERNEL(k_v8min, x < y ? x : y)
+BYTE_KERNEL(k_v8max, x > y ? x : y)
+BYTE_KERNEL(k_v8muld, muld8(x, y))
+
+/* ---- host-arithmetic float kernels ---------------------------------------------
+ * The operands are flushed (denormal -> signed zero), lanes holding an
+ * exponent-255 pattern are set aside (computed by the scalar rule
+ * afterwards) and zeroed so that the host never sees Inf or NaN. */
+
+#if FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
+#define VC4_HOST_FP 1
+#else
+#define VC4_HOST_FP 0 /* excess precision or fast-math: exact kernels only */
+#endif
+
+typedef union {
+    uint32_t u[N];
+    float f[N];
+} fvec;
+typedef union {
+    uint64_t u[N];
+    double d[N];
+    uint32_t w[2 * N];
+} dvec;
+
+/* Flush a and b ^ bxor into x and y; returns non-zero if a lane is special. */
+static inline uint32_t prep2(const uint32_t *a, const uint32_t *b, uint32_t bxor, fvec *restrict x,
+                             fvec *restrict y)
+{
+    uint32_t special = 0;
+    for (int i = 0; i < N; i++) {
+        uint32_t xa = a[i], yb = b[i] ^ bxor;
+        uint32_t ex = xa & F_EXP, ey = yb & F_EXP;
+        uint32_t sp = lane_mask(ex == F_EXP) | lane_mask(ey == F_EXP);
+        special |= sp;
+        x->u[i] = xa & ~(lane_mask(ex == 0) & F_ABS) & ~sp;
+        y->u[i] = yb & ~(lane_mask(ey == 0) & F_ABS) & ~sp;
+    }
+    return special;
+}
+
+/* A double (from float operands: finite, never subnormal), given as its
+ * high and low 32-bit words, truncated toward zero to a float: keep the top
+ * 23 mantissa bits; exponent above the float range -> Inf, below -> signed
+ * zero (output flush).  In range, the float is the double's bits shifted
+ * left by 3 (sign and the exponent's top two bits drop out) with the
+ * exponent rebiased by -896 (1023 - 127), which modulo 2^31 after the shift
+ * is + 2^30. */
+static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
+{
+    uint32_t e = (hi >> 20) & 0x7FF, sign = hi & F_SIGN;
+    uint32_t r = ((((hi << 3) | (lo >> 29)) + 0x40000000u) & F_ABS) | sign;
+    r = e < 1023 - F_BIAS + 1 ? sign : r;                         /* float exponent <= 0 */
+    r = e > 1023 - F_BIAS + F_EXP_MAX - 1 ? sign | F_INF : r;     /* float exponent >= 255 */
+    return r;
+}
+
+/* The 16 doubles' high and low words (a layout-independent way to take
+ * them apart, which compilers vectorise on little-endian hosts). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    defined(__FLOAT_WORD_ORDER__) && __FLOAT_WORD_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define DHI(v, i) ((v).w[2 * (i) + 1])
+#define DLO(v, i) ((v).w[2 * (i)])
+#else
+#define DHI(v, i) ((uint32_t)((v).u[i] >> 32))
+#define DLO(v, i) ((uint32_t)(v).u[i])
+#endif
+
+/* fadd/fsub (bxor = sign bit for fsub).  The double sum is exact when the
+ * exponents differ by at most 28 (24 + 28 + 1 bits fit in 53); dtrunc then
+ * truncates it exactly.  With a larger difference the smaller operand is
+ * below one float ulp of the larger, so the truncated result is the larger
+ * (same signs) or its predecessor toward zero (opposite signs); the double
+ * sum gives that, except when it rounds back to the larger operand itself:
+ * then step one ulp toward zero. */
+static void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
+{
+    fvec x, y;
+    dvec s;
+    uint32_t special = prep2(a, b, bxor, &x, &y);
+    for (int i = 0; i < N; i++)
+        s.d[i] = (double)x.f[i] + (double)y.f[i];
+    for (int i = 0; i < N; i++) {
+        uint32_t r = dtrunc(DHI(s, i), DLO(s, i)), xi = x.u[i], yi = y.u[i];
+        uint32_t back = ((r == xi) & ((yi << 1) != 0)) | ((r == yi) & ((xi << 1) != 0));
+        r -= back & ((xi ^ yi) >> 31);
+        out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
+    }
+    if (special)
+        for (int i = 0; i < N; i++)
+            if ((a[i] & F_EXP) == F_EXP || ((b[i] ^ bxor) & F_EXP) == F_EXP)
+                out[i] = vc4_alu_fadd(a[i], b[i] ^ bxor);
+}
+
+/* fadd/fsub C flag: result > 0, +NaN patterns included (facts 16). */
+static uint16_t carry_positive(const uint32_t *r)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < N; i++)
+        m |= lane_bit[i] & lane_mask(!(r[i] & F_SIGN) && r[i] != 0);
+    return (uint16_t)m;
+}
+
+static void k_host_fadd(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+{
+    fadd_host(a, b, 0, out);
+    if (carry)
+        *carry = carry_positive(out);
+}
+
+static void k_host_fsub(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+{
+    fadd_host(a, b, F_SIGN, out);
+    if (carry)
+        *carry = carry_positive(out);
+}
+
+/* fmul: the double product of two floats is exact (48 bits). */
+static void k_host_fmul(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+{
+    fvec x, y;
+    dvec p;
+    uint32_t special = prep2(a, b, 0, &x, &y);
+    for (int i = 0; i < N; i++)
+        p.d[i] = (double)x.f[i] * (double)y.f[i];
+    for (int i = 0; i < N; i++)
+        out[i] = dtrunc(DHI(p, i), DLO(p, i));
+    if (special)
+        for (int i = 0; i < N; i++)
+            if ((a[i] & F_EXP) == F_EXP || (b[i] & F_EXP) == F_EXP)
+                out[i] = vc4_alu_fmul(a[i], b[i]);
+    if (carry)
+        *carry = 0;
+}
+
+/* itof: a 32-bit integer is exact in a double; truncate it like a sum. */
+static void k_host_itof(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+{
+    (void)b;
+    dvec d;
+    for (int i = 0; i < N; i++)
+        d.d[i] = (double)(int32_t)a[i];
+    for (int i = 0; i < N; i++)
+        out[i] = dtrunc(DHI(d, i), DLO(d, i));
+    if (carry)
+        *carry = 0;
+}
+
+/* ftoi: C's float -> int conversion truncates toward zero, as ftoi does,
+ * for |x| < 2^31; outside (and Inf/NaN patterns) the result is 0, and the
+ * lane is zeroed first so that no conversion is out of range. */
+static void k_host_ftoi(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+{
+    (void)b;
+    fvec x;
+    uint32_t in_range[N];
+    for (int i = 0; i < N; i++) {
+        uint32_t f = a[i];
+        in_range[i] = lane_mask(((f >> F_EXP_SHIFT) & 0xFF) < F_BIAS + 31);
+        x.u[i] = f & in_range[i] & ~(lane_mask((f & F_EXP) == 0) & F_ABS);
+    }
+    for (int i = 0; i < N; i++)
+        out[i] = (uint32_t)(int32_t)x.f[i] & in_range[i];
+    if (carry)
+        *carry = 0;
+}
+
+#define ADD_TABLE(FADD, FSUB, FTOI, ITOF)                                             \
+    {                                                                                 \
+        [VC4_QPU_A_NOP] = k_zero, [VC4_QPU_A_FADD] = FADD, [VC4_QPU_A_FSUB] = FSUB,   \
+        [VC4_QPU_A_FMIN] = k_fmin, [VC4_QPU_A_FMAX] = k_fmax,                         \
+        [VC4_QPU_A_FMINABS] = k_fminabs, [VC4_QPU_A_FMAXABS] = k_fmaxabs,             \
+        [VC4_QPU_A_FTOI] = FTOI, [VC4_QPU_A_ITOF] = ITOF, [9] = k_zero, [10] = k_zero, \
+        [11] = k_zero, [VC4_QPU_A_ADD] = k_add, [VC4_QPU_A_SUB] = k_sub,              \
+        [VC4_QPU_A_SHR] = k_shr, [VC4_QPU_A_ASR] = k_asr, [VC4_QPU_A_ROR] = k_ror,    \
+        [VC4_QPU_A_SHL] = k_shl, [VC4_QPU_A_MIN] = k_min, [VC4_QPU_A_MAX] = k_max,    \
+        [VC4_QPU_A_AND] = k_and, [VC4_QPU_A_OR] = k_or, [VC4_QPU_A_XOR] = k_xor,      \
+        [VC4_QPU_A_NOT] = k_not, [VC4_QPU_A_CLZ] = k_clz, [25] = k_zero, [26] = k_zero, \
+        [27] = k_zero, [28] = k_zero, [29] = k_zero, [VC4_QPU_A_V8ADDS] = k_v8adds,   \
+        [VC4_QPU_A_V8SUBS] = k_v8subs,                                                \
+    }
+#define MUL_TABLE(FMUL)                                                               \
+    {                                                                                 \
+        [VC4_QPU_M_NOP] = k_zero, [VC4_QPU_M_FMUL] = FMUL, [VC4_QPU_M_MUL24] = k_mul24, \
+        [VC4_QPU_M_V8MULD] = k_v8muld, [VC4_QPU_M_V8MIN] = k_v8min,                   \
+        [VC4_QPU_M_V8MAX] = k_v8max, [VC4_QPU_M_V8ADDS] = k_v8adds,                   \
+        [VC4_QPU_M_V8SUBS] = k_v8subs,                                                \
+    }
+
+const struct vc4_alu_kernels vc4_alu_kernels_exact = {
+    .add = ADD_TABLE(k_fadd, k_fsub, k_ftoi, k_itof),
+    .mul = MUL_TABLE(k_fmul),
+};
+#if VC4_HOST_FP
+const struct vc4_alu_kernels vc4_alu_kernels_host = {
+    .add = ADD_TABLE(k_host_fadd, k_host_fsub, k_host_ftoi, k_host_itof),
+    .mul = MUL_TABLE(k_host_fmul),
+};
+#else
+const struct vc4_alu_kernels vc4_alu_kernels_host = {
+    .add = ADD_TABLE(k_fadd, k_fsub, k_ftoi, k_itof),
+    .mul = MUL_TABLE(k_fmul),
+};
+#endif
+
+bool vc4_alu_fp_enter(struct vc4_alu_fpenv *env)
+{
+    env->entered = false;
+#if VC4_HOST_FP && defined(FE_TONEAREST)
+    if (fegetenv(&env->saved) != 0)
+        return false;
+    env->entered = true;
+    if (fesetenv(FE_DFL_ENV) != 0 || fesetround(FE_TONEAREST) != 0)
+        return false;
+    /* Probe what the kernels rely on: round to nearest in double adds and
+     * in double -> float conversion.  volatile: computed here, at run time. */
+    volatile double one = 1.0, tiny = 0x1p-60, half_ulp = 0x1p-24;
+    double up = one + tiny, down = one - tiny;
+    volatile double h = 1.0 + 0x1p-24 + 0x1p-40;
+    float hf = (float)h;
+    return up == 1.0 && down == 1.0 && (double)hf == 1.0 + 0x1p-23 && (double)(float)(one + half_ulp) == 1.0;
+#else
+    return false;
+#endif
+}
+
+void vc4_alu_fp_leave(const struct vc4_alu_fpenv *env)
+{
+    if (env->entered)
+        fesetenv(&env->saved);
+}
 
 bool vc4_alu_add_vec(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t *out,
                      uint16_t *carry)
 {
-    switch (op) {
-    case VC4_QPU_A_NOP:
-        LOOP out[i] = 0;
-        CARRY(0);
-        return true;
-    case VC4_QPU_A_FADD:
-        LOOP out[i] = vc4_alu_fadd(a[i], b[i]);
-        /* C = result > 0, +NaN patterns included (facts 16) */
-        CARRY(!(out[i] & F_SIGN) && out[i] != 0);
-        return true;
-    case VC4_QPU_A_FSUB:
-        LOOP out[i] = vc4_alu_fsub(a[i], b[i]);
-        CARRY(!(out[i] & F_SIGN) && out[i] != 0);
-        return true;
-    case VC4_QPU_A_FMIN:
-        LOOP out[i] = vc4_alu_fmin(a[i], b[i]);
-        CARRY(f_key(a[i]) > f_key(b[i]));
-        return true;
-    case VC4_QPU_A_FMAX:
-        LOOP out[i] = vc4_alu_fmax(a[i], b[i]);
-        CARRY(f_key(a[i]) > f_key(b[i]));
-        return true;
-    case VC4_QPU_A_FMINABS:
-        LOOP out[i] = vc4_alu_fminabs(a[i], b[i]);
-        CARRY(f_key(a[i] & ~F_SIGN) > f_key(b[i] & ~F_SIGN));
-        return true;
-    case VC4_QPU_A_FMAXABS:
-        LOOP out[i] = vc4_alu_fmaxabs(a[i], b[i]);
-        CARRY(f_key(a[i] & ~F_SIGN) > f_key(b[i] & ~F_SIGN));
-        return true;
-    case VC4_QPU_A_FTOI:
-        LOOP out[i] = vc4_alu_ftoi(a[i]);
-        CARRY(0);
-        return true;
-    case VC4_QPU_A_ITOF:
-        LOOP out[i] = vc4_alu_itof(a[i]);
-        CARRY(0);
-        return true;
-    case VC4_QPU_A_ADD:
-        LOOP out[i] = a[i] + b[i];
-        CARRY(out[i] < a[i]); /* unsigned carry out */
-        return true;
-    case VC4_QPU_A_SUB:
-        LOOP out[i] = a[i] - b[i];
-        CARRY(a[i] < b[i]); /* unsigned borrow */
-        return true;
-    case VC4_QPU_A_SHR:
-        LOOP out[i] = a[i] >> (b[i] & 31);
-        /* C = the last bit shifted out (none for a shift by 0) */
-        CARRY((b[i] & 31) && ((a[i] >> ((b[i] & 31) - 1)) & 1));
-        return true;
-    case VC4_QPU_A_ASR:
-        LOOP {
-            unsigned s = b[i] & 31;
-            uint32_t sx = (a[i] & F_SIGN) ? ~(~a[i] >> s) : a[i] >> s; /* arithmetic, no UB */
-            out[i] = sx;
-        }
-        CARRY((b[i] & 31) && ((a[i] >> ((b[i] & 31) - 1)) & 1));
-        return true;
-    case VC4_QPU_A_ROR:
-        LOOP {
-            unsigned s = b[i] & 31;
-            out[i] = s ? (a[i] >> s) | (a[i] << (32 - s)) : a[i];
-        }
-        CARRY((b[i] & 31) && ((a[i] >> ((b[i] & 31) - 1)) & 1));
-        return true;
-    case VC4_QPU_A_SHL:
-        LOOP out[i] = a[i] << (b[i] & 31);
-        CARRY((b[i] & 31) && ((a[i] >> (32 - (b[i] & 31))) & 1));
-        return true;
-    case VC4_QPU_A_MIN:
-        LOOP out[i] = (int32_t)a[i] < (int32_t)b[i] ? a[i] : b[i];
-        CARRY((int32_t)a[i] > (int32_t)b[i]);
-        return true;
-    case VC4_QPU_A_MAX:
-        LOOP out[i] = (int32_t)a[i] > (int32_t)b[i] ? a[i] : b[i];
-        CARRY((int32_t)a[i] > (int32_t)b[i]);
-        return true;
-    case VC4_QPU_A_AND:
-        LOOP out[i] = a[i] & b[i];
-        CARRY(0);
-        return true;
-    case VC4_QPU_A_OR:
-        LOOP out[i] = a[i] | b[i];
-        CARRY(0);
-        return true;
-    case VC4_QPU_A_XOR:
-        LOOP out[i] = a[i] ^ b[i];
-        CARRY(0);
-        return true;
-    case VC4_QPU_A_NOT:
-        LOOP out[i] = ~a[i];
-        CARRY(0);
-        return true;
-    case VC4_QPU_A_CLZ:
-        LOOP out[i] = vc4_alu_clz(a[i]);
-        CARRY(0);
-        return true;
-    case VC4_QPU_A_V8ADDS:
-        LOOP out[i] = vc4_alu_v8adds(a[i], b[i]);
-        CARRY(0);
-        return true;
-    case VC4_QPU_A_V8SUBS:
-        LOOP out[i] = vc4_alu_v8subs(a[i], b[i]);
-        CARRY(0);
-        return true;
-    default:
-        LOOP out[i] = 0;
-        CARRY(0);
-        return false;
-    }
+    uint32_t r[N];
+    vc4_alu_kernels_exact.add[op & 31](a, b, r, carry);
+    memcpy(out, r, sizeof r);
+    return vc4_qpu_op_add_valid(op);
 }
 
 bool vc4_alu_mul_vec(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t *out,
                      uint16_t *carry)
 {
-    switch (op) {
-    case VC4_QPU_M_NOP:
-        LOOP out[i] = 0;
-        break;
-    case VC4_QPU_M_FMUL:
-        LOOP out[i] = vc4_alu_fmul(a[i], b[i]);
-        break;
-    case VC4_QPU_M_MUL24:
-        LOOP out[i] = vc4_alu_mul24(a[i], b[i]);
-        /* C = product > 0xFFFFFF (facts 16) */
-        CARRY((uint64_t)(a[i] & 0xFFFFFFu) * (b[i] & 0xFFFFFFu) > 0xFFFFFFu);
-        return true;
-    case VC4_QPU_M_V8MULD:
-        LOOP out[i] = vc4_alu_v8muld(a[i], b[i]);
-        break;
-    case VC4_QPU_M_V8MIN:
-        LOOP out[i] = vc4_alu_v8min(a[i], b[i]);
-        break;
-    case VC4_QPU_M_V8MAX:
-        LOOP out[i] = vc4_alu_v8max(a[i], b[i]);
-        break;
-    case VC4_QPU_M_V8ADDS:
-        LOOP out[i] = vc4_alu_v8adds(a[i], b[i]);
-        break;
-    case VC4_QPU_M_V8SUBS:
-        LOOP out[i] = vc4_alu_v8subs(a[i], b[i]);
-        break;
-    default:
-        LOOP out[i] = 0;
-        CARRY(0);
-        return false;
-    }
-    CARRY(0); /* fmul, v8*: C = 0 */
-    return true;
+    uint32_t r[N];
+    vc4_alu_kernels_exact.mul[op & 7](a, b, r, carry);
+    memcpy(out, r, sizeof r);
+    return op < 8;
 }
 
 bool vc4_alu_add_result_is_float(unsigned op)

@@ -6,6 +6,7 @@
 #ifndef VC4_EMU_QPU_ALU_H
 #define VC4_EMU_QPU_ALU_H
 
+#include <fenv.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -34,12 +35,51 @@ uint32_t vc4_alu_flush(uint32_t f);
 /*
  * Whole-vector ops.  out receives the 16 results; *carry (if non-NULL) the
  * per-element C flag as the op defines it (qpu-isa-facts 16).  Returns
- * false for a reserved op code (out is zero-filled).
+ * false for a reserved op code (out is zero-filled).  These use the exact
+ * (integer-only) kernels; the emulator's run loop picks a table itself.
  */
 bool vc4_alu_add_vec(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t *out,
                      uint16_t *carry);
 bool vc4_alu_mul_vec(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t *out,
                      uint16_t *carry);
+
+/*
+ * Kernels: out[i] = op(a[i], b[i]) for the 16 elements (a and b may be the
+ * same vector; out is neither), *carry as above when non-NULL.  Reserved op
+ * codes have a kernel that gives zeros (the decoder rejects them first).
+ *
+ * Two tables give bit-identical results:
+ *  - exact: the scalar rules of this file, integer arithmetic only;
+ *  - host: the same rules computed with host double arithmetic where that
+ *    is exact (a float product has 48 bits; a float sum is exact in a double
+ *    unless the exponents differ by more than 28, which is detected and
+ *    fixed), truncated toward zero with integer operations, written as
+ *    16-lane loops the compiler vectorises.  Valid only inside
+ *    vc4_alu_fp_enter()/vc4_alu_fp_leave() when enter returned true
+ *    (IEEE double, round to nearest).  Cross-checked against exact by
+ *    tests/unit/test_emu_alu.c.
+ */
+typedef void vc4_alu_kernel(const uint32_t *a, const uint32_t *b, uint32_t *restrict out,
+                            uint16_t *carry);
+struct vc4_alu_kernels {
+    vc4_alu_kernel *add[32]; /* by add op code */
+    vc4_alu_kernel *mul[8];  /* by mul op code */
+};
+extern const struct vc4_alu_kernels vc4_alu_kernels_exact;
+extern const struct vc4_alu_kernels vc4_alu_kernels_host;
+
+/* The host floating-point environment around a run: enter saves it and
+ * installs the C default (round to nearest, exceptions masked, no
+ * flush-to-zero), then checks that double arithmetic behaves as the host
+ * kernels need; leave restores the caller's environment, status flags
+ * included, so nothing leaks to the host program.  Returns whether the
+ * host kernels may be used. */
+struct vc4_alu_fpenv {
+    fenv_t saved;
+    bool entered;
+};
+bool vc4_alu_fp_enter(struct vc4_alu_fpenv *env);
+void vc4_alu_fp_leave(const struct vc4_alu_fpenv *env);
 
 /* Does the add / mul op produce a float (so a float pack applies)? */
 bool vc4_alu_add_result_is_float(unsigned op);

@@ -109,44 +109,65 @@ static void report_timeout(struct vc4_v3d *v)
     }
 }
 
+/* Rebuild the list of QPUs that issue this cycle (running or blocked),
+ * in QPU-number order. */
+static unsigned active_list(const struct vc4_v3d *v, uint8_t *act)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < v->num_qpus; i++)
+        if (v->qpu[i].state != VC4_EMU_QPU_IDLE && v->qpu[i].state != VC4_EMU_QPU_FAULTED)
+            act[n++] = (uint8_t)i;
+    return n;
+}
+
+/* Each cycle: hand queued programs to idle QPUs, then every busy QPU
+ * issues one instruction (or stalls) in QPU-number order.  Only the busy
+ * QPUs are visited (the list changes only at dispatch and program end);
+ * idle ones are counted. */
 enum vc4_status vc4_sched_run(struct vc4_v3d *v, uint64_t max_cycles)
 {
+    struct vc4_sched *s = &v->sched;
+    uint8_t act[VC4_V3D_MAX_QPUS];
+    unsigned nact = active_list(v, act);
     v->fault = VC4_OK;
     for (uint64_t c = 0;; c++) {
-        dispatch(v);
-        bool busy = false;
-        for (unsigned i = 0; i < v->num_qpus; i++) {
-            struct vc4_qpu *q = &v->qpu[i];
-            if (q->state == VC4_EMU_QPU_IDLE || q->state == VC4_EMU_QPU_FAULTED) {
-                v->stats.idle_cycles += c < max_cycles;
-                continue;
-            }
-            busy = true;
-            if (c >= max_cycles)
-                continue;
-            switch (vc4_qpu_step(v, q)) {
-            case VC4_QPU_STEP_ENDED:
-                program_end(v, q);
-                break;
-            case VC4_QPU_STEP_FAULT:
-                if (v->fault == VC4_OK || v->fault == VC4_ERR_FAULT) {
-                    q->state = VC4_EMU_QPU_FAULTED;
-                    v->fault = VC4_ERR_FAULT;
-                }
-                break;
-            default:
-                break;
-            }
-            if (v->fault != VC4_OK)
-                return v->fault;
+        if (s->len && nact < v->num_qpus) {
+            dispatch(v);
+            nact = active_list(v, act);
         }
-        if (!busy && v->sched.len == 0)
+        bool busy = nact != 0;
+        if (c < max_cycles) {
+            v->stats.idle_cycles += v->num_qpus - nact;
+            bool ended = false;
+            for (unsigned k = 0; k < nact; k++) {
+                struct vc4_qpu *q = &v->qpu[act[k]];
+                switch (vc4_qpu_step(v, q)) {
+                case VC4_QPU_STEP_ENDED:
+                    program_end(v, q);
+                    ended = true;
+                    break;
+                case VC4_QPU_STEP_FAULT:
+                    if (v->fault == VC4_OK || v->fault == VC4_ERR_FAULT) {
+                        q->state = VC4_EMU_QPU_FAULTED;
+                        v->fault = VC4_ERR_FAULT;
+                    }
+                    break;
+                default:
+                    break;
+                }
+                if (v->fault != VC4_OK)
+                    return v->fault;
+            }
+            if (ended)
+                nact = active_list(v, act);
+        }
+        if (!busy && s->len == 0)
             return VC4_OK;
         if (c >= max_cycles) {
             report_timeout(v);
             return VC4_ERR_TIMEOUT;
         }
-        v->sched.cycle++;
+        s->cycle++;
         v->stats.cycles++;
     }
 }

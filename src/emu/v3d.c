@@ -70,6 +70,7 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
     v->strict = o.strict;
     v->num_qpus = o.num_qpus;
     v->default_budget = o.max_cycles;
+    v->alu = &vc4_alu_kernels_exact;
     if (vc4_mem_init(&v->mem, o.mem_size, o.alloc) != VC4_OK ||
         vc4_icache_init(&v->icache, o.alloc) != VC4_OK) {
         vc4_diag_emit(&o.sink, VC4_ERROR, VC4_DIAG_SEMANTIC, "emu", &none,
@@ -277,7 +278,16 @@ const char *vc4_emu_reg_name(uint32_t offset)
 enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles)
 {
     struct vc4_v3d *v = &emu->v3d;
-    return vc4_sched_run(v, max_cycles ? max_cycles : v->default_budget);
+    /* The host FP environment is set to the C default for the run and
+     * restored after it (status flags included): nothing leaks to the host,
+     * and results never depend on its rounding mode.  The diagnostic sink is
+     * called inside this environment. */
+    struct vc4_alu_fpenv env;
+    v->alu = vc4_alu_fp_enter(&env) ? &vc4_alu_kernels_host : &vc4_alu_kernels_exact;
+    enum vc4_status st = vc4_sched_run(v, max_cycles ? max_cycles : v->default_budget);
+    vc4_alu_fp_leave(&env);
+    v->alu = &vc4_alu_kernels_exact;
+    return st;
 }
 
 unsigned vc4_emu_num_qpus(const struct vc4_emu *emu)

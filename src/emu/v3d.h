@@ -47,6 +47,10 @@ struct vc4_v3d {
     struct vc4_tmu tmu;     /* general-memory TMU lookups (tmu.c) */
     struct vc4_qpu qpu[VC4_V3D_MAX_QPUS];
 
+    /* ALU kernels for this run: host-arithmetic ones when the floating-point
+     * environment allows them (vc4_alu_fp_enter), else the exact ones */
+    const struct vc4_alu_kernels *alu;
+
     struct vc4_emu_stats stats;
     enum vc4_status fault; /* first fault / strict-mode error of this run */
 };

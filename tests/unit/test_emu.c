@@ -146,9 +146,9 @@ static void test_flags_and_conditions(void)
     (void)w;
     CHECK(run(e, p, 7, NULL, 0, 1, 1000) == VC4_OK);
     struct vc4_qpu *q = &e->v3d.qpu[0];
-    CHECK_EQ_U64(q->nf, 0x00FF);
-    CHECK_EQ_U64(q->zf, 0x0100);
-    CHECK_EQ_U64(q->cf, 0x00FF); /* sub: src1 < src2 unsigned */
+    CHECK_EQ_U64(q->flag[VC4_QPU_FLAG_N], 0x00FF);
+    CHECK_EQ_U64(q->flag[VC4_QPU_FLAG_Z], 0x0100);
+    CHECK_EQ_U64(q->flag[VC4_QPU_FLAG_C], 0x00FF); /* sub: src1 < src2 unsigned */
     for (int i = 0; i < 16; i++)
         CHECK_EQ_U64(q->acc[3][i], i < 8 ? 1u : 0u);
     vc4_emu_destroy(e);

@@ -1,4 +1,6 @@
 /* test_emu_alu.c - bit-exact ALU, pack and unpack tables (src/emu/qpu_alu.c). */
+#include <fenv.h>
+
 #include "harness.h"
 #include "emu/qpu_alu.h"
 #include "emu/sfu.h"
@@ -145,5 +147,193 @@ static void test_sfu(void)
     CHECK(exact - r < 1024u);
 }
 
+/* ---- the run loop's kernels against the scalar rules ----------------------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+static uint32_t rnd32(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+/* Random floats biased to the cases that matter: every exponent, mantissa
+ * edges, exponents near each other, zeros, denormals, Inf/NaN patterns. */
+static uint32_t rnd_float(void)
+{
+    uint32_t r = rnd32(), s = rnd32() & 0x80000000u;
+    switch (r & 7) {
+    case 0: return rnd32();
+    case 1: return s | ((r >> 8) % 256) << 23 | (rnd32() & 0x7FFFFFu);
+    case 2: return s | 127u << 23 | (rnd32() & 0x7FFFFFu);
+    case 3: return s | ((r >> 8) & 255) << 23 | ((r >> 16) & 1 ? 0x7FFFFFu : (rnd32() & 3));
+    case 4: return s | (100u + (r >> 8) % 60) << 23 | (rnd32() & 0x7FFFFFu);
+    default: return s | (1u + (r >> 8) % 254) << 23 | (rnd32() & 0x7FFFFFu);
+    }
+}
+
+/* Operands for one 16-element vector: floats with exponents at a random
+ * distance (0..63) half of the time, so that sums round back, cancel and
+ * carry; a few integers too. */
+static void rnd_operands(uint32_t *a, uint32_t *b)
+{
+    for (int i = 0; i < 16; i++) {
+        a[i] = rnd_float();
+        b[i] = rnd_float();
+        if (rnd32() & 1) {
+            int eb = (int)((a[i] >> 23) & 255) - (int)(rnd32() % 64);
+            b[i] = (b[i] & 0x807FFFFFu) | (uint32_t)(eb < 0 ? 0 : eb) << 23;
+        }
+        if ((rnd32() & 7) == 0)
+            a[i] = rnd32() >> (rnd32() & 31);
+    }
+}
+
+static void check_tables(const uint32_t *a, const uint32_t *b, unsigned *bad)
+{
+    for (unsigned op = 0; op < 32; op++) {
+        uint32_t r1[16], r2[16];
+        uint16_t c1 = 0, c2 = 0;
+        vc4_alu_kernels_exact.add[op](a, b, r1, &c1);
+        vc4_alu_kernels_host.add[op](a, b, r2, &c2);
+        for (int i = 0; i < 16; i++) {
+            /* the exact kernels against the scalar rules, for the float ops */
+            uint32_t want = op == VC4_QPU_A_FADD ? vc4_alu_fadd(a[i], b[i])
+                          : op == VC4_QPU_A_FSUB ? vc4_alu_fsub(a[i], b[i])
+                          : op == VC4_QPU_A_FTOI ? vc4_alu_ftoi(a[i])
+                          : op == VC4_QPU_A_ITOF ? vc4_alu_itof(a[i]) : r1[i];
+            if ((r1[i] != r2[i] || r1[i] != want) && (*bad)++ < 10)
+                fprintf(stderr, "add op %u (%08x, %08x): exact %08x host %08x rule %08x\n", op, a[i],
+                        b[i], r1[i], r2[i], want);
+        }
+        if (c1 != c2 && (*bad)++ < 10)
+            fprintf(stderr, "add op %u carry: exact %04x host %04x\n", op, c1, c2);
+    }
+    for (unsigned op = 0; op < 8; op++) {
+        uint32_t r1[16], r2[16];
+        uint16_t c1 = 0, c2 = 0;
+        vc4_alu_kernels_exact.mul[op](a, b, r1, &c1);
+        vc4_alu_kernels_host.mul[op](a, b, r2, &c2);
+        for (int i = 0; i < 16; i++) {
+            uint32_t want = op == VC4_QPU_M_FMUL ? vc4_alu_fmul(a[i], b[i]) : r1[i];
+            if ((r1[i] != r2[i] || r1[i] != want) && (*bad)++ < 10)
+                fprintf(stderr, "mul op %u (%08x, %08x): exact %08x host %08x rule %08x\n", op, a[i],
+                        b[i], r1[i], r2[i], want);
+        }
+        if (c1 != c2 && (*bad)++ < 10)
+            fprintf(stderr, "mul op %u carry: exact %04x host %04x\n", op, c1, c2);
+    }
+}
+
+/* The host-arithmetic kernels (used inside vc4_emu_run) give exactly what
+ * the scalar rules give, for every op: random operands and a grid of every
+ * exponent with edge mantissas, both signs, against each other. */
+static void test_host_kernels_match_rules(void)
+{
+    struct vc4_alu_fpenv env;
+    bool host = vc4_alu_fp_enter(&env);
+    unsigned bad = 0;
+    uint32_t a[16], b[16];
+    for (int it = 0; it < 20000; it++) {
+        rnd_operands(a, b);
+        check_tables(a, b, &bad);
+    }
+    static const uint32_t mant[] = {0, 1, 2, 3, 0x3FFFFF, 0x400000, 0x400001, 0x7FFFFE, 0x7FFFFF, 0x555555};
+    enum { NV = 256 * 10 * 2 };
+    static uint32_t grid[NV];
+    int n = 0;
+    for (uint32_t e = 0; e < 256; e++)
+        for (size_t m = 0; m < sizeof mant / sizeof mant[0]; m++)
+            for (uint32_t s = 0; s < 2; s++)
+                grid[n++] = s << 31 | e << 23 | mant[m];
+    for (int i = 0; i < NV; i += 7) /* every 7th row against every column, 16 at a time */
+        for (int j = 0; j + 16 <= NV; j += 16) {
+            for (int k = 0; k < 16; k++)
+                a[k] = grid[i];
+            check_tables(a, grid + j, &bad);
+            check_tables(grid + j, a, &bad);
+        }
+    vc4_alu_fp_leave(&env);
+    CHECK_EQ_INT(bad, 0);
+#if defined(__x86_64__) || defined(__aarch64__)
+    CHECK(host); /* IEEE double, round to nearest: the fast path is in use */
+#else
+    (void)host;
+#endif
+}
+
+/* Regression: a float sum whose double result rounds back to the larger
+ * operand (exponents more than 53 apart, opposite signs) must still be
+ * truncated one ulp toward zero: 0x3F800000 + -2^-60 = 0x3F7FFFFF. */
+static void test_host_fadd_round_back(void)
+{
+    struct vc4_alu_fpenv env;
+    vc4_alu_fp_enter(&env);
+    uint32_t a[16], b[16], r[16];
+    for (int i = 0; i < 16; i++) {
+        a[i] = 0x3F800000u;
+        b[i] = 0xA1800000u; /* -2^-60 */
+    }
+    a[1] = 0x9B400000u; b[1] = 0x00800000u;  /* -1.5*2^-73 + 2^-126: one ulp toward zero */
+    a[2] = 0x7F7FFFFFu; b[2] = 0x7F7FFFFFu;  /* overflow: Inf */
+    a[3] = 0x7F7FFFFFu; b[3] = 0x73000000u;  /* FLT_MAX + 2^103: stays FLT_MAX */
+    a[4] = 0x00800001u; b[4] = 0x80800000u;  /* result below the normal range: +0 */
+    vc4_alu_kernels_host.add[VC4_QPU_A_FADD](a, b, r, NULL);
+    vc4_alu_fp_leave(&env);
+    CHECK_EQ_U64(r[0], 0x3F7FFFFFu);
+    CHECK_EQ_U64(r[1], 0x9B3FFFFFu);
+    CHECK_EQ_U64(r[2], 0x7F800000u);
+    CHECK_EQ_U64(r[3], 0x7F7FFFFFu);
+    CHECK_EQ_U64(r[4], 0);
+    CHECK_EQ_U64(vc4_alu_fadd(0x3F800000u, 0xA1800000u), 0x3F7FFFFFu);
+}
+
+/* Every byte pair: the vector v8 kernels equal the scalar byte rules, and
+ * v8muld's (t + 1 + (t >> 8)) >> 8 equals (x*y + 127) / 255. */
+static void test_v8_kernels_every_byte_pair(void)
+{
+    unsigned bad = 0;
+    for (uint32_t x = 0; x < 256; x++) {
+        uint32_t a[16], b[16];
+        for (uint32_t y0 = 0; y0 < 256; y0 += 64) {
+            for (int i = 0; i < 16; i++) {
+                uint32_t y = y0 + 4 * (uint32_t)i;
+                a[i] = x * 0x01010101u;
+                b[i] = y | (y + 1) << 8 | (y + 2) << 16 | (y + 3) << 24;
+            }
+            static const unsigned ops[] = {VC4_QPU_M_V8MULD, VC4_QPU_M_V8MIN, VC4_QPU_M_V8MAX,
+                                           VC4_QPU_M_V8ADDS, VC4_QPU_M_V8SUBS};
+            for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+                uint32_t r[16];
+                vc4_alu_kernels_host.mul[ops[k]](a, b, r, NULL);
+                for (int i = 0; i < 16; i++) {
+                    uint32_t want = ops[k] == VC4_QPU_M_V8MULD ? vc4_alu_v8muld(a[i], b[i])
+                                  : ops[k] == VC4_QPU_M_V8MIN ? vc4_alu_v8min(a[i], b[i])
+                                  : ops[k] == VC4_QPU_M_V8MAX ? vc4_alu_v8max(a[i], b[i])
+                                  : ops[k] == VC4_QPU_M_V8ADDS ? vc4_alu_v8adds(a[i], b[i])
+                                  : vc4_alu_v8subs(a[i], b[i]);
+                    if (r[i] != want && bad++ < 10)
+                        fprintf(stderr, "v8 op %u %08x %08x: %08x want %08x\n", ops[k], a[i], b[i], r[i], want);
+                }
+            }
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
+/* The run restores the caller's floating-point environment. */
+static void test_fp_env_restored(void)
+{
+    fesetround(FE_UPWARD);
+    struct vc4_alu_fpenv env;
+    bool host = vc4_alu_fp_enter(&env);
+    CHECK(fegetround() == FE_TONEAREST || !host);
+    vc4_alu_fp_leave(&env);
+    CHECK(fegetround() == FE_UPWARD);
+    fesetround(FE_TONEAREST);
+}
+
 TEST_LIST(test_float_add_sub_rtz, test_float_mul, test_minmax_conv, test_int_ops, test_v8_ops,
-          test_unpack, test_pack, test_sfu)
+          test_unpack, test_pack, test_sfu, test_host_kernels_match_rules, test_host_fadd_round_back,
+          test_v8_kernels_every_byte_pair, test_fp_env_restored)
