@@ -745,4 +745,210 @@ static void test_vc4asm_other_build(void)
     CHECK_EQ_INT(bad, 0);
 }
 
-TEST_LIST(test_vc4asm_lines, test_vc4asm_branches, test_vc4asm_other_build)
+/*
+ * vc4asm's sample/simple smitest (ALU operations and pack modes), as its
+ * published listing (shader.c, 130 instructions) shows it: the source lines
+ * are the listing's comments (RES_COUNT 45 and RES_COUNT2 24 are what its
+ * vdw_setup words imply); the words are the listing's.  Assembled whole, with
+ * vc4.qinc, labels, .rep, .int data and a backward brr.
+ */
+static const char smitest_src[] =
+    ".include \"vc4.qinc\"\n"
+    ".set RES_COUNT, 45\n"
+    "shl r0, elem_num, 3;\n"
+    "mov ra0, unif # vector count\n"
+    "add ra1, r0, unif; # base address\n"
+    "mov ra3, unif; # target address\n"
+    "mov rb0, 16*2*4-4\n"
+    ":next\n"
+    "mov r2, vpm_setup(16, 1, v32(0,0))\n"
+    "add vw_setup, r2, elem_num;\n"
+    "add ra1, ra1, 4; mov t0s, ra1\n"
+    "ldtmu0\n"
+    "add ra1, ra1, rb0; mov t0s, ra1\n"
+    "mov r0, r4; ldtmu0\n"
+    "mov r1, r4\n"
+    "fadd vpm, r0, r1 # Y0\n"
+    "fsub vpm, r0, r1\n"
+    "fmin vpm, r0, r1\n"
+    "fmax vpm, r0, r1\n"
+    "fminabs vpm, r0, r1 # Y4\n"
+    "fmaxabs vpm, r0, r1\n"
+    "ftoi vpm, r1\n"
+    "itof vpm, r1\n"
+    "add vpm, r0, r1 # Y8\n"
+    "sub vpm, r0, r1\n"
+    "shr vpm, r0, r1\n"
+    "asr vpm, r0, r1\n"
+    "ror vpm, r0, r1 # Y12\n"
+    "shl vpm, r0, r1\n"
+    "min vpm, r0, r1\n"
+    "max vpm, r0, r1\n"
+    "and vpm, r0, r1 # Y16\n"
+    "or vpm, r0, r1\n"
+    "xor vpm, r0, r1\n"
+    "not vpm, r1\n"
+    "clz vpm, r1 # Y20\n"
+    "fmul vpm, r0, r1\n"
+    "mul24 vpm, r0, r1\n"
+    "v8muld vpm, r0, r1\n"
+    "v8min vpm, r0, r1 # Y24\n"
+    "v8max vpm, r0, r1\n"
+    "v8adds vpm, r0, r1\n"
+    "v8subs vpm, r0, r1\n"
+    ".int 0x009e7040, 0x10020c27 # Anop, Y28\n"
+    ".int 0x099e7040, 0x10020c27 # AddOp 9\n"
+    ".int 0x0a9e7040, 0x10020c27 # AddOp 10\n"
+    ".int 0x0b9e7040, 0x10020c27 # AddOp 11\n"
+    ".int 0x199e7040, 0x10020c27 # AddOp 25, Y32\n"
+    ".int 0x1a9e7040, 0x10020c27 # AddOp 26\n"
+    ".int 0x1b9e7040, 0x10020c27 # AddOp 27\n"
+    ".int 0x1c9e7040, 0x10020c27 # AddOp 28\n"
+    ".int 0x1d9e7040, 0x10020c27 # AddOp 29, Y36\n"
+    ".int 0x009e7001, 0x100049f0 # Mnop\n"
+    "fmul vpm.8abcds, r0, r1\n"
+    "mul24 vpm.8abcds, r0, r1\n"
+    "v8muld vpm.8abcds, r0, r1 # Y40\n"
+    "v8min vpm.8abcds, r0, r1\n"
+    "v8adds vpm.8abcds, r0, r1\n"
+    "v8subs vpm.8abcds, r0, r1\n"
+    "add ra16.32s, r0, r0\n"
+    "nop\n"
+    "mov vpm, ra16\n"
+    "mov r2, 16*4; mov r1, ra3\n"
+    ".rep i, (RES_COUNT-1)/16\n"
+    "mov vw_setup, vdw_setup_1((RES_COUNT-16)*4)\n"
+    "mov vw_setup, vdw_setup_0(16, 16, dma_h32(16*i,0))\n"
+    "add r1, r1, r2; mov vw_addr, r1\n"
+    "mov -, vw_wait\n"
+    ".endr\n"
+    "mov vw_setup, vdw_setup_1(((RES_COUNT-1)&-16)*4)\n"
+    "mov vw_setup, vdw_setup_0(16, ((RES_COUNT-1)&15)+1, dma_h32((RES_COUNT-1)&-16,0))\n"
+    "mov vw_addr, r1\n"
+    "sub.setf ra0, ra0, 1\n"
+    "brr.anynz -, :next\n"
+    "mov r2, RES_COUNT*16*4\n"
+    "add ra3, ra3, r2\n"
+    "mov -, vw_wait\n"
+    ".set RES_COUNT2, 24\n"
+    "shl r0, elem_num, 2;\n"
+    "mov ra0, unif # vector count\n"
+    "add ra1, r0, unif; # base address\n"
+    "mov ra3, unif; # target address\n"
+    "mov rb0, 16*4\n"
+    ":next2\n"
+    "mov r2, vpm_setup(16, 1, v32(0,0))\n"
+    "add vw_setup, r2, elem_num;\n"
+    "add ra1, ra1, rb0; mov t0s, ra1\n"
+    "ldtmu0\n"
+    "mov r0, r4\n"
+    "nop; mov vpm.8abcds, r0\n"
+    "nop; mov vpm.8as, r0\n"
+    "nop; mov vpm.8bs, r0\n"
+    "nop; mov vpm.8cs, r0\n"
+    "nop; mov vpm.8ds, r0 # Y4\n"
+    "mov ra16, 0xbbbbbbbb\n"
+    "mov ra17, 0xbbbbbbbb\n"
+    "mov ra16.16a, r0\n"
+    "mov ra17.16b, r0\n"
+    "fmin ra16.16a, r0,r0; mov vpm, ra16\n"
+    "fmin ra17.16b, r0,r0; mov vpm, ra17\n"
+    "mov ra16.8abcd, r0;  mov vpm, ra16\n"
+    "mov ra17.8a, r0;     mov vpm, ra17 # Y8\n"
+    "mov ra16.8b, r0;     mov vpm, ra16\n"
+    "mov ra17.8c, r0;     mov vpm, ra17\n"
+    "mov ra16.8d, r0;     mov vpm, ra16\n"
+    "mov ra17.32s, r0;    mov vpm, ra17 # Y12\n"
+    "mov ra16.16as, r0;   mov vpm, ra16\n"
+    "mov ra17.16bs, r0;   mov vpm, ra17\n"
+    "fmin ra16.16as, r0,r0; mov vpm, ra16\n"
+    "fmin ra17.16bs, r0,r0; mov vpm, ra17 # Y16\n"
+    "mov ra16.8abcds, r0; mov vpm, ra16\n"
+    "mov ra17.8as, r0;    mov vpm, ra17\n"
+    "mov ra16.8bs, r0;    mov vpm, ra16\n"
+    "mov ra17.8cs, r0;    mov vpm, ra17 # Y20\n"
+    "mov ra16.8ds, r0;    mov vpm, ra16\n"
+    "mov vpm, ra17\n"
+    "mov vpm, ra16\n"
+    "mov r2, 16*4; mov r1, ra3\n"
+    ".rep i, (RES_COUNT2-1)/16\n"
+    "mov vw_setup, vdw_setup_1((RES_COUNT2-16)*4)\n"
+    "mov vw_setup, vdw_setup_0(16, 16, dma_h32(16*i,0))\n"
+    "add r1, r1, r2; mov vw_addr, r1\n"
+    "mov -, vw_wait\n"
+    ".endr\n"
+    "mov vw_setup, vdw_setup_1(((RES_COUNT2-1)&-16)*4)\n"
+    "mov vw_setup, vdw_setup_0(16, ((RES_COUNT2-1)&15)+1, dma_h32((RES_COUNT2-1)&-16,0))\n"
+    "mov vw_addr, r1\n"
+    "sub.setf ra0, ra0, 1\n"
+    "brr.anynz -, :next2\n"
+    "mov r2, RES_COUNT2*16*4\n"
+    "add ra3, ra3, r2\n"
+    "mov -, vw_wait\n"
+    "thrend\n"
+    "mov interrupt, 1;\n"
+    "nop\n";
+
+static const uint32_t smitest_words[] = {
+    0x11983dc0, 0xd0020827, 0x15827d80, 0x10020027, 0x0c827180, 0x10020067, 0x15827d80, 0x100200e7,
+    0x0000007c, 0xe0021027, 0x00001200, 0xe00208a7, 0x0c9a7580, 0x10021c67, 0x8c044df6, 0xd0024078,
+    0x009e7000, 0xa00009e7, 0x8c040df6, 0x10024078, 0x159e7900, 0xa0020827, 0x159e7900, 0x10020867,
+    0x019e7040, 0x10020c27, 0x029e7040, 0x10020c27, 0x039e7040, 0x10020c27, 0x049e7040, 0x10020c27,
+    0x059e7040, 0x10020c27, 0x069e7040, 0x10020c27, 0x079e7240, 0x10020c27, 0x089e7240, 0x10020c27,
+    0x0c9e7040, 0x10020c27, 0x0d9e7040, 0x10020c27, 0x0e9e7040, 0x10020c27, 0x0f9e7040, 0x10020c27,
+    0x109e7040, 0x10020c27, 0x119e7040, 0x10020c27, 0x129e7040, 0x10020c27, 0x139e7040, 0x10020c27,
+    0x149e7040, 0x10020c27, 0x159e7040, 0x10020c27, 0x169e7040, 0x10020c27, 0x179e7240, 0x10020c27,
+    0x189e7240, 0x10020c27, 0x209e7001, 0x100049f0, 0x409e7001, 0x100049f0, 0x609e7001, 0x100049f0,
+    0x809e7001, 0x100049f0, 0xa09e7001, 0x100049f0, 0xc09e7001, 0x100049f0, 0xe09e7001, 0x100049f0,
+    0x009e7040, 0x10020c27, 0x099e7040, 0x10020c27, 0x0a9e7040, 0x10020c27, 0x0b9e7040, 0x10020c27,
+    0x199e7040, 0x10020c27, 0x1a9e7040, 0x10020c27, 0x1b9e7040, 0x10020c27, 0x1c9e7040, 0x10020c27,
+    0x1d9e7040, 0x10020c27, 0x009e7001, 0x100049f0, 0x209e7001, 0x11b049f0, 0x409e7001, 0x11b049f0,
+    0x609e7001, 0x11b049f0, 0x809e7001, 0x11b049f0, 0xc09e7001, 0x11b049f0, 0xe09e7001, 0x11b049f0,
+    0x0c9e7000, 0x10820427, 0x009e7000, 0x100009e7, 0x15427d80, 0x10020c27, 0x870e6ff6, 0xd00248a1,
+    0xc0000074, 0xe0021c67, 0x88104000, 0xe0021c67, 0x8c9e7289, 0x10024872, 0x159f2fc0, 0x100009e7,
+    0xc0000074, 0xe0021c67, 0x88104800, 0xe0021c67, 0x8c9e7289, 0x10024872, 0x159f2fc0, 0x100009e7,
+    0xc0000080, 0xe0021c67, 0x880d5000, 0xe0021c67, 0x159e7240, 0x10021ca7, 0x0d001dc0, 0xd0022027,
+    0xfffffdc8, 0xf03809e7, 0x00000b40, 0xe00208a7, 0x0c0e7c80, 0x100200e7, 0x159f2fc0, 0x100009e7,
+    0x11982dc0, 0xd0020827, 0x15827d80, 0x10020027, 0x0c827180, 0x10020067, 0x15827d80, 0x100200e7,
+    0x00000040, 0xe0021027, 0x00001200, 0xe00208a7, 0x0c9a7580, 0x10021c67, 0x8c040df6, 0x10024078,
+    0x009e7000, 0xa00009e7, 0x159e7900, 0x10020827, 0x809e7000, 0x11b049f0, 0x809e7000, 0x114049f0,
+    0x809e7000, 0x115049f0, 0x809e7000, 0x116049f0, 0x809e7000, 0x117049f0, 0xbbbbbbbb, 0xe0020427,
+    0xbbbbbbbb, 0xe0020467, 0x159e7000, 0x10120427, 0x159e7000, 0x10220467, 0x83427036, 0x10124430,
+    0x83467036, 0x10224470, 0x95427036, 0x10324430, 0x95467036, 0x10424470, 0x95427036, 0x10524430,
+    0x95467036, 0x10624470, 0x95427036, 0x10724430, 0x95467036, 0x10824470, 0x95427036, 0x10924430,
+    0x95467036, 0x10a24470, 0x83427036, 0x10924430, 0x83467036, 0x10a24470, 0x95427036, 0x10b24430,
+    0x95467036, 0x10c24470, 0x95427036, 0x10d24430, 0x95467036, 0x10e24470, 0x95427036, 0x10f24430,
+    0x15467d80, 0x10020c27, 0x15427d80, 0x10020c27, 0x870e6ff6, 0xd00248a1, 0xc0000020, 0xe0021c67,
+    0x88104000, 0xe0021c67, 0x8c9e7289, 0x10024872, 0x159f2fc0, 0x100009e7, 0xc0000040, 0xe0021c67,
+    0x88084800, 0xe0021c67, 0x159e7240, 0x10021ca7, 0x0d001dc0, 0xd0022027, 0xfffffe90, 0xf03809e7,
+    0x00000600, 0xe00208a7, 0x0c0e7c80, 0x100200e7, 0x159f2fc0, 0x100009e7, 0x009e7000, 0x300009e7,
+    0x00000001, 0xe00209a7, 0x009e7000, 0x100009e7,
+};
+
+static void test_vc4asm_smitest(void)
+{
+    struct harness_diags d;
+    struct vc4_asm_options o = {.sink = harness_sink(&d)};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    enum vc4_status st = vc4_asm_source(as, "smitest.qasm", smitest_src, sizeof smitest_src - 1);
+    CHECK_MSG(st == VC4_OK, "smitest: %s", d.text);
+    size_t n = 0;
+    const uint8_t *out = vc4_asm_output(as, &n);
+    size_t words = sizeof smitest_words / sizeof *smitest_words / 2;
+    CHECK_EQ_INT(n, words * 8);
+    int bad = 0;
+    for (size_t i = 0; out && i < words && (i + 1) * 8 <= n; i++) {
+        uint64_t want = word_of(smitest_words[2 * i], smitest_words[2 * i + 1]);
+        uint64_t got = vc4_qpu_load_le(out + i * 8);
+        if (got != want) {
+            char src[32];
+            snprintf(src, sizeof src, "smitest word %zu", i);
+            report(src, want, got, "");
+            bad++;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    vc4_asm_destroy(as);
+}
+
+TEST_LIST(test_vc4asm_lines, test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest)
