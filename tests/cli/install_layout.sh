@@ -35,8 +35,13 @@ int main(void)
     return vc4_qpu_encode(&in) == VC4_QPU_NOP_WORD ? 0 : 1;
 }
 C
+    # a sanitizer build's library needs the sanitizer runtime in the program too
+    san=""
+    if ldd "$libdir/libvc4kit.so" 2>/dev/null | grep -q libasan; then
+        san="-fsanitize=address,undefined"
+    fi
     # shellcheck disable=SC2086
-    if cc -std=c11 -o "$tmp/t" "$tmp/t.c" $flags -Wl,-rpath,"$libdir" && out=$("$tmp/t") && [ "$out" = "nop; nop" ]; then
+    if cc -std=c11 $san -o "$tmp/t" "$tmp/t.c" $flags -Wl,-rpath,"$libdir" && out=$("$tmp/t") && [ "$out" = "nop; nop" ]; then
         echo "ok: program built against the installed library"
     else
         echo "FAIL: program against the installed library"; fail=$((fail + 1))
