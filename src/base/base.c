@@ -176,9 +176,8 @@ void vc4_out_init(struct vc4_out *o, char *buf, size_t size)
         buf[0] = 0;
 }
 
-void vc4_out_puts(struct vc4_out *o, const char *s)
+void vc4_out_putn_slow(struct vc4_out *o, const char *s, size_t n)
 {
-    size_t n = strlen(s);
     if (o->len < o->size) {
         size_t room = o->size - o->len - 1;
         size_t k = n < room ? n : room;
@@ -186,6 +185,39 @@ void vc4_out_puts(struct vc4_out *o, const char *s)
         o->buf[o->len + k] = 0;
     }
     o->len += n;
+}
+
+void vc4_out_uint(struct vc4_out *o, uint64_t v)
+{
+    char tmp[20];
+    size_t i = sizeof tmp;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    vc4_out_putn(o, tmp + i, sizeof tmp - i);
+}
+
+void vc4_out_int(struct vc4_out *o, int64_t v)
+{
+    if (v < 0) {
+        vc4_out_putc(o, '-');
+        vc4_out_uint(o, 0 - (uint64_t)v);
+    } else {
+        vc4_out_uint(o, (uint64_t)v);
+    }
+}
+
+void vc4_out_hex(struct vc4_out *o, uint64_t v, unsigned min_digits)
+{
+    static const char digits[] = "0123456789abcdef";
+    char tmp[16];
+    size_t i = sizeof tmp;
+    do {
+        tmp[--i] = digits[v & 15];
+        v >>= 4;
+    } while (v || (sizeof tmp - i < min_digits && i > 0));
+    vc4_out_putn(o, tmp + i, sizeof tmp - i);
 }
 
 void vc4_out_printf(struct vc4_out *o, const char *fmt, ...)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vc4kit/diag.h"
 
@@ -74,8 +75,32 @@ struct vc4_out {
 };
 
 void vc4_out_init(struct vc4_out *o, char *buf, size_t size);
-void vc4_out_puts(struct vc4_out *o, const char *s);
 void vc4_out_printf(struct vc4_out *o, const char *fmt, ...) VC4_PRINTF(2, 3);
+/* Without printf (hot paths): n bytes, a string, one character, decimal,
+ * hex digits (lower case, no prefix, at least min_digits).  The common case
+ * (the text fits) is inline; the rest truncates like snprintf. */
+void vc4_out_putn_slow(struct vc4_out *o, const char *s, size_t n);
+static inline void vc4_out_putn(struct vc4_out *o, const char *s, size_t n)
+{
+    if (VC4_LIKELY(o->len + n < o->size)) {
+        memcpy(o->buf + o->len, s, n);
+        o->len += n;
+        o->buf[o->len] = 0;
+    } else {
+        vc4_out_putn_slow(o, s, n);
+    }
+}
+static inline void vc4_out_puts(struct vc4_out *o, const char *s)
+{
+    vc4_out_putn(o, s, strlen(s));
+}
+static inline void vc4_out_putc(struct vc4_out *o, char c)
+{
+    vc4_out_putn(o, &c, 1);
+}
+void vc4_out_uint(struct vc4_out *o, uint64_t v);
+void vc4_out_int(struct vc4_out *o, int64_t v);
+void vc4_out_hex(struct vc4_out *o, uint64_t v, unsigned min_digits);
 
 /* ---- little-endian memory helpers -------------------------------------- */
 

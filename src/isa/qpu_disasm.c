@@ -13,6 +13,20 @@
 #include "base/base.h"
 #include "isa/isa.h"
 
+/* ---- small formatting helpers (no printf in the hot path) ---------------- */
+
+static void put_raw_reg(struct vc4_out *o, unsigned file, unsigned raddr)
+{
+    vc4_out_puts(o, file ? "rb" : "ra");
+    vc4_out_uint(o, raddr);
+}
+
+static void put_hex32(struct vc4_out *o, uint32_t v)
+{
+    vc4_out_puts(o, "0x");
+    vc4_out_hex(o, v, 8);
+}
+
 /* ---- operands ---------------------------------------------------------- */
 
 struct operands {
@@ -65,13 +79,14 @@ static void put_operand(struct vc4_out *o, const struct vc4_qpu_instr *c,
 {
     unsigned m = ops->mux[i];
     if (m < VC4_QPU_MUX_A) {
-        vc4_out_printf(o, "r%u", m);
+        vc4_out_putc(o, 'r');
+        vc4_out_putc(o, (char)('0' + m));
     } else if (m == VC4_QPU_MUX_B && c->sig == VC4_QPU_SIG_SMALL_IMM) {
         const char *name = vc4_qpu_small_imm_name(c->raddr_b);
         if (name)
             vc4_out_puts(o, name);
         else /* a rotation code read as a value: -16..-1 */
-            vc4_out_printf(o, "%d", (int32_t)vc4_qpu_small_imm_value(c->raddr_b));
+            vc4_out_int(o, (int32_t)vc4_qpu_small_imm_value(c->raddr_b));
     } else {
         unsigned file = m == VC4_QPU_MUX_B;
         unsigned raddr = file ? c->raddr_b : c->raddr_a;
@@ -79,7 +94,7 @@ static void put_operand(struct vc4_out *o, const struct vc4_qpu_instr *c,
         if (name)
             vc4_out_puts(o, name);
         else
-            vc4_out_printf(o, "r%c%u", file ? 'b' : 'a', raddr);
+            put_raw_reg(o, file, raddr);
     }
     if ((c->pm == 0 && m == VC4_QPU_MUX_A) || (c->pm == 1 && m == VC4_QPU_MUX_R4))
         vc4_out_puts(o, vc4_qpu_unpack_suffix(c->unpack));
@@ -100,10 +115,12 @@ static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
     /* v8adds/v8subs are MUL operations for vc4asm unless tied to the ADD ALU */
     if (c->op_add == VC4_QPU_A_V8ADDS || c->op_add == VC4_QPU_A_V8SUBS)
         vc4_out_puts(o, "a");
-    if (name)
+    if (name) {
         vc4_out_puts(o, name);
-    else
-        vc4_out_printf(o, "addop%u", c->op_add); /* reserved code */
+    } else {
+        vc4_out_puts(o, "addop"); /* reserved code */
+        vc4_out_uint(o, c->op_add);
+    }
     /* writing '-' without flags: no suffix means never (see qpu_canon.c) */
     if (!(c->waddr_add == VC4_QPU_W_NOP && !c->sf && c->cond_add == VC4_QPU_COND_NEVER))
         vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_add));
@@ -134,10 +151,13 @@ static void put_mul(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
     if (c->sf && c->op_add == VC4_QPU_A_NOP)
         vc4_out_puts(o, ".setf");
     if (c->sig == VC4_QPU_SIG_SMALL_IMM && c->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5) {
-        if (c->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5)
+        if (c->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5) {
             vc4_out_puts(o, ".rot r5,");
-        else
-            vc4_out_printf(o, ".rot %u,", c->raddr_b - VC4_QPU_SMALL_IMM_ROT_R5);
+        } else {
+            vc4_out_puts(o, ".rot ");
+            vc4_out_uint(o, c->raddr_b - VC4_QPU_SMALL_IMM_ROT_R5);
+            vc4_out_putc(o, ',');
+        }
     }
     vc4_out_puts(o, " ");
     put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul);
@@ -177,9 +197,9 @@ static void put_dests(struct vc4_out *o, const struct vc4_qpu_instr *c, bool con
 static void put_imm(struct vc4_out *o, uint32_t v)
 {
     if ((int32_t)v > -256 && (int32_t)v < 256)
-        vc4_out_printf(o, "%d", (int32_t)v);
+        vc4_out_int(o, (int32_t)v);
     else
-        vc4_out_printf(o, "0x%08x", v);
+        put_hex32(o, v);
 }
 
 static void put_ldi(struct vc4_out *o, const struct vc4_qpu_instr *c)
@@ -198,7 +218,7 @@ static void put_ldi(struct vc4_out *o, const struct vc4_qpu_instr *c)
     vc4_out_puts(o, " ");
     put_dests(o, c, true);
     if (c->kind == VC4_QPU_KIND_SEMAPHORE) {
-        vc4_out_printf(o, "%u", c->imm & 0xF);
+        vc4_out_uint(o, c->imm & 0xF);
     } else if (c->unpack == VC4_QPU_LDI_PER_ELEMENT_SIGNED ||
                c->unpack == VC4_QPU_LDI_PER_ELEMENT_UNSIGNED) {
         bool sign = c->unpack == VC4_QPU_LDI_PER_ELEMENT_SIGNED;
@@ -206,7 +226,9 @@ static void put_ldi(struct vc4_out *o, const struct vc4_qpu_instr *c)
         for (int i = 0; i < 16; i++) {
             int ms = (c->imm >> (16 + i)) & 1, ls = (c->imm >> i) & 1;
             int v = sign ? -2 * ms + ls : 2 * ms + ls;
-            vc4_out_printf(o, i ? ",%d" : "%d", v);
+            if (i)
+                vc4_out_putc(o, ',');
+            vc4_out_int(o, v);
         }
         vc4_out_puts(o, "]");
     } else {
@@ -218,41 +240,80 @@ static void put_branch(struct vc4_out *o, const struct vc4_qpu_instr *c, uint32_
 {
     vc4_out_puts(o, c->rel ? "brr" : "bra");
     const char *cs = vc4_qpu_branch_cond_suffix(c->cond_br);
-    if (cs)
+    if (cs) {
         vc4_out_puts(o, cs);
-    else
-        vc4_out_printf(o, ".cc%u", c->cond_br); /* reserved 12-14 */
+    } else {
+        vc4_out_puts(o, ".cc"); /* reserved 12-14 */
+        vc4_out_uint(o, c->cond_br);
+    }
     vc4_out_puts(o, " ");
     put_dests(o, c, false);
     /* "link, raN, target" reads as link + branch register; two links whose
      * second is raN print "-" in the register place */
     if (!c->reg && c->waddr_mul != VC4_QPU_W_NOP && c->ws && c->waddr_mul < 32)
         vc4_out_puts(o, "-, ");
-    if (c->reg)
-        vc4_out_printf(o, "ra%u, ", c->raddr_a);
+    if (c->reg) {
+        put_raw_reg(o, 0, c->raddr_a);
+        vc4_out_puts(o, ", ");
+    }
     (void)pc;
     if (c->rel) {
-        vc4_out_printf(o, "%+d", (int32_t)c->imm);
+        if ((int32_t)c->imm >= 0)
+            vc4_out_putc(o, '+');
+        vc4_out_int(o, (int32_t)c->imm);
     } else {
-        vc4_out_printf(o, "0x%08x", c->imm);
+        put_hex32(o, c->imm);
     }
 }
 
 /* Appends "; @field=value ..." for the fields whose value the text does not carry. */
+/* vc4_qpu_field_get without the call (the hot path reads ~20 fields twice). */
+static inline uint32_t field_at(const struct vc4_qpu_instr *in, const struct vc4_qpu_field_desc *d)
+{
+    const unsigned char *p = (const unsigned char *)in + d->offset;
+    if (d->is32) {
+        uint32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    return *p;
+}
+
+static bool same_fields(const struct vc4_qpu_instr *a, const struct vc4_qpu_instr *b)
+{
+    return a->sig == b->sig && a->unpack == b->unpack && a->pm == b->pm && a->pack == b->pack &&
+           a->cond_add == b->cond_add && a->cond_mul == b->cond_mul && a->sf == b->sf &&
+           a->ws == b->ws && a->waddr_add == b->waddr_add && a->waddr_mul == b->waddr_mul &&
+           a->op_mul == b->op_mul && a->op_add == b->op_add && a->raddr_a == b->raddr_a &&
+           a->raddr_b == b->raddr_b && a->add_a == b->add_a && a->add_b == b->add_b &&
+           a->mul_a == b->mul_a && a->mul_b == b->mul_b && a->cond_br == b->cond_br &&
+           a->rel == b->rel && a->reg == b->reg && a->imm == b->imm;
+}
+
 static void put_overrides(struct vc4_out *o, const struct vc4_qpu_instr *in,
                           const struct vc4_qpu_instr *c)
 {
+    if (same_fields(in, c)) /* the common case: the text carries every field */
+        return;
     unsigned forms = vc4_qpu_forms_of(in);
     bool any = false;
     for (int f = 0; f < VC4_F_COUNT; f++) {
         const struct vc4_qpu_field_desc *d = &vc4_qpu_field_table[f];
         if (!(d->forms & forms))
             continue;
-        uint32_t v = vc4_qpu_field_get(in, (enum vc4_qpu_field)f);
-        if (v == vc4_qpu_field_get(c, (enum vc4_qpu_field)f))
+        uint32_t v = field_at(in, d);
+        if (v == field_at(c, d))
             continue;
         vc4_out_puts(o, any ? " " : "; ");
-        vc4_out_printf(o, d->width > 8 ? "@%s=0x%x" : "@%s=%u", d->name, v);
+        vc4_out_putc(o, '@');
+        vc4_out_puts(o, d->name);
+        if (d->width > 8) {
+            vc4_out_puts(o, "=0x");
+            vc4_out_hex(o, v, 1);
+        } else {
+            vc4_out_putc(o, '=');
+            vc4_out_uint(o, v);
+        }
         any = true;
     }
 }
@@ -285,8 +346,12 @@ static void disasm_text(struct vc4_out *o, const struct vc4_qpu_instr *in, uint3
         break;
     }
     put_overrides(o, in, &c);
-    if (c.kind == VC4_QPU_KIND_BRANCH && c.rel) /* where a relative branch lands */
-        vc4_out_printf(o, "  # -> 0x%08x%s", pc + 32u + c.imm, c.reg ? " + ra" : "");
+    if (c.kind == VC4_QPU_KIND_BRANCH && c.rel) { /* where a relative branch lands */
+        vc4_out_puts(o, "  # -> ");
+        put_hex32(o, pc + 32u + c.imm);
+        if (c.reg)
+            vc4_out_puts(o, " + ra");
+    }
 }
 
 size_t vc4_qpu_disasm(const struct vc4_qpu_instr *in, uint32_t pc, unsigned flags,
