@@ -301,7 +301,7 @@ static bool emit(struct vc4_asm *as, const void *p, size_t n, unsigned col)
     return true;
 }
 
-static void emit_instruction(struct vc4_asm *as, const struct asm_tok *t, int n)
+static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
 {
     uint8_t z[8] = {0};
     if (as->out.len & 7)
@@ -1062,7 +1062,7 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
             continue;
         }
         int pos = 0;
-        const struct asm_tok *t = toks;
+        struct asm_tok *t = toks;
         /* conditional assembly is tracked even while skipping */
         if (t[0].kind == TK_SUFFIX &&
             (dir_is(&t[0], "if") || dir_is(&t[0], "elseif") || dir_is(&t[0], "else") ||

@@ -1114,7 +1114,7 @@ static bool parse_overrides(struct vc4_asm *as, const struct asm_tok *t, int n,
 
 /* ---- one line -------------------------------------------------------------------------- */
 
-bool asm_instruction(struct vc4_asm *as, const struct asm_tok *t, int n, uint32_t pc,
+bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
                      struct vc4_qpu_instr *out)
 {
     struct ib b;
@@ -1124,23 +1124,24 @@ bool asm_instruction(struct vc4_asm *as, const struct asm_tok *t, int n, uint32_
     b.s[0].cond = b.s[1].cond = -1;
     struct vc4_qpu_instr in;
     bool special_done = false, any = false;
-    const struct asm_tok *ovr = NULL;
+    struct asm_tok *ovr = NULL;
     int novr = 0;
 
-    /* split into parts at ';' (copy each part so it ends in TK_END) */
-    struct asm_tok part[ASM_MAX_TOKENS];
+    /* split into parts at ';', in place: each ';' becomes the part's TK_END */
     int i = 0;
     while (i < n && t[i].kind != TK_END) {
-        int j = i, k = 0;
-        while (j < n && t[j].kind != TK_END && !asm_tok_is(&t[j], ";"))
-            part[k++] = t[j++];
-        part[k] = t[j];
-        part[k].kind = TK_END;
+        int j = i;
+        while (j < n && t[j].kind != TK_END && !asm_tok_ch(&t[j], ';'))
+            j++;
+        bool semi = j < n && t[j].kind != TK_END;
+        t[j].kind = TK_END;
+        struct asm_tok *part = &t[i];
+        int k = j - i;
         if (k > 0) {
-            if (asm_tok_is(&part[0], "@")) {
+            if (asm_tok_ch(&part[0], '@')) {
                 if (ovr)
                     return err(as, part[0].col, "only one @field part");
-                ovr = &t[i];
+                ovr = part;
                 novr = k;
             } else if (ovr) {
                 return err(as, part[0].col, "the @field part must come last");
@@ -1148,20 +1149,27 @@ bool asm_instruction(struct vc4_asm *as, const struct asm_tok *t, int n, uint32_
                 return err(as, part[0].col, "expected an instruction");
             } else {
                 const struct asm_tok *m = &part[0];
-                bool ldi = asm_tok_is(m, "ldi"), pes = asm_tok_is(m, "ldipes"),
-                     peu = asm_tok_is(m, "ldipeu"), sacq = asm_tok_is(m, "sacq"),
-                     srel = asm_tok_is(m, "srel"), bra = asm_tok_is(m, "bra"),
-                     brr = asm_tok_is(m, "brr");
-                if (ldi || pes || peu || sacq || srel || bra || brr) {
+                int spec = 0; /* 1 ldi 2 ldipes 3 ldipeu 4 sacq 5 srel 6 bra 7 brr */
+                if (m->len == 3 && m->p[0] == 'l')
+                    spec = asm_tok_is(m, "ldi") ? 1 : 0;
+                else if (m->len == 6 && m->p[0] == 'l')
+                    spec = asm_tok_is(m, "ldipes") ? 2 : asm_tok_is(m, "ldipeu") ? 3 : 0;
+                else if (m->len == 4 && m->p[0] == 's')
+                    spec = asm_tok_is(m, "sacq") ? 4 : asm_tok_is(m, "srel") ? 5 : 0;
+                else if (m->len == 3 && m->p[0] == 'b')
+                    spec = asm_tok_is(m, "bra") ? 6 : asm_tok_is(m, "brr") ? 7 : 0;
+                if (spec) {
                     if (any || special_done)
                         return err(as, m->col, "ldi, semaphore and branch instructions stand alone");
                     bool ok;
-                    if (bra || brr)
-                        ok = parse_branch(as, part, k + 1, pc, &in, brr);
+                    if (spec >= 6)
+                        ok = parse_branch(as, part, k + 1, pc, &in, spec == 7);
                     else
-                        ok = parse_ldi(as, part, k + 1, &in, sacq ? 1 : srel ? 2 : 0,
-                                       pes ? VC4_QPU_LDI_PER_ELEMENT_SIGNED
-                                           : peu ? VC4_QPU_LDI_PER_ELEMENT_UNSIGNED : VC4_QPU_LDI_32);
+                        ok = parse_ldi(as, part, k + 1, &in,
+                                       spec == 4 ? 1 : spec == 5 ? 2 : 0,
+                                       spec == 2   ? VC4_QPU_LDI_PER_ELEMENT_SIGNED
+                                       : spec == 3 ? VC4_QPU_LDI_PER_ELEMENT_UNSIGNED
+                                                      : VC4_QPU_LDI_32);
                     if (!ok)
                         return false;
                     special_done = true;
@@ -1175,9 +1183,9 @@ bool asm_instruction(struct vc4_asm *as, const struct asm_tok *t, int n, uint32_
                 }
             }
         }
-        i = j;
-        if (i < n && asm_tok_is(&t[i], ";"))
-            i++;
+        i = j + (semi ? 1 : 0);
+        if (!semi)
+            break;
     }
     if (b.ldimov) {
         if (b.sig >= 0)
@@ -1195,13 +1203,10 @@ bool asm_instruction(struct vc4_asm *as, const struct asm_tok *t, int n, uint32_
     vc4_qpu_decode(vc4_qpu_encode(&in), &in);
     vc4_qpu_canonicalize(&in);
     if (ovr) {
-        struct asm_tok ot[ASM_MAX_TOKENS];
-        memcpy(ot, ovr, sizeof *ot * (size_t)novr);
-        ot[novr] = ovr[novr];
-        ot[novr].kind = TK_END;
-        if (!parse_overrides(as, ot, novr + 1, &in))
+        if (!parse_overrides(as, ovr, novr + 1, &in))
             return false;
+        vc4_qpu_decode(vc4_qpu_encode(&in), &in);
     }
-    vc4_qpu_decode(vc4_qpu_encode(&in), out);
+    *out = in;
     return true;
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/base.h"
 #include "isa/isa.h"
@@ -54,7 +55,17 @@ struct asm_tok {
  * (the last is TK_END) or -1 when there are too many / a bad character;
  * *bad_col then holds the column. */
 int asm_tokenize(const char *line, size_t len, struct asm_tok *toks, int max, unsigned *bad_col);
-bool asm_tok_is(const struct asm_tok *t, const char *s);
+/* Is the token the text s?  Inline: with a literal s the length is a constant. */
+static inline bool asm_tok_is(const struct asm_tok *t, const char *s)
+{
+    size_t l = strlen(s);
+    return t->len == l && t->kind != TK_END && memcmp(t->p, s, l) == 0;
+}
+/* Is the token the one-character operator c? */
+static inline bool asm_tok_ch(const struct asm_tok *t, char c)
+{
+    return t->len == 1 && t->p[0] == c && t->kind == TK_PUNCT;
+}
 
 /* Replace comments ('#', '//' to end of line, and '/ * ... * /' spanning lines)
  * by blanks, in place, keeping newlines so line/column numbers stay right.
@@ -244,8 +255,9 @@ bool asm_label_ref(struct vc4_asm *as, const char *name, size_t len, uint32_t *a
 bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val *args,
                    int nargs, struct asm_val *out, unsigned col);
 
-/* Assemble the instruction in tokens t[0..n) at byte address pc. */
-bool asm_instruction(struct vc4_asm *as, const struct asm_tok *t, int n, uint32_t pc,
+/* Assemble the instruction in tokens t[0..n) at byte address pc (the tokens
+ * are modified: ';' separators become part ends). */
+bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
                      struct vc4_qpu_instr *out);
 /* Is this identifier an instruction mnemonic (so a line starting with it is code)? */
 bool asm_is_mnemonic(const char *p, size_t len);

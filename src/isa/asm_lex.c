@@ -143,10 +143,3 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
     return n + 1;
 }
 
-bool asm_tok_is(const struct asm_tok *t, const char *s)
-{
-    if (t->len == 0 || t->p[0] != s[0]) /* fast reject before strlen */
-        return false;
-    size_t l = strlen(s);
-    return t->kind != TK_END && t->len == l && memcmp(t->p, s, l) == 0;
-}
