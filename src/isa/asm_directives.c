@@ -330,6 +330,15 @@ static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
     }
 }
 
+/* Pass 1 only needs addresses: an instruction line is 8 bytes whatever it says. */
+static void emit_placeholder(struct vc4_asm *as)
+{
+    uint8_t z[8] = {0};
+    if (as->out.len & 7)
+        emit(as, z, 8 - (as->out.len & 7), 1);
+    emit(as, z, 8, 1);
+}
+
 /* ---- lines and blocks -------------------------------------------------------------- */
 
 struct ifstate {
@@ -449,37 +458,57 @@ static struct asm_line *split_lines(struct vc4_asm *as, const char *text, size_t
     return v;
 }
 
-static void run_text(struct vc4_asm *as, const char *name, const char *text, size_t len)
+/* A source text ready to run: kept copy, comments blanked, split in lines. */
+struct asm_text {
+    const char *fname;
+    struct asm_line *lines;
+    size_t n;
+    unsigned bad_comment; /* line of an unterminated block comment, 0 none */
+};
+
+static bool text_prepare(struct vc4_asm *as, const char *name, const char *text, size_t len,
+                         struct asm_text *tx)
 {
+    memset(tx, 0, sizeof *tx);
     char *buf = vc4_malloc(as->alloc, len + 1 + strlen(name) + 1);
-    if (!buf || !keep_buffer(as, buf)) {
-        asm_error(as, 0, "out of memory");
-        as->fatal = true;
-        return;
-    }
+    if (!buf || !keep_buffer(as, buf))
+        return false;
     memcpy(buf, text, len);
     buf[len] = 0;
     char *fname = buf + len + 1;
     strcpy(fname, name);
+    tx->fname = fname;
     unsigned bad = 0;
+    if (!asm_strip_comments(buf, len, &bad))
+        tx->bad_comment = bad ? bad : 1;
+    tx->lines = split_lines(as, buf, len, fname, &tx->n);
+    return tx->lines != NULL;
+}
+
+static void text_run(struct vc4_asm *as, const struct asm_text *tx)
+{
     const char *of = as->cur_file;
     unsigned ol = as->cur_line;
-    as->cur_file = fname;
-    if (!asm_strip_comments(buf, len, &bad)) {
-        as->cur_line = bad;
+    as->cur_file = tx->fname;
+    if (tx->bad_comment) {
+        as->cur_line = tx->bad_comment;
         asm_error(as, 1, "unterminated /* comment");
     }
-    size_t n;
-    struct asm_line *lines = split_lines(as, buf, len, fname, &n);
-    if (!lines) {
-        asm_error(as, 0, "out of memory");
-        as->fatal = true;
-    } else {
-        process_block(as, lines, n);
-        vc4_free(as->alloc, lines);
-    }
+    process_block(as, tx->lines, tx->n);
     as->cur_file = of;
     as->cur_line = ol;
+}
+
+static void run_text(struct vc4_asm *as, const char *name, const char *text, size_t len)
+{
+    struct asm_text tx;
+    if (!text_prepare(as, name, text, len, &tx)) {
+        asm_error(as, 0, "out of memory");
+        as->fatal = true;
+        return;
+    }
+    text_run(as, &tx);
+    vc4_free(as->alloc, tx.lines);
 }
 
 static void do_include(struct vc4_asm *as, const struct asm_tok *t, int n, int pos)
@@ -1054,6 +1083,21 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
         }
         as->cur_file = lines[i].file;
         as->cur_line = lines[i].line;
+        /* Lines that start with a plain identifier are code or a macro call.
+         * Skipped by .if, or code in pass 1 (which only needs the addresses),
+         * they need no tokens. */
+        size_t ids = 0, idl = 0;
+        int lead = asm_line_lead(lines[i].text, lines[i].len, &ids, &idl);
+        if (lead == 0)
+            continue;
+        if (lead == 1 && !as->in_func) {
+            if (skipping(&is))
+                continue;
+            if (as->pass == 1 && !asm_macro_find(as, lines[i].text + ids, idl, false)) {
+                emit_placeholder(as);
+                continue;
+            }
+        }
         unsigned bad = 0;
         int nt = asm_tokenize(lines[i].text, lines[i].len, toks, ASM_MAX_TOKENS, &bad);
         if (nt < 0) {
@@ -1283,18 +1327,27 @@ enum vc4_status vc4_asm_source(struct vc4_asm *as, const char *name, const char 
     as->macros_keep = as->nmacros;
     size_t ninst0 = as->ninst;
     unsigned errors0 = as->errors, warnings0 = as->warnings;
+    /* the text is copied, stripped and split once; both passes run it */
+    struct asm_text tx;
+    if (!text_prepare(as, name, text ? text : "", len, &tx)) {
+        as->pass = 2;
+        asm_error(as, 0, "out of memory");
+        as->pass = 0;
+        return VC4_ERR_NOMEM;
+    }
     for (int pass = 1; pass <= 2; pass++) {
         as->pass = pass;
         reset_pass(as);
         as->ninst = ninst0;
         as->errors = errors0;
         as->warnings = warnings0;
-        run_text(as, name, text ? text : "", len);
+        text_run(as, &tx);
         if (as->in_back) {
             asm_error(as, 1, "missing .endb");
             end_back(as, 0);
         }
     }
+    vc4_free(as->alloc, tx.lines);
     as->pass = 0;
     if (as->out.failed)
         return VC4_ERR_NOMEM;

@@ -6,6 +6,7 @@
  * Operators share C's precedence; '>>>' is the unsigned shift, '<<<'/'>>>' on
  * registers are not rotations, 'reg << n' / 'reg >> n' are vector rotations.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,8 +115,7 @@ bool asm_builtin_reg(const char *name, size_t len, struct asm_reg *out)
         return true;
     }
     for (size_t i = 0; i < VC4_ARRAY_SIZE(reg_names); i++) {
-        if (reg_names[i].name[0] == name[0] && strlen(reg_names[i].name) == len &&
-            memcmp(reg_names[i].name, name, len) == 0) {
+        if (reg_names[i].name[0] == name[0] && asm_name_is(reg_names[i].name, name, len)) {
             out->caps = reg_names[i].caps;
             out->raddr = reg_names[i].raddr;
             out->waddr = reg_names[i].waddr;
@@ -159,47 +159,56 @@ static bool fail(struct asm_expr_ctx *c, const struct asm_tok *t, const char *ms
     return false;
 }
 
-static bool parse_number(const char *p, size_t len, struct asm_val *v)
+bool asm_parse_number(const char *p, size_t len, struct asm_val *v)
 {
-    char buf[80];
-    if (len >= sizeof buf)
-        return false;
-    memcpy(buf, p, len);
-    buf[len] = 0;
     memset(v, 0, sizeof *v);
-    bool isfloat = false;
-    if (!(len > 1 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X' || buf[1] == 'b' || buf[1] == 'B')))
-        isfloat = strchr(buf, '.') || strchr(buf, 'e') || strchr(buf, 'E');
-    char *end;
-    if (isfloat) {
-        v->kind = AV_FLOAT;
-        v->f = strtod(buf, &end);
-        return *end == 0;
+    if (!len)
+        return false;
+    bool prefixed = len > 1 && p[0] == '0' &&
+                    (p[1] == 'x' || p[1] == 'X' || p[1] == 'b' || p[1] == 'B');
+    if (!prefixed) {
+        for (size_t i = 0; i < len; i++) {
+            if (p[i] == '.' || p[i] == 'e' || p[i] == 'E') {
+                /* a float: strtod needs a terminated copy */
+                char buf[80];
+                if (len >= sizeof buf)
+                    return false;
+                memcpy(buf, p, len);
+                buf[len] = 0;
+                char *end;
+                v->kind = AV_FLOAT;
+                v->f = strtod(buf, &end);
+                return *end == 0;
+            }
+        }
     }
     v->kind = AV_INT;
     uint64_t x = 0;
     unsigned base = 10;
-    const char *q = buf;
-    if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
-        base = 16;
-        q += 2;
-    } else if (q[0] == '0' && (q[1] == 'b' || q[1] == 'B')) {
-        base = 2;
-        q += 2;
-    } else if (q[0] == '0' && q[1]) {
-        base = 8; /* leading zero: octal, as in C and vc4asm */
-        q += 1;
+    size_t i = 0;
+    if (p[0] == '0' && len > 1) {
+        if (p[1] == 'x' || p[1] == 'X') {
+            base = 16;
+            i = 2;
+        } else if (p[1] == 'b' || p[1] == 'B') {
+            base = 2;
+            i = 2;
+        } else {
+            base = 8; /* leading zero: octal, as in C and vc4asm */
+            i = 1;
+        }
     }
-    if (!*q)
+    if (i >= len)
         return false;
-    for (; *q; q++) {
+    for (; i < len; i++) {
+        char ch = p[i];
         unsigned d;
-        if (*q >= '0' && *q <= '9')
-            d = (unsigned)(*q - '0');
-        else if (*q >= 'a' && *q <= 'f')
-            d = (unsigned)(*q - 'a' + 10);
-        else if (*q >= 'A' && *q <= 'F')
-            d = (unsigned)(*q - 'A' + 10);
+        if (ch >= '0' && ch <= '9')
+            d = (unsigned)(ch - '0');
+        else if (ch >= 'a' && ch <= 'f')
+            d = (unsigned)(ch - 'a' + 10);
+        else if (ch >= 'A' && ch <= 'F')
+            d = (unsigned)(ch - 'A' + 10);
         else
             return false;
         if (d >= base)
@@ -286,19 +295,38 @@ static bool builtin_func(struct asm_expr_ctx *c, const struct asm_tok *name, str
 
 static bool expr_cond(struct asm_expr_ctx *c, struct asm_val *v);
 
-/* Suffixes on a register: pack/unpack and write condition. */
-static const char *const pk_names[PK_COUNT] = {
-    [PK_16A] = "16a", [PK_16B] = "16b", [PK_8ABCD] = "8abcd", [PK_8A] = "8a", [PK_8B] = "8b",
-    [PK_8C] = "8c", [PK_8D] = "8d", [PK_32S] = "32s", [PK_16AS] = "16as", [PK_16BS] = "16bs",
-    [PK_8ABCDS] = "8abcds", [PK_8AS] = "8as", [PK_8BS] = "8bs", [PK_8CS] = "8cs",
-    [PK_8DS] = "8ds", [PK_8DR] = "8dr"};
+/* Suffixes on a register: pack/unpack (the regfile-A pack names of the spec
+ * table, whose codes 1..15 are PK_16A..PK_8DS, and the ".8dr" unpack) and the
+ * write condition (spec names, plus vc4asm's "ifnc" and "always"). */
+static_assert((int)PK_16A == (int)VC4_QPU_PACK_A_16A && (int)PK_32S == (int)VC4_QPU_PACK_A_32_SAT &&
+                  (int)PK_8DS == (int)VC4_QPU_PACK_A_8D_SAT && (int)PK_8DR == (int)VC4_QPU_PACK_A_COUNT,
+              "enum asm_pk follows the regfile-A pack codes");
+
+static int pk_code(const struct asm_tok *t)
+{
+    char c0 = t->p[0];
+    if (c0 != '1' && c0 != '3' && c0 != '8')
+        return 0;
+    for (unsigned k = 1; k < VC4_QPU_PACK_A_COUNT; k++) {
+        const char *s = vc4_qpu_pack_suffix(0, k);
+        if (s[1] == c0 && asm_name_is(s + 1, t->p, t->len))
+            return (int)k;
+    }
+    const char *s = vc4_qpu_unpack_suffix(VC4_QPU_UNPACK_8D_REP);
+    return asm_name_is(s + 1, t->p, t->len) ? PK_8DR : 0;
+}
 
 static int cond_code(const struct asm_tok *t)
 {
-    static const char *const names[] = {"never", "always", "ifz", "ifnz", "ifn", "ifnn", "ifc", "ifcc"};
-    for (int i = 0; i < 8; i++)
-        if (asm_tok_is(t, names[i]))
-            return i;
+    if (t->len < 3)
+        return -1;
+    for (unsigned c = 0; c < VC4_QPU_COND_COUNT; c++) {
+        const char *s = vc4_qpu_cond_suffix(c);
+        if (s[0] == '.' && s[1] == t->p[0] && asm_name_is(s + 1, t->p, t->len))
+            return (int)c;
+    }
+    if (asm_tok_is(t, "always"))
+        return VC4_QPU_COND_ALWAYS;
     if (asm_tok_is(t, "ifnc")) /* vc4asm alias of ifcc */
         return VC4_QPU_COND_CC;
     return -1;
@@ -308,10 +336,7 @@ bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v)
 {
     while (peek(c)->kind == TK_SUFFIX) {
         const struct asm_tok *t = peek(c);
-        int pk = 0;
-        for (int k = 1; k < PK_COUNT; k++)
-            if (asm_tok_is(t, pk_names[k]))
-                pk = k;
+        int pk = pk_code(t);
         if (pk) {
             if (v->r.pk)
                 return fail(c, t, "only one pack/unpack suffix per register");
@@ -338,7 +363,7 @@ static bool primary(struct asm_expr_ctx *c, struct asm_val *v)
     bool ok = true;
     if (t->kind == TK_NUMBER) {
         c->pos++;
-        if (!parse_number(t->p, t->len, v))
+        if (!asm_parse_number(t->p, t->len, v))
             ok = fail(c, t, "invalid or too large number");
     } else if (t->kind == TK_PUNCT && asm_tok_is(t, "(")) {
         c->pos++;
@@ -721,8 +746,51 @@ static bool expr_cond(struct asm_expr_ctx *c, struct asm_val *v)
     return true;
 }
 
+/* The common operand: one identifier (symbol or register, with suffixes) or
+ * one number, followed by ',' or the end.  Evaluated without the descent;
+ * anything else (or a failure) takes the full parser, which reports. */
+static int expr_fast(struct asm_expr_ctx *c, struct asm_val *v)
+{
+    const struct asm_tok *t = &c->t[c->pos];
+    if (t->kind == TK_END)
+        return 0;
+    const struct asm_tok *nx = t + 1;
+    if (t->kind == TK_NUMBER) {
+        if (!(nx->kind == TK_END || asm_tok_ch(nx, ',')) || !asm_parse_number(t->p, t->len, v))
+            return 0;
+        c->pos++;
+        return 1;
+    }
+    if (t->kind != TK_IDENT || !(nx->kind == TK_END || nx->kind == TK_SUFFIX || asm_tok_ch(nx, ',')))
+        return 0;
+    struct asm_sym *s = c->as ? asm_sym_find(c->as, t->p, t->len) : NULL;
+    if (s) {
+        *v = s->val;
+    } else {
+        memset(v, 0, sizeof *v);
+        if (!asm_builtin_reg(t->p, t->len, &v->r))
+            return 0;
+        v->kind = AV_REG;
+    }
+    int pos = c->pos;
+    c->pos++;
+    if (v->kind == AV_REG && !asm_reg_suffixes(c, v))
+        return -1; /* reported */
+    const struct asm_tok *e = &c->t[c->pos];
+    if (!(e->kind == TK_END || asm_tok_ch(e, ','))) {
+        c->pos = pos;
+        return 0;
+    }
+    return 1;
+}
+
 bool asm_expr(struct asm_expr_ctx *c, struct asm_val *out)
 {
+    if (!c->failed) {
+        int r = expr_fast(c, out);
+        if (r)
+            return r > 0;
+    }
     return expr_cond(c, out) && !c->failed;
 }
 

@@ -80,7 +80,7 @@ static int find_add_op(const char *p, size_t len)
 {
     for (unsigned i = 0; i < VC4_QPU_A_COUNT; i++) {
         const char *n = vc4_qpu_add_ops[i].name;
-        if (n && i && n[0] == p[0] && strlen(n) == len && memcmp(n, p, len) == 0)
+        if (n && i && n[0] == p[0] && asm_name_is(n, p, len))
             return (int)i;
     }
     /* "addopN": reserved add opcodes, as the disassembler prints them */
@@ -101,7 +101,7 @@ static int find_mul_op(const char *p, size_t len)
 {
     for (unsigned i = 1; i < VC4_QPU_M_COUNT; i++) {
         const char *n = vc4_qpu_mul_ops[i].name;
-        if (n[0] == p[0] && strlen(n) == len && memcmp(n, p, len) == 0)
+        if (n[0] == p[0] && asm_name_is(n, p, len))
             return (int)i;
     }
     if (len == 5 && memcmp(p, "v8mul", 5) == 0) /* instructions.html spells v8muld so */
@@ -113,7 +113,7 @@ static int find_sig(const char *p, size_t len)
 {
     for (unsigned i = 0; i < VC4_QPU_SIG_COUNT; i++) {
         const char *n = vc4_qpu_sigs[i].name;
-        if (n && n[0] == p[0] && strlen(n) == len && memcmp(n, p, len) == 0)
+        if (n && n[0] == p[0] && asm_name_is(n, p, len))
             return (int)i;
     }
     return -1;
@@ -125,7 +125,7 @@ static const char *const special[] = {"nop", "mov", "ldi", "ldipes", "ldipeu", "
 bool asm_is_mnemonic(const char *p, size_t len)
 {
     for (size_t i = 0; i < VC4_ARRAY_SIZE(special); i++)
-        if (strlen(special[i]) == len && memcmp(special[i], p, len) == 0)
+        if (asm_name_is(special[i], p, len))
             return true;
     if (find_add_op(p, len) >= 0 || find_mul_op(p, len) >= 0 || find_sig(p, len) >= 0)
         return true;
@@ -136,12 +136,19 @@ bool asm_is_mnemonic(const char *p, size_t len)
     return false;
 }
 
+/* Write condition suffix (spec names ".never" ".ifz" ...; plus "always" and
+ * vc4asm's "ifnc" = ifcc); -1 if t is none. */
 static int cond_of(const struct asm_tok *t)
 {
-    static const char *const names[] = {"never", "always", "ifz", "ifnz", "ifn", "ifnn", "ifc", "ifcc"};
-    for (int i = 0; i < 8; i++)
-        if (asm_tok_is(t, names[i]))
-            return i;
+    if (t->len < 3)
+        return -1;
+    for (unsigned c = 0; c < VC4_QPU_COND_COUNT; c++) {
+        const char *s = vc4_qpu_cond_suffix(c);
+        if (s[0] == '.' && s[1] == t->p[0] && asm_name_is(s + 1, t->p, t->len))
+            return (int)c;
+    }
+    if (asm_tok_is(t, "always"))
+        return VC4_QPU_COND_ALWAYS;
     if (asm_tok_is(t, "ifnc"))
         return VC4_QPU_COND_CC;
     return -1;
@@ -151,7 +158,7 @@ static int bcond_of(const struct asm_tok *t)
 {
     for (unsigned c = 0; c < VC4_QPU_BCOND_COUNT; c++) {
         const char *s = vc4_qpu_branch_cond_suffix(c);
-        if (s && s[0] == '.' && asm_tok_is(t, s + 1))
+        if (s && s[0] == '.' && s[1] == t->p[0] && asm_name_is(s + 1, t->p, t->len))
             return (int)c;
     }
     if (t->len >= 3 && t->len <= 4 && t->p[0] == 'c' && t->p[1] == 'c') {
@@ -415,7 +422,13 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     int addop = -1, mulop = -1;
     if (!is_nop && !is_mov) {
         addop = find_add_op(p, len);
-        mulop = find_mul_op(p, len);
+        /* the names both ALUs share are v8adds and v8subs */
+        if (addop == VC4_QPU_A_V8ADDS)
+            mulop = VC4_QPU_M_V8ADDS;
+        else if (addop == VC4_QPU_A_V8SUBS)
+            mulop = VC4_QPU_M_V8SUBS;
+        else if (addop < 0)
+            mulop = find_mul_op(p, len);
         if (addop < 0 && mulop < 0) {
             if (len > 1 && p[0] == 'a')
                 addop = find_add_op(p + 1, len - 1);
@@ -1086,28 +1099,49 @@ static bool parse_branch(struct vc4_asm *as, const struct asm_tok *t, int n, uin
 
 /* ---- raw field overrides ----------------------------------------------------------------- */
 
+/* The field named p[0..len) among those of the given forms (the names of
+ * vc4kit dis --fields, from the spec's field table); -1 if none. */
+static int field_of(const char *p, size_t len, unsigned forms)
+{
+    for (int f = 0; f < VC4_F_COUNT; f++) {
+        const struct vc4_qpu_field_desc *d = &vc4_qpu_field_table[f];
+        if ((d->forms & forms) && d->name[0] == p[0] && asm_name_is(d->name, p, len))
+            return f;
+    }
+    return -1;
+}
+
+/* Applies "@field=value ..."; *reform tells that sig or the load mode changed
+ * (the instruction form may differ). */
 static bool parse_overrides(struct vc4_asm *as, const struct asm_tok *t, int n,
-                            struct vc4_qpu_instr *in)
+                            struct vc4_qpu_instr *in, bool *reform)
 {
     int pos = 0;
     while (pos < n && t[pos].kind != TK_END) {
-        if (!asm_tok_is(&t[pos], "@") || t[pos + 1].kind != TK_IDENT || !asm_tok_is(&t[pos + 2], "="))
+        if (!asm_tok_ch(&t[pos], '@') || t[pos + 1].kind != TK_IDENT || !asm_tok_ch(&t[pos + 2], '='))
             return err(as, t[pos].col, "expected @field=value");
         const struct asm_tok *name = &t[pos + 1];
         const struct asm_tok *val = &t[pos + 3];
-        int f = vc4_qpu_field_lookup(name->p, name->len, vc4_qpu_forms_of(in));
+        int f = field_of(name->p, name->len, vc4_qpu_forms_of(in));
         if (f < 0)
             return err(as, name->col, "unknown field for this instruction form");
-        struct asm_expr_ctx c = {.as = NULL, .t = t, .pos = pos + 3, .n = n};
         if (val->kind != TK_NUMBER)
             return err(as, val->col, "field value must be a number");
         struct asm_val v;
-        c.as = as;
-        if (!asm_expr(&c, &v) || v.kind != AV_INT || v.i < 0 ||
-            (uint64_t)v.i >> vc4_qpu_field_table[f].width)
+        bool ok;
+        if (val[1].kind == TK_END || asm_tok_ch(&val[1], '@')) { /* the usual: one number */
+            ok = asm_parse_number(val->p, val->len, &v);
+            pos += 4;
+        } else {
+            struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos + 3, .n = n};
+            ok = asm_expr(&c, &v);
+            pos = c.pos;
+        }
+        if (!ok || v.kind != AV_INT || v.i < 0 || (uint64_t)v.i >> vc4_qpu_field_table[f].width)
             return err(as, val->col, "field value out of range");
         vc4_qpu_field_set(in, (enum vc4_qpu_field)f, (uint32_t)v.i);
-        pos = c.pos;
+        if (f == VC4_F_SIG || (f == VC4_F_UNPACK && in->sig == VC4_QPU_SIG_LOAD_IMM))
+            *reform = true; /* sig, or the load mode (semaphore or not) */
     }
     return true;
 }
@@ -1199,13 +1233,23 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
         if (!resolve_alu(&b, &in))
             return false;
     }
-    /* normalize, canonicalize the unexpressed fields, then raw overrides */
-    vc4_qpu_decode(vc4_qpu_encode(&in), &in);
+    /* canonicalize the unexpressed fields (every field the parts set is in
+     * range: only the form's kind needs setting), then raw overrides */
+    in.kind = in.sig == VC4_QPU_SIG_BRANCH       ? VC4_QPU_KIND_BRANCH
+              : in.sig == VC4_QPU_SIG_LOAD_IMM   ? ((in.unpack & VC4_QPU_LDI_SEMAPHORE)
+                                                        ? VC4_QPU_KIND_SEMAPHORE
+                                                        : VC4_QPU_KIND_LOAD_IMM)
+              : in.sig == VC4_QPU_SIG_SMALL_IMM  ? VC4_QPU_KIND_ALU_SMALL_IMM
+                                                 : VC4_QPU_KIND_ALU;
     vc4_qpu_canonicalize(&in);
     if (ovr) {
-        if (!parse_overrides(as, ovr, novr + 1, &in))
+        bool reform = false;
+        if (!parse_overrides(as, ovr, novr + 1, &in, &reform))
             return false;
-        vc4_qpu_decode(vc4_qpu_encode(&in), &in);
+        if (reform) /* the form changed: keep only its fields, set its kind */
+            vc4_qpu_decode(vc4_qpu_encode(&in), &in);
+        else if (in.kind == VC4_QPU_KIND_BRANCH)
+            in.sf = in.raddr_a & 1; /* bit 45 is shared */
     }
     *out = in;
     return true;

@@ -61,11 +61,24 @@ static inline bool asm_tok_is(const struct asm_tok *t, const char *s)
     size_t l = strlen(s);
     return t->len == l && t->kind != TK_END && memcmp(t->p, s, l) == 0;
 }
+/* Is the NUL-terminated name n exactly p[0..len)?  (p holds no NUL) */
+static inline bool asm_name_is(const char *n, const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (n[i] != p[i])
+            return false;
+    return n[len] == 0;
+}
 /* Is the token the one-character operator c? */
 static inline bool asm_tok_ch(const struct asm_tok *t, char c)
 {
     return t->len == 1 && t->p[0] == c && t->kind == TK_PUNCT;
 }
+
+/* How a (comment-free) line starts: 0 blank, 1 with an identifier that is not
+ * a label ("name:"), whose position goes to *id_start / *id_len, 2 otherwise
+ * (directive, label, anything else).  Cheap: no tokens. */
+int asm_line_lead(const char *s, size_t len, size_t *id_start, size_t *id_len);
 
 /* Replace comments ('#', '//' to end of line, and '/ * ... * /' spanning lines)
  * by blanks, in place, keeping newlines so line/column numbers stay right.
@@ -133,6 +146,8 @@ struct asm_expr_ctx {
 bool asm_expr(struct asm_expr_ctx *c, struct asm_val *out);
 /* Pack/unpack and condition suffixes after a register. */
 bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v);
+/* A number token: int (decimal, 0x, 0b, leading-0 octal) or float. */
+bool asm_parse_number(const char *p, size_t len, struct asm_val *v);
 /* Parse an expression and require an integer (labels count). */
 bool asm_expr_int(struct asm_expr_ctx *c, int64_t *out);
 /* The built-in register names (NULL-safe); false if name is no register. */

@@ -9,11 +9,60 @@
 
 #include "isa/asm_internal.h"
 
+/* Character classes (static const, shared by the scanner and the tokenizer). */
+enum {
+    CC_SPACE = 1,  /* blank other than newline */
+    CC_ID0 = 2,    /* letter or '_' */
+    CC_DIG = 4,    /* digit */
+    CC_PUNCT = 8,  /* operator / separator character */
+    CC_MULTI = 16, /* may start a multi-character operator */
+    CC_STRIP = 32, /* matters to asm_strip_comments: # / " newline NUL */
+};
+
+#define C2(c, f) [(unsigned char)(c)] = (f)
+static const uint8_t cclass[256] = {
+    C2(' ', CC_SPACE), C2('\t', CC_SPACE), C2('\r', CC_SPACE), C2('\f', CC_SPACE),
+    C2('\v', CC_SPACE), C2('\n', CC_STRIP), C2('\0', CC_STRIP), C2('#', CC_STRIP),
+    C2('"', CC_STRIP),
+    C2('/', CC_PUNCT | CC_STRIP),
+    C2('+', CC_PUNCT), C2('-', CC_PUNCT), C2('%', CC_PUNCT), C2('~', CC_PUNCT),
+    C2('?', CC_PUNCT), C2(',', CC_PUNCT), C2(';', CC_PUNCT), C2(':', CC_PUNCT),
+    C2('(', CC_PUNCT), C2(')', CC_PUNCT), C2('[', CC_PUNCT), C2(']', CC_PUNCT),
+    C2('@', CC_PUNCT),
+    C2('<', CC_PUNCT | CC_MULTI), C2('>', CC_PUNCT | CC_MULTI), C2('=', CC_PUNCT | CC_MULTI),
+    C2('!', CC_PUNCT | CC_MULTI), C2('&', CC_PUNCT | CC_MULTI), C2('|', CC_PUNCT | CC_MULTI),
+    C2('^', CC_PUNCT | CC_MULTI), C2('*', CC_PUNCT | CC_MULTI),
+    C2('_', CC_ID0),
+    C2('a', CC_ID0), C2('b', CC_ID0), C2('c', CC_ID0), C2('d', CC_ID0), C2('e', CC_ID0),
+    C2('f', CC_ID0), C2('g', CC_ID0), C2('h', CC_ID0), C2('i', CC_ID0), C2('j', CC_ID0),
+    C2('k', CC_ID0), C2('l', CC_ID0), C2('m', CC_ID0), C2('n', CC_ID0), C2('o', CC_ID0),
+    C2('p', CC_ID0), C2('q', CC_ID0), C2('r', CC_ID0), C2('s', CC_ID0), C2('t', CC_ID0),
+    C2('u', CC_ID0), C2('v', CC_ID0), C2('w', CC_ID0), C2('x', CC_ID0), C2('y', CC_ID0),
+    C2('z', CC_ID0),
+    C2('A', CC_ID0), C2('B', CC_ID0), C2('C', CC_ID0), C2('D', CC_ID0), C2('E', CC_ID0),
+    C2('F', CC_ID0), C2('G', CC_ID0), C2('H', CC_ID0), C2('I', CC_ID0), C2('J', CC_ID0),
+    C2('K', CC_ID0), C2('L', CC_ID0), C2('M', CC_ID0), C2('N', CC_ID0), C2('O', CC_ID0),
+    C2('P', CC_ID0), C2('Q', CC_ID0), C2('R', CC_ID0), C2('S', CC_ID0), C2('T', CC_ID0),
+    C2('U', CC_ID0), C2('V', CC_ID0), C2('W', CC_ID0), C2('X', CC_ID0), C2('Y', CC_ID0),
+    C2('Z', CC_ID0),
+    C2('0', CC_DIG), C2('1', CC_DIG), C2('2', CC_DIG), C2('3', CC_DIG), C2('4', CC_DIG),
+    C2('5', CC_DIG), C2('6', CC_DIG), C2('7', CC_DIG), C2('8', CC_DIG), C2('9', CC_DIG),
+};
+#undef C2
+
+static inline unsigned cc(char c) { return cclass[(unsigned char)c]; }
+
 bool asm_strip_comments(char *s, size_t len, unsigned *line)
 {
     unsigned ln = 1, open_line = 0;
     bool in_block = false, in_str = false;
     for (size_t i = 0; i < len; i++) {
+        if (!in_block && !in_str) {
+            while (i < len && !(cc(s[i]) & CC_STRIP))
+                i++; /* the common case: nothing to do */
+            if (i == len)
+                break;
+        }
         char c = s[i];
         if (c == '\n') {
             ln++;
@@ -55,13 +104,30 @@ bool asm_strip_comments(char *s, size_t len, unsigned *line)
     return !in_block;
 }
 
-static bool is_id0(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static bool is_dig(char c) { return c >= '0' && c <= '9'; }
-static bool is_idc(char c) { return is_id0(c) || is_dig(c); }
-
-/* Multi-character operators, longest first. */
-static const char *const puncts[] = {">>>", "<<<", "<<", ">>", "<=", ">=", "==", "!=", "&&",
-                                     "||", "^^", "**"};
+/* Length of the operator starting at s[0] (1..3), or 0 if c is no operator. */
+static size_t punct_len(const char *s, size_t avail)
+{
+    char c = s[0], d = avail > 1 ? s[1] : 0;
+    if (!(cc(c) & CC_MULTI))
+        return 1;
+    switch (c) {
+    case '<':
+    case '>':
+        if (d == c)
+            return avail > 2 && s[2] == c ? 3 : 2; /* << <<< >> >>> */
+        return d == '=' ? 2 : 1;                   /* <= >= */
+    case '=':
+    case '!':
+        return d == '=' ? 2 : 1; /* == != */
+    case '&':
+    case '|':
+    case '^':
+    case '*':
+        return d == c ? 2 : 1; /* && || ^^ ** */
+    default:
+        return 1;
+    }
+}
 
 int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsigned *bad_col)
 {
@@ -69,7 +135,8 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
     size_t i = 0;
     while (i < len) {
         char c = s[i];
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+        unsigned k = cc(c);
+        if (k & CC_SPACE) {
             i++;
             continue;
         }
@@ -81,26 +148,27 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
         t->p = s + i;
         t->col = (uint32_t)i + 1;
         size_t st = i;
-        if (is_id0(c)) {
-            while (i < len && is_idc(s[i]))
+        if (k & CC_ID0) {
+            i++;
+            while (i < len && (cc(s[i]) & (CC_ID0 | CC_DIG)))
                 i++;
             t->kind = TK_IDENT;
-        } else if (is_dig(c)) {
+        } else if (k & CC_DIG) {
             bool hex = c == '0' && i + 1 < len && (s[i + 1] == 'x' || s[i + 1] == 'X');
-            while (i < len && (is_idc(s[i]) || s[i] == '.')) {
+            while (i < len && ((cc(s[i]) & (CC_ID0 | CC_DIG)) || s[i] == '.')) {
                 /* exponent sign: 1e-3, 2.5E+4 */
                 if (!hex && (s[i] == 'e' || s[i] == 'E') && i + 1 < len &&
-                    (s[i + 1] == '-' || s[i + 1] == '+') && i + 2 < len && is_dig(s[i + 2]))
+                    (s[i + 1] == '-' || s[i + 1] == '+') && i + 2 < len && (cc(s[i + 2]) & CC_DIG))
                     i += 2;
                 else
                     i++;
                 /* "1./256": the '/' ends the number */
             }
             t->kind = TK_NUMBER;
-        } else if (c == '.' && i + 1 < len && is_idc(s[i + 1])) {
+        } else if (c == '.' && i + 1 < len && (cc(s[i + 1]) & (CC_ID0 | CC_DIG))) {
             i++;
             t->p = s + i;
-            while (i < len && is_idc(s[i]))
+            while (i < len && (cc(s[i]) & (CC_ID0 | CC_DIG)))
                 i++;
             t->kind = TK_SUFFIX;
             t->len = (uint32_t)(i - st - 1);
@@ -118,21 +186,12 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
             t->len = (uint32_t)(i - st - 1);
             i++;
             continue;
-        } else {
+        } else if (k & CC_PUNCT) {
             t->kind = TK_PUNCT;
-            size_t l = 1;
-            for (size_t k = 0; strchr("<>=!&|^*", c) && k < VC4_ARRAY_SIZE(puncts); k++) {
-                size_t pl = strlen(puncts[k]);
-                if (i + pl <= len && memcmp(s + i, puncts[k], pl) == 0) {
-                    l = pl;
-                    break;
-                }
-            }
-            if (l == 1 && !strchr("+-*/%&|^~!<>=?,;:()[]@", c)) {
-                *bad_col = (unsigned)i + 1;
-                return -1;
-            }
-            i += l;
+            i += punct_len(s + i, len - i);
+        } else {
+            *bad_col = (unsigned)i + 1;
+            return -1;
         }
         t->len = (uint32_t)(i - st);
     }
@@ -143,3 +202,21 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
     return n + 1;
 }
 
+int asm_line_lead(const char *s, size_t len, size_t *id_start, size_t *id_len)
+{
+    size_t i = 0;
+    while (i < len && (cc(s[i]) & CC_SPACE))
+        i++;
+    if (i == len)
+        return 0;
+    if (!(cc(s[i]) & CC_ID0))
+        return 2;
+    size_t st = i;
+    while (i < len && (cc(s[i]) & (CC_ID0 | CC_DIG)))
+        i++;
+    *id_start = st;
+    *id_len = i - st;
+    while (i < len && (cc(s[i]) & CC_SPACE))
+        i++;
+    return i < len && s[i] == ':' ? 2 : 1;
+}
