@@ -1,0 +1,130 @@
+/*
+ * vc4kit/tex.h - texture and tile-buffer memory formats: the raster, LT and
+ * T layouts for every bit depth, the texture pixel formats, and PNG I/O.
+ *
+ * Layouts (seed post 004, "I Wanna See You Swizzle It"; Mesa vc4_tiling.c):
+ *
+ *   micro-tile (utile): 64 bytes, pixels in raster order inside, origin at
+ *   the lower left (row 0 first in memory):
+ *       1 bpp 32x16   4 bpp 16x8   8 bpp 8x8   16 bpp 8x4   32 bpp 4x4   64 bpp 2x4
+ *   LT: utiles in raster order.
+ *   T:  1 KB sub-tiles of 4x4 utiles (raster inside); 4 KB tiles of 2x2
+ *       sub-tiles; tile rows alternate direction (even rows left to right,
+ *       odd rows right to left); sub-tile order inside a 4K tile:
+ *
+ *           even tile rows        odd tile rows
+ *            +---+---+             +---+---+
+ *            | 1 | 2 |             | 3 | 0 |     (slot = 1 KB offset)
+ *            +---+---+             +---+---+
+ *            | 0 | 3 |             | 2 | 1 |
+ *            +---+---+             +---+---+
+ *   raster: rows of pixels, row 0 first.
+ */
+#ifndef VC4KIT_TEX_H
+#define VC4KIT_TEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vc4kit/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum vc4_tex_layout {
+    VC4_TEX_RASTER = 0,
+    VC4_TEX_T = 1,
+    VC4_TEX_LT = 2,
+};
+
+/* Texture pixel formats: the 5-bit TYPE of texture config parameters P0/P1
+ * (seed 004's table; Mesa vc4_packet.h). */
+enum vc4_tex_format {
+    VC4_TEX_RGBA8888 = 0,
+    VC4_TEX_RGBX8888 = 1,
+    VC4_TEX_RGBA4444 = 2,
+    VC4_TEX_RGBA5551 = 3,
+    VC4_TEX_RGB565 = 4,
+    VC4_TEX_LUMINANCE = 5,
+    VC4_TEX_ALPHA = 6,
+    VC4_TEX_LUMALPHA = 7,
+    VC4_TEX_ETC1 = 8,
+    VC4_TEX_S16F = 9,
+    VC4_TEX_S8 = 10,
+    VC4_TEX_S16 = 11,
+    VC4_TEX_BW1 = 12,
+    VC4_TEX_A4 = 13,
+    VC4_TEX_A1 = 14,
+    VC4_TEX_RGBA64 = 15,
+    VC4_TEX_RGBA32R = 16,
+    VC4_TEX_YUYV422R = 17,
+    VC4_TEX_FORMAT_COUNT = 18
+};
+
+struct vc4_tex_format_info {
+    const char *name;  /* as seed 004 spells it */
+    uint8_t bpp;       /* bits per pixel in memory (ETC1: 4) */
+    bool raster_only;  /* RGBA32R, YUYV422R: always raster */
+    const char *description;
+};
+
+VC4_API const struct vc4_tex_format_info *vc4_tex_format_info(unsigned format);
+
+/* Utile dimensions in pixels for a bit depth (1, 4, 8, 16, 32 or 64);
+ * false for other depths. */
+VC4_API bool vc4_tex_utile_dims(unsigned bpp, unsigned *w, unsigned *h);
+
+/*
+ * The memory geometry of one image (one mip level, one face): its layout,
+ * bit depth and size, and what follows from them: the padded size and the
+ * bytes it occupies.
+ */
+struct vc4_tex_geom {
+    enum vc4_tex_layout layout;
+    unsigned bpp;
+    unsigned width, height;         /* pixels */
+    unsigned utile_w, utile_h;      /* pixels */
+    unsigned padded_w, padded_h;    /* pixels: to utiles (LT), 4K tiles (T), utile width (raster) */
+    uint32_t row_bytes;             /* raster: bytes per pixel row; LT/T: bytes per utile row */
+    uint32_t size;                  /* bytes */
+};
+
+/* Fill in the geometry; false (and *g untouched) for an unsupported bpp or
+ * a size beyond 2048 x 2048 (P1's 11-bit width/height fields). */
+VC4_API bool vc4_tex_geom_init(struct vc4_tex_geom *g, enum vc4_tex_layout layout,
+                               unsigned bpp, unsigned width, unsigned height);
+
+/* Bit offset of pixel (x, y) from the start of the image (x, y below the
+ * padded size). For bpp >= 8 it is a multiple of 8. */
+VC4_API uint64_t vc4_tex_bit_offset(const struct vc4_tex_geom *g, unsigned x, unsigned y);
+
+/* Byte offset of pixel (x, y) (bpp >= 8). */
+static inline uint32_t vc4_tex_byte_offset(const struct vc4_tex_geom *g, unsigned x, unsigned y)
+{
+    return (uint32_t)(vc4_tex_bit_offset(g, x, y) >> 3);
+}
+
+/* The layout the TMU uses for a mip level of a T-format texture: levels
+ * whose width or height is at most 4 utiles are stored LT (seed 004; Mesa
+ * vc4_resource.c). */
+VC4_API enum vc4_tex_layout vc4_tex_level_layout(unsigned bpp, unsigned width, unsigned height);
+
+/* ---- PNG ------------------------------------------------------------- */
+
+/*
+ * 8-bit RGBA images in memory, row 0 at the top as PNG stores it.  These do
+ * host file I/O (they are for tools and tests); errors go to the sink.
+ */
+VC4_API enum vc4_status vc4_png_write(const char *path, const uint8_t *rgba, unsigned width,
+                                      unsigned height, size_t stride,
+                                      const struct vc4_diag_sink *sink);
+/* Reads any PNG as 8-bit RGBA; *rgba is allocated with malloc. */
+VC4_API enum vc4_status vc4_png_read(const char *path, uint8_t **rgba, unsigned *width,
+                                     unsigned *height, const struct vc4_diag_sink *sink);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,153 @@
+/*
+ * test_tex_tiling.c - every pixel's address in raster, LT and T images, for
+ * every bit depth, against an independent construction from seed 004's
+ * prose: walk the image in memory order (4K tiles left to right on even
+ * rows and right to left on odd rows; inside a tile the four 1 KB sub-tiles
+ * clockwise from lower left on even rows and from upper right on odd rows;
+ * 16 utiles in raster order in a sub-tile; pixels in raster order in a
+ * utile) and number the pixels as they come.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <unistd.h>
+
+#include "harness.h"
+#include "vc4kit/tex.h"
+
+static const unsigned depths[] = {1, 4, 8, 16, 32, 64};
+
+/* Memory-order walk: calls back with (x, y) for consecutive pixel indices. */
+static void walk_t(unsigned bpp, unsigned w_tiles, unsigned h_tiles, uint64_t *order, unsigned pw)
+{
+    unsigned uw, uh;
+    vc4_tex_utile_dims(bpp, &uw, &uh);
+    uint64_t n = 0;
+    /* clockwise from lower left: (0,0) (0,1) (1,1) (1,0); from upper right: (1,1) (1,0) (0,0) (0,1) */
+    static const unsigned even[4][2] = {{0, 0}, {0, 1}, {1, 1}, {1, 0}};
+    static const unsigned odd[4][2] = {{1, 1}, {1, 0}, {0, 0}, {0, 1}};
+    for (unsigned ty = 0; ty < h_tiles; ty++) {
+        for (unsigned k = 0; k < w_tiles; k++) {
+            unsigned tx = (ty % 2 == 0) ? k : w_tiles - 1 - k;
+            for (unsigned s = 0; s < 4; s++) {
+                const unsigned *sub = (ty % 2 == 0) ? even[s] : odd[s];
+                for (unsigned u = 0; u < 16; u++) {
+                    unsigned ux = (tx * 2 + sub[0]) * 4 + u % 4;
+                    unsigned uy = (ty * 2 + sub[1]) * 4 + u / 4;
+                    for (unsigned p = 0; p < uw * uh; p++) {
+                        unsigned x = ux * uw + p % uw, y = uy * uh + p / uw;
+                        order[(uint64_t)y * pw + x] = n++;
+                    }
+                }
+            }
+        }
+    }
+}
+
+static void test_t_format_every_pixel(void)
+{
+    for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
+        unsigned bpp = depths[d], uw, uh;
+        CHECK(vc4_tex_utile_dims(bpp, &uw, &uh));
+        CHECK_EQ_INT(uw * uh * bpp, 64 * 8);
+        /* 3 x 2 tiles, as in the seed's picture, plus 1 x 3 */
+        const unsigned shapes[][2] = {{3, 2}, {1, 3}, {2, 1}};
+        for (size_t s = 0; s < 3; s++) {
+            unsigned w = shapes[s][0] * uw * 8, h = shapes[s][1] * uh * 8;
+            struct vc4_tex_geom g;
+            CHECK(vc4_tex_geom_init(&g, VC4_TEX_T, bpp, w, h));
+            CHECK_EQ_INT(g.size, shapes[s][0] * shapes[s][1] * 4096);
+            uint64_t *order = malloc(sizeof *order * w * h);
+            walk_t(bpp, shapes[s][0], shapes[s][1], order, w);
+            int bad = 0;
+            for (unsigned y = 0; y < h; y++)
+                for (unsigned x = 0; x < w; x++)
+                    if (vc4_tex_bit_offset(&g, x, y) != order[(uint64_t)y * w + x] * bpp && bad++ < 3)
+                        CHECK_MSG(0, "bpp %u %ux%u: (%u,%u) at bit %" PRIu64 ", expected %" PRIu64,
+                                  bpp, w, h, x, y, vc4_tex_bit_offset(&g, x, y),
+                                  order[(uint64_t)y * w + x] * bpp);
+            free(order);
+        }
+    }
+}
+
+static void test_lt_and_raster(void)
+{
+    for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
+        unsigned bpp = depths[d], uw, uh;
+        vc4_tex_utile_dims(bpp, &uw, &uh);
+        unsigned w = uw * 3, h = uh * 2;
+        struct vc4_tex_geom g;
+        CHECK(vc4_tex_geom_init(&g, VC4_TEX_LT, bpp, w - 1, h - 1)); /* padded up to utiles */
+        CHECK_EQ_INT(g.padded_w, w);
+        CHECK_EQ_INT(g.padded_h, h);
+        CHECK_EQ_INT(g.size, 6 * 64);
+        /* LT: utiles in raster order, pixels raster inside */
+        uint64_t n = 0;
+        int bad = 0;
+        for (unsigned uy = 0; uy < 2; uy++)
+            for (unsigned ux = 0; ux < 3; ux++)
+                for (unsigned p = 0; p < uw * uh; p++, n++) {
+                    unsigned x = ux * uw + p % uw, y = uy * uh + p / uw;
+                    if (vc4_tex_bit_offset(&g, x, y) != n * bpp && bad++ < 3)
+                        CHECK_MSG(0, "LT bpp %u (%u,%u)", bpp, x, y);
+                }
+        CHECK(vc4_tex_geom_init(&g, VC4_TEX_RASTER, bpp, w, h));
+        CHECK_EQ_U64(vc4_tex_bit_offset(&g, 1, 1), (uint64_t)w * bpp + bpp);
+    }
+}
+
+static void test_level_layout_rule(void)
+{
+    /* 32 bpp: utile 4x4; a level is LT when either side is <= 16 pixels */
+    CHECK_EQ_INT(vc4_tex_level_layout(32, 64, 64), VC4_TEX_T);
+    CHECK_EQ_INT(vc4_tex_level_layout(32, 16, 64), VC4_TEX_LT);
+    CHECK_EQ_INT(vc4_tex_level_layout(32, 64, 16), VC4_TEX_LT);
+    CHECK_EQ_INT(vc4_tex_level_layout(32, 17, 17), VC4_TEX_T);
+    CHECK_EQ_INT(vc4_tex_level_layout(16, 32, 16), VC4_TEX_LT);
+    CHECK_EQ_INT(vc4_tex_level_layout(16, 33, 17), VC4_TEX_T);
+}
+
+static void test_bad_geometry(void)
+{
+    struct vc4_tex_geom g;
+    CHECK(!vc4_tex_geom_init(&g, VC4_TEX_T, 24, 16, 16));
+    CHECK(!vc4_tex_geom_init(&g, VC4_TEX_T, 32, 0, 16));
+    CHECK(!vc4_tex_geom_init(&g, VC4_TEX_T, 32, 4096, 16));
+    CHECK(vc4_tex_geom_init(&g, VC4_TEX_T, 32, 2048, 2048));
+    CHECK_EQ_U64(g.size, 2048u * 2048u * 4u);
+}
+
+static void test_formats(void)
+{
+    CHECK_STR(vc4_tex_format_info(VC4_TEX_RGBA8888)->name, "RGBA8888");
+    CHECK_EQ_INT(vc4_tex_format_info(VC4_TEX_ETC1)->bpp, 4);
+    CHECK_EQ_INT(vc4_tex_format_info(VC4_TEX_BW1)->bpp, 1);
+    CHECK_EQ_INT(vc4_tex_format_info(VC4_TEX_RGBA64)->bpp, 64);
+    CHECK(vc4_tex_format_info(VC4_TEX_RGBA32R)->raster_only);
+    CHECK(vc4_tex_format_info(VC4_TEX_FORMAT_COUNT) == NULL);
+}
+
+static void test_png_round_trip(void)
+{
+    uint8_t img[3 * 2 * 4];
+    for (size_t i = 0; i < sizeof img; i++)
+        img[i] = (uint8_t)(i * 37);
+    char path[] = "/tmp/vc4kit_png_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    struct harness_diags h;
+    struct vc4_diag_sink sink = harness_sink(&h);
+    CHECK_EQ_INT(vc4_png_write(path, img, 3, 2, 12, &sink), VC4_OK);
+    uint8_t *back;
+    unsigned w, hh;
+    CHECK_EQ_INT(vc4_png_read(path, &back, &w, &hh, &sink), VC4_OK);
+    CHECK_EQ_INT(w, 3);
+    CHECK_EQ_INT(hh, 2);
+    CHECK(memcmp(back, img, sizeof img) == 0);
+    free(back);
+    remove(path);
+    CHECK_EQ_INT(vc4_png_read("/nonexistent/x.png", &back, &w, &hh, &sink), VC4_ERR_IO);
+    CHECK(h.errors == 1);
+}
+
+TEST_LIST(test_t_format_every_pixel, test_lt_and_raster, test_level_layout_rule, test_bad_geometry,
+          test_formats, test_png_round_trip)
