@@ -10,6 +10,7 @@
  * delay-slot pipelines (branches 3, thrend 2, SFU->r4 2).
  * Rules are from ../shared/reference/qpu-isa-facts.md (numbers in brackets).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -67,9 +68,10 @@ struct exec {
     struct vc4_qpu *q;
     struct vc4_icache_entry *e;
     const struct vc4_qpu_instr *in;
-    uint32_t cur_wa, cur_wb; /* physical regs written by this instruction */
+    uint64_t cur_w; /* physical regs written by this instruction: A bits 0-31, B 32-63 */
     uint8_t cur_acc;
     bool failed;             /* fault: stop */
+    bool stop;               /* a strict-mode rule error (v->fault set): stop after this instruction */
     bool unif_read;          /* a uniform was already read (shared by A and B) */
     uint32_t unif_val;
 };
@@ -82,8 +84,11 @@ static void rule(struct exec *x, enum qpu_rule r)
     x->e->warned |= (uint16_t)(1u << r);
     vc4_v3d_qpu_diag(v, x->q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, rules[r].id,
                      rules[r].source, "%s", rules[r].what);
-    if (v->strict && v->fault == VC4_OK)
-        v->fault = VC4_ERR_RULE;
+    if (v->strict) {
+        x->stop = true;
+        if (v->fault == VC4_OK)
+            v->fault = VC4_ERR_RULE;
+    }
 }
 
 static struct vc4_location loc_of(const struct vc4_qpu *q)
@@ -103,8 +108,10 @@ static void unit_events(struct exec *x, unsigned ev, unsigned error_mask, unsign
         x->failed = true;
         if (x->v->fault == VC4_OK)
             x->v->fault = VC4_ERR_FAULT;
-    } else if ((ev & ~note_mask) && x->v->strict && x->v->fault == VC4_OK) {
-        x->v->fault = VC4_ERR_RULE;
+    } else if ((ev & ~note_mask) && x->v->strict) {
+        x->stop = true;
+        if (x->v->fault == VC4_OK)
+            x->v->fault = VC4_ERR_RULE;
     }
 }
 #define VPM_ERRORS (VC4_VPM_EV_DMA_FAULT | VC4_VPM_EV_BAD_QPU)
@@ -179,6 +186,33 @@ static uint8_t write_kind(unsigned file, unsigned waddr, uint8_t *idx)
     return waddr == VC4_QPU_W_NOP ? VC4_XI_W_NONE : VC4_XI_W_IO;
 }
 
+#define VEC_BYTES (VC4_QPU_SIMD * sizeof(uint32_t))
+#define QOFF(member) ((uint16_t)offsetof(struct vc4_qpu, member))
+
+/* Offset of a mux's vector in struct vc4_qpu: r0-r5, or the regfile A / B
+ * source already chosen in off[4] / off[5]. */
+static uint16_t mux_off(unsigned mux, const uint16_t *off)
+{
+    if (mux < VC4_QPU_MUX_A)
+        return (uint16_t)(QOFF(acc) + mux * VEC_BYTES);
+    return mux == VC4_QPU_MUX_A ? off[4] : off[5];
+}
+
+static uint16_t write_off(uint8_t kind, uint8_t idx)
+{
+    switch (kind) {
+    case VC4_XI_W_A: return (uint16_t)(QOFF(ra) + idx * VEC_BYTES);
+    case VC4_XI_W_B: return (uint16_t)(QOFF(rb) + idx * VEC_BYTES);
+    case VC4_XI_W_ACC: return (uint16_t)(QOFF(acc) + idx * VEC_BYTES);
+    default: return 0;
+    }
+}
+
+static inline const uint32_t *qvec(const struct vc4_qpu *q, uint16_t off)
+{
+    return (const uint32_t *)((const char *)q + off);
+}
+
 static bool sig_has_effect(unsigned sig)
 {
     switch (sig) {
@@ -206,6 +240,12 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
     }
     xi->cond_add = in->cond_add;
     xi->cond_mul = in->cond_mul;
+    /* condition c: flag[c >> 1], inverted when c is odd (struct vc4_qpu) */
+    xi->cidx_add = (uint8_t)((in->cond_add >> 1) & 3);
+    xi->cidx_mul = (uint8_t)((in->cond_mul >> 1) & 3);
+    xi->cinv_add = (in->cond_add & 1) ? 0xFFFFu : 0;
+    xi->cinv_mul = (in->cond_mul & 1) ? 0xFFFFu : 0;
+    xi->off[4] = xi->off[5] = QOFF(zero);
     if (in->pack)
         xi->features |= in->pm ? VC4_XI_PACK_MUL : VC4_XI_PACK_A;
     if (in->kind == VC4_QPU_KIND_LOAD_IMM || in->kind == VC4_QPU_KIND_SEMAPHORE) {
@@ -224,6 +264,8 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
             xi->w_add = write_kind(file_add, in->waddr_add, &xi->wi_add);
         if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
             xi->w_mul = write_kind(file_mul, in->waddr_mul, &xi->wi_mul);
+        xi->w_off_add = write_off(xi->w_add, xi->wi_add);
+        xi->w_off_mul = write_off(xi->w_mul, xi->wi_mul);
         xi->sf = in->sf ? VC4_XI_SF_ADD : VC4_XI_SF_NONE;
         return;
     }
@@ -233,14 +275,14 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
     bool unary = vc4_qpu_op_add_is_unary(in->op_add);
     xi->form = VC4_XI_ALU;
     xi->rd_a = read_kind(0, in->raddr_a);
-    xi->rmask_a = in->raddr_a < VC4_QPU_REGS ? 1u << in->raddr_a : 0;
+    xi->rmask = in->raddr_a < VC4_QPU_REGS ? UINT64_C(1) << in->raddr_a : 0;
     if (small_imm) {
         xi->rd_b = VC4_XI_RD_IMM;
         for (unsigned i = 0; i < VC4_QPU_SIMD; i++)
             xi->vec[i] = vc4_qpu_small_imm_value(in->raddr_b);
     } else {
         xi->rd_b = read_kind(1, in->raddr_b);
-        xi->rmask_b = in->raddr_b < VC4_QPU_REGS ? 1u << in->raddr_b : 0;
+        xi->rmask |= in->raddr_b < VC4_QPU_REGS ? UINT64_C(1) << (32 + in->raddr_b) : 0;
     }
     if (in->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE || (!small_imm && in->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE))
         xi->block = VC4_XI_BLOCK_MUTEX;
@@ -250,6 +292,17 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
     xi->add_b = unary ? in->add_a : in->add_b; /* unary ops read only a */
     xi->mul_a = in->mul_a;
     xi->mul_b = in->mul_b;
+    /* operand sources: regfile A / B (or what was read from an I/O address
+     * or the small immediate, copied into the QPU first) */
+    xi->off[4] = xi->rd_a == VC4_XI_RD_REG ? (uint16_t)(QOFF(ra) + in->raddr_a * VEC_BYTES)
+               : xi->rd_a == VC4_XI_RD_ZERO ? QOFF(zero)
+               : xi->rd_a == VC4_XI_RD_ELEM ? QOFF(elem) : QOFF(in_a);
+    xi->off[5] = xi->rd_b == VC4_XI_RD_REG ? (uint16_t)(QOFF(rb) + in->raddr_b * VEC_BYTES)
+               : xi->rd_b == VC4_XI_RD_ZERO ? QOFF(zero) : QOFF(in_b);
+    xi->off[0] = mux_off(xi->add_a, xi->off);
+    xi->off[1] = mux_off(xi->add_b, xi->off);
+    xi->off[2] = mux_off(xi->mul_a, xi->off);
+    xi->off[3] = mux_off(xi->mul_b, xi->off);
     if (in->unpack) {
         /* PM 0 unpacks regfile A, PM 1 unpacks r4 (facts 11) */
         unsigned upk = in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A;
@@ -270,6 +323,8 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->w_add = write_kind(file_add, in->waddr_add, &xi->wi_add);
     if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
         xi->w_mul = write_kind(file_mul, in->waddr_mul, &xi->wi_mul);
+    xi->w_off_add = write_off(xi->w_add, xi->wi_add);
+    xi->w_off_mul = write_off(xi->w_mul, xi->wi_mul);
     /* flags: add ALU, or mul when the add op is nop (.never does not count;
      * facts 14) */
     if (in->sf)
@@ -335,6 +390,8 @@ void vc4_qpu_reset(struct vc4_qpu *q, unsigned num)
     memset(q, 0, sizeof *q);
     q->num = num;
     q->state = VC4_EMU_QPU_IDLE;
+    for (unsigned i = 0; i < VC4_QPU_SIMD; i++)
+        q->elem[i] = i;
 }
 
 void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_len, bool user)
@@ -344,11 +401,9 @@ void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_
     q->pc = pc & ~(VC4_QPU_INSTR_BYTES - 1);
     q->unif = unif;
     q->unif_len = unif_len;
-    q->unif_hazard = 0;
-    q->br[0].left = q->br[1].left = 0;
-    q->thrend_left = 0;
-    q->sfu_left = 0;
-    q->prev_wa = q->prev_wb = 0;
+    q->pending = 0; /* SFU, uniforms hazard, thread end, branch */
+    q->br1_left = 0;
+    q->prev_w = 0;
     q->prev_acc = 0;
     q->user = user;
     q->stall_until = 0;
@@ -391,7 +446,7 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
     struct vc4_qpu *q = x->q;
     struct vc4_v3d *v = x->v;
     if (raddr < VC4_QPU_REGS) {
-        if ((file ? q->prev_wb : q->prev_wa) & (1u << raddr))
+        if (q->prev_w & (UINT64_C(1) << (raddr + (file ? 32 : 0))))
             rule(x, RULE_REGFILE_RAW);
         return file ? q->rb[raddr] : q->ra[raddr];
     }
@@ -452,13 +507,11 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
  * do not vectorise; an AND with this table does). */
 static const uint32_t lane_bit[N] = {0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80,
                                      0x100, 0x200, 0x400, 0x800, 0x1000, 0x2000, 0x4000, 0x8000};
-static const uint32_t zeros[N];
-static const uint32_t elem_numbers[N] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 /* d[i] = s[i] where bit i of mask is set (a per-element blend). */
 static inline void masked_copy(uint32_t *restrict d, const uint32_t *restrict s, uint16_t mask)
 {
-    if (mask == ALL_ELEMS) {
+    if (VC4_LIKELY(mask == ALL_ELEMS)) {
         memcpy(d, s, N * sizeof *d);
         return;
     }
@@ -489,9 +542,9 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
     if (waddr < VC4_QPU_REGS) {
         masked_copy(file ? q->rb[waddr] : q->ra[waddr], val, mask);
         if (file)
-            x->cur_wb |= 1u << waddr;
+            x->cur_w |= UINT64_C(1) << (32 + waddr);
         else
-            x->cur_wa |= 1u << waddr;
+            x->cur_w |= UINT64_C(1) << waddr;
         return;
     }
     struct vc4_location l;
@@ -593,13 +646,6 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
 
 /* ---- conditions and flags ------------------------------------------------------------ */
 
-/* The elements whose write condition passes (facts 15); cond codes 0-7
- * are never, always, zs, zc, ns, nc, cs, cc (see struct vc4_qpu). */
-static inline uint16_t cond_mask(const struct vc4_qpu *q, unsigned cond)
-{
-    return (uint16_t)(q->flag[(cond >> 1) & 3] ^ ((cond & 1) ? ALL_ELEMS : 0u));
-}
-
 /* Flags only where the write condition passes (facts 15): Z = result 0,
  * N = bit 31 (clz: 0), C from the op (facts 16). */
 static inline void set_flags(struct vc4_qpu *q, const uint32_t *r, uint16_t carry, uint16_t mask,
@@ -635,42 +681,27 @@ static bool branch_taken(const struct vc4_qpu *q, unsigned cond)
 /* ---- the instruction forms ------------------------------------------------------------- */
 
 /* A write through the execution record: physical registers and r0-r3
- * directly, everything else by write_reg. */
-static inline void write_to(struct exec *x, uint8_t kind, uint8_t idx, unsigned file, unsigned waddr,
-                            const uint32_t *val, uint16_t mask)
+ * directly (at their offset in the QPU), everything else by write_reg. */
+static inline void write_to(struct exec *x, uint8_t kind, uint8_t idx, uint16_t off, unsigned file,
+                            unsigned waddr, const uint32_t *val, uint16_t mask)
 {
-    struct vc4_qpu *q = x->q;
-    switch (kind) {
-    case VC4_XI_W_A:
-        if (mask) {
-            masked_copy(q->ra[idx], val, mask);
-            x->cur_wa |= 1u << idx;
-        }
-        return;
-    case VC4_XI_W_B:
-        if (mask) {
-            masked_copy(q->rb[idx], val, mask);
-            x->cur_wb |= 1u << idx;
-        }
-        return;
-    case VC4_XI_W_ACC:
-        if (mask) {
-            masked_copy(q->acc[idx], val, mask);
-            x->cur_acc |= (uint8_t)(1u << idx);
-        }
-        return;
-    case VC4_XI_W_IO:
+    if (VC4_UNLIKELY(kind == VC4_XI_W_IO)) {
         write_reg(x, file, waddr, val, mask);
         return;
-    default:
-        return;
     }
+    if (!mask)
+        return;
+    masked_copy((uint32_t *)((char *)x->q + off), val, mask);
+    if (kind == VC4_XI_W_ACC)
+        x->cur_acc |= (uint8_t)(1u << idx);
+    else
+        x->cur_w |= UINT64_C(1) << (idx + (kind == VC4_XI_W_B ? 32 : 0));
 }
 
 /* Unpack and rotation of the ALU operands (the uncommon features). */
-static void operand_features(struct exec *x, const uint32_t *const *src, const uint32_t **aa,
-                             const uint32_t **ab, const uint32_t **ma, const uint32_t **mb,
-                             uint32_t *up_add, uint32_t *up_mul, uint32_t *rot_a, uint32_t *rot_b)
+static void operand_features(struct exec *x, const uint32_t **aa, const uint32_t **ab,
+                             const uint32_t **ma, const uint32_t **mb, uint32_t *up_add,
+                             uint32_t *up_mul, uint32_t *rot_a, uint32_t *rot_b)
 {
     struct vc4_qpu *q = x->q;
     const struct vc4_qpu_instr *in = x->in;
@@ -678,17 +709,18 @@ static void operand_features(struct exec *x, const uint32_t *const *src, const u
     /* unpack: PM 0 unpacks regfile A, PM 1 unpacks r4 (facts 11); the
      * float conversions for float-consuming ops */
     unsigned upk = in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A;
+    const uint32_t *upk_src = qvec(q, mux_off(upk, xi->off));
     if (xi->features & VC4_XI_UNPACK_ADD) {
         bool add_f = vc4_qpu_op_add_is_float(in->op_add);
         for (int i = 0; i < N; i++)
-            up_add[i] = vc4_unpack(in->unpack, src[upk][i], add_f);
+            up_add[i] = vc4_unpack(in->unpack, upk_src[i], add_f);
         if (xi->add_a == upk) *aa = up_add;
         if (xi->add_b == upk) *ab = up_add;
     }
     if (xi->features & VC4_XI_UNPACK_MUL) {
         bool mul_f = vc4_qpu_op_mul_is_float(in->op_mul);
         for (int i = 0; i < N; i++)
-            up_mul[i] = vc4_unpack(in->unpack, src[upk][i], mul_f);
+            up_mul[i] = vc4_unpack(in->unpack, upk_src[i], mul_f);
         if (in->mul_a == upk) *ma = up_mul;
         if (in->mul_b == upk) *mb = up_mul;
     }
@@ -717,41 +749,30 @@ static void exec_alu(struct exec *x)
     const struct vc4_qpu_instr *in = x->in;
     const struct vc4_qpu_xi *xi = &x->e->xi;
     const struct vc4_alu_kernels *k = x->v->alu;
-    uint32_t tmpa[N], tmpb[N];
 
-    /* regfile reads (side effects happen whenever the address is given);
-     * the operand muxes: r0-r5, regfile A, regfile B / small immediate */
-    const uint32_t *src[8] = {q->acc[0], q->acc[1], q->acc[2], q->acc[3], q->acc[4], q->acc[5], NULL, NULL};
-    switch (xi->rd_a) {
-    case VC4_XI_RD_REG:
-        if (q->prev_wa & xi->rmask_a)
-            rule(x, RULE_REGFILE_RAW);
-        src[VC4_QPU_MUX_A] = q->ra[in->raddr_a];
-        break;
-    case VC4_XI_RD_ZERO: src[VC4_QPU_MUX_A] = zeros; break;
-    case VC4_XI_RD_ELEM: src[VC4_QPU_MUX_A] = elem_numbers; break;
-    default: src[VC4_QPU_MUX_A] = read_file(x, 0, in->raddr_a, tmpa); break;
-    }
-    switch (xi->rd_b) {
-    case VC4_XI_RD_REG:
-        if (q->prev_wb & xi->rmask_b)
-            rule(x, RULE_REGFILE_RAW);
-        src[VC4_QPU_MUX_B] = q->rb[in->raddr_b];
-        break;
-    case VC4_XI_RD_ZERO: src[VC4_QPU_MUX_B] = zeros; break;
-    case VC4_XI_RD_IMM: src[VC4_QPU_MUX_B] = xi->vec; break;
-    default: src[VC4_QPU_MUX_B] = read_file(x, 1, in->raddr_b, tmpb); break;
-    }
+    /* regfile reads (side effects happen whenever the address is given):
+     * I/O reads land in q->in_a / in_b, small immediates are copied to
+     * in_b; then every operand is at its offset in the QPU */
+    if (VC4_UNLIKELY(q->prev_w & xi->rmask & UINT32_MAX))
+        rule(x, RULE_REGFILE_RAW);
+    if (VC4_UNLIKELY(xi->rd_a == VC4_XI_RD_IO))
+        read_file(x, 0, in->raddr_a, q->in_a);
+    if (VC4_UNLIKELY((q->prev_w & xi->rmask) >> 32))
+        rule(x, RULE_REGFILE_RAW);
+    if (xi->rd_b == VC4_XI_RD_IMM)
+        memcpy(q->in_b, xi->vec, sizeof q->in_b);
+    else if (VC4_UNLIKELY(xi->rd_b == VC4_XI_RD_IO))
+        read_file(x, 1, in->raddr_b, q->in_b);
     if (VC4_UNLIKELY(x->failed))
         return;
 
-    const uint32_t *aa = src[xi->add_a], *ab = src[xi->add_b];
-    const uint32_t *ma = src[xi->mul_a], *mb = src[xi->mul_b];
+    const uint32_t *aa = qvec(q, xi->off[0]), *ab = qvec(q, xi->off[1]);
+    const uint32_t *ma = qvec(q, xi->off[2]), *mb = qvec(q, xi->off[3]);
     uint32_t up_add[N], up_mul[N], rot_a[N], rot_b[N];
     if (q->sfu_left && xi->reads_r4)
         rule(x, RULE_R4_EARLY);
     if (VC4_UNLIKELY(xi->features & (VC4_XI_UNPACK_ADD | VC4_XI_UNPACK_MUL | VC4_XI_ROTATE)))
-        operand_features(x, src, &aa, &ab, &ma, &mb, up_add, up_mul, rot_a, rot_b);
+        operand_features(x, &aa, &ab, &ma, &mb, up_add, up_mul, rot_a, rot_b);
 
     /* the two ALUs */
     uint32_t ra[N], rm[N];
@@ -767,7 +788,7 @@ static void exec_alu(struct exec *x)
     }
 
     /* conditions on the old flags */
-    uint16_t mask_add = cond_mask(q, xi->cond_add), mask_mul = cond_mask(q, xi->cond_mul);
+    uint16_t mask_add = q->flag[xi->cidx_add] ^ xi->cinv_add, mask_mul = q->flag[xi->cidx_mul] ^ xi->cinv_mul;
 
     /* pack (only a result that is written is packed) */
     uint32_t pk[N];
@@ -807,9 +828,11 @@ static void exec_alu(struct exec *x)
 
     /* writes: add, then mul (both to one target: mul wins, facts 20a) */
     if (xi->w_add)
-        write_to(x, xi->w_add, xi->wi_add, vc4_qpu_add_wfile(in), in->waddr_add, wa, mask_add);
+        write_to(x, xi->w_add, xi->wi_add, xi->w_off_add, vc4_qpu_add_wfile(in), in->waddr_add, wa,
+                 mask_add);
     if (xi->w_mul)
-        write_to(x, xi->w_mul, xi->wi_mul, vc4_qpu_mul_wfile(in), in->waddr_mul, wm, mask_mul);
+        write_to(x, xi->w_mul, xi->wi_mul, xi->w_off_mul, vc4_qpu_mul_wfile(in), in->waddr_mul, wm,
+                 mask_mul);
     if (xi->op_mul)
         memcpy(&q->last_mul[12], &rm[12], 4 * sizeof rm[0]);
 
@@ -826,7 +849,7 @@ static void exec_ldi(struct exec *x)
     const struct vc4_qpu_instr *in = x->in;
     const struct vc4_qpu_xi *xi = &x->e->xi;
     const uint32_t *val = xi->vec; /* per-element values, built at decode (facts 3) */
-    uint16_t mask_add = cond_mask(q, in->cond_add), mask_mul = cond_mask(q, in->cond_mul);
+    uint16_t mask_add = q->flag[xi->cidx_add] ^ xi->cinv_add, mask_mul = q->flag[xi->cidx_mul] ^ xi->cinv_mul;
     unsigned file_add = vc4_qpu_add_wfile(in), file_mul = vc4_qpu_mul_wfile(in);
     uint32_t pk[N];
     const uint32_t *wa = val, *wm = val;
@@ -843,9 +866,9 @@ static void exec_ldi(struct exec *x)
         wm = pk;
     }
     if (xi->w_add)
-        write_to(x, xi->w_add, xi->wi_add, file_add, in->waddr_add, wa, mask_add);
+        write_to(x, xi->w_add, xi->wi_add, xi->w_off_add, file_add, in->waddr_add, wa, mask_add);
     if (xi->w_mul)
-        write_to(x, xi->w_mul, xi->wi_mul, file_mul, in->waddr_mul, wm, mask_mul);
+        write_to(x, xi->w_mul, xi->wi_mul, xi->w_off_mul, file_mul, in->waddr_mul, wm, mask_mul);
     if (in->sf) /* Z, N from the value, C clear (VC4C generateImmediateFlags) */
         set_flags(q, val, 0, in->cond_add ? mask_add : mask_mul, true);
 }
@@ -854,7 +877,7 @@ static void exec_branch(struct exec *x)
 {
     struct vc4_qpu *q = x->q;
     const struct vc4_qpu_instr *in = x->in;
-    if (q->br[0].left > 1)
+    if (q->br_left > 1)
         rule(x, RULE_BRANCH_SPACING);
     if (!branch_taken(q, in->cond_br))
         return; /* links and flags only when taken (facts 18) */
@@ -862,7 +885,7 @@ static void exec_branch(struct exec *x)
     uint32_t target = (in->rel ? link : 0) + in->imm;
     if (in->reg) {
         /* element 15 of regfile A (vc4asm addendum) */
-        if (q->prev_wa & (1u << in->raddr_a))
+        if (q->prev_w & (UINT64_C(1) << (in->raddr_a & 31)))
             rule(x, RULE_REGFILE_RAW);
         target += q->ra[in->raddr_a & 31][15];
     }
@@ -877,12 +900,13 @@ static void exec_branch(struct exec *x)
         rule(x, RULE_BRANCH_FLAGS);
         set_flags(q, lv, 0, ALL_ELEMS, true);
     }
-    struct vc4_qpu_branch b = {.target = target & ~(VC4_QPU_INSTR_BYTES - 1),
-                               .left = VC4_QPU_BRANCH_SLOTS + 1};
-    if (!q->br[0].left)
-        q->br[0] = b;
+    /* taken after its delay slots; a second one may queue behind (facts 18) */
+    unsigned k = q->br_left ? 1 : 0;
+    q->br_target[k] = target & ~(VC4_QPU_INSTR_BYTES - 1);
+    if (k)
+        q->br1_left = VC4_QPU_BRANCH_SLOTS + 1;
     else
-        q->br[1] = b;
+        q->br_left = VC4_QPU_BRANCH_SLOTS + 1;
 }
 
 /* ---- one step ------------------------------------------------------------------ */
@@ -896,13 +920,14 @@ static bool pipelines(struct vc4_qpu *q)
         memcpy(q->acc[4], q->sfu_result, sizeof q->acc[4]);
     if (q->unif_hazard)
         q->unif_hazard--;
-    bool take = q->br[0].left && --q->br[0].left == 0;
-    if (q->br[1].left)
-        q->br[1].left--;
+    bool take = q->br_left && --q->br_left == 0;
+    if (q->br1_left)
+        q->br1_left--;
     if (take) {
-        q->pc = q->br[0].target;
-        q->br[0] = q->br[1];
-        q->br[1].left = 0;
+        q->pc = q->br_target[0];
+        q->br_target[0] = q->br_target[1];
+        q->br_left = q->br1_left;
+        q->br1_left = 0;
     }
     return q->thrend_left && --q->thrend_left == 0;
 }
@@ -1002,14 +1027,13 @@ enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
         return VC4_QPU_STEP_FAULT;
 
     /* pipelines */
-    q->prev_wa = x.cur_wa;
-    q->prev_wb = x.cur_wb;
+    q->prev_w = x.cur_w;
     q->prev_acc = x.cur_acc;
     q->instructions++;
     v->stats.instructions++;
     q->pc += VC4_QPU_INSTR_BYTES;
-    /* br[1] is only ever pending behind br[0] */
-    if (VC4_UNLIKELY(q->sfu_left | q->unif_hazard | q->br[0].left | q->thrend_left) && pipelines(q))
+    /* (a second branch is only ever pending behind br_left) */
+    if (VC4_UNLIKELY(q->pending) && pipelines(q))
         return VC4_QPU_STEP_ENDED;
-    return VC4_UNLIKELY(v->fault != VC4_OK) ? VC4_QPU_STEP_FAULT : VC4_QPU_STEP_OK;
+    return VC4_UNLIKELY(x.stop) ? VC4_QPU_STEP_FAULT : VC4_QPU_STEP_OK;
 }

@@ -71,17 +71,23 @@ struct vc4_qpu_xi {
     uint8_t rd_a, rd_b;      /* enum vc4_qpu_xi_read */
     uint8_t add_a, add_b;    /* operand muxes; add_b = add_a for unary ops */
     uint8_t mul_a, mul_b;
+    /* where each operand is, as a byte offset into struct vc4_qpu:
+     * add a, add b, mul a, mul b, then the regfile A and B sources */
+    uint16_t off[6];
+    uint16_t w_off_add, w_off_mul; /* W_A/W_B/W_ACC destinations, offsets as above */
     uint8_t op_add, op_mul;  /* ALU op codes (0 = nop: not run) */
     uint8_t w_add, w_mul;    /* enum vc4_qpu_xi_write */
     uint8_t wi_add, wi_mul;  /* register / accumulator index */
-    uint8_t cond_add, cond_mul; /* write conditions (NEVER when there is no write) */
+    uint8_t cond_add, cond_mul; /* write conditions */
+    uint8_t cidx_add, cidx_mul; /* ... as struct vc4_qpu flag[] index and inversion mask */
+    uint16_t cinv_add, cinv_mul;
     uint8_t sf;              /* enum vc4_qpu_xi_sf: which ALU sets the flags */
     uint8_t features;        /* VC4_XI_* bits */
     bool sig;                /* the signal has an effect (thrend, ldtmu, TLB) */
     bool reads_r4;           /* a used operand is r4 (SFU latency rule) */
     bool mul_quirk;          /* mul nop whose result is used: previous mul (facts 20) */
     bool n_flag;             /* N flag from bit 31 (not for clz, facts 16) */
-    uint32_t rmask_a, rmask_b; /* physical registers read (read-after-write rule) */
+    uint64_t rmask;          /* physical registers read: A bits 0-31, B 32-63 (RAW rule) */
     uint32_t vec[16];        /* small-immediate or load-immediate values per element */
 };
 
@@ -102,41 +108,52 @@ struct vc4_icache {
     struct vc4_icache_entry *e;
 };
 
-/* A branch taken after its delay slots. */
-struct vc4_qpu_branch {
-    uint32_t target;
-    uint8_t left; /* instructions still to execute before it takes effect; 0 = none */
-};
-
 struct vc4_qpu {
-    uint32_t ra[VC4_QPU_REGS][VC4_QPU_SIMD];
-    uint32_t rb[VC4_QPU_REGS][VC4_QPU_SIMD];
-    uint32_t acc[6][VC4_QPU_SIMD];
+    /* hot scalar state first */
+    uint32_t pc;
+    enum vc4_emu_qpu_state state;
+    uint64_t time;             /* this QPU's cycle count */
+    uint64_t stall_until;      /* blocked until this cycle (VPM wait, TMU) */
+    uint64_t prev_w;           /* physical regs written by the previous instruction (A 0-31, B 32-63) */
+    uint8_t prev_acc;          /* accumulators written by the previous instruction */
     /* Per-element flags, bit i = element i: flag[VC4_QPU_FLAG_Z/N/C];
      * flag[0] stays 0 so that a write condition c selects flag[c >> 1]
      * inverted when c is odd (never = 0, always = ~0, zs = Z, zc = ~Z...). */
     uint16_t flag[4];
+    /* The delay pipelines, one word so that "nothing pending" is one test. */
+    union {
+        struct {
+            uint8_t sfu_left;    /* instructions until sfu_result lands in r4 */
+            uint8_t unif_hazard; /* instructions left in which uniform reads are early */
+            uint8_t thrend_left; /* 0 = no thread end pending; else delay slots + 1 */
+            uint8_t br_left;     /* br[0]: instructions before it takes effect; 0 = none */
+        };
+        uint32_t pending;
+    };
+    uint8_t br1_left;          /* a second branch queued behind br[0] */
+    uint32_t br_target[2];
+    uint64_t instructions;
 
     unsigned num;
-    enum vc4_emu_qpu_state state;
     const char *blocked_on;
-    uint32_t pc;
     uint32_t unif;          /* next uniform's bus address */
     uint32_t unif_len;
-    uint8_t unif_hazard;    /* instructions left in which uniform reads are early */
-
-    struct vc4_qpu_branch br[2];
-    uint8_t thrend_left;    /* 0 = no thread end pending; else delay slots + 1 */
-    uint32_t sfu_result[VC4_QPU_SIMD];
-    uint8_t sfu_left;       /* instructions until sfu_result lands in r4 */
-    uint32_t last_mul[VC4_QPU_SIMD]; /* previous mul result (mnop quirk, facts 20) */
-    uint32_t prev_wa, prev_wb; /* physical regs written by the previous instruction */
-    uint8_t prev_acc;          /* accumulators written by the previous instruction */
     uint8_t tmu_noswap_age;    /* instructions since a TMU_NOSWAP write (rule 6) */
     bool user;                 /* running a user program from the SRQ */
-    uint64_t time;             /* this QPU's cycle count */
-    uint64_t stall_until;      /* blocked until this cycle (VPM wait, TMU) */
-    uint64_t instructions;
+
+    /* Operand sources, all inside this struct so that the execution record
+     * can name each operand by its offset here: the accumulators, the
+     * register files, constant vectors, and the values read this
+     * instruction from I/O addresses and small immediates. */
+    uint32_t acc[6][VC4_QPU_SIMD];
+    uint32_t zero[VC4_QPU_SIMD];   /* zeros (NOP and undefined reads) */
+    uint32_t elem[VC4_QPU_SIMD];   /* ELEMENT_NUMBER */
+    uint32_t in_a[VC4_QPU_SIMD];   /* this instruction's I/O read on file A */
+    uint32_t in_b[VC4_QPU_SIMD];   /* ... on file B, or its small immediate */
+    uint32_t ra[VC4_QPU_REGS][VC4_QPU_SIMD];
+    uint32_t rb[VC4_QPU_REGS][VC4_QPU_SIMD];
+    uint32_t sfu_result[VC4_QPU_SIMD];
+    uint32_t last_mul[VC4_QPU_SIMD]; /* previous mul result (mnop quirk, facts 20) */
 };
 
 enum vc4_qpu_step {

@@ -256,14 +256,6 @@ static inline uint32_t lane_mask(bool c) { return (uint32_t)0 - (uint32_t)c; }
         }                                                                         \
     }
 
-/* Signed-magnitude float order as a two's complement key (denormals
- * flushed first; NaN patterns order above the infinities). */
-static inline int32_t key32(uint32_t f)
-{
-    f = vc4_alu_flush(f);
-    uint32_t neg = lane_mask(f >> 31);
-    return (int32_t)(((f & F_ABS) ^ neg) - neg);
-}
 static inline uint32_t shift_carry(uint32_t x, uint32_t y)
 {
     uint32_t s = y & 31;
@@ -277,23 +269,48 @@ static inline uint32_t ror32(uint32_t x, uint32_t s)
 {
     return s ? (x >> s) | (x << (32 - s)) : x;
 }
-static inline uint32_t min_f(uint32_t x, uint32_t y)
-{
-    return key32(x) <= key32(y) ? vc4_alu_flush(x) : vc4_alu_flush(y);
-}
-static inline uint32_t max_f(uint32_t x, uint32_t y)
-{
-    return key32(x) >= key32(y) ? vc4_alu_flush(x) : vc4_alu_flush(y);
-}
-
 KERNEL(k_zero, 0u, 0)
 KERNEL(k_fadd, vc4_alu_fadd(x, y), !(r & F_SIGN) && r != 0) /* C: result > 0, +NaN patterns too */
 KERNEL(k_fsub, vc4_alu_fsub(x, y), !(r & F_SIGN) && r != 0)
-KERNEL(k_fmin, min_f(x, y), key32(x) > key32(y))
-KERNEL(k_fmax, max_f(x, y), key32(x) > key32(y))
-/* fminabs/fmaxabs return the absolute value (Mesa, vc4asm) */
-KERNEL(k_fminabs, min_f(x & F_ABS, y & F_ABS), key32(x & F_ABS) > key32(y & F_ABS))
-KERNEL(k_fmaxabs, max_f(x & F_ABS, y & F_ABS), key32(x & F_ABS) > key32(y & F_ABS))
+/* fmin/fmax/fminabs/fmaxabs (abs: the absolute values, Mesa, vc4asm):
+ * equal to vc4_alu_fmin/fmax/fminabs/fmaxabs, each key computed once;
+ * C = src1 > src2 (facts 16). */
+static inline void minmax16(const uint32_t *a, const uint32_t *b, uint32_t *restrict out,
+                            uint16_t *carry, uint32_t absmask, bool is_max)
+{
+    uint32_t m = 0, max_sel = lane_mask(is_max);
+    for (int i = 0; i < N; i++) {
+        uint32_t x = a[i] & absmask, y = b[i] & absmask;
+        x &= ~(lane_mask((x & F_EXP) == 0) & F_ABS); /* flush, sign kept */
+        y &= ~(lane_mask((y & F_EXP) == 0) & F_ABS);
+        /* signed-magnitude order as a two's complement key (NaN patterns
+         * order above the infinities) */
+        uint32_t nx = lane_mask(x >> 31), ny = lane_mask(y >> 31);
+        int32_t kx = (int32_t)(((x & F_ABS) ^ nx) - nx), ky = (int32_t)(((y & F_ABS) ^ ny) - ny);
+        uint32_t gt = lane_mask(kx > ky), lt = lane_mask(kx < ky);
+        uint32_t take_y = (lt & max_sel) | (gt & ~max_sel);
+        out[i] = (x & ~take_y) | (y & take_y);
+        m |= lane_bit[i] & gt;
+    }
+    if (carry)
+        *carry = (uint16_t)m;
+}
+static void k_fmin(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+{
+    minmax16(a, b, out, carry, ~0u, false);
+}
+static void k_fmax(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+{
+    minmax16(a, b, out, carry, ~0u, true);
+}
+static void k_fminabs(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+{
+    minmax16(a, b, out, carry, F_ABS, false);
+}
+static void k_fmaxabs(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+{
+    minmax16(a, b, out, carry, F_ABS, true);
+}
 KERNEL(k_ftoi, vc4_alu_ftoi(x), 0)
 KERNEL(k_itof, vc4_alu_itof(x), 0)
 KERNEL(k_add, x + y, r < x) /* unsigned carry out */
@@ -421,29 +438,38 @@ static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
 #define DLO(v, i) ((uint32_t)(v).u[i])
 #endif
 
-/* fadd/fsub (bxor = sign bit for fsub).  The double sum is exact when the
- * exponents differ by at most 28 (24 + 28 + 1 bits fit in 53); dtrunc then
- * truncates it exactly.  With a larger difference the smaller operand is
- * below one float ulp of the larger, so the truncated result is the larger
- * (same signs) or its predecessor toward zero (opposite signs); the double
- * sum gives that, except when it rounds back to the larger operand itself:
- * then step one ulp toward zero. */
+/* fadd/fsub (bxor = sign bit for fsub), 4 floats per host vector: the
+ * float sum s = x + y rounded to nearest and its exact error (Dekker's
+ * Fast2Sum on the operands ordered by magnitude: exact in IEEE arithmetic
+ * with gradual underflow whenever s is finite, and no intermediate can
+ * overflow): the exact sum is s + err, so truncating it toward zero gives
+ * s when err is 0 or has the sign of s, else s one ulp toward zero (s is
+ * nearest, so the exact value lies between that float and s).  An
+ * infinite s (overflow) goes to the scalar rule. */
 static void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
 {
-    fvec x, y;
-    dvec s;
+    fvec x, y, big, small, s, e;
     uint32_t special = prep2(a, b, bxor, &x, &y);
-    for (int i = 0; i < N; i++)
-        s.d[i] = (double)x.f[i] + (double)y.f[i];
     for (int i = 0; i < N; i++) {
-        uint32_t r = dtrunc(DHI(s, i), DLO(s, i)), xi = x.u[i], yi = y.u[i];
-        uint32_t back = ((r == xi) & ((yi << 1) != 0)) | ((r == yi) & ((xi << 1) != 0));
-        r -= back & ((xi ^ yi) >> 31);
+        /* magnitudes order as their bit patterns */
+        uint32_t swap = lane_mask((y.u[i] & F_ABS) > (x.u[i] & F_ABS));
+        big.u[i] = (x.u[i] & ~swap) | (y.u[i] & swap);
+        small.u[i] = (y.u[i] & ~swap) | (x.u[i] & swap);
+    }
+    for (int i = 0; i < N; i++) {
+        float sum = big.f[i] + small.f[i];
+        e.f[i] = small.f[i] - (sum - big.f[i]);
+        s.f[i] = sum;
+    }
+    for (int i = 0; i < N; i++) {
+        uint32_t r = s.u[i], err = e.u[i];
+        special |= lane_mask((r & F_EXP) == F_EXP);
+        r -= (uint32_t)((err << 1) != 0) & ((err ^ r) >> 31);
         out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
     }
     if (special)
         for (int i = 0; i < N; i++)
-            if ((a[i] & F_EXP) == F_EXP || ((b[i] ^ bxor) & F_EXP) == F_EXP)
+            if ((a[i] & F_EXP) == F_EXP || ((b[i] ^ bxor) & F_EXP) == F_EXP || (s.u[i] & F_EXP) == F_EXP)
                 out[i] = vc4_alu_fadd(a[i], b[i] ^ bxor);
 }
 
@@ -573,7 +599,12 @@ bool vc4_alu_fp_enter(struct vc4_alu_fpenv *env)
     double up = one + tiny, down = one - tiny;
     volatile double h = 1.0 + 0x1p-24 + 0x1p-40;
     float hf = (float)h;
-    return up == 1.0 && down == 1.0 && (double)hf == 1.0 + 0x1p-23 && (double)(float)(one + half_ulp) == 1.0;
+    /* and gradual underflow in float (no flush-to-zero, no
+     * denormals-are-zero): the float sum's error term needs it */
+    volatile float min_normal = 0x1p-126f, min_sub = 0x1p-149f;
+    float half = min_normal * 0.5f, twice = min_sub + min_sub;
+    return up == 1.0 && down == 1.0 && (double)hf == 1.0 + 0x1p-23 &&
+           (double)(float)(one + half_ulp) == 1.0 && (double)half == 0x1p-127 && (double)twice == 0x1p-148;
 #else
     return false;
 #endif

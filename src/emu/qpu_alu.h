@@ -50,14 +50,14 @@ bool vc4_alu_mul_vec(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t
  *
  * Two tables give bit-identical results:
  *  - exact: the scalar rules of this file, integer arithmetic only;
- *  - host: the same rules computed with host double arithmetic where that
- *    is exact (a float product has 48 bits; a float sum is exact in a double
- *    unless the exponents differ by more than 28, which is detected and
- *    fixed), truncated toward zero with integer operations, written as
- *    16-lane loops the compiler vectorises.  Valid only inside
- *    vc4_alu_fp_enter()/vc4_alu_fp_leave() when enter returned true
- *    (IEEE double, round to nearest).  Cross-checked against exact by
- *    tests/unit/test_emu_alu.c.
+ *  - host: the same rules computed with host floating-point arithmetic
+ *    where that is exact, truncated toward zero with integer operations,
+ *    written as 16-lane loops the compiler vectorises: fadd/fsub as the
+ *    float sum plus its exact error (TwoSum), fmul as the exact double
+ *    product (48 bits), itof through an exact double.  Valid only inside
+ *    vc4_alu_fp_enter()/vc4_alu_fp_leave() when enter returned true (IEEE
+ *    arithmetic, round to nearest, gradual underflow).  Cross-checked
+ *    against exact by tests/unit/test_emu_alu.c.
  */
 typedef void vc4_alu_kernel(const uint32_t *a, const uint32_t *b, uint32_t *restrict out,
                             uint16_t *carry);
@@ -70,8 +70,8 @@ extern const struct vc4_alu_kernels vc4_alu_kernels_host;
 
 /* The host floating-point environment around a run: enter saves it and
  * installs the C default (round to nearest, exceptions masked, no
- * flush-to-zero), then checks that double arithmetic behaves as the host
- * kernels need; leave restores the caller's environment, status flags
+ * flush-to-zero), then checks that float and double arithmetic behave as
+ * the host kernels need; leave restores the caller's environment, status flags
  * included, so nothing leaks to the host program.  Returns whether the
  * host kernels may be used. */
 struct vc4_alu_fpenv {
