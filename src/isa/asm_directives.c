@@ -1445,18 +1445,11 @@ enum vc4_status vc4_qpu_assemble(const char *line, uint32_t pc, struct vc4_qpu_i
     as.pass = 2;
     as.cur_file = NULL;
     as.cur_line = 1;
+    /* tokens point into the caller's line (the tokenizer skips comments) */
     size_t len = strlen(line);
-    char buf[1024];
-    if (len >= sizeof buf) {
-        asm_error(&as, 1, "line too long");
-        return VC4_ERR_INVALID;
-    }
-    memcpy(buf, line, len + 1);
-    unsigned bl = 0;
-    asm_strip_comments(buf, len, &bl);
     struct asm_tok toks[ASM_MAX_TOKENS];
     unsigned bad = 0;
-    int nt = asm_tokenize(buf, len, toks, ASM_MAX_TOKENS, &bad);
+    int nt = asm_tokenize(line, len, toks, ASM_MAX_TOKENS, &bad);
     if (nt < 0) {
         asm_error(&as, bad, "unexpected character or line too long");
         return VC4_ERR_INVALID;

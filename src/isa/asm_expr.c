@@ -22,55 +22,56 @@ struct reg_name {
 
 #define AB (REG_RD_A | REG_RD_B)
 #define WAB (REG_WR_A | REG_WR_B)
+/* Sorted by name (asm_lookup_tables_sorted checks it): binary search. */
 static const struct reg_name reg_names[] = {
-    {"unif", AB, VC4_QPU_R_UNIF, 0},
-    {"vary", AB, VC4_QPU_R_VARY, 0},
-    {"elem_num", REG_RD_A, VC4_QPU_R_ELEM_QPU, 0},
-    {"qpu_num", REG_RD_B, VC4_QPU_R_ELEM_QPU, 0},
-    {"nop", AB | WAB, VC4_QPU_R_NOP, VC4_QPU_W_NOP},
     {"-", WAB, 0, VC4_QPU_W_NOP},
-    {"x_coord", REG_RD_A | REG_WR_A, VC4_QPU_R_XY_COORD, VC4_QPU_W_QUAD_XY},
-    {"y_coord", REG_RD_B | REG_WR_B, VC4_QPU_R_XY_COORD, VC4_QPU_W_QUAD_XY},
+    {"elem_num", REG_RD_A, VC4_QPU_R_ELEM_QPU, 0},
+    {"exp", WAB, 0, VC4_QPU_W_SFU_EXP},
+    {"host_int", WAB, 0, VC4_QPU_W_HOST_INT},
+    {"interrupt", WAB, 0, VC4_QPU_W_HOST_INT},
+    {"irq", WAB, 0, VC4_QPU_W_HOST_INT},
+    {"log", WAB, 0, VC4_QPU_W_SFU_LOG},
     {"ms_mask", REG_RD_A | REG_WR_A, VC4_QPU_R_MS_REV, VC4_QPU_W_MS_FLAGS_REV},
-    {"rev_flag", REG_RD_B | REG_WR_B, VC4_QPU_R_MS_REV, VC4_QPU_W_MS_FLAGS_REV},
-    {"vpm", AB | WAB, VC4_QPU_R_VPM, VC4_QPU_W_VPM},
-    {"vr_busy", REG_RD_A, VC4_QPU_R_VPM_BUSY, 0},
-    {"vw_busy", REG_RD_B, VC4_QPU_R_VPM_BUSY, 0},
-    {"vr_wait", REG_RD_A, VC4_QPU_R_VPM_WAIT, 0},
-    {"vw_wait", REG_RD_B, VC4_QPU_R_VPM_WAIT, 0},
     {"mutex", AB | WAB, VC4_QPU_R_MUTEX_ACQUIRE, VC4_QPU_W_MUTEX_RELEASE},
     {"mutex_acq", AB, VC4_QPU_R_MUTEX_ACQUIRE, 0},
     {"mutex_rel", WAB, 0, VC4_QPU_W_MUTEX_RELEASE},
-    {"tmurs", WAB, 0, VC4_QPU_W_TMU_NOSWAP},
-    {"tmu_noswap", WAB, 0, VC4_QPU_W_TMU_NOSWAP},
+    {"nop", AB | WAB, VC4_QPU_R_NOP, VC4_QPU_W_NOP},
+    {"qpu_num", REG_RD_B, VC4_QPU_R_ELEM_QPU, 0},
     {"r5quad", REG_WR_A, 0, VC4_QPU_W_ACC5},
     {"r5rep", REG_WR_B, 0, VC4_QPU_W_ACC5},
-    {"irq", WAB, 0, VC4_QPU_W_HOST_INT},
-    {"interrupt", WAB, 0, VC4_QPU_W_HOST_INT},
-    {"host_int", WAB, 0, VC4_QPU_W_HOST_INT},
-    {"unif_addr", REG_WR_A, 0, VC4_QPU_W_UNIFORMS_ADDRESS},
-    {"unif_addr_rel", REG_WR_B, 0, VC4_QPU_W_UNIFORMS_ADDRESS},
-    {"stencil", WAB, 0, VC4_QPU_W_TLB_STENCIL_SETUP},
-    {"tlbz", WAB, 0, VC4_QPU_W_TLB_Z},
-    {"tlbm", WAB, 0, VC4_QPU_W_TLB_COLOR_MS},
-    {"tlbc", WAB, 0, VC4_QPU_W_TLB_COLOR_ALL},
-    {"tlbam", WAB, 0, VC4_QPU_W_TLB_ALPHA_MASK},
-    {"vr_setup", REG_WR_A, 0, VC4_QPU_W_VPMVCD_SETUP},
-    {"vw_setup", REG_WR_B, 0, VC4_QPU_W_VPMVCD_SETUP},
-    {"vr_addr", REG_WR_A, 0, VC4_QPU_W_VPM_ADDR},
-    {"vw_addr", REG_WR_B, 0, VC4_QPU_W_VPM_ADDR},
     {"recip", WAB, 0, VC4_QPU_W_SFU_RECIP},
     {"recipsqrt", WAB, 0, VC4_QPU_W_SFU_RECIPSQRT},
-    {"exp", WAB, 0, VC4_QPU_W_SFU_EXP},
-    {"log", WAB, 0, VC4_QPU_W_SFU_LOG},
+    {"rev_flag", REG_RD_B | REG_WR_B, VC4_QPU_R_MS_REV, VC4_QPU_W_MS_FLAGS_REV},
+    {"stencil", WAB, 0, VC4_QPU_W_TLB_STENCIL_SETUP},
+    {"t0b", WAB, 0, VC4_QPU_W_TMU0_B},
+    {"t0r", WAB, 0, VC4_QPU_W_TMU0_R},
     {"t0s", WAB, 0, VC4_QPU_W_TMU0_S},
     {"t0t", WAB, 0, VC4_QPU_W_TMU0_T},
-    {"t0r", WAB, 0, VC4_QPU_W_TMU0_R},
-    {"t0b", WAB, 0, VC4_QPU_W_TMU0_B},
+    {"t1b", WAB, 0, VC4_QPU_W_TMU1_B},
+    {"t1r", WAB, 0, VC4_QPU_W_TMU1_R},
     {"t1s", WAB, 0, VC4_QPU_W_TMU1_S},
     {"t1t", WAB, 0, VC4_QPU_W_TMU1_T},
-    {"t1r", WAB, 0, VC4_QPU_W_TMU1_R},
-    {"t1b", WAB, 0, VC4_QPU_W_TMU1_B},
+    {"tlbam", WAB, 0, VC4_QPU_W_TLB_ALPHA_MASK},
+    {"tlbc", WAB, 0, VC4_QPU_W_TLB_COLOR_ALL},
+    {"tlbm", WAB, 0, VC4_QPU_W_TLB_COLOR_MS},
+    {"tlbz", WAB, 0, VC4_QPU_W_TLB_Z},
+    {"tmu_noswap", WAB, 0, VC4_QPU_W_TMU_NOSWAP},
+    {"tmurs", WAB, 0, VC4_QPU_W_TMU_NOSWAP},
+    {"unif", AB, VC4_QPU_R_UNIF, 0},
+    {"unif_addr", REG_WR_A, 0, VC4_QPU_W_UNIFORMS_ADDRESS},
+    {"unif_addr_rel", REG_WR_B, 0, VC4_QPU_W_UNIFORMS_ADDRESS},
+    {"vary", AB, VC4_QPU_R_VARY, 0},
+    {"vpm", AB | WAB, VC4_QPU_R_VPM, VC4_QPU_W_VPM},
+    {"vr_addr", REG_WR_A, 0, VC4_QPU_W_VPM_ADDR},
+    {"vr_busy", REG_RD_A, VC4_QPU_R_VPM_BUSY, 0},
+    {"vr_setup", REG_WR_A, 0, VC4_QPU_W_VPMVCD_SETUP},
+    {"vr_wait", REG_RD_A, VC4_QPU_R_VPM_WAIT, 0},
+    {"vw_addr", REG_WR_B, 0, VC4_QPU_W_VPM_ADDR},
+    {"vw_busy", REG_RD_B, VC4_QPU_R_VPM_BUSY, 0},
+    {"vw_setup", REG_WR_B, 0, VC4_QPU_W_VPMVCD_SETUP},
+    {"vw_wait", REG_RD_B, VC4_QPU_R_VPM_WAIT, 0},
+    {"x_coord", REG_RD_A | REG_WR_A, VC4_QPU_R_XY_COORD, VC4_QPU_W_QUAD_XY},
+    {"y_coord", REG_RD_B | REG_WR_B, VC4_QPU_R_XY_COORD, VC4_QPU_W_QUAD_XY},
 };
 
 static bool parse_small_dec(const char *p, size_t len, unsigned *v)
@@ -114,13 +115,20 @@ bool asm_builtin_reg(const char *name, size_t len, struct asm_reg *out)
         out->raddr = (uint8_t)n;
         return true;
     }
-    for (size_t i = 0; i < VC4_ARRAY_SIZE(reg_names); i++) {
-        if (reg_names[i].name[0] == name[0] && asm_name_is(reg_names[i].name, name, len)) {
-            out->caps = reg_names[i].caps;
-            out->raddr = reg_names[i].raddr;
-            out->waddr = reg_names[i].waddr;
+    size_t lo = 0, hi = VC4_ARRAY_SIZE(reg_names);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = asm_name_cmp(name, len, reg_names[mid].name);
+        if (c == 0) {
+            out->caps = reg_names[mid].caps;
+            out->raddr = reg_names[mid].raddr;
+            out->waddr = reg_names[mid].waddr;
             return true;
         }
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return false;
 }
@@ -803,5 +811,13 @@ bool asm_expr_int(struct asm_expr_ctx *c, int64_t *out)
     if (v.kind != AV_INT && v.kind != AV_LABEL)
         return fail(c, t, "expected an integer expression");
     *out = v.i;
+    return true;
+}
+
+bool asm_reg_table_sorted(void)
+{
+    for (size_t i = 1; i < VC4_ARRAY_SIZE(reg_names); i++)
+        if (strcmp(reg_names[i - 1].name, reg_names[i].name) >= 0)
+            return false;
     return true;
 }

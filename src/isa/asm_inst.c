@@ -76,12 +76,43 @@ static bool err(struct vc4_asm *as, unsigned col, const char *msg)
 
 /* ---- mnemonics --------------------------------------------------------------- */
 
+/* The named ADD opcodes in the order of their spec names (vc4_qpu_add_ops),
+ * for a binary search; asm_op_table_sorted checks the order and coverage. */
+static const uint8_t add_ops_by_name[] = {
+    VC4_QPU_A_ADD,  VC4_QPU_A_AND,     VC4_QPU_A_ASR,  VC4_QPU_A_CLZ,     VC4_QPU_A_FADD,
+    VC4_QPU_A_FMAX, VC4_QPU_A_FMAXABS, VC4_QPU_A_FMIN, VC4_QPU_A_FMINABS, VC4_QPU_A_FSUB,
+    VC4_QPU_A_FTOI, VC4_QPU_A_ITOF,    VC4_QPU_A_MAX,  VC4_QPU_A_MIN,     VC4_QPU_A_NOT,
+    VC4_QPU_A_OR,   VC4_QPU_A_ROR,     VC4_QPU_A_SHL,  VC4_QPU_A_SHR,     VC4_QPU_A_SUB,
+    VC4_QPU_A_V8ADDS, VC4_QPU_A_V8SUBS, VC4_QPU_A_XOR,
+};
+
+bool asm_op_table_sorted(void)
+{
+    unsigned named = 0;
+    for (unsigned i = 1; i < VC4_QPU_A_COUNT; i++)
+        named += vc4_qpu_add_ops[i].name != NULL;
+    if (named != VC4_ARRAY_SIZE(add_ops_by_name))
+        return false;
+    for (size_t i = 0; i < VC4_ARRAY_SIZE(add_ops_by_name); i++) {
+        const char *n = vc4_qpu_add_ops[add_ops_by_name[i]].name;
+        if (!n || (i && strcmp(vc4_qpu_add_ops[add_ops_by_name[i - 1]].name, n) >= 0))
+            return false;
+    }
+    return true;
+}
+
 static int find_add_op(const char *p, size_t len)
 {
-    for (unsigned i = 0; i < VC4_QPU_A_COUNT; i++) {
-        const char *n = vc4_qpu_add_ops[i].name;
-        if (n && i && n[0] == p[0] && asm_name_is(n, p, len))
-            return (int)i;
+    size_t lo = 0, hi = VC4_ARRAY_SIZE(add_ops_by_name);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = asm_name_cmp(p, len, vc4_qpu_add_ops[add_ops_by_name[mid]].name);
+        if (c == 0)
+            return add_ops_by_name[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     /* "addopN": reserved add opcodes, as the disassembler prints them */
     if (len > 5 && len <= 7 && memcmp(p, "addop", 5) == 0) {
@@ -403,8 +434,8 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     size_t len = m->len;
     int pos = 1;
 
-    int sig = find_sig(p, len);
-    if (sig >= 0 && t[1].kind == TK_END) {
+    int sig = t[1].kind == TK_END ? find_sig(p, len) : -1; /* signals take no operands */
+    if (sig >= 0) {
         if (b->sig >= 0)
             return err(as, m->col, "only one signal per instruction");
         b->sig = sig;

@@ -51,7 +51,8 @@ struct asm_tok {
     uint32_t col;  /* 1-based column in the line */
 };
 
-/* Tokenize one line (comments already blanked).  Returns the token count
+/* Tokenize one line ('#', '//' and '/ * * /' comments end it or are skipped,
+ * so a single line needs no asm_strip_comments).  Returns the token count
  * (the last is TK_END) or -1 when there are too many / a bad character;
  * *bad_col then holds the column. */
 int asm_tokenize(const char *line, size_t len, struct asm_tok *toks, int max, unsigned *bad_col);
@@ -68,6 +69,16 @@ static inline bool asm_name_is(const char *n, const char *p, size_t len)
         if (n[i] != p[i])
             return false;
     return n[len] == 0;
+}
+/* strcmp of the text p[0..len) against the NUL-terminated name n. */
+static inline int asm_name_cmp(const char *p, size_t len, const char *n)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char a = (unsigned char)p[i], b = (unsigned char)n[i];
+        if (a != b)
+            return b == 0 ? 1 : a < b ? -1 : 1;
+    }
+    return n[len] ? -1 : 0;
 }
 /* Is the token the one-character operator c? */
 static inline bool asm_tok_ch(const struct asm_tok *t, char c)
@@ -274,6 +285,9 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
  * are modified: ';' separators become part ends). */
 bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
                      struct vc4_qpu_instr *out);
+/* The binary-searched name tables are sorted (for the unit tests). */
+bool asm_reg_table_sorted(void);
+bool asm_op_table_sorted(void);
 /* Is this identifier an instruction mnemonic (so a line starting with it is code)? */
 bool asm_is_mnemonic(const char *p, size_t len);
 

@@ -140,6 +140,19 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
             i++;
             continue;
         }
+        /* comments, for text that was not stripped (one line: the rest of it,
+         * or up to the end of a block comment) */
+        if (c == '#' || (c == '/' && i + 1 < len && s[i + 1] == '/'))
+            break;
+        if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+            size_t e = i + 2;
+            while (e + 1 < len && !(s[e] == '*' && s[e + 1] == '/'))
+                e++;
+            if (e + 1 >= len)
+                break;
+            i = e + 2;
+            continue;
+        }
         if (n >= max - 1) {
             *bad_col = (unsigned)i + 1;
             return -1;

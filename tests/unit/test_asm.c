@@ -201,5 +201,29 @@ static void test_ldi_branch_forms(void)
     check_dis("bra -, ra5", "bra -, ra5, 0x00000000");
 }
 
-TEST_LIST(test_basic_words, test_ops_conditions_signals, test_mov_and_immediates,
+/* internal: the binary-searched name tables are in order */
+bool asm_reg_table_sorted(void);
+bool asm_op_table_sorted(void);
+
+static void test_lookup_tables(void)
+{
+    CHECK(asm_reg_table_sorted());
+    CHECK(asm_op_table_sorted());
+    /* every named ADD op is found through the table */
+    static const char *const all[] = {"fadd", "fsub", "fmin", "fmax", "fminabs", "fmaxabs", "ftoi",
+                                      "itof", "add", "sub", "shr", "asr", "ror", "shl", "min", "max",
+                                      "and", "or", "xor", "not", "clz", "av8adds", "av8subs"};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        char src[64];
+        snprintf(src, sizeof src, "%s r0, r1, r2", all[i]);
+        struct vc4_qpu_instr in;
+        bool unary = !strcmp(all[i], "ftoi") || !strcmp(all[i], "itof") || !strcmp(all[i], "not") ||
+                     !strcmp(all[i], "clz");
+        if (unary)
+            snprintf(src, sizeof src, "%s r0, r1", all[i]);
+        CHECK_MSG(vc4_qpu_assemble(src, 0, &in, NULL) == VC4_OK, "%s", src);
+    }
+}
+
+TEST_LIST(test_lookup_tables, test_basic_words, test_ops_conditions_signals, test_mov_and_immediates,
           test_pack_unpack_files, test_ldi_branch_forms)
