@@ -438,21 +438,24 @@ static struct asm_line *split_lines(struct vc4_asm *as, const char *text, size_t
                                     const char *file, size_t *count)
 {
     size_t n = 1;
-    for (size_t i = 0; i < len; i++)
-        n += text[i] == '\n';
+    for (const char *q = text, *e = text + len; (q = memchr(q, '\n', (size_t)(e - q))) != NULL; q++)
+        n++;
     struct asm_line *v = vc4_calloc(as->alloc, n, sizeof *v);
     if (!v)
         return NULL;
-    size_t k = 0, st = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i == len || text[i] == '\n') {
-            v[k].text = text + st;
-            v[k].len = (uint32_t)(i - st);
-            v[k].line = (uint32_t)k + 1;
-            v[k].file = file;
-            k++;
-            st = i + 1;
-        }
+    size_t k = 0;
+    const char *st = text, *e = text + len;
+    for (;;) {
+        const char *nl = memchr(st, '\n', (size_t)(e - st));
+        const char *end = nl ? nl : e;
+        v[k].text = st;
+        v[k].len = (uint32_t)(end - st);
+        v[k].line = (uint32_t)k + 1;
+        v[k].file = file;
+        k++;
+        if (!nl)
+            break;
+        st = nl + 1;
     }
     *count = k;
     return v;

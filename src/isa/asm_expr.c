@@ -221,8 +221,8 @@ bool asm_parse_number(const char *p, size_t len, struct asm_val *v)
             return false;
         if (d >= base)
             return false;
-        if (x > (UINT64_MAX - d) / base)
-            return false; /* too big */
+        if (x >= UINT64_C(1) << 58 && x > (UINT64_MAX - d) / base)
+            return false; /* too big (below 2^58 no base <= 16 overflows) */
         x = x * base + d;
     }
     if (x > (uint64_t)INT64_MAX)
@@ -326,8 +326,8 @@ static int pk_code(const struct asm_tok *t)
 
 static int cond_code(const struct asm_tok *t)
 {
-    if (t->len < 3)
-        return -1;
+    if (t->len < 3 || (t->p[0] != 'i' && t->p[0] != 'n' && t->p[0] != 'a'))
+        return -1; /* ifxx, never, always */
     for (unsigned c = 0; c < VC4_QPU_COND_COUNT; c++) {
         const char *s = vc4_qpu_cond_suffix(c);
         if (s[0] == '.' && s[1] == t->p[0] && asm_name_is(s + 1, t->p, t->len))
@@ -771,7 +771,8 @@ static int expr_fast(struct asm_expr_ctx *c, struct asm_val *v)
     }
     if (t->kind != TK_IDENT || !(nx->kind == TK_END || nx->kind == TK_SUFFIX || asm_tok_ch(nx, ',')))
         return 0;
-    struct asm_sym *s = c->as ? asm_sym_find(c->as, t->p, t->len) : NULL;
+    struct asm_sym *s = c->as && (c->as->locals.n || c->as->globals.n)
+                            ? asm_sym_find(c->as, t->p, t->len) : NULL;
     if (s) {
         *v = s->val;
     } else {

@@ -171,8 +171,8 @@ bool asm_is_mnemonic(const char *p, size_t len)
  * vc4asm's "ifnc" = ifcc); -1 if t is none. */
 static int cond_of(const struct asm_tok *t)
 {
-    if (t->len < 3)
-        return -1;
+    if (t->len < 3 || (t->p[0] != 'i' && t->p[0] != 'n' && t->p[0] != 'a'))
+        return -1; /* ifxx, never, always */
     for (unsigned c = 0; c < VC4_QPU_COND_COUNT; c++) {
         const char *s = vc4_qpu_cond_suffix(c);
         if (s[0] == '.' && s[1] == t->p[0] && asm_name_is(s + 1, t->p, t->len))
@@ -434,7 +434,8 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     size_t len = m->len;
     int pos = 1;
 
-    int sig = t[1].kind == TK_END ? find_sig(p, len) : -1; /* signals take no operands */
+    bool is_nop = len == 3 && memcmp(p, "nop", 3) == 0;
+    int sig = t[1].kind == TK_END && !is_nop ? find_sig(p, len) : -1; /* signals take no operands */
     if (sig >= 0) {
         if (b->sig >= 0)
             return err(as, m->col, "only one signal per instruction");
@@ -443,7 +444,6 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
         return true;
     }
 
-    bool is_nop = len == 3 && memcmp(p, "nop", 3) == 0;
     bool is_mov = len == 3 && memcmp(p, "mov", 3) == 0;
     int tied = -1; /* amov/mmov, aop/mop: the ALU is given (vc4asm 0.2.2) */
     if (len == 4 && (p[0] == 'a' || p[0] == 'm') && memcmp(p + 1, "mov", 3) == 0) {

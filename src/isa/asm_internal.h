@@ -93,6 +93,7 @@ int asm_line_lead(const char *s, size_t len, size_t *id_start, size_t *id_len);
 
 /* Replace comments ('#', '//' to end of line, and '/ * ... * /' spanning lines)
  * by blanks, in place, keeping newlines so line/column numbers stay right.
+ * text[len] must be NUL (the scan uses strcspn).
  * Returns false on an unterminated block comment (its line in *line). */
 bool asm_strip_comments(char *text, size_t len, unsigned *line);
 

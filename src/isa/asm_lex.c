@@ -52,56 +52,69 @@ static const uint8_t cclass[256] = {
 
 static inline unsigned cc(char c) { return cclass[(unsigned char)c]; }
 
+/* Newlines in s[from..to). */
+static unsigned count_lines(const char *s, size_t from, size_t to)
+{
+    unsigned n = 0;
+    for (const char *q = s + from, *e = s + to; (q = memchr(q, '\n', (size_t)(e - q))) != NULL; q++)
+        n++;
+    return n;
+}
+
 bool asm_strip_comments(char *s, size_t len, unsigned *line)
 {
+    /* Jumps from one character that matters to the next (strcspn, so s[len]
+     * must be NUL); newlines are counted only when a block comment opens. */
     unsigned ln = 1, open_line = 0;
-    bool in_block = false, in_str = false;
-    for (size_t i = 0; i < len; i++) {
-        if (!in_block && !in_str) {
-            while (i < len && !(cc(s[i]) & CC_STRIP))
-                i++; /* the common case: nothing to do */
-            if (i == len)
-                break;
-        }
+    size_t counted = 0; /* ln counts the newlines before this offset */
+    size_t i = 0;
+    while (i < len) {
+        i += strcspn(s + i, "#/\"");
+        if (i >= len)
+            break;
         char c = s[i];
-        if (c == '\n') {
-            ln++;
-            in_str = false;
+        if (c == '\0') { /* a NUL inside the text: a blank */
+            s[i++] = ' ';
             continue;
         }
-        if (in_block) {
-            if (c == '*' && i + 1 < len && s[i + 1] == '/') {
-                s[i] = s[i + 1] = ' ';
+        if (c == '"') { /* a string runs to its quote or the end of the line */
+            i++;
+            i += strcspn(s + i, "\"\n");
+            if (i < len && s[i] == '"')
                 i++;
-                in_block = false;
-            } else if (c != '\r') {
-                s[i] = ' ';
+            continue;
+        }
+        if (c == '#' || (c == '/' && i + 1 < len && s[i + 1] == '/')) {
+            while (i < len && s[i] != '\n')
+                s[i++] = ' ';
+            continue;
+        }
+        if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+            ln += count_lines(s, counted, i);
+            counted = i;
+            open_line = ln;
+            s[i] = s[i + 1] = ' ';
+            i += 2;
+            for (;;) {
+                if (i >= len) {
+                    if (line)
+                        *line = open_line;
+                    return false;
+                }
+                if (s[i] == '*' && i + 1 < len && s[i + 1] == '/') {
+                    s[i] = s[i + 1] = ' ';
+                    i += 2;
+                    break;
+                }
+                if (s[i] != '\n' && s[i] != '\r')
+                    s[i] = ' ';
+                i++;
             }
             continue;
         }
-        if (in_str) {
-            if (c == '"')
-                in_str = false;
-            continue;
-        }
-        if (c == '"') {
-            in_str = true;
-        } else if (c == '#' || (c == '/' && i + 1 < len && s[i + 1] == '/')) {
-            while (i < len && s[i] != '\n')
-                s[i++] = ' ';
-            i--;
-        } else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-            s[i] = s[i + 1] = ' ';
-            i++;
-            in_block = true;
-            open_line = ln;
-        } else if (c == '\0') {
-            s[i] = ' ';
-        }
+        i++; /* a '/' that is division */
     }
-    if (in_block && line)
-        *line = open_line;
-    return !in_block;
+    return true;
 }
 
 /* Length of the operator starting at s[0] (1..3), or 0 if c is no operator. */
