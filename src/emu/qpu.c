@@ -932,7 +932,7 @@ static bool pipelines(struct vc4_qpu *q)
     return q->thrend_left && --q->thrend_left == 0;
 }
 
-enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
+static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     q->time++;
     if (q->stall_until >= q->time) {
@@ -1036,4 +1036,41 @@ enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
     if (VC4_UNLIKELY(q->pending) && pipelines(q))
         return VC4_QPU_STEP_ENDED;
     return VC4_UNLIKELY(x.stop) ? VC4_QPU_STEP_FAULT : VC4_QPU_STEP_OK;
+}
+
+enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    return step(v, q);
+}
+
+uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+                            bool *ended)
+{
+    uint64_t idle = v->num_qpus - nact;
+    for (uint64_t c = 0; c < max_cycles; c++) {
+        bool end = false;
+        v->stats.idle_cycles += idle;
+        for (unsigned k = 0; k < nact; k++) {
+            struct vc4_qpu *q = &v->qpu[act[k]];
+            enum vc4_qpu_step r = step(v, q);
+            if (VC4_LIKELY(r <= VC4_QPU_STEP_BLOCKED))
+                continue;
+            if (r == VC4_QPU_STEP_ENDED) {
+                vc4_sched_program_end(v, q);
+                end = true;
+            } else if (v->fault == VC4_OK || v->fault == VC4_ERR_FAULT) {
+                q->state = VC4_EMU_QPU_FAULTED;
+                v->fault = VC4_ERR_FAULT;
+            }
+            if (v->fault != VC4_OK)
+                return c;
+        }
+        v->sched.cycle++;
+        v->stats.cycles++;
+        if (end) {
+            *ended = true;
+            return c + 1;
+        }
+    }
+    return max_cycles;
 }

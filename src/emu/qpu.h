@@ -172,6 +172,16 @@ void vc4_qpu_reset(struct vc4_qpu *q, unsigned num);
 void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_len, bool user);
 /* Issue one instruction (or stall). */
 enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q);
+/*
+ * Run whole cycles: in each, the QPUs act[0..nact) issue one instruction
+ * each in that order (lock-step, deterministic); a QPU whose thread end
+ * completes is handed to vc4_sched_program_end at once.  Stops after the
+ * cycle in which a program ended (*ended = true), after max_cycles cycles,
+ * or in the middle of a cycle at a fault (v->fault set; that cycle is not
+ * counted).  Counts cycles and idle QPU cycles; returns the cycles run.
+ */
+uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+                            bool *ended);
 /* Decode (through the cache) the instruction at bus address pc; false if
  * outside memory. */
 bool vc4_qpu_fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out);

@@ -73,7 +73,7 @@ static void dispatch(struct vc4_v3d *v)
     }
 }
 
-static void program_end(struct vc4_v3d *v, struct vc4_qpu *q)
+void vc4_sched_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     struct vc4_location l = vc4_location_none();
     l.addr = q->pc;
@@ -122,52 +122,41 @@ static unsigned active_list(const struct vc4_v3d *v, uint8_t *act)
 
 /* Each cycle: hand queued programs to idle QPUs, then every busy QPU
  * issues one instruction (or stalls) in QPU-number order.  Only the busy
- * QPUs are visited (the list changes only at dispatch and program end);
- * idle ones are counted. */
+ * QPUs are visited: the list changes only at dispatch and program end, so
+ * vc4_qpu_run_cycles runs whole cycles of the same list until a program
+ * ends, a fault, or the budget; idle QPUs are counted. */
 enum vc4_status vc4_sched_run(struct vc4_v3d *v, uint64_t max_cycles)
 {
     struct vc4_sched *s = &v->sched;
     uint8_t act[VC4_V3D_MAX_QPUS];
     unsigned nact = active_list(v, act);
     v->fault = VC4_OK;
-    for (uint64_t c = 0;; c++) {
+    for (uint64_t c = 0;;) {
         if (s->len && nact < v->num_qpus) {
             dispatch(v);
             nact = active_list(v, act);
         }
-        bool busy = nact != 0;
-        if (c < max_cycles) {
-            v->stats.idle_cycles += v->num_qpus - nact;
-            bool ended = false;
-            for (unsigned k = 0; k < nact; k++) {
-                struct vc4_qpu *q = &v->qpu[act[k]];
-                switch (vc4_qpu_step(v, q)) {
-                case VC4_QPU_STEP_ENDED:
-                    program_end(v, q);
-                    ended = true;
-                    break;
-                case VC4_QPU_STEP_FAULT:
-                    if (v->fault == VC4_OK || v->fault == VC4_ERR_FAULT) {
-                        q->state = VC4_EMU_QPU_FAULTED;
-                        v->fault = VC4_ERR_FAULT;
-                    }
-                    break;
-                default:
-                    break;
-                }
-                if (v->fault != VC4_OK)
-                    return v->fault;
-            }
-            if (ended)
-                nact = active_list(v, act);
+        if (nact == 0) { /* nothing runs this cycle */
+            if (c < max_cycles)
+                v->stats.idle_cycles += v->num_qpus;
+            if (s->len == 0)
+                return VC4_OK;
         }
-        if (!busy && s->len == 0)
-            return VC4_OK;
         if (c >= max_cycles) {
             report_timeout(v);
             return VC4_ERR_TIMEOUT;
         }
-        s->cycle++;
-        v->stats.cycles++;
+        if (nact == 0) { /* programs queued but no QPU can take them */
+            s->cycle++;
+            v->stats.cycles++;
+            c++;
+            continue;
+        }
+        bool ended = false;
+        c += vc4_qpu_run_cycles(v, act, nact, max_cycles - c, &ended);
+        if (v->fault != VC4_OK)
+            return v->fault;
+        if (ended)
+            nact = active_list(v, act);
     }
 }
