@@ -312,32 +312,67 @@ static_assert((int)PK_16A == (int)VC4_QPU_PACK_A_16A && (int)PK_32S == (int)VC4_
 
 static int pk_code(const struct asm_tok *t)
 {
-    char c0 = t->p[0];
-    if (c0 != '1' && c0 != '3' && c0 != '8')
+    /* Guess the code from the suffix's shape ("16a", "8abcds", "32s", ...),
+     * then confirm it against the spec's name for that code. */
+    const char *p = t->p;
+    size_t len = t->len;
+    if (len < 2 || len > 6)
         return 0;
-    for (unsigned k = 1; k < VC4_QPU_PACK_A_COUNT; k++) {
-        const char *s = vc4_qpu_pack_suffix(0, k);
-        if (s[1] == c0 && asm_name_is(s + 1, t->p, t->len))
-            return (int)k;
+    bool sat = p[len - 1] == 's';
+    unsigned base;
+    if (p[0] == '8') {
+        if (len >= 5 && p[1] == 'a' && p[2] == 'b') /* 8abcd */
+            base = VC4_QPU_PACK_A_8888;
+        else if (p[1] >= 'a' && p[1] <= 'd')
+            base = VC4_QPU_PACK_A_8A + (unsigned)(p[1] - 'a');
+        else
+            return 0;
+        if (p[1] == 'd' && len == 3 && p[2] == 'r') { /* 8dr: the replicating unpack */
+            const char *u = vc4_qpu_unpack_suffix(VC4_QPU_UNPACK_8D_REP);
+            return asm_name_is(u + 1, p, len) ? PK_8DR : 0;
+        }
+    } else if (p[0] == '1' && len >= 3 && p[1] == '6' && (p[2] == 'a' || p[2] == 'b')) {
+        base = p[2] == 'a' ? VC4_QPU_PACK_A_16A : VC4_QPU_PACK_A_16B;
+    } else if (p[0] == '3' && len == 3 && p[1] == '2' && sat) {
+        return asm_name_is(vc4_qpu_pack_suffix(0, VC4_QPU_PACK_A_32_SAT) + 1, p, len)
+                   ? VC4_QPU_PACK_A_32_SAT : 0;
+    } else {
+        return 0;
     }
-    const char *s = vc4_qpu_unpack_suffix(VC4_QPU_UNPACK_8D_REP);
-    return asm_name_is(s + 1, t->p, t->len) ? PK_8DR : 0;
+    unsigned code = sat ? base + (VC4_QPU_PACK_A_32_SAT - VC4_QPU_PACK_A_NOP) : base;
+    if (code >= VC4_QPU_PACK_A_COUNT)
+        return 0;
+    return asm_name_is(vc4_qpu_pack_suffix(0, code) + 1, p, len) ? (int)code : 0;
 }
 
+/* Write condition: "if" + z, nz, n, nn, c, cc (the spec's names, confirmed),
+ * "never", and vc4asm's "ifnc" (= ifcc) and "always". */
 static int cond_code(const struct asm_tok *t)
 {
-    if (t->len < 3 || (t->p[0] != 'i' && t->p[0] != 'n' && t->p[0] != 'a'))
-        return -1; /* ifxx, never, always */
-    for (unsigned c = 0; c < VC4_QPU_COND_COUNT; c++) {
-        const char *s = vc4_qpu_cond_suffix(c);
-        if (s[0] == '.' && s[1] == t->p[0] && asm_name_is(s + 1, t->p, t->len))
-            return (int)c;
+    const char *p = t->p;
+    size_t len = t->len;
+    int c = -1;
+    if (len >= 3 && len <= 4 && p[0] == 'i' && p[1] == 'f') {
+        bool neg = len == 4; /* ifnz ifnn ifcc (ifnc) */
+        switch (p[len - 1]) {
+        case 'z': c = neg ? VC4_QPU_COND_ZC : VC4_QPU_COND_ZS; break;
+        case 'n': c = neg ? VC4_QPU_COND_NC : VC4_QPU_COND_NS; break;
+        case 'c':
+            if (neg && p[2] == 'n')
+                return VC4_QPU_COND_CC; /* vc4asm alias ifnc */
+            c = neg ? VC4_QPU_COND_CC : VC4_QPU_COND_CS;
+            break;
+        default: return -1;
+        }
+    } else if (len == 5 && p[0] == 'n') {
+        c = VC4_QPU_COND_NEVER;
+    } else if (len == 6 && p[0] == 'a') {
+        return asm_tok_is(t, "always") ? VC4_QPU_COND_ALWAYS : -1;
+    } else {
+        return -1;
     }
-    if (asm_tok_is(t, "always"))
-        return VC4_QPU_COND_ALWAYS;
-    if (asm_tok_is(t, "ifnc")) /* vc4asm alias of ifcc */
-        return VC4_QPU_COND_CC;
-    return -1;
+    const char *s = vc4_qpu_cond_suffix((unsigned)c);
+    return s[0] == '.' && asm_name_is(s + 1, p, len) ? c : -1;
 }
 
 bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v)

@@ -167,22 +167,35 @@ bool asm_is_mnemonic(const char *p, size_t len)
     return false;
 }
 
-/* Write condition suffix (spec names ".never" ".ifz" ...; plus "always" and
- * vc4asm's "ifnc" = ifcc); -1 if t is none. */
+/* Write condition suffix: "if" + z, nz, n, nn, c, cc (the spec's names,
+ * confirmed), "never", and vc4asm's "ifnc" (= ifcc) and "always"; -1 if
+ * t is none. */
 static int cond_of(const struct asm_tok *t)
 {
-    if (t->len < 3 || (t->p[0] != 'i' && t->p[0] != 'n' && t->p[0] != 'a'))
-        return -1; /* ifxx, never, always */
-    for (unsigned c = 0; c < VC4_QPU_COND_COUNT; c++) {
-        const char *s = vc4_qpu_cond_suffix(c);
-        if (s[0] == '.' && s[1] == t->p[0] && asm_name_is(s + 1, t->p, t->len))
-            return (int)c;
+    const char *p = t->p;
+    size_t len = t->len;
+    int c = -1;
+    if (len >= 3 && len <= 4 && p[0] == 'i' && p[1] == 'f') {
+        bool neg = len == 4; /* ifnz ifnn ifcc (ifnc) */
+        switch (p[len - 1]) {
+        case 'z': c = neg ? VC4_QPU_COND_ZC : VC4_QPU_COND_ZS; break;
+        case 'n': c = neg ? VC4_QPU_COND_NC : VC4_QPU_COND_NS; break;
+        case 'c':
+            if (neg && p[2] == 'n')
+                return VC4_QPU_COND_CC; /* vc4asm alias ifnc */
+            c = neg ? VC4_QPU_COND_CC : VC4_QPU_COND_CS;
+            break;
+        default: return -1;
+        }
+    } else if (len == 5 && p[0] == 'n') {
+        c = VC4_QPU_COND_NEVER;
+    } else if (len == 6 && p[0] == 'a') {
+        return asm_tok_is(t, "always") ? VC4_QPU_COND_ALWAYS : -1;
+    } else {
+        return -1;
     }
-    if (asm_tok_is(t, "always"))
-        return VC4_QPU_COND_ALWAYS;
-    if (asm_tok_is(t, "ifnc"))
-        return VC4_QPU_COND_CC;
-    return -1;
+    const char *s = vc4_qpu_cond_suffix((unsigned)c);
+    return s[0] == '.' && asm_name_is(s + 1, p, len) ? c : -1;
 }
 
 static int bcond_of(const struct asm_tok *t)
@@ -1142,39 +1155,63 @@ static int field_of(const char *p, size_t len, unsigned forms)
     return -1;
 }
 
-/* Applies "@field=value ..."; *reform tells that sig or the load mode changed
- * (the instruction form may differ). */
-static bool parse_overrides(struct vc4_asm *as, const struct asm_tok *t, int n,
+/*
+ * Applies "@field=value ..." (one TK_RAW token: the text from '@' to the end
+ * of the line).  Values are numbers (decimal, 0x hex).  *reform tells that sig
+ * or the load mode changed (the instruction form may differ).
+ */
+static bool parse_overrides(struct vc4_asm *as, const struct asm_tok *raw,
                             struct vc4_qpu_instr *in, bool *reform)
 {
-    int pos = 0;
-    while (pos < n && t[pos].kind != TK_END) {
-        if (!asm_tok_ch(&t[pos], '@') || t[pos + 1].kind != TK_IDENT || !asm_tok_ch(&t[pos + 2], '='))
-            return err(as, t[pos].col, "expected @field=value");
-        const struct asm_tok *name = &t[pos + 1];
-        const struct asm_tok *val = &t[pos + 3];
-        int f = field_of(name->p, name->len, vc4_qpu_forms_of(in));
-        if (f < 0)
-            return err(as, name->col, "unknown field for this instruction form");
-        if (val->kind != TK_NUMBER)
-            return err(as, val->col, "field value must be a number");
-        struct asm_val v;
-        bool ok;
-        if (val[1].kind == TK_END || asm_tok_ch(&val[1], '@')) { /* the usual: one number */
-            ok = asm_parse_number(val->p, val->len, &v);
-            pos += 4;
-        } else {
-            struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos + 3, .n = n};
-            ok = asm_expr(&c, &v);
-            pos = c.pos;
+    const char *s = raw->p;
+    size_t len = raw->len, i = 0;
+    for (;;) {
+        while (i < len && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i >= len)
+            return true;
+        unsigned col = raw->col + (unsigned)i;
+        if (s[i] == ';') { /* a trailing ';' is fine, more parts are not */
+            i++;
+            while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == ';'))
+                i++;
+            if (i >= len)
+                return true;
+            return err(as, raw->col + (unsigned)i, "the @field part must come last");
         }
-        if (!ok || v.kind != AV_INT || v.i < 0 || (uint64_t)v.i >> vc4_qpu_field_table[f].width)
-            return err(as, val->col, "field value out of range");
+        if (s[i] != '@')
+            return err(as, col, "expected @field=value");
+        size_t n0 = ++i;
+        while (i < len && (s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
+            i++;
+        size_t nlen = i - n0;
+        while (i < len && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (!nlen || i >= len || s[i] != '=')
+            return err(as, col, "expected @field=value");
+        i++;
+        while (i < len && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        int f = field_of(s + n0, nlen, vc4_qpu_forms_of(in));
+        if (f < 0)
+            return err(as, raw->col + (unsigned)n0, "unknown field for this instruction form");
+        size_t v0 = i;
+        while (i < len && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+                           (s[i] >= 'A' && s[i] <= 'Z')))
+            i++;
+        unsigned vcol = raw->col + (unsigned)v0;
+        if (i == v0 || s[v0] < '0' || s[v0] > '9')
+            return err(as, vcol, "field value must be a number");
+        if (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '@' && s[i] != ';')
+            return err(as, vcol, "field value must be a number");
+        struct asm_val v;
+        if (!asm_parse_number(s + v0, i - v0, &v) || v.kind != AV_INT || v.i < 0 ||
+            (uint64_t)v.i >> vc4_qpu_field_table[f].width)
+            return err(as, vcol, "field value out of range");
         vc4_qpu_field_set(in, (enum vc4_qpu_field)f, (uint32_t)v.i);
         if (f == VC4_F_SIG || (f == VC4_F_UNPACK && in->sig == VC4_QPU_SIG_LOAD_IMM))
             *reform = true; /* sig, or the load mode (semaphore or not) */
     }
-    return true;
 }
 
 /* ---- one line -------------------------------------------------------------------------- */
@@ -1189,8 +1226,7 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
     b.s[0].cond = b.s[1].cond = -1;
     struct vc4_qpu_instr in;
     bool special_done = false, any = false;
-    struct asm_tok *ovr = NULL;
-    int novr = 0;
+    const struct asm_tok *ovr = NULL;
 
     /* split into parts at ';', in place: each ';' becomes the part's TK_END */
     int i = 0;
@@ -1203,13 +1239,11 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
         struct asm_tok *part = &t[i];
         int k = j - i;
         if (k > 0) {
-            if (asm_tok_ch(&part[0], '@')) {
-                if (ovr)
-                    return err(as, part[0].col, "only one @field part");
-                ovr = part;
-                novr = k;
-            } else if (ovr) {
-                return err(as, part[0].col, "the @field part must come last");
+            if (part[0].kind == TK_RAW) {
+                if (k > 1)
+                    return err(as, part[1].col, "the @field part must come last");
+                ovr = part; /* it runs to the end of the line */
+                break;
             } else if (part[0].kind != TK_IDENT) {
                 return err(as, part[0].col, "expected an instruction");
             } else {
@@ -1275,7 +1309,7 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
     vc4_qpu_canonicalize(&in);
     if (ovr) {
         bool reform = false;
-        if (!parse_overrides(as, ovr, novr + 1, &in, &reform))
+        if (!parse_overrides(as, ovr, &in, &reform))
             return false;
         if (reform) /* the form changed: keep only its fields, set its kind */
             vc4_qpu_decode(vc4_qpu_encode(&in), &in);

@@ -42,6 +42,8 @@ enum asm_tok_kind {
     TK_STRING, /* "..." (text excludes quotes) */
     TK_SUFFIX, /* .name directly after '.', e.g. .ifz .8a .set */
     TK_PUNCT,  /* operators and , ; : ( ) [ ] - */
+    TK_RAW,    /* '@' and the rest of the line (up to a comment): "@field=value" items,
+                  read as text by the instruction parser */
 };
 
 struct asm_tok {

@@ -28,7 +28,6 @@ static const uint8_t cclass[256] = {
     C2('+', CC_PUNCT), C2('-', CC_PUNCT), C2('%', CC_PUNCT), C2('~', CC_PUNCT),
     C2('?', CC_PUNCT), C2(',', CC_PUNCT), C2(';', CC_PUNCT), C2(':', CC_PUNCT),
     C2('(', CC_PUNCT), C2(')', CC_PUNCT), C2('[', CC_PUNCT), C2(']', CC_PUNCT),
-    C2('@', CC_PUNCT),
     C2('<', CC_PUNCT | CC_MULTI), C2('>', CC_PUNCT | CC_MULTI), C2('=', CC_PUNCT | CC_MULTI),
     C2('!', CC_PUNCT | CC_MULTI), C2('&', CC_PUNCT | CC_MULTI), C2('|', CC_PUNCT | CC_MULTI),
     C2('^', CC_PUNCT | CC_MULTI), C2('*', CC_PUNCT | CC_MULTI),
@@ -212,6 +211,20 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
             t->len = (uint32_t)(i - st - 1);
             i++;
             continue;
+        } else if (c == '@') {
+            /* raw field overrides: one token to the end of the line or a comment */
+            const char *e = s + len, *h = memchr(s + i, '#', len - i);
+            if (h)
+                e = h;
+            for (const char *q = s + i; (q = memchr(q, '/', (size_t)(e - q))) != NULL; q++)
+                if (q + 1 < e && q[1] == '/') {
+                    e = q;
+                    break;
+                }
+            i = (size_t)(e - s);
+            while (i > st && (cc(s[i - 1]) & CC_SPACE))
+                i--;
+            t->kind = TK_RAW;
         } else if (k & CC_PUNCT) {
             t->kind = TK_PUNCT;
             i += punct_len(s + i, len - i);
