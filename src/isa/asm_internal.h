@@ -54,9 +54,10 @@ struct asm_tok {
 };
 
 /* Tokenize one line ('#', '//' and '/ * * /' comments end it or are skipped,
- * so a single line needs no asm_strip_comments).  Returns the token count
- * (the last is TK_END) or -1 when there are too many / a bad character;
- * *bad_col then holds the column. */
+ * so a single line needs no asm_strip_comments).  line[len] must be '\n' or
+ * NUL (a line of a text, or a C string): it stops the scans.  Returns the
+ * token count (the last is TK_END) or -1 when there are too many / a bad
+ * character; *bad_col then holds the column. */
 int asm_tokenize(const char *line, size_t len, struct asm_tok *toks, int max, unsigned *bad_col);
 /* Is the token the text s?  Inline: with a literal s the length is a constant. */
 static inline bool asm_tok_is(const struct asm_tok *t, const char *s)

@@ -143,61 +143,69 @@ static size_t punct_len(const char *s, size_t avail)
 
 int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsigned *bad_col)
 {
+    /* s[len] is '\n' or NUL (asm_internal.h), which ends every scan below:
+     * the identifier and number loops need no bound check. */
     int n = 0;
     size_t i = 0;
-    while (i < len) {
+    struct asm_tok *t = toks, *tmax = toks + (max - 1);
+    for (;;) {
+        while (i < len && (cc(s[i]) & CC_SPACE))
+            i++;
+        if (i >= len)
+            break;
         char c = s[i];
         unsigned k = cc(c);
-        if (k & CC_SPACE) {
-            i++;
-            continue;
-        }
-        /* comments, for text that was not stripped (one line: the rest of it,
-         * or up to the end of a block comment) */
-        if (c == '#' || (c == '/' && i + 1 < len && s[i + 1] == '/'))
-            break;
-        if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-            size_t e = i + 2;
-            while (e + 1 < len && !(s[e] == '*' && s[e + 1] == '/'))
-                e++;
-            if (e + 1 >= len)
-                break;
-            i = e + 2;
-            continue;
-        }
-        if (n >= max - 1) {
+        if (t >= tmax) {
             *bad_col = (unsigned)i + 1;
             return -1;
         }
-        struct asm_tok *t = &toks[n++];
+        size_t st = i;
         t->p = s + i;
         t->col = (uint32_t)i + 1;
-        size_t st = i;
         if (k & CC_ID0) {
             i++;
-            while (i < len && (cc(s[i]) & (CC_ID0 | CC_DIG)))
+            while (cc(s[i]) & (CC_ID0 | CC_DIG))
                 i++;
             t->kind = TK_IDENT;
+        } else if (k & CC_PUNCT) {
+            if (c == '/' && i + 1 < len && (s[i + 1] == '/' || s[i + 1] == '*')) {
+                /* comments, for text that was not stripped (one line: the rest
+                 * of it, or up to the end of a block comment) */
+                if (s[i + 1] == '/')
+                    break;
+                size_t e = i + 2;
+                while (e + 1 < len && !(s[e] == '*' && s[e + 1] == '/'))
+                    e++;
+                if (e + 1 >= len)
+                    break;
+                i = e + 2;
+                continue;
+            }
+            t->kind = TK_PUNCT;
+            i += punct_len(s + i, len - i);
         } else if (k & CC_DIG) {
-            bool hex = c == '0' && i + 1 < len && (s[i + 1] == 'x' || s[i + 1] == 'X');
-            while (i < len && ((cc(s[i]) & (CC_ID0 | CC_DIG)) || s[i] == '.')) {
+            bool hex = c == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+            while ((cc(s[i]) & (CC_ID0 | CC_DIG)) || s[i] == '.') {
                 /* exponent sign: 1e-3, 2.5E+4 */
-                if (!hex && (s[i] == 'e' || s[i] == 'E') && i + 1 < len &&
-                    (s[i + 1] == '-' || s[i + 1] == '+') && i + 2 < len && (cc(s[i + 2]) & CC_DIG))
+                if (!hex && (s[i] == 'e' || s[i] == 'E') && (s[i + 1] == '-' || s[i + 1] == '+') &&
+                    i + 2 < len && (cc(s[i + 2]) & CC_DIG))
                     i += 2;
                 else
                     i++;
                 /* "1./256": the '/' ends the number */
             }
             t->kind = TK_NUMBER;
-        } else if (c == '.' && i + 1 < len && (cc(s[i + 1]) & (CC_ID0 | CC_DIG))) {
+        } else if (c == '.' && (cc(s[i + 1]) & (CC_ID0 | CC_DIG))) {
             i++;
             t->p = s + i;
-            while (i < len && (cc(s[i]) & (CC_ID0 | CC_DIG)))
+            while (cc(s[i]) & (CC_ID0 | CC_DIG))
                 i++;
             t->kind = TK_SUFFIX;
             t->len = (uint32_t)(i - st - 1);
+            t++;
             continue;
+        } else if (c == '#') {
+            break; /* a comment to the end of the line */
         } else if (c == '"') {
             i++;
             while (i < len && s[i] != '"')
@@ -210,6 +218,7 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
             t->p = s + st + 1;
             t->len = (uint32_t)(i - st - 1);
             i++;
+            t++;
             continue;
         } else if (c == '@') {
             /* raw field overrides: one token to the end of the line or a comment */
@@ -225,19 +234,18 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
             while (i > st && (cc(s[i - 1]) & CC_SPACE))
                 i--;
             t->kind = TK_RAW;
-        } else if (k & CC_PUNCT) {
-            t->kind = TK_PUNCT;
-            i += punct_len(s + i, len - i);
         } else {
             *bad_col = (unsigned)i + 1;
             return -1;
         }
         t->len = (uint32_t)(i - st);
+        t++;
     }
-    toks[n].kind = TK_END;
-    toks[n].p = s + len;
-    toks[n].len = 0;
-    toks[n].col = (uint32_t)len + 1;
+    n = (int)(t - toks);
+    t->kind = TK_END;
+    t->p = s + len;
+    t->len = 0;
+    t->col = (uint32_t)len + 1;
     return n + 1;
 }
 
