@@ -612,6 +612,7 @@ struct vc4_cl_dump_options {
     uint32_t base_addr;  /* bus address of data[0], printed in comments */
     unsigned lists;      /* VC4_CL_LIST_* the list is (0 = unknown): notes only */
     bool no_comments;    /* omit the "# offset: name" comments */
+    bool no_include;     /* omit the leading .include "v3d_cl.qinc" */
 };
 /* Print the packets as assembler text (v3d_cl.qinc macros, one field per
  * line, see docs/control-lists.md) into text (size bytes, NUL-terminated;
