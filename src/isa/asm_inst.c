@@ -1145,9 +1145,12 @@ static bool parse_branch(struct vc4_asm *as, const struct asm_tok *t, int n, uin
 
 /* The field named p[0..len) among those of the given forms (the names of
  * vc4kit dis --fields, from the spec's field table); -1 if none. */
-static int field_of(const char *p, size_t len, unsigned forms)
+static int field_of(const char *p, size_t len, unsigned forms, int from)
 {
-    for (int f = 0; f < VC4_F_COUNT; f++) {
+    /* starting after the previous field: the disassembler writes them in
+     * table order, so the search usually ends at once */
+    for (int k = 0; k < VC4_F_COUNT; k++) {
+        int f = (from + k) % VC4_F_COUNT;
         const struct vc4_qpu_field_desc *d = &vc4_qpu_field_table[f];
         if ((d->forms & forms) && d->name[0] == p[0] && asm_name_is(d->name, p, len))
             return f;
@@ -1165,6 +1168,7 @@ static bool parse_overrides(struct vc4_asm *as, const struct asm_tok *raw,
 {
     const char *s = raw->p;
     size_t len = raw->len, i = 0;
+    int prev = 0;
     for (;;) {
         while (i < len && (s[i] == ' ' || s[i] == '\t'))
             i++;
@@ -1182,7 +1186,7 @@ static bool parse_overrides(struct vc4_asm *as, const struct asm_tok *raw,
         if (s[i] != '@')
             return err(as, col, "expected @field=value");
         size_t n0 = ++i;
-        while (i < len && (s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
+        while (i < len && asm_is_idc(s[i]))
             i++;
         size_t nlen = i - n0;
         while (i < len && (s[i] == ' ' || s[i] == '\t'))
@@ -1192,12 +1196,11 @@ static bool parse_overrides(struct vc4_asm *as, const struct asm_tok *raw,
         i++;
         while (i < len && (s[i] == ' ' || s[i] == '\t'))
             i++;
-        int f = field_of(s + n0, nlen, vc4_qpu_forms_of(in));
+        int f = field_of(s + n0, nlen, vc4_qpu_forms_of(in), prev);
         if (f < 0)
             return err(as, raw->col + (unsigned)n0, "unknown field for this instruction form");
         size_t v0 = i;
-        while (i < len && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
-                           (s[i] >= 'A' && s[i] <= 'Z')))
+        while (i < len && asm_is_idc(s[i]))
             i++;
         unsigned vcol = raw->col + (unsigned)v0;
         if (i == v0 || s[v0] < '0' || s[v0] > '9')
@@ -1209,6 +1212,7 @@ static bool parse_overrides(struct vc4_asm *as, const struct asm_tok *raw,
             (uint64_t)v.i >> vc4_qpu_field_table[f].width)
             return err(as, vcol, "field value out of range");
         vc4_qpu_field_set(in, (enum vc4_qpu_field)f, (uint32_t)v.i);
+        prev = f + 1;
         if (f == VC4_F_SIG || (f == VC4_F_UNPACK && in->sig == VC4_QPU_SIG_LOAD_IMM))
             *reform = true; /* sig, or the load mode (semaphore or not) */
     }
@@ -1232,7 +1236,7 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
     int i = 0;
     while (i < n && t[i].kind != TK_END) {
         int j = i;
-        while (j < n && t[j].kind != TK_END && !asm_tok_ch(&t[j], ';'))
+        while (j < n && t[j].kind != TK_END && t[j].kind != TK_SEMI)
             j++;
         bool semi = j < n && t[j].kind != TK_END;
         t[j].kind = TK_END;

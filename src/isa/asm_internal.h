@@ -44,7 +44,17 @@ enum asm_tok_kind {
     TK_PUNCT,  /* operators and , ; : ( ) [ ] - */
     TK_RAW,    /* '@' and the rest of the line (up to a comment): "@field=value" items,
                   read as text by the instruction parser */
+    TK_SEMI,   /* ';' between the parts of an instruction */
 };
+
+/* Character classes of the lexer (asm_lex.c), for scanners elsewhere. */
+enum {
+    ASM_CC_SPACE = 1,  /* blank other than newline */
+    ASM_CC_ID0 = 2,    /* letter or '_' */
+    ASM_CC_DIG = 4,    /* digit */
+};
+extern const uint8_t asm_cclass[256];
+static inline bool asm_is_idc(char c) { return asm_cclass[(unsigned char)c] & (ASM_CC_ID0 | ASM_CC_DIG); }
 
 struct asm_tok {
     enum asm_tok_kind kind;

@@ -11,16 +11,16 @@
 
 /* Character classes (static const, shared by the scanner and the tokenizer). */
 enum {
-    CC_SPACE = 1,  /* blank other than newline */
-    CC_ID0 = 2,    /* letter or '_' */
-    CC_DIG = 4,    /* digit */
+    CC_SPACE = ASM_CC_SPACE,
+    CC_ID0 = ASM_CC_ID0,
+    CC_DIG = ASM_CC_DIG,
     CC_PUNCT = 8,  /* operator / separator character */
     CC_MULTI = 16, /* may start a multi-character operator */
     CC_STRIP = 32, /* matters to asm_strip_comments: # / " newline NUL */
 };
 
 #define C2(c, f) [(unsigned char)(c)] = (f)
-static const uint8_t cclass[256] = {
+const uint8_t asm_cclass[256] = {
     C2(' ', CC_SPACE), C2('\t', CC_SPACE), C2('\r', CC_SPACE), C2('\f', CC_SPACE),
     C2('\v', CC_SPACE), C2('\n', CC_STRIP), C2('\0', CC_STRIP), C2('#', CC_STRIP),
     C2('"', CC_STRIP),
@@ -49,7 +49,7 @@ static const uint8_t cclass[256] = {
 };
 #undef C2
 
-static inline unsigned cc(char c) { return cclass[(unsigned char)c]; }
+static inline unsigned cc(char c) { return asm_cclass[(unsigned char)c]; }
 
 /* Newlines in s[from..to). */
 static unsigned count_lines(const char *s, size_t from, size_t to)
@@ -181,7 +181,7 @@ int asm_tokenize(const char *s, size_t len, struct asm_tok *toks, int max, unsig
                 i = e + 2;
                 continue;
             }
-            t->kind = TK_PUNCT;
+            t->kind = c == ';' ? TK_SEMI : TK_PUNCT;
             i += punct_len(s + i, len - i);
         } else if (k & CC_DIG) {
             bool hex = c == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');

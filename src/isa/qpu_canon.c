@@ -40,11 +40,6 @@ bool vc4_qpu_raddr_shared(unsigned raddr)
     }
 }
 
-static bool alu_reads(const struct vc4_qpu_instr *in, unsigned mux)
-{
-    return vc4_qpu_add_reads_mux(in, mux) || vc4_qpu_mul_reads_mux(in, mux);
-}
-
 /* Is the pack printed as a destination suffix (and so expressed)? */
 static bool alu_pack_printed(const struct vc4_qpu_instr *in)
 {
@@ -77,9 +72,16 @@ static void canon_alu(struct vc4_qpu_instr *in)
         in->waddr_mul = VC4_QPU_W_NOP;
         in->mul_a = in->mul_b = 0;
     }
+    /* the muxes the two ALUs read (a unary add reads add_a, now = add_b) */
+    unsigned reads = 0;
+    if (in->op_add != VC4_QPU_A_NOP)
+        reads |= 1u << (in->add_a & 7) | 1u << (in->add_b & 7);
+    if (in->op_mul != VC4_QPU_M_NOP)
+        reads |= 1u << (in->mul_a & 7) | 1u << (in->mul_b & 7);
+#define ALU_READS(mux) ((reads >> (mux)) & 1u)
 
     /* unpack: regfile-A reads with pm 0, r4 reads with pm 1 */
-    if (!alu_reads(in, in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A))
+    if (!ALU_READS(in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A))
         in->unpack = VC4_QPU_UNPACK_NOP;
     /* ws is expressed only by a destination whose name differs per file */
     bool ws_expressed = (in->op_add != VC4_QPU_A_NOP && !vc4_qpu_waddr_shared(in->waddr_add)) ||
@@ -102,12 +104,12 @@ static void canon_alu(struct vc4_qpu_instr *in)
         !(in->sf && in->op_add == VC4_QPU_A_NOP) && in->cond_mul == VC4_QPU_COND_ALWAYS)
         in->cond_mul = VC4_QPU_COND_NEVER;
 
-    if (!alu_reads(in, VC4_QPU_MUX_A))
+    if (!ALU_READS(VC4_QPU_MUX_A))
         in->raddr_a = VC4_QPU_R_NOP;
 
     if (in->sig == VC4_QPU_SIG_SMALL_IMM) {
         bool rot = in->op_mul != VC4_QPU_M_NOP && in->raddr_b >= VC4_QPU_SMALL_IMM_ROT_R5;
-        bool value = alu_reads(in, VC4_QPU_MUX_B);
+        bool value = ALU_READS(VC4_QPU_MUX_B);
         if (!rot && !value) {
             in->sig = VC4_QPU_SIG_NONE;
             in->raddr_b = VC4_QPU_R_NOP;
@@ -116,9 +118,10 @@ static void canon_alu(struct vc4_qpu_instr *in)
              * that value with its plain code 16..31. */
             in->raddr_b = (uint8_t)(in->raddr_b - 32);
         }
-    } else if (!alu_reads(in, VC4_QPU_MUX_B)) {
+    } else if (!ALU_READS(VC4_QPU_MUX_B)) {
         in->raddr_b = VC4_QPU_R_NOP;
     }
+#undef ALU_READS
 }
 
 static void canon_ldi(struct vc4_qpu_instr *in)
