@@ -189,6 +189,14 @@ void vc4_out_putn_slow(struct vc4_out *o, const char *s, size_t n)
 
 void vc4_out_uint(struct vc4_out *o, uint64_t v)
 {
+    if (v < 100) { /* the common case: register numbers, field values */
+        char two[2] = {(char)('0' + v / 10), (char)('0' + v % 10)};
+        if (v < 10)
+            vc4_out_putc(o, two[1]);
+        else
+            vc4_out_putn(o, two, 2);
+        return;
+    }
     char tmp[20];
     size_t i = sizeof tmp;
     do {
