@@ -110,7 +110,7 @@ static void check_range(struct vstate *st, size_t off, const char *pk, const cha
     if (in_mem(st, addr, len))
         return;
     uint64_t lo = st->o->mem_base, hi = lo + st->o->mem_size;
-    if (len)
+    if (len > 1)
         ERR(st, off, "%s: %s 0x%08llx..0x%08llx is outside memory 0x%08llx..0x%08llx", pk, what,
             (unsigned long long)addr, (unsigned long long)(addr + len),
             (unsigned long long)lo, (unsigned long long)hi);
