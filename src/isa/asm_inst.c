@@ -1224,9 +1224,14 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
                      struct vc4_qpu_instr *out)
 {
     struct ib b;
-    memset(&b, 0, sizeof b);
+    memset(&b.s, 0, sizeof b.s); /* ldimov_args is set before ldimov is */
     b.as = as;
     b.sig = -1;
+    b.sig_col = 0;
+    b.ldimov = false;
+    b.ldimov_cond = -1;
+    b.ldimov_setf = false;
+    b.ldimov_col = 0;
     b.s[0].cond = b.s[1].cond = -1;
     struct vc4_qpu_instr in;
     bool special_done = false, any = false;
