@@ -3,7 +3,7 @@
  *
  *   vc4kit cl dump FILE[@ADDR] [--start A] [--end A] [--bin|--render] [-o OUT]
  *   vc4kit cl validate FILE[@ADDR] [--start A] [--end A] [--bin|--render]
- *                      [--kernel] [--mem-size N]
+ *                      [--kernel] [--mem] [--mem-size N]
  *   vc4kit cl qinc [-o OUT]
  *
  * FILE holds raw bytes loaded at bus address ADDR (default 0); --start and
@@ -20,7 +20,7 @@ static void usage(FILE *f)
     fputs("usage: vc4kit cl dump FILE[@ADDR] [--start A] [--end A] [--bin|--render]\n"
           "                      [--no-comments] [-o OUT]\n"
           "       vc4kit cl validate FILE[@ADDR] [--start A] [--end A] [--bin|--render]\n"
-          "                      [--kernel] [--mem-size N]\n"
+          "                      [--kernel] [--mem] [--mem-size N]\n"
           "       vc4kit cl qinc [-o OUT]\n"
           "Dump or check a V3D 2.1 control list (docs/control-lists.md).\n"
           "  FILE@ADDR      raw bytes, loaded at bus address ADDR (default 0)\n"
@@ -30,8 +30,11 @@ static void usage(FILE *f)
           "                 validate guesses from the packets when neither is given\n"
           "  --no-comments  dump: only the assembler text, no offsets and names\n"
           "  --kernel       validate: also the Linux kernel's submit-time rules\n"
-          "  --mem-size N   validate: memory is [ADDR, ADDR+N) (default: FILE's size);\n"
-          "                 records and index buffers are read from FILE\n"
+          "  --mem          validate: FILE is the whole memory image: every address\n"
+          "                 must fall inside it, and shader records, attribute arrays\n"
+          "                 and index buffers are read from it\n"
+          "  --mem-size N   validate: memory is [ADDR, ADDR+N): addresses are checked\n"
+          "                 against it (with --mem, FILE's bytes are read as well)\n"
           "  -o OUT         output file (default stdout)\n"
           "dump prints assembler text: `vc4kit as` with v3d_cl.qinc gives back the bytes.\n"
           "qinc prints share/vc4kit/v3d_cl.qinc, the macros that text uses.\n"
@@ -42,7 +45,7 @@ static void usage(FILE *f)
 struct cl_args {
     const char *file, *out;
     uint64_t addr, start, end, mem_size;
-    bool has_start, has_end, has_mem_size, no_comments, kernel;
+    bool has_start, has_end, has_mem_size, no_comments, kernel, mem;
     unsigned list;
 };
 
@@ -62,6 +65,8 @@ static int parse_args(int argc, char **argv, struct cl_args *a)
             a->no_comments = true;
         } else if (!strcmp(s, "--kernel")) {
             a->kernel = true;
+        } else if (!strcmp(s, "--mem")) {
+            a->mem = true;
         } else if ((!strcmp(s, "--start") || !strcmp(s, "--end") || !strcmp(s, "--mem-size")) &&
                    i + 1 < argc) {
             if (!tool_parse_u64(argv[i + 1], &v) || v > UINT32_MAX + UINT64_C(1)) {
@@ -224,11 +229,11 @@ int cmd_cl(int argc, char **argv)
             .list = a.list,
             .base_addr = (uint32_t)start,
             .mem_base = (uint32_t)lo,
-            .mem_size = a.has_mem_size ? a.mem_size : size,
-            .mem = data,
+            .mem_size = a.has_mem_size ? a.mem_size : a.mem ? size : 0,
+            .mem = a.mem ? data : NULL,
             .kernel_rules = a.kernel,
         };
-        if (a.has_mem_size && a.mem_size > size)
+        if (vo.mem && vo.mem_size > size)
             vo.mem = NULL; /* memory larger than the file: only ranges are checked */
         rc = vc4_cl_validate(list, len, &vo, &sink) == VC4_OK && diags.errors == 0 ? 0 : 1;
         if (rc == 0 && diags.warnings == 0)
