@@ -301,6 +301,27 @@ static bool emit(struct vc4_asm *as, const void *p, size_t n, unsigned col)
     return true;
 }
 
+/* vc4_qpu_encode's walk over the spec's field table, with the field reads
+ * inlined (the whole-source path encodes every instruction). */
+static uint64_t encode_fast(const struct vc4_qpu_instr *in)
+{
+    uint64_t word = 0;
+    unsigned forms = vc4_qpu_forms_of(in);
+    for (int f = 0; f < VC4_F_COUNT; f++) {
+        const struct vc4_qpu_field_desc *d = &vc4_qpu_field_table[f];
+        if (!(d->forms & forms))
+            continue;
+        const unsigned char *p = (const unsigned char *)in + d->offset;
+        uint32_t v;
+        if (d->is32)
+            memcpy(&v, p, sizeof v);
+        else
+            v = *p;
+        word |= ((uint64_t)v & ((UINT64_C(1) << d->width) - 1)) << d->shift;
+    }
+    return word;
+}
+
 static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
 {
     uint8_t z[8] = {0};
@@ -314,7 +335,7 @@ static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
         vc4_qpu_nop(&in); /* keep addresses stable after an error */
     }
     uint8_t b[8];
-    vc4_qpu_store_le(b, vc4_qpu_encode(&in));
+    vc4_qpu_store_le(b, encode_fast(&in));
     if (!emit(as, b, 8, t[0].col))
         return;
     if (as->pass == 2 && !as->in_back) {
