@@ -12,9 +12,12 @@
  * pairs give exactly the instruction words they spell.  An instruction after
  * data that left the output unaligned is padded to 8 bytes with zeros.
  *
- * Two passes per source: the first (quiet) collects label addresses so that
- * forward references (":label", "r:1f") resolve in the second, which reports
- * diagnostics and emits the output.
+ * Two passes per source over one stripped, split copy of the text: the first
+ * (quiet) collects label addresses so that forward references (":label",
+ * "r:1f") resolve in the second, which reports diagnostics and emits the
+ * output.  The first pass runs directives, labels and macros but does not
+ * assemble code lines: each is 8 bytes whatever it says (a line that starts
+ * with an identifier that is neither a label nor a macro needs no tokens).
  */
 #include <stdio.h>
 #include <stdlib.h>
