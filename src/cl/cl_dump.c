@@ -212,7 +212,8 @@ size_t vc4_cl_qinc(char *text, size_t text_size)
                  "#   .include \"v3d_cl.qinc\"\n"
                  "#   Tile_Binning_Mode_Configuration 0x100000, 0x8000, 0x110000, 10, 8, 0, 0, 1, 0, 0, 0\n"
                  "#   Start_Tile_Binning\n"
-                 "#   GL_Shader_State 2, 0, gl_record     # seed 000: .byte 0x40 .int address|2\n");
+                 "#   GL_Shader_State 2, 0, r:gl_record   # seed 000: .byte 0x40 .int address|2\n"
+                 "# (a label as a macro argument is written r:label or (:label))\n");
     for (unsigned op = 0; op < VC4_CL_OPCODE_LIMIT; op++) {
         const struct vc4_cl_packet_desc *d = vc4_cl_packet(op);
         if (!d)

@@ -45,7 +45,7 @@ static uint8_t *assemble(const char *text, size_t *size)
     if (st == VC4_OK) {
         const uint8_t *b = vc4_asm_output(as, size);
         out = malloc(*size ? *size : 1);
-        if (out)
+        if (out && *size)
             memcpy(out, b, *size);
     } else {
         fprintf(stderr, "%s", h.text);
@@ -62,9 +62,9 @@ static void check_roundtrip(const uint8_t *data, size_t size, const char *what)
     uint8_t *back = text ? assemble(text, &n) : NULL;
     CHECK_MSG(back != NULL, "%s: the dump does not assemble", what);
     if (back) {
-        CHECK_MSG(n == size && memcmp(back, data, size) == 0,
-                  "%s: %zu bytes assemble to %zu different bytes", what, size, n);
-        if (n != size || memcmp(back, data, size)) {
+        bool same = n == size && (size == 0 || memcmp(back, data, size) == 0);
+        CHECK_MSG(same, "%s: %zu bytes assemble to %zu different bytes", what, size, n);
+        if (!same) {
             for (size_t i = 0; i < n && i < size; i++)
                 if (back[i] != data[i]) {
                     fprintf(stderr, "first difference at %zu: 0x%02x != 0x%02x\n", i, back[i],
