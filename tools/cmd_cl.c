@@ -198,8 +198,10 @@ int cmd_cl(int argc, char **argv)
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
 
     if (dump) {
+        /* the whole file is the memory shader records are read from */
         struct vc4_cl_dump_options o = {.base_addr = (uint32_t)start, .lists = a.list,
-                                        .no_comments = a.no_comments};
+                                        .no_comments = a.no_comments,
+                                        .mem_base = (uint32_t)lo, .mem_size = size, .mem = data};
         size_t n = vc4_cl_dump(list, len, &o, NULL, 0);
         char *text = malloc(n + 1);
         if (!text) {

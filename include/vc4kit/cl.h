@@ -613,6 +613,12 @@ struct vc4_cl_dump_options {
     unsigned lists;      /* VC4_CL_LIST_* the list is (0 = unknown): notes only */
     bool no_comments;    /* omit the "# offset: name" comments */
     bool no_include;     /* omit the leading .include "v3d_cl.qinc" */
+    /* Optional memory ([mem_base, mem_base + mem_size), bytes mem): the
+     * shader records that GL/NV Shader State packets point to are printed
+     * as comments, field by field. */
+    uint32_t mem_base;
+    uint64_t mem_size;
+    const uint8_t *mem;
 };
 /* Print the packets as assembler text (v3d_cl.qinc macros, one field per
  * line, see docs/control-lists.md) into text (size bytes, NUL-terminated;

@@ -403,6 +403,68 @@ static void dump_items(struct vc4_out *o, const uint8_t *p, size_t n)
     }
 }
 
+/* The memory bytes at addr, if the options give them. */
+static const uint8_t *dump_mem(const struct vc4_cl_dump_options *opts, uint64_t addr, uint64_t len)
+{
+    uint64_t lo = opts->mem_base, hi = lo + opts->mem_size;
+    if (!opts->mem || addr < lo || addr > hi || len > hi - addr)
+        return NULL;
+    return opts->mem + (addr - lo);
+}
+
+/* A record's fields as comment lines. */
+static void record_comment(struct vc4_out *o, enum vc4_cl_record_kind kind, const uint8_t *bytes,
+                           uint64_t addr, const char *title)
+{
+    const struct vc4_cl_record_desc *r = vc4_cl_record(kind);
+    uint64_t v[VC4_CL_MAX_FIELDS];
+    vc4_cl_layout_unpack(&r->layout, bytes, v);
+    vc4_out_printf(o, "#   %s at 0x%08llx (%s):\n", title ? title : r->name,
+                   (unsigned long long)addr, r->macro);
+    for (unsigned i = 0; i < r->layout.nfields; i++) {
+        const struct vc4_cl_field_desc *f = &r->layout.fields[i];
+        char buf[64];
+        if (!value_text(f, v[i], buf, sizeof buf))
+            snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v[i]);
+        vc4_out_printf(o, "#     %s = %s", f->name, buf);
+        value_comment(o, f, v[i]);
+        vc4_out_puts(o, "\n");
+    }
+}
+
+/* The shader record a shader-state packet points to, as comments. */
+static void shader_record_comments(struct vc4_out *o, const struct vc4_cl_packet_view *pk,
+                                   const uint64_t *values, const struct vc4_cl_dump_options *opts)
+{
+    if (pk->opcode == VC4_CL_NV_SHADER_STATE) {
+        struct vc4_cl_nv_shader_state s;
+        vc4_cl_values_to_struct(&pk->desc->layout, values, &s);
+        const uint8_t *b = dump_mem(opts, s.record_addr,
+                                    vc4_cl_record(VC4_CL_REC_NV_SHADER)->layout.size);
+        if (b)
+            record_comment(o, VC4_CL_REC_NV_SHADER, b, s.record_addr, NULL);
+    } else if (pk->opcode == VC4_CL_GL_SHADER_STATE) {
+        struct vc4_cl_gl_shader_state s;
+        vc4_cl_values_to_struct(&pk->desc->layout, values, &s);
+        unsigned n = s.num_attr_arrays ? s.num_attr_arrays : VC4_CL_MAX_ATTRS;
+        const uint8_t *b = dump_mem(opts, s.record_addr, vc4_cl_gl_record_size(n, s.extended));
+        if (!b)
+            return;
+        record_comment(o, VC4_CL_REC_GL_SHADER, b, s.record_addr, NULL);
+        for (unsigned i = 0; i < n; i++) {
+            char title[48];
+            unsigned at = VC4_CL_GL_RECORD_FIXED + i * VC4_CL_ATTR_RECORD_SIZE;
+            snprintf(title, sizeof title, "attribute record %u", i);
+            record_comment(o, VC4_CL_REC_ATTRIBUTE, b + at, s.record_addr + at, title);
+            if (s.extended) {
+                at = VC4_CL_GL_EXT_STRIDE_OFFSET + 4 * i;
+                snprintf(title, sizeof title, "extended stride %u", i);
+                record_comment(o, VC4_CL_REC_EXT_STRIDE, b + at, s.record_addr + at, title);
+            }
+        }
+    }
+}
+
 static void dump_packet(struct vc4_out *o, const struct vc4_cl_packet_view *pk,
                         const struct vc4_cl_dump_options *opts)
 {
@@ -438,6 +500,8 @@ static void dump_packet(struct vc4_out *o, const struct vc4_cl_packet_view *pk,
     }
     if (d->flags & VC4_CL_PF_VARIABLE)
         dump_items(o, pk->bytes + d->length, pk->length - d->length);
+    if (comments)
+        shader_record_comments(o, pk, values, opts);
 }
 
 size_t vc4_cl_dump(const uint8_t *data, size_t size, const struct vc4_cl_dump_options *opts,

@@ -626,12 +626,14 @@ enum vc4_status vc4_cl_validate(const uint8_t *data, size_t size,
     struct vc4_cl_packet_view p;
     bool halted = false, branched = false;
     size_t last = 0, end_off = 0;
+    int last_op = -1; /* opcode of the last packet walked, -1 for none */
     bool any = false;
     vc4_cl_reader_init(&r, st.data, st.size);
     while (vc4_cl_next(&r, &p)) {
         packet(&st, &p);
         any = true;
         last = p.offset;
+        last_op = p.opcode;
         end_off = p.offset + p.length;
         if (p.opcode == VC4_CL_HALT) {
             halted = true; /* the kernel stops validating at Halt */
@@ -680,8 +682,7 @@ enum vc4_status vc4_cl_validate(const uint8_t *data, size_t size,
                  "binning list without Increment Semaphore: a rendering list's Wait on "
                  "Semaphore never returns");
         if (st.o->kernel_rules) {
-            const uint8_t lastop = st.data[last];
-            if (!halted && (lastop != VC4_CL_FLUSH || end_off != st.size))
+            if (!halted && (last_op != VC4_CL_FLUSH || end_off != st.size))
                 RULE(&st, VC4_ERROR, last, "kernel-flush-last", KERNEL_SRC,
                      "the kernel wants Flush as the very last byte of the binning list");
             else if (!halted && (!st.inc_sem || st.inc_sem_off + 1 != last))

@@ -56,6 +56,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* dumper: exact-size and short buffers */
     struct vc4_cl_dump_options dopt = {.base_addr = 0x1000, .lists = opt & 3u};
+    if (opt & 8u) { /* shader records read from the input, printed as comments */
+        dopt.mem_size = size;
+        dopt.mem = data;
+    }
     size_t need = vc4_cl_dump(list, n, &dopt, NULL, 0);
     char *text = malloc(need + 1);
     if (text) {

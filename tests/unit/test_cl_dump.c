@@ -210,6 +210,28 @@ static void test_dump_text(void)
     CHECK_EQ_INT(strlen(small), sizeof small - 1);
     free(t);
     vc4_cl_free(&cl);
+
+    /* shader records in memory are printed as comments */
+    vc4_cl_init(&cl, NULL, 0, NULL);
+    vc4_cl_nv_shader_state(&cl, &(struct vc4_cl_nv_shader_state){.record_addr = 16});
+    vc4_cl_align(&cl, 16);
+    uint32_t rec;
+    vc4_cl_nv_shader_record(&cl, &(struct vc4_cl_nv_shader_record){.vertex_stride = 24,
+                                                                   .fs_num_varyings = 3,
+                                                                   .vertex_data_addr = 0xA000},
+                            &rec);
+    CHECK_EQ_INT(rec, 16);
+    struct vc4_cl_dump_options mo = {.mem_base = 0, .mem_size = cl.len, .mem = cl.data};
+    t = dump_text(cl.data, 5, &mo);
+    CHECK_CONTAINS(t, "#   NV Shader State Record at 0x00000010 (NV_Shader_Record):\n");
+    CHECK_CONTAINS(t, "#     vertex_stride = 24\n");
+    CHECK_CONTAINS(t, "#     vertex_data_addr = 0x0000a000\n");
+    free(t);
+    mo.mem_size = 20; /* the record does not fit: no comments */
+    t = dump_text(cl.data, 5, &mo);
+    CHECK(t && !strstr(t, "NV Shader State Record"));
+    free(t);
+    vc4_cl_free(&cl);
 }
 
 static void test_qinc_file_is_generated(void)

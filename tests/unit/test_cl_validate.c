@@ -465,6 +465,14 @@ static void test_render_rules(void)
         free(p);
     }
     CHECK_EQ_INT(vc4_cl_validate(NULL, 0, NULL, NULL), VC4_OK);
+    /* an empty binning list under the kernel's rules (fuzz regression: the
+     * end-of-list check read the byte past the list) */
+    static const uint8_t one[1] = {0};
+    struct harness_diags h;
+    struct vc4_diag_sink sink = harness_sink(&h);
+    struct vc4_cl_validate_options ko = {.list = VC4_CL_LIST_BIN, .kernel_rules = true};
+    CHECK_EQ_INT(vc4_cl_validate(one + 1, 0, &ko, &sink), VC4_ERR_INVALID);
+    CHECK_CONTAINS(h.text, "binning list without a Tile Binning Mode Configuration");
 }
 
 TEST_LIST(test_good_lists, test_framing, test_bin_rules, test_records_and_ranges,
