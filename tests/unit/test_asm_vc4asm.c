@@ -1034,4 +1034,38 @@ static void test_vc4asm_smitest(void)
     vc4_asm_destroy(as);
 }
 
-TEST_LIST(test_vc4asm_lines, test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest)
+/* vc4.qinc helpers as vc4asm programs call them (rpi_shader.ref.c, a VPM fill
+ * loop): the values vc4asm's listings show. */
+static void test_vc4asm_qinc(void)
+{
+    static const char src[] =
+        ".include \"vc4.qinc\"\n"
+        "mov r1, vdw_setup_1(0)\n"
+        "mov r1, vpm_setup(0, 4, h8p(0, 0))\n"
+        "mov r1, vpm_setup(0, 2, h16p(0, 0))\n"
+        "mov r1, vdw_setup_0(0, 0, dma_h8p(0,0,0))\n"
+        "ldi r1,vpm_setup(0, 1, h32(0))\n"
+        "ldi r1,vdw_setup_0(1,16,dma_h32(0,0))\n"
+        "mov -,srel(0)\n"
+        "mov -,sacq(0)\n"
+        "mov r2, vpm_setup(16, 1, v32(0,0))\n";
+    static const uint32_t want[] = {
+        0xc0000000, 0xe0020867, 0x00004800, 0xe0020867, 0x00002900, 0xe0020867,
+        0x80004004, 0xe0020867, 0x00001a00, 0xe0020867, 0x80904000, 0xe0020867,
+        0x00000000, 0xe80009e7, 0x00000010, 0xe80009e7, 0x00001200, 0xe00208a7,
+    };
+    struct harness_diags d;
+    struct vc4_asm_options o = {.sink = harness_sink(&d)};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    CHECK_MSG(vc4_asm_source(as, "qinc.qasm", src, sizeof src - 1) == VC4_OK, "%s", d.text);
+    size_t n = 0;
+    const uint8_t *out = vc4_asm_output(as, &n);
+    size_t words = sizeof want / sizeof *want / 2;
+    CHECK_EQ_INT(n, words * 8);
+    for (size_t i = 0; out && i < words && (i + 1) * 8 <= n; i++)
+        CHECK_EQ_U64(vc4_qpu_load_le(out + i * 8), word_of(want[2 * i], want[2 * i + 1]));
+    vc4_asm_destroy(as);
+}
+
+TEST_LIST(test_vc4asm_lines, test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest,
+          test_vc4asm_qinc)
