@@ -606,6 +606,11 @@ VC4_API struct vc4_cl_attr_record vc4_cl_attr_stream(uint32_t address, unsigned 
                                                      unsigned stride, unsigned vs_vpm_offset,
                                                      unsigned cs_vpm_offset);
 
+/* The "total attributes size" of a shader: the bytes per vertex of the
+ * arrays its select mask names (seed 000: 12 and 28 for its two streams). */
+VC4_API unsigned vc4_cl_attr_total_size(const struct vc4_cl_attr_record *attrs, unsigned nattrs,
+                                        uint32_t select);
+
 /* ---- dumper --------------------------------------------------------------- */
 
 struct vc4_cl_dump_options {

@@ -235,15 +235,11 @@ static void check_gl_record(struct vstate *st, size_t off, const char *pk, uint3
             ERR(st, off,
                 "%s: the %s shader selects attribute arrays 0x%02x but the record has only %u",
                 pk, who, sel[s], nattrs);
-        unsigned sum = 0;
-        for (unsigned i = 0; i < nattrs; i++) {
-            if (!(sel[s] >> i & 1))
-                continue;
-            struct vc4_cl_attr_record a;
+        struct vc4_cl_attr_record a[VC4_CL_MAX_ATTRS];
+        for (unsigned i = 0; i < nattrs; i++)
             vc4_cl_attr_record_unpack(rec + VC4_CL_GL_RECORD_FIXED + i * VC4_CL_ATTR_RECORD_SIZE,
-                                      &a);
-            sum += a.num_bytes_minus_1 + 1;
-        }
+                                      &a[i]);
+        unsigned sum = vc4_cl_attr_total_size(a, nattrs, sel[s]);
         /* seed 000: "total attributes size" is the VPM all selected streams need */
         if (sum != total[s])
             WARN(st, off,

@@ -289,3 +289,13 @@ struct vc4_cl_attr_record vc4_cl_attr_stream(uint32_t address, unsigned vertex_b
     };
     return a;
 }
+
+unsigned vc4_cl_attr_total_size(const struct vc4_cl_attr_record *attrs, unsigned nattrs,
+                                uint32_t select)
+{
+    unsigned sum = 0;
+    for (unsigned i = 0; attrs && i < nattrs && i < VC4_CL_MAX_ATTRS; i++)
+        if (select >> i & 1)
+            sum += attrs[i].num_bytes_minus_1 + 1;
+    return sum;
+}

@@ -375,6 +375,9 @@ static void test_writer_records(void)
         vc4_cl_attr_stream(0xB000, 12, 12, 0, 0),
         vc4_cl_attr_stream(0xC000, 28, 28, 0, 0),
     };
+    CHECK_EQ_INT(vc4_cl_attr_total_size(attrs, 2, 1), 12);
+    CHECK_EQ_INT(vc4_cl_attr_total_size(attrs, 2, 2), 28);
+    CHECK_EQ_INT(vc4_cl_attr_total_size(attrs, 2, 0xff), 40);
     uint32_t gl_addr = 0;
     CHECK_EQ_INT(vc4_cl_gl_shader_record(&cl, &(struct vc4_cl_gl_shader_record){
                                                   .enable_clipping = true,
