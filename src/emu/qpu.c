@@ -135,7 +135,7 @@ void vc4_icache_fini(struct vc4_icache *c, const struct vc4_allocator *alloc)
 void vc4_icache_clear(struct vc4_icache *c)
 {
     for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++)
-        c->e[i].valid = false;
+        c->e[i].addr = VC4_ICACHE_NONE;
 }
 
 /* Encodings with no meaning: reserved add ops, reserved mul packs, branch
@@ -353,7 +353,6 @@ static inline uint64_t load_le64(const uint8_t *p)
 static void icache_fill(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t off,
                         uint64_t word)
 {
-    e->valid = true;
     e->addr = off;
     e->word = word;
     e->warned = 0;
@@ -362,20 +361,35 @@ static void icache_fill(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t 
     v->stats.decodes++;
 }
 
-/* The entry for the word at pc.  The word in memory is compared with the
- * cached one on every fetch (one load and compare), so writes by the host
- * (including through vc4_emu_mem_ptr pointers) and by DMA are always seen. */
-static inline bool fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out)
+/* Memory may have changed since the entry was checked: compare the word. */
+static bool fetch_check(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry *e,
+                        struct vc4_icache_entry **out)
 {
     uint32_t off;
     if (!vc4_mem_span(&v->mem, pc, VC4_QPU_INSTR_BYTES, &off))
         return false;
     uint64_t word = load_le64(v->mem.ram + off);
-    struct vc4_icache_entry *e = &v->icache.e[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)];
-    if (VC4_UNLIKELY(!e->valid || e->addr != off || e->word != word))
+    if (e->addr != off || e->word != word)
         icache_fill(v, e, off, word);
+    e->gen = v->code_gen;
     *out = e;
     return true;
+}
+
+/* The entry for the word at pc.  Decoded once; checked against memory
+ * again only after memory was written (host writes, host pointers handed
+ * out, VDW DMA: v3d.h code_gen), as DESIGN.md asks: "invalidate when the
+ * caches would be flushed or memory is written".  An entry whose addr
+ * matches was in range when it was filled (RAM does not shrink). */
+static inline bool fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out)
+{
+    uint32_t off = pc & VC4_BUS_OFFSET_MASK;
+    struct vc4_icache_entry *e = &v->icache.e[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)];
+    if (VC4_LIKELY(e->addr == off && e->gen == v->code_gen)) {
+        *out = e;
+        return true;
+    }
+    return fetch_check(v, pc, e, out);
 }
 
 bool vc4_qpu_fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out)
@@ -610,6 +624,8 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
                             : vc4_vpm_ld_addr(&v->vpm, &v->mem, q->num, val[0], q->time,
                                               &v->unit_sink, &l),
                     VPM_ERRORS, VPM_NOTES);
+        if (file)
+            v->code_gen++; /* the VDW store wrote memory: cached words are checked again */
         return;
     case VC4_QPU_W_MUTEX_RELEASE:
         vc4_mutex_release(&v->sema, q->num);

@@ -91,18 +91,22 @@ struct vc4_qpu_xi {
     uint32_t vec[16];        /* small-immediate or load-immediate values per element */
 };
 
-/* One decoded instruction, cached by address; the word is compared on each
- * fetch so a changed word (host write, DMA) is decoded again. */
+/* One decoded instruction, cached by RAM offset.  gen is the memory
+ * generation (struct vc4_v3d code_gen) at which the word was last seen in
+ * memory: while memory has not been written since, the entry is used as
+ * is; after a write the word is compared again (and decoded again if it
+ * changed). */
 struct vc4_icache_entry {
     uint64_t word;
-    uint32_t addr; /* RAM offset */
-    bool valid;
+    uint64_t gen;
+    uint32_t addr; /* RAM offset; VC4_ICACHE_NONE = empty */
     uint16_t warned;   /* rule warnings already given at this address */
     struct vc4_qpu_xi xi;
     struct vc4_qpu_instr in;
 };
 
 #define VC4_ICACHE_ENTRIES 4096u /* power of two; 32 KB of code */
+#define VC4_ICACHE_NONE UINT32_MAX /* no RAM offset (those are < 2^30) */
 
 struct vc4_icache {
     struct vc4_icache_entry *e;

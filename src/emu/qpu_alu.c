@@ -230,6 +230,19 @@ static const uint32_t lane_bit[N] = {0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80,
 
 /* All-ones when c is true. */
 static inline uint32_t lane_mask(bool c) { return (uint32_t)0 - (uint32_t)c; }
+/* Bit casts (memcpy: no aliasing questions; compilers see through it). */
+static inline float u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline uint32_t f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
 
 /* One kernel per op: OUT is the result of x = a[i], y = b[i]; CARRY the
  * C flag (facts 16), which may use r = out[i]. */
@@ -448,29 +461,27 @@ static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
  * infinite s (overflow) goes to the scalar rule. */
 static void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
 {
-    fvec x, y, big, small, s, e;
-    uint32_t special = prep2(a, b, bxor, &x, &y);
+    uint32_t special = 0;
     for (int i = 0; i < N; i++) {
-        /* magnitudes order as their bit patterns */
-        uint32_t swap = lane_mask((y.u[i] & F_ABS) > (x.u[i] & F_ABS));
-        big.u[i] = (x.u[i] & ~swap) | (y.u[i] & swap);
-        small.u[i] = (y.u[i] & ~swap) | (x.u[i] & swap);
-    }
-    for (int i = 0; i < N; i++) {
-        float sum = big.f[i] + small.f[i];
-        e.f[i] = small.f[i] - (sum - big.f[i]);
-        s.f[i] = sum;
-    }
-    for (int i = 0; i < N; i++) {
-        uint32_t r = s.u[i], err = e.u[i];
-        special |= lane_mask((r & F_EXP) == F_EXP);
-        r -= (uint32_t)((err << 1) != 0) & ((err ^ r) >> 31);
+        /* flush denormals (sign kept); Inf/NaN patterns are set aside */
+        uint32_t xa = a[i], yb = b[i] ^ bxor;
+        uint32_t ex = xa & F_EXP, ey = yb & F_EXP;
+        uint32_t sp = lane_mask(ex == F_EXP) | lane_mask(ey == F_EXP);
+        uint32_t x = xa & ~(lane_mask(ex == 0) & F_ABS) & ~sp;
+        uint32_t y = yb & ~(lane_mask(ey == 0) & F_ABS) & ~sp;
+        /* order by magnitude (magnitudes order as their bit patterns) */
+        uint32_t swap = lane_mask((y & F_ABS) > (x & F_ABS));
+        float big = u2f((x & ~swap) | (y & swap)), small = u2f((y & ~swap) | (x & swap));
+        float sum = big + small;
+        float err = small - (sum - big);
+        uint32_t r = f2u(sum), e = f2u(err);
+        special |= sp | lane_mask((r & F_EXP) == F_EXP);
+        r -= (uint32_t)((e << 1) != 0) & ((e ^ r) >> 31);
         out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
     }
-    if (special)
+    if (special) /* rare: the scalar rule for every element */
         for (int i = 0; i < N; i++)
-            if ((a[i] & F_EXP) == F_EXP || ((b[i] ^ bxor) & F_EXP) == F_EXP || (s.u[i] & F_EXP) == F_EXP)
-                out[i] = vc4_alu_fadd(a[i], b[i] ^ bxor);
+            out[i] = vc4_alu_fadd(a[i], b[i] ^ bxor);
 }
 
 /* fadd/fsub C flag: result > 0, +NaN patterns included (facts 16). */

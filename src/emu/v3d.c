@@ -103,6 +103,7 @@ void vc4_emu_reset(struct vc4_emu *emu)
     vc4_icache_clear(&v->icache);
     vc4_vpm_reset(&v->vpm);
     vc4_tmu_reset(&v->tmu);
+    vc4_ptb_reset(&v->ptb);
     for (unsigned i = 0; i < VC4_V3D_MAX_QPUS; i++)
         vc4_qpu_reset(&v->qpu[i], i);
     v->stats = (struct vc4_emu_stats){0};
@@ -127,6 +128,7 @@ enum vc4_status vc4_emu_mem_write(struct vc4_emu *emu, uint32_t bus, const void 
 {
     if (len > UINT32_MAX || !vc4_mem_write(&emu->v3d.mem, bus, src, (uint32_t)len))
         return VC4_ERR_RANGE;
+    emu->v3d.code_gen++; /* cached instructions are checked against memory again */
     return VC4_OK;
 }
 
@@ -134,6 +136,10 @@ void *vc4_emu_mem_ptr(struct vc4_emu *emu, uint32_t bus, size_t len)
 {
     if (len > UINT32_MAX)
         return NULL;
+    /* the host may write through it at any time between runs: from now on
+     * each run starts by checking cached instructions against memory */
+    emu->v3d.mem_exposed = true;
+    emu->v3d.code_gen++;
     return vc4_mem_ptr(&emu->v3d.mem, bus, (uint32_t)len);
 }
 
@@ -282,6 +288,8 @@ enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles)
      * restored after it (status flags included): nothing leaks to the host,
      * and results never depend on its rounding mode.  The diagnostic sink is
      * called inside this environment. */
+    if (v->mem_exposed)
+        v->code_gen++;
     struct vc4_alu_fpenv env;
     v->alu = vc4_alu_fp_enter(&env) ? &vc4_alu_kernels_host : &vc4_alu_kernels_exact;
     enum vc4_status st = vc4_sched_run(v, max_cycles ? max_cycles : v->default_budget);

@@ -21,6 +21,7 @@
 #include "emu/sema.h"
 #include "emu/vpm.h"
 #include "emu/tmu.h"
+#include "emu/ptb.h"
 #include "vc4kit/emu.h"
 
 /* BCM2835: 3 slices of 4 QPUs; the register map has room for 16. */
@@ -43,8 +44,16 @@ struct vc4_v3d {
     struct vc4_sched sched; /* user-program queue, QPU interleaving (sched.c) */
     struct vc4_sema sema;   /* 16 semaphores and the mutex (sema.c) */
     struct vc4_icache icache; /* decoded instructions by address (qpu.c) */
+    /* Memory generation: bumped whenever memory may have been written
+     * (vc4_emu_mem_write, a VDW store, and at the start of each run once
+     * vc4_emu_mem_ptr has handed out a pointer the host may write through);
+     * cached instruction words are compared with memory again after it
+     * changes. */
+    uint64_t code_gen;
+    bool mem_exposed;
     struct vc4_vpm vpm;     /* VPM, VDR, VDW (vpm.c) */
     struct vc4_tmu tmu;     /* general-memory TMU lookups (tmu.c) */
+    struct vc4_ptb ptb;     /* binner: tile lists, tile state, overflow (ptb.c) */
     struct vc4_qpu qpu[VC4_V3D_MAX_QPUS];
 
     /* ALU kernels for this run: host-arithmetic ones when the floating-point

@@ -508,6 +508,82 @@ static void test_host_interrupt(void)
     }
 }
 
+/* ---- instruction words changed in memory are seen (decoded-instruction cache) -- */
+
+/* Regression for the generation-checked instruction cache (qpu.c fetch):
+ * a word rewritten between runs by vc4_emu_mem_write, through a
+ * vc4_emu_mem_ptr pointer (no API call in between), and by the program's
+ * own VDW store during a run, is executed as the new word. */
+static void test_code_rewritten_is_seen(void)
+{
+    struct harness_diags d;
+    struct vc4_emu *e = mk(1, &d);
+    struct prog p = {0};
+    emit(&p, ldi(R0, 1));
+    emit_end(&p);
+    CHECK(run(e, &p) == VC4_OK);
+    CHECK_EQ_U64(e->v3d.qpu[0].acc[0][0], 1);
+    uint8_t b[8];
+    vc4_qpu_store_le(b, ldi(R0, 2));
+    vc4_emu_mem_write(e, CODE, b, 8);
+    queue(e, CODE);
+    CHECK(vc4_emu_run(e, 1000) == VC4_OK);
+    CHECK_EQ_U64(e->v3d.qpu[0].acc[0][0], 2);
+    uint8_t *code = vc4_emu_mem_ptr(e, CODE, 8);
+    CHECK(code != NULL);
+    for (uint32_t k = 3; k < 5 && code; k++) { /* twice through the same pointer */
+        vc4_qpu_store_le(code, ldi(R0, k));
+        queue(e, CODE);
+        CHECK(vc4_emu_run(e, 1000) == VC4_OK);
+        CHECK_EQ_U64(e->v3d.qpu[0].acc[0][0], k);
+    }
+    vc4_emu_destroy(e);
+
+    /* self-modifying through VDW: TARGET runs once (and is cached), the
+     * program stores a new word over it with a VDW DMA, then runs it again */
+    e = mk(1, &d);
+    p.n = 0;
+    uint64_t neww = ldi(R2, 2);
+    emit(&p, ldi(R3, 0));
+    emit(&p, I(.sig = SMALL, .op_add = VC4_QPU_A_SUB, .raddr_a = ELEM, .raddr_b = 0, .add_a = MUX_A,
+               .add_b = MUX_B, .sf = 1)); /* Z at element 0 */
+    emit(&p, ldi(R0, (uint32_t)(neww >> 32)));
+    emit(&p, I(.sig = LDI, .waddr_add = R0, .cond_add = ZS, .imm = (uint32_t)neww)); /* element 0: low word */
+    emit(&p, ldi(7, 0));                                       /* ra7: pass */
+    size_t target = p.n;
+    emit(&p, ldi(R2, 1));                                      /* TARGET */
+    emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = R3, .add_a = 3, .add_b = 2));
+    emit(&p, I(.op_add = VC4_QPU_A_OR, .raddr_a = 7, .add_a = MUX_A, .add_b = MUX_A, .sf = 1));
+    emit(&p, ldi(7, 1));
+    size_t br = p.n;
+    emit(&p, branch(VC4_QPU_BCOND_ALL_ZC, true, false, 0, WNOP, WNOP, 0)); /* second pass: to END */
+    emit(&p, NOP);
+    emit(&p, NOP);
+    emit(&p, NOP);
+    emit(&p, ldi_b(49, 0x00001A00u));                          /* VPM write: row 0, 32-bit horizontal */
+    emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = 48, .add_a = 0, .add_b = 0));
+    emit(&p, ldi_b(49, 0x80824000u));                          /* VDW basic: 1 unit of 2 words, horizontal */
+    emit(&p, ldi_b(50, CODE + 8 * (uint32_t)target));          /* VPM_ST_ADDR: store */
+    emit(&p, I(.raddr_b = 50, .op_add = VC4_QPU_A_OR, .add_a = MUX_B, .add_b = MUX_B)); /* VPM_ST_WAIT */
+    size_t back = p.n;
+    emit(&p, branch(VC4_QPU_BCOND_ALWAYS, true, false, 0, WNOP, WNOP,
+                    (uint32_t)(8 * ((int32_t)target - (int32_t)(back + 4)))));
+    emit(&p, NOP);
+    emit(&p, NOP);
+    emit(&p, NOP);
+    size_t end = p.n;
+    emit_end(&p);
+    p.w[br] = branch(VC4_QPU_BCOND_ALL_ZC, true, false, 0, WNOP, WNOP, (uint32_t)(8 * (end - (br + 4))));
+    CHECK(run(e, &p) == VC4_OK);
+    CHECK_EQ_U64(e->v3d.qpu[0].acc[3][0], 3); /* 1 (old word) + 2 (stored word) */
+    uint8_t wb[8];
+    vc4_emu_mem_read(e, CODE + 8 * (uint32_t)target, wb, 8);
+    CHECK_EQ_U64(vc4_qpu_load_le(wb), neww);
+    CHECK_EQ_INT(d.errors, 0);
+    vc4_emu_destroy(e);
+}
+
 TEST_LIST(test_r5_quad_and_replicate, test_rotation_by_immediate, test_rotation_by_r5, test_tmu_swap_and_noswap,
           test_ldtmu_unit_after_swap, test_uniforms_address_reset, test_branch_links_only_when_taken,
-          test_branch_register_element_15, test_semaphore_blocks_across_qpus, test_host_interrupt)
+          test_branch_register_element_15, test_semaphore_blocks_across_qpus, test_host_interrupt,
+          test_code_rewritten_is_seen)
