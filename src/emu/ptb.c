@@ -1,0 +1,1167 @@
+/*
+ * ptb.c - the binner (Primitive Tile Binner): binning-list packets in, tile
+ * lists in memory out.  See ptb.h for the seam with the CT0 executor and
+ * docs/tile-lists.md for everything written to memory.
+ *
+ * Sources (facts file = shared/reference/v3d-hardware-facts.md):
+ *   §1 packet semantics (Flush, Start Tile Binning, primitives, state);
+ *   §2.2/§2.4 NV shader record and the shaded vertex format;
+ *   §3.1 Tile Binning Mode Configuration, §3.4 Configuration Bits;
+ *   §4.1 tile memory: TSDA 48 B/tile, initial blocks at base + index x
+ *        initial size, the initial region rounded up to 256 bytes before
+ *        further blocks, chaining with Branch, overflow memory (BPOA/BPOS,
+ *        OUTOMEM, PCS.BMOOM, stall), the 28-bit TSDA address limitation,
+ *        the state the binner copies into tile lists, Return at Flush;
+ *   §11 registers INTCTL, PCS, BFC, BPCA/BPCS, BPOA/BPOS.
+ */
+#include "emu/ptb.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "emu/tilelist.h"
+#include "emu/v3d.h"
+
+/* ---- hardware constants (with their sources) -------------------------------- */
+
+enum {
+    /* facts §3.1: block size field 0..3 = 32, 64, 128, 256 bytes */
+    PTB_BLOCK_MIN_BYTES = 32,
+    /* facts §4.1: the initial blocks' region is rounded up to 256 bytes
+     * before the hardware hands out further blocks */
+    PTB_INITIAL_REGION_ALIGN = 256,
+    /* facts §13 / §4.3: 64x64-pixel tiles, 32x32 with 4x multisampling */
+    PTB_TILE_PX = 64,
+    PTB_TILE_MS_PX = 32,
+};
+/* facts §4.1: addresses in the TSDA carry 28 bits; the top 4 come from the
+ * TSDA's own address */
+#define PTB_TSDA_ADDR_MASK 0x0FFFFFFFu
+/* facts §11: INTCTL bits, PCS bits, BFC width */
+#define PTB_INT_OUTOMEM (1u << 2)
+#define PTB_INT_FLDONE (1u << 1)
+#define PTB_PCS_BMOOM (1u << 8)
+#define PTB_BFC_MASK 0xFFu
+/* facts §2.2: the NV record is 16-byte aligned; §2.4 shaded vertex layout */
+enum {
+    NV_RECORD_ALIGN = 16,
+    NV_CLIP_HEADER_BYTES = 16, /* Xc, Yc, Zc, Wc f32 */
+    NV_XY_BYTES = 4,           /* Xs, Ys: two s16 in 12.4, X low */
+    NV_F32_BYTES = 4,          /* Zs, 1/Wc, point size: one f32 each */
+};
+/* 12.4 fixed point: 16 sub-pixel steps per pixel (facts §1 packet 103) */
+#define PTB_SUBPIXELS 16
+
+/* Emulator bounds (not hardware): a packet's primitives and tile appends. */
+#define PTB_MAX_PRIMS_PER_PACKET (1u << 20)
+#define PTB_MAX_APPENDS_PER_PACKET (1u << 24)
+/* At most this many diagnostics per packet; then one summary. */
+#define PTB_MAX_DIAGS_PER_PACKET 4u
+
+/* The Branch link that ends a full block (facts §4.1: blocks are chained
+ * with Branch, op 16). */
+static unsigned branch_len(void)
+{
+    return vc4_cl_packet(VC4_CL_BRANCH)->length;
+}
+
+/* ---- per-call context and diagnostics ----------------------------------------- */
+
+struct ptb_ctx {
+    struct vc4_v3d *v;
+    struct vc4_ptb *p;
+    const struct vc4_cl_packet_view *pkt;
+    uint32_t addr;
+    const char *name;
+    unsigned ndiag;
+    bool error;
+    uint64_t appends; /* tile appends during this call */
+};
+
+static void ptb_diag(struct ptb_ctx *c, enum vc4_severity sev, const char *fmt, ...) VC4_PRINTF(3, 4);
+static void ptb_diag(struct ptb_ctx *c, enum vc4_severity sev, const char *fmt, ...)
+{
+    if (sev == VC4_ERROR)
+        c->error = true;
+    c->ndiag++;
+    if (c->ndiag > PTB_MAX_DIAGS_PER_PACKET + 1)
+        return;
+    struct vc4_location l = vc4_location_none();
+    l.addr = c->addr;
+    if (c->ndiag == PTB_MAX_DIAGS_PER_PACKET + 1) {
+        vc4_diag_emit(&c->v->unit_sink, sev, VC4_DIAG_FAULT, "ptb", &l,
+                      "%s: further problems in this packet not reported", c->name);
+        return;
+    }
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    vc4_diag_emit(&c->v->unit_sink, sev, VC4_DIAG_FAULT, "ptb", &l, "%s: %s", c->name, msg);
+}
+
+/* ---- registers ------------------------------------------------------------------ */
+
+static uint32_t *reg(struct vc4_v3d *v, uint32_t offset)
+{
+    return &v->regs.val[offset / 4];
+}
+
+static void mirror_pool(struct vc4_v3d *v)
+{
+    *reg(v, VC4_V3D_BPCA) = v->ptb.pool_addr;
+    *reg(v, VC4_V3D_BPCS) = v->ptb.pool_left;
+}
+
+/* ---- life cycle ----------------------------------------------------------------- */
+
+void vc4_ptb_reset(struct vc4_ptb *p)
+{
+    memset(p, 0, sizeof *p);
+    p->plf = 0;
+    p->xy_scale[0] = p->xy_scale[1] = 0.0f;
+    p->z_scale = 1.0f;
+    p->point_size = 1.0f;
+    p->line_width = 1.0f;
+}
+
+void vc4_ptb_set_gl_source(struct vc4_ptb *p, const struct vc4_ptb_vertex_source *src)
+{
+    p->gl_source = src ? *src : (struct vc4_ptb_vertex_source){0};
+}
+
+void vc4_ptb_tile_size(bool multisample_4x, bool tile_buffer_64bit, uint32_t *w_px, uint32_t *h_px)
+{
+    /* facts §4.3/§13: 64x64, 32x32 with 4x MS.  The 64-bit colour buffer
+     * "halves the tile size" [?] (facts §13): taken as 64x32 (32x16 with
+     * MS), the tile buffer holding the same number of bytes. */
+    uint32_t w = multisample_4x ? PTB_TILE_MS_PX : PTB_TILE_PX;
+    uint32_t h = w;
+    if (tile_buffer_64bit)
+        h /= 2;
+    *w_px = w;
+    *h_px = h;
+}
+
+uint32_t vc4_ptb_tile_list_addr(const struct vc4_ptb *p, uint32_t x, uint32_t y)
+{
+    if (!p->configured || x >= p->cfg.width_tiles || y >= p->cfg.height_tiles)
+        return 0;
+    return p->cfg.tile_alloc_addr + (y * p->cfg.width_tiles + x) * p->initial_block_bytes;
+}
+
+/* ---- TSDA ------------------------------------------------------------------------ */
+
+struct tile {
+    uint32_t index;
+    uint32_t list, next, block_end, flags, seq, plf, prims, blocks;
+};
+
+static uint32_t tsda_entry(const struct vc4_ptb *p, uint32_t index)
+{
+    return p->cfg.tsda_addr + index * VC4_PTB_TSDA_BYTES;
+}
+
+static uint32_t addr_from_tsda(const struct vc4_ptb *p, uint32_t stored)
+{
+    return (p->cfg.tsda_addr & ~PTB_TSDA_ADDR_MASK) | (stored & PTB_TSDA_ADDR_MASK);
+}
+
+static void tile_init(const struct vc4_ptb *p, struct tile *t, uint32_t index)
+{
+    memset(t, 0, sizeof *t);
+    t->index = index;
+    t->list = p->cfg.tile_alloc_addr + index * p->initial_block_bytes;
+    t->next = t->list;
+    t->block_end = t->list + p->initial_block_bytes;
+    t->flags = VC4_PTB_TILE_VALID;
+    t->plf = UINT32_MAX;
+}
+
+static bool tile_store(struct ptb_ctx *c, const struct tile *t)
+{
+    const struct vc4_ptb *p = c->p;
+    uint8_t b[VC4_PTB_TSDA_BYTES];
+    memset(b, 0, sizeof b);
+    vc4_st32(b + VC4_PTB_TSDA_LIST, t->list & PTB_TSDA_ADDR_MASK);
+    vc4_st32(b + VC4_PTB_TSDA_NEXT, t->next & PTB_TSDA_ADDR_MASK);
+    vc4_st32(b + VC4_PTB_TSDA_BLOCK_END, t->block_end & PTB_TSDA_ADDR_MASK);
+    vc4_st32(b + VC4_PTB_TSDA_FLAGS, t->flags);
+    vc4_st32(b + VC4_PTB_TSDA_STATE_SEQ, t->seq);
+    vc4_st32(b + VC4_PTB_TSDA_PLF, t->plf);
+    vc4_st32(b + VC4_PTB_TSDA_PRIMS, t->prims);
+    vc4_st32(b + VC4_PTB_TSDA_BLOCKS, t->blocks);
+    if (!vc4_mem_write(&c->v->mem, tsda_entry(p, t->index), b, sizeof b)) {
+        ptb_diag(c, VC4_ERROR, "tile state data of tile %u at 0x%08x is outside memory", t->index,
+                 tsda_entry(p, t->index));
+        return false;
+    }
+    return true;
+}
+
+/* Read a tile's state; a tile not initialised (no auto-init) or whose state
+ * does not describe a list the binner could have written starts afresh at
+ * its initial block. */
+static bool tile_load(struct ptb_ctx *c, uint32_t index, struct tile *t)
+{
+    const struct vc4_ptb *p = c->p;
+    uint8_t b[VC4_PTB_TSDA_BYTES];
+    if (!vc4_mem_read(&c->v->mem, tsda_entry(p, index), b, sizeof b)) {
+        ptb_diag(c, VC4_ERROR, "tile state data of tile %u at 0x%08x is outside memory", index,
+                 tsda_entry(p, index));
+        return false;
+    }
+    t->index = index;
+    t->list = addr_from_tsda(p, vc4_le32(b + VC4_PTB_TSDA_LIST));
+    t->next = addr_from_tsda(p, vc4_le32(b + VC4_PTB_TSDA_NEXT));
+    t->block_end = addr_from_tsda(p, vc4_le32(b + VC4_PTB_TSDA_BLOCK_END));
+    t->flags = vc4_le32(b + VC4_PTB_TSDA_FLAGS);
+    t->seq = vc4_le32(b + VC4_PTB_TSDA_STATE_SEQ);
+    t->plf = vc4_le32(b + VC4_PTB_TSDA_PLF);
+    t->prims = vc4_le32(b + VC4_PTB_TSDA_PRIMS);
+    t->blocks = vc4_le32(b + VC4_PTB_TSDA_BLOCKS);
+    if (!(t->flags & VC4_PTB_TILE_VALID)) {
+        tile_init(p, t, index);
+        return true;
+    }
+    /* the room left in the block must be what a block can hold */
+    uint32_t max_block = p->initial_block_bytes > p->block_bytes ? p->initial_block_bytes
+                                                                 : p->block_bytes;
+    if (t->next > t->block_end || t->block_end - t->next > max_block ||
+        t->block_end - t->next < branch_len() || t->seq > p->state_seq) {
+        ptb_diag(c, VC4_WARNING,
+                 "tile state data of tile %u does not describe a tile list (next 0x%08x, block end "
+                 "0x%08x); the list restarts at its initial block",
+                 index, t->next, t->block_end);
+        tile_init(p, t, index);
+    }
+    return true;
+}
+
+/* ---- memory pool: tile allocation memory, then overflow memory ------------------- */
+
+enum alloc_result { ALLOC_OK, ALLOC_STALL, ALLOC_FAIL };
+
+/* Take the overflow memory in BPOA/BPOS if the host supplied some the
+ * binner has not consumed yet (facts §4.1).  The binner latches the pair it
+ * took; new memory is a pair different from the latched one. */
+static bool take_overflow(struct ptb_ctx *c)
+{
+    struct vc4_v3d *v = c->v;
+    struct vc4_ptb *p = c->p;
+    uint32_t a = *reg(v, VC4_V3D_BPOA), s = *reg(v, VC4_V3D_BPOS);
+    if (s < p->block_bytes)
+        return false;
+    if (p->overflow_taken && a == p->taken_bpoa && s == p->taken_bpos)
+        return false;
+    p->overflow_taken = true;
+    p->taken_bpoa = a;
+    p->taken_bpos = s;
+    uint32_t off;
+    if (!vc4_mem_span(&v->mem, a, s, &off)) {
+        ptb_diag(c, VC4_ERROR, "overflow memory BPOA 0x%08x + BPOS %u bytes is outside memory", a, s);
+        return false;
+    }
+    if ((a ^ p->cfg.tsda_addr) & ~PTB_TSDA_ADDR_MASK)
+        ptb_diag(c, VC4_WARNING,
+                 "overflow memory 0x%08x is not in the tile state data's 256 MB region (0x%08x): "
+                 "tile state keeps only 28 address bits (kernel keeps both in one BO)",
+                 a, p->cfg.tsda_addr);
+    p->pool_addr = a;
+    p->pool_left = s;
+    p->stats.overflows++;
+    return true;
+}
+
+static enum alloc_result alloc_block(struct ptb_ctx *c, uint32_t *addr)
+{
+    struct vc4_v3d *v = c->v;
+    struct vc4_ptb *p = c->p;
+    if (p->pool_left < p->block_bytes && !take_overflow(c)) {
+        /* facts §4.1: out of memory: OUTOMEM (INTCTL) and PCS.BMOOM are
+         * raised and the binner stalls until the host writes BPOA/BPOS */
+        *reg(v, VC4_V3D_INTCTL) |= PTB_INT_OUTOMEM;
+        *reg(v, VC4_V3D_PCS) |= PTB_PCS_BMOOM;
+        if (!p->oom)
+            p->stats.stalls++;
+        p->oom = true;
+        mirror_pool(v);
+        return ALLOC_STALL;
+    }
+    if (p->oom) {
+        p->oom = false;
+        *reg(v, VC4_V3D_PCS) &= ~PTB_PCS_BMOOM;
+    }
+    *addr = p->pool_addr;
+    p->pool_addr += p->block_bytes;
+    p->pool_left -= p->block_bytes;
+    p->stats.blocks++;
+    mirror_pool(v);
+    return ALLOC_OK;
+}
+
+/* ---- writing into a tile list --------------------------------------------------- */
+
+enum wr_result { WR_OK, WR_STALL, WR_FAIL };
+
+static bool mem_put(struct ptb_ctx *c, uint32_t at, const uint8_t *b, uint32_t n)
+{
+    if (vc4_mem_write(&c->v->mem, at, b, n))
+        return true;
+    ptb_diag(c, VC4_ERROR, "tile list write of %u bytes at 0x%08x is outside memory", n, at);
+    return false;
+}
+
+/* Make room for n bytes at t->next (keeping room for a Branch after them),
+ * chaining a new block with Branch when the current one is full. */
+static enum wr_result room(struct ptb_ctx *c, struct tile *t, uint32_t n)
+{
+    uint32_t bl = branch_len();
+    if ((uint64_t)t->next + n + bl <= t->block_end)
+        return WR_OK;
+    uint32_t blk;
+    switch (alloc_block(c, &blk)) {
+    case ALLOC_STALL:
+        return WR_STALL;
+    case ALLOC_FAIL:
+        return WR_FAIL;
+    case ALLOC_OK:
+        break;
+    }
+    uint8_t br[8];
+    struct vc4_cl_branch b = {.address = blk};
+    uint64_t values[VC4_CL_MAX_FIELDS];
+    vc4_cl_struct_to_values(&vc4_cl_packet(VC4_CL_BRANCH)->layout, &b, values);
+    if (vc4_cl_pack(VC4_CL_BRANCH, values, br, NULL) != VC4_OK || !mem_put(c, t->next, br, bl))
+        return WR_FAIL;
+    t->next = blk;
+    t->block_end = blk + c->p->block_bytes;
+    t->flags &= ~VC4_PTB_TILE_OPEN48;
+    t->blocks++;
+    return WR_OK;
+}
+
+/* Append a whole packet (state, Primitive List Format). */
+static enum wr_result put_packet(struct ptb_ctx *c, struct tile *t, const uint8_t *b, uint32_t n)
+{
+    enum wr_result r = room(c, t, n);
+    if (r != WR_OK)
+        return r;
+    if (!mem_put(c, t->next, b, n))
+        return WR_FAIL;
+    t->next += n;
+    t->flags &= ~(VC4_PTB_TILE_OPEN48 | VC4_PTB_TILE_FLUSHED);
+    return WR_OK;
+}
+
+/* Append one primitive: into the open 48 (over its terminator) when the
+ * list ends with one, else as a new 48 packet. */
+static enum wr_result put_prim(struct ptb_ctx *c, struct tile *t, const struct vc4_tl_prim *prim)
+{
+    uint8_t b[32];
+    size_t item = vc4_tl_prim_size(prim), endn = vc4_tl_end_size();
+    if (!item || item + endn + vc4_tl_open48_size() > sizeof b)
+        return WR_FAIL;
+    if ((t->flags & VC4_PTB_TILE_OPEN48) && t->next > t->list) {
+        uint32_t at = t->next - (uint32_t)endn; /* the terminator */
+        if ((uint64_t)at + item + endn + branch_len() <= t->block_end) {
+            size_t n = vc4_tl_write_prim(prim, b, sizeof b);
+            n += vc4_tl_write_end(b + n, sizeof b - n);
+            if (!mem_put(c, at, b, (uint32_t)n))
+                return WR_FAIL;
+            t->next = at + (uint32_t)n;
+            t->flags &= ~VC4_PTB_TILE_FLUSHED;
+            return WR_OK;
+        }
+    }
+    size_t n = vc4_tl_write_open48(b, sizeof b);
+    n += vc4_tl_write_prim(prim, b + n, sizeof b - n);
+    n += vc4_tl_write_end(b + n, sizeof b - n);
+    enum wr_result r = room(c, t, (uint32_t)n);
+    if (r != WR_OK)
+        return r;
+    if (!mem_put(c, t->next, b, (uint32_t)n))
+        return WR_FAIL;
+    t->next += (uint32_t)n;
+    t->flags = (t->flags | VC4_PTB_TILE_OPEN48) & ~VC4_PTB_TILE_FLUSHED;
+    return WR_OK;
+}
+
+/* Copy the rendering state the list has not seen yet (facts §4.1). */
+static enum wr_result sync_state(struct ptb_ctx *c, struct tile *t)
+{
+    const struct vc4_ptb *p = c->p;
+    if (t->seq >= p->state_seq)
+        return WR_OK;
+    for (unsigned s = 0; s < VC4_PTB_ST_COUNT; s++) {
+        const struct vc4_ptb_state_item *it = &p->state[s];
+        if (it->changed_seq > t->seq && it->len) {
+            enum wr_result r = put_packet(c, t, it->bytes, it->len);
+            if (r != WR_OK)
+                return r;
+        }
+    }
+    t->seq = p->state_seq;
+    return WR_OK;
+}
+
+/* facts §1 packet 56: primitive type 3:0, data type 7:4 (1 = 16-bit index) */
+static enum wr_result sync_plf(struct ptb_ctx *c, struct tile *t, unsigned nverts)
+{
+    static const uint8_t types[VC4_TL_MAX_VERTS + 1] = {
+        0, VC4_CL_PLF_POINTS, VC4_CL_PLF_LINES, VC4_CL_PLF_TRIANGLES};
+    const struct vc4_cl_packet_desc *d = vc4_cl_packet(VC4_CL_PRIMITIVE_LIST_FORMAT);
+    struct vc4_cl_primitive_list_format f = {.primitive_type = types[nverts],
+                                             .data_type = VC4_CL_PLF_INDEX16};
+    uint8_t b[4];
+    uint64_t values[VC4_CL_MAX_FIELDS];
+    vc4_cl_struct_to_values(&d->layout, &f, values);
+    if (vc4_cl_pack(VC4_CL_PRIMITIVE_LIST_FORMAT, values, b, NULL) != VC4_OK)
+        return WR_FAIL;
+    if (t->plf == b[1])
+        return WR_OK;
+    enum wr_result r = put_packet(c, t, b, d->length);
+    if (r == WR_OK)
+        t->plf = b[1];
+    return r;
+}
+
+static enum wr_result tile_append(struct ptb_ctx *c, uint32_t index, const struct vc4_tl_prim *prim)
+{
+    struct tile t;
+    if (!tile_load(c, index, &t))
+        return WR_FAIL;
+    enum wr_result r = sync_state(c, &t);
+    if (r == WR_OK)
+        r = sync_plf(c, &t, prim->nverts);
+    if (r == WR_OK)
+        r = put_prim(c, &t, prim);
+    if (r == WR_OK) {
+        t.prims++;
+        c->p->stats.tile_writes++;
+    }
+    /* whatever was written completely stays (a stall resumes here) */
+    if (!tile_store(c, &t))
+        return WR_FAIL;
+    return r;
+}
+
+/* ---- configuration and state packets ------------------------------------------- */
+
+static bool decode(struct ptb_ctx *c, void *s)
+{
+    if (vc4_cl_decode_struct(c->pkt, s) != VC4_OK) {
+        ptb_diag(c, VC4_ERROR, "cannot decode the packet");
+        return false;
+    }
+    return true;
+}
+
+static enum vc4_ptb_result result(const struct ptb_ctx *c)
+{
+    return c->error ? VC4_PTB_ERROR : VC4_PTB_DONE;
+}
+
+static enum vc4_ptb_result do_bin_config(struct ptb_ctx *c)
+{
+    struct vc4_ptb *p = c->p;
+    struct vc4_cl_tile_binning_mode_config cfg;
+    if (!decode(c, &cfg))
+        return VC4_PTB_ERROR;
+    p->configured = p->started = false;
+    p->resume.active = false;
+    p->oom = false;
+    *reg(c->v, VC4_V3D_PCS) &= ~PTB_PCS_BMOOM;
+    p->cfg = cfg;
+    p->initial_block_bytes = PTB_BLOCK_MIN_BYTES << cfg.initial_block_size;
+    p->block_bytes = PTB_BLOCK_MIN_BYTES << cfg.block_size;
+    vc4_ptb_tile_size(cfg.multisample_4x, cfg.tile_buffer_64bit, &p->tile_w_px, &p->tile_h_px);
+    p->num_tiles = cfg.width_tiles * cfg.height_tiles;
+    if (!p->num_tiles) {
+        ptb_diag(c, VC4_ERROR, "frame of %u x %u tiles: binning disabled", cfg.width_tiles,
+                 cfg.height_tiles);
+        return VC4_PTB_ERROR;
+    }
+    uint32_t off;
+    uint64_t tsda_bytes = (uint64_t)p->num_tiles * VC4_PTB_TSDA_BYTES;
+    if (!vc4_mem_span(&c->v->mem, cfg.tsda_addr, (uint32_t)tsda_bytes, &off)) {
+        ptb_diag(c, VC4_ERROR,
+                 "tile state data array 0x%08x + %u tiles x %u bytes is outside memory: binning "
+                 "disabled",
+                 cfg.tsda_addr, p->num_tiles, (unsigned)VC4_PTB_TSDA_BYTES);
+        return VC4_PTB_ERROR;
+    }
+    uint64_t initial = (uint64_t)p->num_tiles * p->initial_block_bytes;
+    uint64_t region = (initial + PTB_INITIAL_REGION_ALIGN - 1) / PTB_INITIAL_REGION_ALIGN *
+                      PTB_INITIAL_REGION_ALIGN;
+    if (cfg.tile_alloc_size < initial ||
+        !vc4_mem_span(&c->v->mem, cfg.tile_alloc_addr, cfg.tile_alloc_size, &off)) {
+        ptb_diag(c, VC4_ERROR,
+                 "tile allocation memory 0x%08x + %u bytes: outside memory or smaller than the "
+                 "%u tiles' initial blocks (%u bytes each): binning disabled",
+                 cfg.tile_alloc_addr, cfg.tile_alloc_size, p->num_tiles, p->initial_block_bytes);
+        return VC4_PTB_ERROR;
+    }
+    if (cfg.tsda_addr % VC4_CL_RECORD_ALIGN)
+        ptb_diag(c, VC4_WARNING, "tile state data array 0x%08x is not 16-byte aligned", cfg.tsda_addr);
+    if ((cfg.tile_alloc_addr ^ cfg.tsda_addr) & ~PTB_TSDA_ADDR_MASK)
+        ptb_diag(c, VC4_WARNING,
+                 "tile allocation memory 0x%08x is not in the tile state data's 256 MB region "
+                 "(0x%08x): tile state keeps only 28 address bits",
+                 cfg.tile_alloc_addr, cfg.tsda_addr);
+    /* further blocks come from after the rounded-up initial region */
+    if (region <= cfg.tile_alloc_size) {
+        p->pool_addr = cfg.tile_alloc_addr + (uint32_t)region;
+        p->pool_left = cfg.tile_alloc_size - (uint32_t)region;
+    } else {
+        p->pool_addr = cfg.tile_alloc_addr + cfg.tile_alloc_size;
+        p->pool_left = 0;
+    }
+    /* a new binning job: whatever BPOA/BPOS hold now is fresh memory */
+    p->overflow_taken = false;
+    mirror_pool(c->v);
+    p->configured = true;
+    return result(c);
+}
+
+static enum vc4_ptb_result do_start(struct ptb_ctx *c)
+{
+    struct vc4_ptb *p = c->p;
+    if (!p->configured) {
+        ptb_diag(c, VC4_ERROR, "no valid Tile Binning Mode Configuration before it");
+        return VC4_PTB_ERROR;
+    }
+    /* facts §4.1: Start Tile Binning resets the state-change counters so
+     * that the current state goes into every tile list (before the tile's
+     * first primitive here), and resets the primitive list format */
+    p->state_seq++;
+    for (unsigned s = 0; s < VC4_PTB_ST_COUNT; s++)
+        if (p->state[s].len)
+            p->state[s].changed_seq = p->state_seq;
+    p->plf = 0;
+    if (p->cfg.auto_init_tsda) {
+        /* the lists restart at their initial blocks; state sequence 0 */
+        struct tile t;
+        for (uint32_t i = 0; i < p->num_tiles; i++) {
+            tile_init(p, &t, i);
+            if (!tile_store(c, &t))
+                break;
+        }
+    }
+    p->started = true;
+    return result(c);
+}
+
+/* Which copied-state slot a packet sets. */
+static int state_slot(unsigned opcode)
+{
+    switch (opcode) {
+    case VC4_CL_NV_SHADER_STATE:
+    case VC4_CL_GL_SHADER_STATE:
+    case VC4_CL_VG_SHADER_STATE:
+    case VC4_CL_VG_INLINE_SHADER_RECORD:
+        return VC4_PTB_ST_SHADER;
+    case VC4_CL_CONFIGURATION_BITS: return VC4_PTB_ST_CONFIG_BITS;
+    case VC4_CL_FLAT_SHADE_FLAGS: return VC4_PTB_ST_FLAT_SHADE;
+    case VC4_CL_POINT_SIZE: return VC4_PTB_ST_POINT_SIZE;
+    case VC4_CL_LINE_WIDTH: return VC4_PTB_ST_LINE_WIDTH;
+    case VC4_CL_DEPTH_OFFSET: return VC4_PTB_ST_DEPTH_OFFSET;
+    case VC4_CL_CLIP_WINDOW: return VC4_PTB_ST_CLIP_WINDOW;
+    case VC4_CL_VIEWPORT_OFFSET: return VC4_PTB_ST_VIEWPORT_OFFSET;
+    case VC4_CL_Z_CLIPPING_PLANES: return VC4_PTB_ST_Z_CLIPPING;
+    case VC4_CL_RHT_X_BOUNDARY: return VC4_PTB_ST_RHT_X_BOUNDARY;
+    default: return -1;
+    }
+}
+
+/* Keep the packet's bytes for the tile lists (a change bumps the state
+ * sequence; the same bytes again change nothing). */
+static void keep_state(struct ptb_ctx *c)
+{
+    int s = state_slot(c->pkt->opcode);
+    if (s < 0 || c->pkt->length > VC4_PTB_STATE_MAX_BYTES)
+        return;
+    struct vc4_ptb_state_item *it = &c->p->state[s];
+    if (it->len == c->pkt->length && !memcmp(it->bytes, c->pkt->bytes, it->len))
+        return;
+    it->len = (uint8_t)c->pkt->length;
+    memcpy(it->bytes, c->pkt->bytes, it->len);
+    it->changed_seq = ++c->p->state_seq;
+}
+
+static enum vc4_ptb_result do_state(struct ptb_ctx *c)
+{
+    struct vc4_ptb *p = c->p;
+    union {
+        struct vc4_cl_configuration_bits cb;
+        struct vc4_cl_point_size ps;
+        struct vc4_cl_line_width lw;
+        struct vc4_cl_clip_window cw;
+        struct vc4_cl_viewport_offset vo;
+        struct vc4_cl_z_clipping_planes zc;
+        struct vc4_cl_clipper_xy_scaling xy;
+        struct vc4_cl_clipper_z_scaling zs;
+        struct vc4_cl_primitive_list_format plf;
+        uint8_t raw[128];
+    } s;
+    switch (c->pkt->opcode) {
+    case VC4_CL_CONFIGURATION_BITS:
+        if (!decode(c, &s.cb))
+            return VC4_PTB_ERROR;
+        p->config = s.cb;
+        break;
+    case VC4_CL_POINT_SIZE:
+        if (!decode(c, &s.ps))
+            return VC4_PTB_ERROR;
+        p->point_size = s.ps.point_size;
+        break;
+    case VC4_CL_LINE_WIDTH:
+        if (!decode(c, &s.lw))
+            return VC4_PTB_ERROR;
+        p->line_width = s.lw.line_width;
+        break;
+    case VC4_CL_CLIP_WINDOW:
+        if (!decode(c, &s.cw))
+            return VC4_PTB_ERROR;
+        p->clip = s.cw;
+        p->clip_set = true;
+        break;
+    case VC4_CL_VIEWPORT_OFFSET:
+        if (!decode(c, &s.vo))
+            return VC4_PTB_ERROR;
+        p->vp_x_1_16px = s.vo.x_1_16px;
+        p->vp_y_1_16px = s.vo.y_1_16px;
+        break;
+    case VC4_CL_Z_CLIPPING_PLANES:
+        if (!decode(c, &s.zc))
+            return VC4_PTB_ERROR;
+        p->z_min = s.zc.min_zw;
+        p->z_max = s.zc.max_zw;
+        break;
+    case VC4_CL_CLIPPER_XY_SCALING:
+        if (!decode(c, &s.xy))
+            return VC4_PTB_ERROR;
+        p->xy_scale[0] = s.xy.half_width_1_16px;
+        p->xy_scale[1] = s.xy.half_height_1_16px;
+        break;
+    case VC4_CL_CLIPPER_Z_SCALING:
+        if (!decode(c, &s.zs))
+            return VC4_PTB_ERROR;
+        p->z_scale = s.zs.z_scale;
+        p->z_offset = s.zs.z_offset;
+        break;
+    case VC4_CL_PRIMITIVE_LIST_FORMAT:
+        /* facts §4.1: sets the binner's current compressed-primitive format;
+         * the binner writes the format each primitive needs into the tile
+         * lists itself, so the value is only kept */
+        if (!decode(c, &s.plf))
+            return VC4_PTB_ERROR;
+        p->plf = c->pkt->payload[0];
+        break;
+    default: /* flat shade flags, depth offset, RHT X boundary: copied only */
+        break;
+    }
+    keep_state(c);
+    return result(c);
+}
+
+static enum vc4_ptb_result do_shader_state(struct ptb_ctx *c)
+{
+    struct vc4_ptb *p = c->p;
+    p->nv_valid = false;
+    switch (c->pkt->opcode) {
+    case VC4_CL_NV_SHADER_STATE: {
+        struct vc4_cl_nv_shader_state st;
+        if (!decode(c, &st))
+            return VC4_PTB_ERROR;
+        p->mode = VC4_PTB_MODE_NV;
+        const struct vc4_cl_record_desc *rd = vc4_cl_record(VC4_CL_REC_NV_SHADER);
+        uint8_t rec[64];
+        if (st.record_addr % NV_RECORD_ALIGN)
+            ptb_diag(c, VC4_WARNING, "NV shader record 0x%08x is not 16-byte aligned", st.record_addr);
+        if (!vc4_mem_read(&c->v->mem, st.record_addr, rec, rd->layout.size)) {
+            ptb_diag(c, VC4_ERROR, "NV shader record 0x%08x is outside memory", st.record_addr);
+        } else {
+            vc4_cl_nv_shader_record_unpack(rec, &p->nv);
+            p->nv_valid = true;
+        }
+        break;
+    }
+    case VC4_CL_GL_SHADER_STATE:
+        p->mode = VC4_PTB_MODE_GL;
+        break;
+    default:
+        p->mode = VC4_PTB_MODE_VG;
+        break;
+    }
+    keep_state(c);
+    return result(c);
+}
+
+/* ---- Flush ---------------------------------------------------------------------- */
+
+/* Terminate every tile list with Return from sub-list (facts §1 op 4).  The
+ * Return is written at the list's end without moving it, so that binning
+ * after a Flush continues the lists (over the Return). */
+static enum vc4_ptb_result do_flush(struct ptb_ctx *c)
+{
+    struct vc4_ptb *p = c->p;
+    bool all_state = c->pkt->opcode == VC4_CL_FLUSH_ALL_STATE;
+    if (!p->started) {
+        ptb_diag(c, VC4_WARNING, "no Start Tile Binning before it: no tile lists to flush");
+    } else {
+        uint32_t first = 0;
+        if (p->resume.active && p->resume.addr == c->addr && p->resume.opcode == c->pkt->opcode)
+            first = p->resume.tile;
+        p->resume.active = false;
+        const uint8_t ret = VC4_CL_RETURN_FROM_SUB_LIST;
+        for (uint32_t i = first; i < p->num_tiles; i++) {
+            struct tile t;
+            if (!tile_load(c, i, &t))
+                break;
+            if (all_state) {
+                /* facts §1 op 5: first force the current state into all lists */
+                enum wr_result r = sync_state(c, &t);
+                if (r == WR_STALL) {
+                    tile_store(c, &t);
+                    p->resume.active = true;
+                    p->resume.addr = c->addr;
+                    p->resume.opcode = c->pkt->opcode;
+                    p->resume.prim = 0;
+                    p->resume.tile = i;
+                    return VC4_PTB_STALL;
+                }
+            }
+            /* room() always leaves a Branch's worth of bytes: one is enough */
+            if (mem_put(c, t.next, &ret, 1))
+                t.flags |= VC4_PTB_TILE_FLUSHED;
+            if (!tile_store(c, &t))
+                break;
+        }
+    }
+    /* facts §1/§4.2: flush completion counts in BFC and raises FLDONE */
+    uint32_t *bfc = reg(c->v, VC4_V3D_BFC);
+    *bfc = (*bfc + 1) & PTB_BFC_MASK;
+    *reg(c->v, VC4_V3D_INTCTL) |= PTB_INT_FLDONE;
+    p->stats.flushes++;
+    return result(c);
+}
+
+/* ---- shaded vertices -------------------------------------------------------------- */
+
+/* NV mode (facts §2.2, §2.4): vertex i at vertex data + i x stride:
+ * [Xc Yc Zc Wc f32 if the clip header flag is set] Xs/Ys (two s16, 12.4,
+ * X in the low half) | Zs f32 | 1/Wc f32 | [point size f32] | varyings.
+ * The address adds wrap at 32 bits like the hardware's [?]. */
+static bool nv_fetch(void *user, struct vc4_v3d *v, uint32_t index, struct vc4_ptb_vertex *out)
+{
+    (void)user;
+    const struct vc4_cl_nv_shader_record *r = &v->ptb.nv;
+    uint8_t b[NV_CLIP_HEADER_BYTES + NV_XY_BYTES + 3 * NV_F32_BYTES];
+    uint32_t n = (r->clip_header_included ? NV_CLIP_HEADER_BYTES : 0) + NV_XY_BYTES +
+                 2 * NV_F32_BYTES + (r->point_size_included ? NV_F32_BYTES : 0);
+    uint32_t at = r->vertex_data_addr + index * r->vertex_stride;
+    memset(out, 0, sizeof *out);
+    if (!vc4_mem_read(&v->mem, at, b, n))
+        return false;
+    const uint8_t *q = b;
+    if (r->clip_header_included) {
+        for (unsigned i = 0; i < 4; i++)
+            out->clip[i] = vc4_u2f(vc4_le32(q + NV_F32_BYTES * i));
+        out->has_clip = true;
+        q += NV_CLIP_HEADER_BYTES;
+    }
+    out->x_1_16px = (int16_t)vc4_le16(q);
+    out->y_1_16px = (int16_t)vc4_le16(q + 2);
+    q += NV_XY_BYTES;
+    out->zs = vc4_u2f(vc4_le32(q));
+    out->inv_wc = vc4_u2f(vc4_le32(q + NV_F32_BYTES));
+    q += 2 * NV_F32_BYTES;
+    if (r->point_size_included) {
+        out->point_size = vc4_u2f(vc4_le32(q));
+        out->has_point_size = true;
+    }
+    return true;
+}
+
+/* ---- primitive assembly (facts §1 packets 32/33; GL's rules for strips,
+ * fans and loops) -------------------------------------------------------------------- */
+
+struct prim_src {
+    unsigned mode;        /* enum vc4_cl_primitive_mode */
+    uint32_t len;         /* vertices (array) / indices (indexed) */
+    bool indexed;
+    uint32_t first;       /* array: index of the first vertex */
+    uint32_t index_addr;  /* indexed: the index list */
+    uint32_t index_bytes; /* 1 or 2 */
+    uint32_t max_index;
+};
+
+static uint32_t prim_count(const struct prim_src *s)
+{
+    uint32_t n = s->len;
+    switch (s->mode) {
+    case VC4_CL_PRIM_POINTS: return n;
+    case VC4_CL_PRIM_LINES: return n / 2;
+    case VC4_CL_PRIM_LINE_LOOP: return n >= 2 ? n : 0;
+    case VC4_CL_PRIM_LINE_STRIP: return n >= 2 ? n - 1 : 0;
+    case VC4_CL_PRIM_TRIANGLES: return n / 3;
+    case VC4_CL_PRIM_TRIANGLE_STRIP:
+    case VC4_CL_PRIM_TRIANGLE_FAN: return n >= 3 ? n - 2 : 0;
+    default: return 0;
+    }
+}
+
+/* Positions (in the packet's vertex list) of primitive k; the vertex count. */
+static unsigned prim_positions(const struct prim_src *s, uint32_t k, uint32_t pos[3])
+{
+    switch (s->mode) {
+    case VC4_CL_PRIM_POINTS:
+        pos[0] = k;
+        return 1;
+    case VC4_CL_PRIM_LINES:
+        pos[0] = 2 * k;
+        pos[1] = 2 * k + 1;
+        return 2;
+    case VC4_CL_PRIM_LINE_LOOP: /* the last line closes the loop */
+        pos[0] = k;
+        pos[1] = k + 1 < s->len ? k + 1 : 0;
+        return 2;
+    case VC4_CL_PRIM_LINE_STRIP:
+        pos[0] = k;
+        pos[1] = k + 1;
+        return 2;
+    case VC4_CL_PRIM_TRIANGLES:
+        pos[0] = 3 * k;
+        pos[1] = 3 * k + 1;
+        pos[2] = 3 * k + 2;
+        return 3;
+    case VC4_CL_PRIM_TRIANGLE_STRIP: /* odd triangles swap their first two
+                                       * vertices to keep the winding (GL) */
+        pos[0] = k & 1 ? k + 1 : k;
+        pos[1] = k & 1 ? k : k + 1;
+        pos[2] = k + 2;
+        return 3;
+    default: /* VC4_CL_PRIM_TRIANGLE_FAN */
+        pos[0] = 0;
+        pos[1] = k + 1;
+        pos[2] = k + 2;
+        return 3;
+    }
+}
+
+static bool src_index(struct ptb_ctx *c, const struct prim_src *s, uint32_t pos, uint32_t *idx)
+{
+    if (!s->indexed) {
+        if (pos > UINT32_MAX - s->first) {
+            ptb_diag(c, VC4_ERROR, "vertex index %u + %u overflows 32 bits", s->first, pos);
+            return false;
+        }
+        *idx = s->first + pos;
+        return true;
+    }
+    uint32_t at = s->index_addr + pos * s->index_bytes;
+    uint8_t b[2] = {0, 0};
+    if (!vc4_mem_read(&c->v->mem, at, b, s->index_bytes)) {
+        ptb_diag(c, VC4_ERROR, "index %u at 0x%08x is outside memory", pos, at);
+        return false;
+    }
+    *idx = s->index_bytes == 2 ? vc4_le16(b) : b[0];
+    if (*idx > s->max_index) {
+        /* the packet's maximum index bounds every index (facts §1 op 32) */
+        ptb_diag(c, VC4_WARNING, "index %u at position %u exceeds the maximum index %u: primitive dropped",
+                 *idx, pos, s->max_index);
+        return false;
+    }
+    return true;
+}
+
+/* ---- binning one primitive ------------------------------------------------------- */
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* Half of a point size / line width in 1/16 pixel, rounded up; -1 for a
+ * size that covers nothing (zero, negative, NaN). */
+static int64_t half_extent(float size)
+{
+    /* emulator bound: 4096 px, the whole 12.4 range (facts §2.4) */
+    const float max_px = 4096.0f;
+    if (!(size > 0.0f))
+        return -1;
+    if (size > max_px)
+        size = max_px;
+    return (int64_t)ceilf(size * (PTB_SUBPIXELS / 2));
+}
+
+enum prim_fate { PRIM_BIN, PRIM_CULLED, PRIM_ZERO_AREA, PRIM_OUTSIDE };
+
+struct tile_rect { uint32_t x0, y0, x1, y1; }; /* inclusive tile coordinates */
+
+/* Cull and bound primitive (nverts vertices): the tiles it may touch. */
+static enum prim_fate prim_tiles(const struct vc4_ptb *p, const struct vc4_ptb_vertex *vx,
+                                 unsigned nverts, struct tile_rect *r)
+{
+    int64_t x[3], y[3];
+    for (unsigned i = 0; i < nverts; i++) {
+        x[i] = (int64_t)vx[i].x_1_16px + p->vp_x_1_16px;
+        y[i] = (int64_t)vx[i].y_1_16px + p->vp_y_1_16px;
+    }
+    int64_t minx = x[0], maxx = x[0], miny = y[0], maxy = y[0];
+    for (unsigned i = 1; i < nverts; i++) {
+        minx = x[i] < minx ? x[i] : minx;
+        maxx = x[i] > maxx ? x[i] : maxx;
+        miny = y[i] < miny ? y[i] : miny;
+        maxy = y[i] > maxy ? y[i] : maxy;
+    }
+    int64_t grow = 0;
+    if (nverts == 3) {
+        /* twice the signed area in the raw screen coordinates (Y down) */
+        int64_t area2 = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+        if (area2 == 0)
+            return PRIM_ZERO_AREA;
+        /* facts §3.4: "clockwise primitives" names the winding of forward-
+         * facing primitives.  Mesa (vc4_state.c) sets it for gallium's
+         * front_ccw, i.e. for triangles counter-clockwise as seen on the
+         * Y-down screen, which have area2 < 0: clockwise in the coordinates
+         * read as a Y-up plane. */
+        bool cw = area2 < 0;
+        bool forward = p->config.clockwise ? cw : !cw;
+        if (forward ? !p->config.enable_forward_facing : !p->config.enable_reverse_facing)
+            return PRIM_CULLED;
+    } else if (nverts == 2) {
+        /* a line covers at least one pixel across (GL), conservatively
+         * width/2 on both axes */
+        grow = half_extent(p->line_width > 1.0f ? p->line_width : 1.0f);
+    } else {
+        grow = half_extent(vx[0].has_point_size ? vx[0].point_size : p->point_size);
+        if (grow < 0)
+            return PRIM_ZERO_AREA; /* HW-2726: the PTB mishandles zero-size points */
+    }
+    minx -= grow;
+    miny -= grow;
+    maxx += grow;
+    maxy += grow;
+    /* pixels whose square [px, px+1) meets the box: conservative for any
+     * sample position and fill rule */
+    int64_t px0 = floor_div(minx, PTB_SUBPIXELS), px1 = floor_div(maxx - 1, PTB_SUBPIXELS);
+    int64_t py0 = floor_div(miny, PTB_SUBPIXELS), py1 = floor_div(maxy - 1, PTB_SUBPIXELS);
+    /* the frame, then the clip window */
+    int64_t fx1 = (int64_t)p->cfg.width_tiles * p->tile_w_px - 1;
+    int64_t fy1 = (int64_t)p->cfg.height_tiles * p->tile_h_px - 1;
+    int64_t cx0 = 0, cy0 = 0, cx1 = fx1, cy1 = fy1;
+    if (p->state[VC4_PTB_ST_CLIP_WINDOW].len) {
+        cx0 = p->clip.left_px;
+        cy0 = p->clip.bottom_px;
+        cx1 = (int64_t)p->clip.left_px + p->clip.width_px - 1;
+        cy1 = (int64_t)p->clip.bottom_px + p->clip.height_px - 1;
+    }
+    px0 = px0 > cx0 ? px0 : cx0;
+    py0 = py0 > cy0 ? py0 : cy0;
+    px1 = px1 < cx1 ? px1 : cx1;
+    py1 = py1 < cy1 ? py1 : cy1;
+    px1 = px1 < fx1 ? px1 : fx1;
+    py1 = py1 < fy1 ? py1 : fy1;
+    if (px0 > px1 || py0 > py1)
+        return PRIM_OUTSIDE;
+    r->x0 = (uint32_t)(px0 / p->tile_w_px);
+    r->x1 = (uint32_t)(px1 / p->tile_w_px);
+    r->y0 = (uint32_t)(py0 / p->tile_h_px);
+    r->y1 = (uint32_t)(py1 / p->tile_h_px);
+    return PRIM_BIN;
+}
+
+/* ---- primitive packets ------------------------------------------------------------- */
+
+static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
+{
+    struct vc4_ptb *p = c->p;
+    struct prim_src s = {0};
+    if (c->pkt->opcode == VC4_CL_VERTEX_ARRAY_PRIMITIVES) {
+        struct vc4_cl_vertex_array_primitives a;
+        if (!decode(c, &a))
+            return VC4_PTB_ERROR;
+        s.mode = a.primitive_mode;
+        s.len = a.length;
+        s.first = a.first_index;
+    } else {
+        struct vc4_cl_indexed_primitive_list a;
+        if (!decode(c, &a))
+            return VC4_PTB_ERROR;
+        s.mode = a.primitive_mode;
+        s.len = a.length;
+        s.indexed = true;
+        s.index_addr = a.index_addr;
+        s.max_index = a.max_index;
+        if (a.index_type != VC4_CL_INDEX_8BIT && a.index_type != VC4_CL_INDEX_16BIT) {
+            ptb_diag(c, VC4_ERROR, "index type %u is neither 8-bit (0) nor 16-bit (1)", a.index_type);
+            return VC4_PTB_ERROR;
+        }
+        s.index_bytes = a.index_type == VC4_CL_INDEX_16BIT ? 2 : 1;
+    }
+    if (s.mode > VC4_CL_PRIM_TRIANGLE_FAN) {
+        ptb_diag(c, VC4_ERROR, "primitive mode %u does not exist (0..6)", s.mode);
+        return VC4_PTB_ERROR;
+    }
+    if (!p->started) {
+        ptb_diag(c, VC4_ERROR, "primitives before Start Tile Binning: dropped");
+        return VC4_PTB_ERROR;
+    }
+    struct vc4_ptb_vertex_source src = {0};
+    switch (p->mode) {
+    case VC4_PTB_MODE_NV:
+        if (p->nv_valid)
+            src.fetch = nv_fetch;
+        break;
+    case VC4_PTB_MODE_GL:
+        src = p->gl_source;
+        break;
+    default:
+        break;
+    }
+    if (!src.fetch) {
+        ptb_diag(c, VC4_ERROR, "%s: primitives dropped",
+                 p->mode == VC4_PTB_MODE_NONE ? "no shader state before them"
+                 : p->mode == VC4_PTB_MODE_NV ? "the NV shader record could not be read"
+                 : p->mode == VC4_PTB_MODE_GL ? "GL mode needs coordinate shading (not implemented yet)"
+                                              : "VG shader mode is not supported");
+        return VC4_PTB_ERROR;
+    }
+    if (!p->state[VC4_PTB_ST_CONFIG_BITS].len && s.mode >= VC4_CL_PRIM_TRIANGLES)
+        ptb_diag(c, VC4_WARNING,
+                 "no Configuration Bits since reset: both facings disabled, every triangle is culled");
+    uint32_t count = prim_count(&s);
+    if (count > PTB_MAX_PRIMS_PER_PACKET) {
+        ptb_diag(c, VC4_ERROR, "%u primitives: more than the emulator's %u per packet; the rest dropped",
+                 count, PTB_MAX_PRIMS_PER_PACKET);
+        count = PTB_MAX_PRIMS_PER_PACKET;
+    }
+    uint32_t k = 0, tile0 = 0;
+    if (p->resume.active && p->resume.addr == c->addr && p->resume.opcode == c->pkt->opcode) {
+        k = p->resume.prim;
+        tile0 = p->resume.tile;
+    }
+    p->resume.active = false;
+    for (; k < count; k++, tile0 = 0) {
+        if (c->appends >= PTB_MAX_APPENDS_PER_PACKET) {
+            ptb_diag(c, VC4_ERROR, "more than %u tile appends in one packet: the rest dropped (runaway)",
+                     PTB_MAX_APPENDS_PER_PACKET);
+            break;
+        }
+        uint32_t pos[3];
+        struct vc4_tl_prim prim = {0};
+        struct vc4_ptb_vertex vx[VC4_TL_MAX_VERTS];
+        prim.nverts = (uint8_t)prim_positions(&s, k, pos);
+        bool ok = true;
+        for (unsigned i = 0; i < prim.nverts && ok; i++) {
+            ok = src_index(c, &s, pos[i], &prim.index[i]);
+            if (ok && !src.fetch(src.user, c->v, prim.index[i], &vx[i])) {
+                ptb_diag(c, VC4_ERROR, "shaded vertex %u cannot be read: primitive %u dropped",
+                         prim.index[i], k);
+                ok = false;
+            }
+        }
+        if (!ok) {
+            p->stats.prims_bad++;
+            p->stats.prims_in++;
+            continue;
+        }
+        struct tile_rect r;
+        enum prim_fate fate = prim_tiles(p, vx, prim.nverts, &r);
+        if (fate != PRIM_BIN) {
+            p->stats.prims_in++;
+            if (fate == PRIM_CULLED)
+                p->stats.prims_culled++;
+            else if (fate == PRIM_ZERO_AREA)
+                p->stats.prims_zero_area++;
+            else
+                p->stats.prims_outside++;
+            continue;
+        }
+        uint32_t w = r.x1 - r.x0 + 1, n = w * (r.y1 - r.y0 + 1);
+        for (uint32_t j = tile0; j < n; j++) {
+            uint32_t tx = r.x0 + j % w, ty = r.y0 + j / w;
+            enum wr_result wr = tile_append(c, ty * p->cfg.width_tiles + tx, &prim);
+            c->appends++;
+            if (wr == WR_STALL) {
+                p->resume.active = true;
+                p->resume.addr = c->addr;
+                p->resume.opcode = c->pkt->opcode;
+                p->resume.prim = k;
+                p->resume.tile = j;
+                return VC4_PTB_STALL;
+            }
+            if (wr == WR_FAIL)
+                return VC4_PTB_ERROR; /* memory the lists cannot be written to */
+        }
+        p->stats.prims_in++;
+        p->stats.prims_binned++;
+    }
+    return result(c);
+}
+
+static enum vc4_ptb_result do_vg_prims(struct ptb_ctx *c)
+{
+    ptb_diag(c, VC4_ERROR, "VG primitives are not supported by the emulator: dropped");
+    return VC4_PTB_ERROR;
+}
+
+/* ---- dispatch ----------------------------------------------------------------------- */
+
+typedef enum vc4_ptb_result (*ptb_handler)(struct ptb_ctx *c);
+
+/* The binning-list packets the binner executes (facts §1 CL column B and
+ * the state it copies, §4.1). */
+static const ptb_handler handlers[VC4_CL_OPCODE_LIMIT] = {
+    [VC4_CL_FLUSH] = do_flush,
+    [VC4_CL_FLUSH_ALL_STATE] = do_flush,
+    [VC4_CL_START_TILE_BINNING] = do_start,
+    [VC4_CL_TILE_BINNING_MODE_CONFIG] = do_bin_config,
+    [VC4_CL_INDEXED_PRIMITIVE_LIST] = do_prims,
+    [VC4_CL_VERTEX_ARRAY_PRIMITIVES] = do_prims,
+    [VC4_CL_VG_COORDINATE_ARRAY_PRIMITIVES] = do_vg_prims,
+    [VC4_CL_VG_INLINE_PRIMITIVES] = do_vg_prims,
+    [VC4_CL_PRIMITIVE_LIST_FORMAT] = do_state,
+    [VC4_CL_NV_SHADER_STATE] = do_shader_state,
+    [VC4_CL_GL_SHADER_STATE] = do_shader_state,
+    [VC4_CL_VG_SHADER_STATE] = do_shader_state,
+    [VC4_CL_VG_INLINE_SHADER_RECORD] = do_shader_state,
+    [VC4_CL_CONFIGURATION_BITS] = do_state,
+    [VC4_CL_FLAT_SHADE_FLAGS] = do_state,
+    [VC4_CL_POINT_SIZE] = do_state,
+    [VC4_CL_LINE_WIDTH] = do_state,
+    [VC4_CL_RHT_X_BOUNDARY] = do_state,
+    [VC4_CL_DEPTH_OFFSET] = do_state,
+    [VC4_CL_CLIP_WINDOW] = do_state,
+    [VC4_CL_VIEWPORT_OFFSET] = do_state,
+    [VC4_CL_Z_CLIPPING_PLANES] = do_state,
+    [VC4_CL_CLIPPER_XY_SCALING] = do_state,
+    [VC4_CL_CLIPPER_Z_SCALING] = do_state,
+};
+
+bool vc4_ptb_handles(unsigned opcode)
+{
+    return opcode < VC4_CL_OPCODE_LIMIT && handlers[opcode] != NULL;
+}
+
+enum vc4_ptb_result vc4_ptb_packet(struct vc4_v3d *v, const struct vc4_cl_packet_view *pkt,
+                                   uint32_t addr)
+{
+    struct ptb_ctx c = {.v = v, .p = &v->ptb, .pkt = pkt, .addr = addr, .name = "?"};
+    if (!pkt || !vc4_ptb_handles(pkt->opcode))
+        return VC4_PTB_DONE;
+    const struct vc4_cl_packet_desc *d = vc4_cl_packet(pkt->opcode);
+    c.name = d->name;
+    if (!pkt->bytes || pkt->length < d->length) {
+        ptb_diag(&c, VC4_ERROR, "truncated packet (%zu of %u bytes)", pkt ? pkt->length : 0,
+                 (unsigned)d->length);
+        return VC4_PTB_ERROR;
+    }
+    return handlers[pkt->opcode](&c);
+}
