@@ -128,6 +128,7 @@ enum vc4_status vc4_emu_mem_write(struct vc4_emu *emu, uint32_t bus, const void 
 {
     if (len > UINT32_MAX || !vc4_mem_write(&emu->v3d.mem, bus, src, (uint32_t)len))
         return VC4_ERR_RANGE;
+    emu->v3d.code_gen++; /* cached instructions are checked against memory again */
     return VC4_OK;
 }
 
@@ -135,6 +136,10 @@ void *vc4_emu_mem_ptr(struct vc4_emu *emu, uint32_t bus, size_t len)
 {
     if (len > UINT32_MAX)
         return NULL;
+    /* the host may write through it at any time between runs: from now on
+     * each run starts by checking cached instructions against memory */
+    emu->v3d.mem_exposed = true;
+    emu->v3d.code_gen++;
     return vc4_mem_ptr(&emu->v3d.mem, bus, (uint32_t)len);
 }
 
@@ -283,6 +288,8 @@ enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles)
      * restored after it (status flags included): nothing leaks to the host,
      * and results never depend on its rounding mode.  The diagnostic sink is
      * called inside this environment. */
+    if (v->mem_exposed)
+        v->code_gen++;
     struct vc4_alu_fpenv env;
     v->alu = vc4_alu_fp_enter(&env) ? &vc4_alu_kernels_host : &vc4_alu_kernels_exact;
     enum vc4_status st = vc4_sched_run(v, max_cycles ? max_cycles : v->default_budget);

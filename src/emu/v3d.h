@@ -44,6 +44,13 @@ struct vc4_v3d {
     struct vc4_sched sched; /* user-program queue, QPU interleaving (sched.c) */
     struct vc4_sema sema;   /* 16 semaphores and the mutex (sema.c) */
     struct vc4_icache icache; /* decoded instructions by address (qpu.c) */
+    /* Memory generation: bumped whenever memory may have been written
+     * (vc4_emu_mem_write, a VDW store, and at the start of each run once
+     * vc4_emu_mem_ptr has handed out a pointer the host may write through);
+     * cached instruction words are compared with memory again after it
+     * changes. */
+    uint64_t code_gen;
+    bool mem_exposed;
     struct vc4_vpm vpm;     /* VPM, VDR, VDW (vpm.c) */
     struct vc4_tmu tmu;     /* general-memory TMU lookups (tmu.c) */
     struct vc4_ptb ptb;     /* binner: tile lists, tile state, overflow (ptb.c) */
