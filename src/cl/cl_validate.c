@@ -38,6 +38,10 @@ enum {
     NV_RECORD_BYTES = 16,
     CODE_ALIGN = 8,               /* QPU instructions are 64 bits */
     CLIPPED_PRIM_ALIGN = 8,       /* packet 49 [PL] */
+    BLOCK_BYTES_MIN = 32,         /* block size codes 0..3 = 32 << code bytes (facts §3.1) */
+    FB_BPP_64BIT = 8,             /* RGBA16161616 (facts §3.2 "64-bit colour") */
+    FB_BPP_RGBA8888 = 4,
+    FB_BPP_565 = 2,
 };
 
 static const char KERNEL_SRC[] = "Linux drivers/gpu/drm/vc4/vc4_validate.c";
@@ -295,8 +299,8 @@ static void frame_tiles(const struct vc4_cl_tile_rendering_mode_config *c, unsig
 static unsigned ls_bpp(uint32_t buffer, uint32_t format)
 {
     if (buffer == VC4_CL_BUF_COLOR)
-        return format == VC4_CL_LS_RGBA8888 ? 4 : 2;
-    return 4; /* Z/S 32-bit, full dumps are bigger still (not checked) */
+        return format == VC4_CL_LS_RGBA8888 ? FB_BPP_RGBA8888 : FB_BPP_565;
+    return FB_BPP_RGBA8888; /* Z/S is 32-bit; full dumps are bigger still (not checked) */
 }
 
 static void check_primitive(struct vstate *st, const struct vc4_cl_packet_view *p)
@@ -363,7 +367,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
                     tiles * TSDA_BYTES_PER_TILE);
         check_range(st, p->offset, pk, "tile allocation memory", b->tile_alloc_addr,
                     b->tile_alloc_size);
-        uint64_t initial = tiles * (32u << b->initial_block_size);
+        uint64_t initial = tiles * (BLOCK_BYTES_MIN << b->initial_block_size);
         if (b->tile_alloc_size < initial)
             ERR(st, p->offset,
                 "%s: tile allocation memory (%u bytes) is smaller than the initial blocks of "
@@ -499,7 +503,8 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         const struct vc4_cl_tile_rendering_mode_config *c = &st->rcfg;
         if (!c->width_px || !c->height_px)
             ERR(st, p->offset, "%s: a %u x %u frame", pk, c->width_px, c->height_px);
-        unsigned bpp = c->tile_buffer_64bit ? 8 : c->color_format == VC4_CL_FB_RGBA8888 ? 4 : 2;
+        unsigned bpp = c->tile_buffer_64bit ? FB_BPP_64BIT
+                       : c->color_format == VC4_CL_FB_RGBA8888 ? FB_BPP_RGBA8888 : FB_BPP_565;
         check_range(st, p->offset, pk, "frame buffer", c->fb_addr,
                     (uint64_t)c->width_px * c->height_px * bpp);
         break;
