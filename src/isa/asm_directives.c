@@ -291,6 +291,13 @@ static void define_label(struct vc4_asm *as, const char *p, size_t len, unsigned
 
 static bool emit(struct vc4_asm *as, const void *p, size_t n, unsigned col)
 {
+    struct vc4_buf *o = &as->out;
+    if (!o->failed && o->len + n < o->cap && o->len + n <= ASM_MAX_OUTPUT) {
+        memcpy(o->data + o->len, p, n); /* room for the bytes and the NUL */
+        o->len += n;
+        o->data[o->len] = 0;
+        return true;
+    }
     if (as->out.len + n > ASM_MAX_OUTPUT) {
         asm_error(as, col, "output larger than %u bytes", ASM_MAX_OUTPUT);
         as->fatal = true;
@@ -590,6 +597,11 @@ static void do_include(struct vc4_asm *as, const struct asm_tok *t, int n, int p
     }
     if (!found) {
         asm_error(as, t[pos].col, "cannot open include file \"%s\"", name);
+        return;
+    }
+    if (!as->inc_stack) {
+        asm_error(as, t[pos].col, ".include needs an assembler (vc4_asm_create)");
+        vc4_free(as->alloc, data);
         return;
     }
     for (int i = 0; i < as->inc_depth; i++) {
@@ -1113,16 +1125,18 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
         /* Lines that start with a plain identifier are code or a macro call.
          * Skipped by .if, or code in pass 1 (which only needs the addresses),
          * they need no tokens. */
-        size_t ids = 0, idl = 0;
-        int lead = asm_line_lead(lines[i].text, lines[i].len, &ids, &idl);
-        if (lead == 0)
-            continue;
-        if (lead == 1 && !as->in_func) {
-            if (skipping(&is))
+        if (as->pass == 1 || skipping(&is)) {
+            size_t ids = 0, idl = 0;
+            int lead = asm_line_lead(lines[i].text, lines[i].len, &ids, &idl);
+            if (lead == 0)
                 continue;
-            if (as->pass == 1 && !asm_macro_find(as, lines[i].text + ids, idl, false)) {
-                emit_placeholder(as);
-                continue;
+            if (lead == 1 && !as->in_func) {
+                if (skipping(&is))
+                    continue;
+                if (!asm_macro_find(as, lines[i].text + ids, idl, false)) {
+                    emit_placeholder(as);
+                    continue;
+                }
             }
         }
         unsigned bad = 0;
@@ -1253,6 +1267,11 @@ struct vc4_asm *vc4_asm_create(const struct vc4_asm_options *opts)
     struct vc4_asm *as = vc4_calloc(alloc, 1, sizeof *as);
     if (!as)
         return NULL;
+    as->inc_stack = vc4_calloc(alloc, ASM_MAX_DEPTH, sizeof *as->inc_stack);
+    if (!as->inc_stack) {
+        vc4_free(alloc, as);
+        return NULL;
+    }
     if (opts)
         as->opt = *opts;
     as->alloc = alloc;
@@ -1286,6 +1305,7 @@ void vc4_asm_destroy(struct vc4_asm *as)
         vc4_free(as->alloc, as->files[i]);
     vc4_free(as->alloc, as->files);
     vc4_free(as->alloc, as->inst_lines);
+    vc4_free(as->alloc, as->inc_stack);
     vc4_buf_free(&as->out);
     vc4_free(as->alloc, as);
 }

@@ -255,7 +255,8 @@ struct vc4_asm {
     char **files;        /* buffers of every file read (lines point into them) */
     size_t nfiles, capfiles;
 
-    const char *inc_stack[ASM_MAX_DEPTH];
+    const char **inc_stack; /* ASM_MAX_DEPTH entries (vc4_asm_create); NULL in
+                               vc4_qpu_assemble, which runs no directives */
     int inc_depth;
     int depth;           /* macro / rep / include / function nesting */
     unsigned long lines_done;
