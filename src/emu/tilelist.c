@@ -283,5 +283,7 @@ size_t vc4_tl_dump(const uint8_t *bytes, size_t avail, char *text, size_t size)
     }
     if (st == VC4_TL_TRUNCATED)
         vc4_out_puts(&o, "error: truncated\n");
+    else if (st == VC4_TL_BAD && r.pos == 0)
+        vc4_out_puts(&o, "error: not a compressed primitive list (48/49)\n");
     return o.len;
 }
