@@ -908,7 +908,7 @@ struct tile_rect { uint32_t x0, y0, x1, y1; }; /* inclusive tile coordinates */
 static enum prim_fate prim_tiles(const struct vc4_ptb *p, const struct vc4_ptb_vertex *vx,
                                  unsigned nverts, struct tile_rect *r)
 {
-    int64_t x[3], y[3];
+    int64_t x[3] = {0}, y[3] = {0}; /* nverts is 1..3; zeroed for the optimiser */
     for (unsigned i = 0; i < nverts; i++) {
         x[i] = (int64_t)vx[i].x_1_16px + p->vp_x_1_16px;
         y[i] = (int64_t)vx[i].y_1_16px + p->vp_y_1_16px;
