@@ -122,20 +122,20 @@ static void unit_events(struct exec *x, unsigned ev, unsigned error_mask, unsign
 
 enum vc4_status vc4_icache_init(struct vc4_icache *c, const struct vc4_allocator *alloc)
 {
-    c->e = vc4_calloc(alloc, VC4_ICACHE_ENTRIES, sizeof *c->e);
-    return c->e ? VC4_OK : VC4_ERR_NOMEM;
+    c->s = vc4_calloc(alloc, VC4_ICACHE_ENTRIES, sizeof *c->s);
+    return c->s ? VC4_OK : VC4_ERR_NOMEM;
 }
 
 void vc4_icache_fini(struct vc4_icache *c, const struct vc4_allocator *alloc)
 {
-    vc4_free(alloc, c->e);
-    c->e = NULL;
+    vc4_free(alloc, c->s);
+    c->s = NULL;
 }
 
 void vc4_icache_clear(struct vc4_icache *c)
 {
     for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++)
-        c->e[i].addr = VC4_ICACHE_NONE;
+        c->s[i].e.addr = VC4_ICACHE_NONE;
 }
 
 /* Encodings with no meaning: reserved add ops, reserved mul packs, branch
@@ -208,6 +208,19 @@ static uint16_t write_off(uint8_t kind, uint8_t idx)
     }
 }
 
+/* Destination offsets and the bits a write sets in prev_w / prev_acc. */
+static void write_bits(struct vc4_qpu_xi *xi)
+{
+    xi->w_off_add = write_off(xi->w_add, xi->wi_add);
+    xi->w_off_mul = write_off(xi->w_mul, xi->wi_mul);
+    xi->wacc_add = xi->w_add == VC4_XI_W_ACC ? (uint8_t)(1u << xi->wi_add) : 0;
+    xi->wacc_mul = xi->w_mul == VC4_XI_W_ACC ? (uint8_t)(1u << xi->wi_mul) : 0;
+    xi->wreg_add = xi->w_add == VC4_XI_W_A ? UINT64_C(1) << xi->wi_add
+                 : xi->w_add == VC4_XI_W_B ? UINT64_C(1) << (32 + xi->wi_add) : 0;
+    xi->wreg_mul = xi->w_mul == VC4_XI_W_A ? UINT64_C(1) << xi->wi_mul
+                 : xi->w_mul == VC4_XI_W_B ? UINT64_C(1) << (32 + xi->wi_mul) : 0;
+}
+
 static inline const uint32_t *qvec(const struct vc4_qpu *q, uint16_t off)
 {
     return (const uint32_t *)((const char *)q + off);
@@ -264,8 +277,7 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
             xi->w_add = write_kind(file_add, in->waddr_add, &xi->wi_add);
         if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
             xi->w_mul = write_kind(file_mul, in->waddr_mul, &xi->wi_mul);
-        xi->w_off_add = write_off(xi->w_add, xi->wi_add);
-        xi->w_off_mul = write_off(xi->w_mul, xi->wi_mul);
+        write_bits(xi);
         xi->sf = in->sf ? VC4_XI_SF_ADD : VC4_XI_SF_NONE;
         return;
     }
@@ -323,8 +335,7 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->w_add = write_kind(file_add, in->waddr_add, &xi->wi_add);
     if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
         xi->w_mul = write_kind(file_mul, in->waddr_mul, &xi->wi_mul);
-    xi->w_off_add = write_off(xi->w_add, xi->wi_add);
-    xi->w_off_mul = write_off(xi->w_mul, xi->wi_mul);
+    write_bits(xi);
     /* flags: add ALU, or mul when the add op is nop (.never does not count;
      * facts 14) */
     if (in->sf)
@@ -384,7 +395,7 @@ static bool fetch_check(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry 
 static inline bool fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out)
 {
     uint32_t off = pc & VC4_BUS_OFFSET_MASK;
-    struct vc4_icache_entry *e = &v->icache.e[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)];
+    struct vc4_icache_entry *e = &v->icache.s[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)].e;
     if (VC4_LIKELY(e->addr == off && e->gen == v->code_gen)) {
         *out = e;
         return true;
@@ -698,8 +709,8 @@ static bool branch_taken(const struct vc4_qpu *q, unsigned cond)
 
 /* A write through the execution record: physical registers and r0-r3
  * directly (at their offset in the QPU), everything else by write_reg. */
-static inline void write_to(struct exec *x, uint8_t kind, uint8_t idx, uint16_t off, unsigned file,
-                            unsigned waddr, const uint32_t *val, uint16_t mask)
+static inline void write_to(struct exec *x, uint8_t kind, uint16_t off, uint64_t wreg, uint8_t wacc,
+                            unsigned file, unsigned waddr, const uint32_t *val, uint16_t mask)
 {
     if (VC4_UNLIKELY(kind == VC4_XI_W_IO)) {
         write_reg(x, file, waddr, val, mask);
@@ -708,10 +719,8 @@ static inline void write_to(struct exec *x, uint8_t kind, uint8_t idx, uint16_t 
     if (!mask)
         return;
     masked_copy((uint32_t *)((char *)x->q + off), val, mask);
-    if (kind == VC4_XI_W_ACC)
-        x->cur_acc |= (uint8_t)(1u << idx);
-    else
-        x->cur_w |= UINT64_C(1) << (idx + (kind == VC4_XI_W_B ? 32 : 0));
+    x->cur_w |= wreg;
+    x->cur_acc |= wacc;
 }
 
 /* Unpack and rotation of the ALU operands (the uncommon features). */
@@ -844,11 +853,11 @@ static void exec_alu(struct exec *x)
 
     /* writes: add, then mul (both to one target: mul wins, facts 20a) */
     if (xi->w_add)
-        write_to(x, xi->w_add, xi->wi_add, xi->w_off_add, vc4_qpu_add_wfile(in), in->waddr_add, wa,
-                 mask_add);
+        write_to(x, xi->w_add, xi->w_off_add, xi->wreg_add, xi->wacc_add, vc4_qpu_add_wfile(in),
+                 in->waddr_add, wa, mask_add);
     if (xi->w_mul)
-        write_to(x, xi->w_mul, xi->wi_mul, xi->w_off_mul, vc4_qpu_mul_wfile(in), in->waddr_mul, wm,
-                 mask_mul);
+        write_to(x, xi->w_mul, xi->w_off_mul, xi->wreg_mul, xi->wacc_mul, vc4_qpu_mul_wfile(in),
+                 in->waddr_mul, wm, mask_mul);
     if (xi->op_mul)
         memcpy(&q->last_mul[12], &rm[12], 4 * sizeof rm[0]);
 
@@ -882,9 +891,11 @@ static void exec_ldi(struct exec *x)
         wm = pk;
     }
     if (xi->w_add)
-        write_to(x, xi->w_add, xi->wi_add, xi->w_off_add, file_add, in->waddr_add, wa, mask_add);
+        write_to(x, xi->w_add, xi->w_off_add, xi->wreg_add, xi->wacc_add, file_add, in->waddr_add, wa,
+                 mask_add);
     if (xi->w_mul)
-        write_to(x, xi->w_mul, xi->wi_mul, xi->w_off_mul, file_mul, in->waddr_mul, wm, mask_mul);
+        write_to(x, xi->w_mul, xi->w_off_mul, xi->wreg_mul, xi->wacc_mul, file_mul, in->waddr_mul, wm,
+                 mask_mul);
     if (in->sf) /* Z, N from the value, C clear (VC4C generateImmediateFlags) */
         set_flags(q, val, 0, in->cond_add ? mask_add : mask_mul, true);
 }

@@ -78,6 +78,8 @@ struct vc4_qpu_xi {
     uint8_t op_add, op_mul;  /* ALU op codes (0 = nop: not run) */
     uint8_t w_add, w_mul;    /* enum vc4_qpu_xi_write */
     uint8_t wi_add, wi_mul;  /* register / accumulator index */
+    uint8_t wacc_add, wacc_mul; /* W_ACC: the accumulator's bit (read-after-write and rotate rules) */
+    uint64_t wreg_add, wreg_mul; /* W_A/W_B: the register's bit, A 0-31, B 32-63 */
     uint8_t cond_add, cond_mul; /* write conditions */
     uint8_t cidx_add, cidx_mul; /* ... as struct vc4_qpu flag[] index and inversion mask */
     uint16_t cinv_add, cinv_mul;
@@ -108,8 +110,15 @@ struct vc4_icache_entry {
 #define VC4_ICACHE_ENTRIES 4096u /* power of two; 32 KB of code */
 #define VC4_ICACHE_NONE UINT32_MAX /* no RAM offset (those are < 2^30) */
 
+/* Entries padded to a power-of-two size so that finding one is a shift. */
+#define VC4_ICACHE_SLOT_BYTES 256u
+struct vc4_icache_slot {
+    struct vc4_icache_entry e;
+    uint8_t pad[VC4_ICACHE_SLOT_BYTES - sizeof(struct vc4_icache_entry)];
+};
+
 struct vc4_icache {
-    struct vc4_icache_entry *e;
+    struct vc4_icache_slot *s;
 };
 
 struct vc4_qpu {
