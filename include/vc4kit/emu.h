@@ -208,6 +208,32 @@ struct vc4_emu_stats {
 
 VC4_API void vc4_emu_stats(const struct vc4_emu *emu, struct vc4_emu_stats *out);
 
+/* ---- rendering (control lists) ----------------------------------------------
+ * A host runs a binning and a rendering control list as bare metal does:
+ * write CT0CA then CT0EA (writing the end address starts the thread), the
+ * same for CT1, then vc4_emu_run (docs/rendering.md).  CT0CS/CT1CS, PCS,
+ * BFC, RFC and INTCTL report progress as on the hardware. */
+
+/* The frame the last Tile Rendering Mode Configuration described. */
+struct vc4_emu_frame {
+    bool valid;             /* a Tile Rendering Mode Configuration has run */
+    uint32_t addr;          /* frame-buffer bus address */
+    unsigned width, height; /* pixels */
+    unsigned color_format;  /* packet 113: 0 BGR565 dithered, 1 RGBA8888, 2 BGR565 */
+    unsigned memory_format; /* 0 raster, 1 T, 2 LT */
+    bool multisample;       /* 4x */
+    uint64_t frames;        /* ends of frame since reset */
+};
+VC4_API void vc4_emu_render_frame(const struct vc4_emu *emu, struct vc4_emu_frame *out);
+/* Read a frame from memory as 8-bit RGBA, frame row 0 (the top) first,
+ * width * height * 4 bytes into rgba: RGBA8888 pixels byte for byte (byte 0
+ * red), BGR565 (red 15:11, green 10:5, blue 4:0) widened by bit
+ * replication with alpha 255.  VC4_ERR_RANGE if the frame is outside
+ * memory, VC4_ERR_UNSUPPORTED for a size the tiling maths cannot place,
+ * VC4_ERR_INVALID for a bad description. */
+VC4_API enum vc4_status vc4_emu_read_frame(const struct vc4_emu *emu, const struct vc4_emu_frame *f,
+                                           uint8_t *rgba);
+
 #ifdef __cplusplus
 }
 #endif

@@ -226,15 +226,24 @@ static inline const uint32_t *qvec(const struct vc4_qpu *q, uint16_t off)
     return (const uint32_t *)((const char *)q + off);
 }
 
+/* Fragment shaders: the TLB registers (43-47) wait on the scoreboard at
+ * their first access, like the sbwait signal and the TLB loads (fsi.c). */
+static bool tlb_waddr(unsigned waddr)
+{
+    return waddr >= VC4_QPU_W_TLB_STENCIL_SETUP && waddr <= VC4_QPU_W_TLB_ALPHA_MASK;
+}
+
 static bool sig_has_effect(unsigned sig)
 {
     switch (sig) {
     case VC4_QPU_SIG_PROG_END: case VC4_QPU_SIG_COLOR_LOAD_END:
     case VC4_QPU_SIG_LOAD_TMU0: case VC4_QPU_SIG_LOAD_TMU1:
     case VC4_QPU_SIG_COVERAGE_LOAD: case VC4_QPU_SIG_COLOR_LOAD: case VC4_QPU_SIG_ALPHA_MASK_LOAD:
-        return true;
+    case VC4_QPU_SIG_THREAD_SWITCH: case VC4_QPU_SIG_LAST_THREAD_SWITCH:
+    case VC4_QPU_SIG_SCOREBOARD_UNLOCK:
+        return true; /* (the fragment-shader ones act through fsi.c) */
     default:
-        return false; /* breakpoint, thread switches, scoreboard: no effect on a user program */
+        return false; /* breakpoint; sbwait blocks before the instruction (fsi.c) */
     }
 }
 
@@ -263,7 +272,10 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->features |= in->pm ? VC4_XI_PACK_MUL : VC4_XI_PACK_A;
     if (in->kind == VC4_QPU_KIND_LOAD_IMM || in->kind == VC4_QPU_KIND_SEMAPHORE) {
         xi->form = VC4_XI_LDI;
-        xi->block = in->kind == VC4_QPU_KIND_SEMAPHORE ? VC4_XI_BLOCK_SEMA : VC4_XI_BLOCK_NONE;
+        xi->block = in->kind == VC4_QPU_KIND_SEMAPHORE ? VC4_XI_BLOCK_SEMA
+                  : (in->cond_add && tlb_waddr(in->waddr_add)) || (in->cond_mul && tlb_waddr(in->waddr_mul))
+                      ? VC4_XI_BLOCK_SB
+                      : VC4_XI_BLOCK_NONE;
         unsigned mode = in->kind == VC4_QPU_KIND_SEMAPHORE ? VC4_QPU_LDI_32 : in->unpack;
         for (unsigned i = 0; i < VC4_QPU_SIMD; i++) {
             uint32_t ms = (in->imm >> (16 + i)) & 1, ls = (in->imm >> i) & 1;
@@ -298,6 +310,11 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
     }
     if (in->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE || (!small_imm && in->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE))
         xi->block = VC4_XI_BLOCK_MUTEX;
+    else if (in->sig == VC4_QPU_SIG_WAIT_FOR_SCOREBOARD || in->sig == VC4_QPU_SIG_COLOR_LOAD ||
+             in->sig == VC4_QPU_SIG_COLOR_LOAD_END || in->sig == VC4_QPU_SIG_COVERAGE_LOAD ||
+             in->sig == VC4_QPU_SIG_ALPHA_MASK_LOAD || (add_used && in->cond_add && tlb_waddr(in->waddr_add)) ||
+             (in->cond_mul && tlb_waddr(in->waddr_mul)))
+        xi->block = VC4_XI_BLOCK_SB;
     xi->op_add = in->op_add;
     xi->op_mul = in->op_mul;
     xi->add_a = in->add_a;
@@ -342,7 +359,9 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->sf = add_used ? VC4_XI_SF_ADD : VC4_XI_SF_MUL;
     xi->n_flag = !(xi->sf == VC4_XI_SF_ADD && in->op_add == VC4_QPU_A_CLZ); /* clz: N = 0 (facts 16) */
     xi->mul_quirk = !mul_used && (xi->w_mul != VC4_XI_W_NONE || xi->sf == VC4_XI_SF_MUL);
-    xi->sig = sig_has_effect(in->sig);
+    /* (a varying read gives r5 its C after the instruction: fsi.c) */
+    xi->sig = sig_has_effect(in->sig) || in->raddr_a == VC4_QPU_R_VARY ||
+              (!small_imm && in->raddr_b == VC4_QPU_R_VARY);
     if (!add_used && !mul_used && xi->w_add == VC4_XI_W_NONE && xi->w_mul == VC4_XI_W_NONE &&
         xi->sf == VC4_XI_SF_NONE && xi->rd_a != VC4_XI_RD_REG && xi->rd_a != VC4_XI_RD_IO &&
         xi->rd_b != VC4_XI_RD_REG && xi->rd_b != VC4_XI_RD_IO && xi->block == VC4_XI_BLOCK_NONE &&
@@ -515,6 +534,8 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
     case VC4_QPU_R_VARY:
     case VC4_QPU_R_XY_COORD:
     case VC4_QPU_R_MS_REV:
+        if (vc4_fsi_read(v, q, file, raddr, tmp)) /* a fragment shader's payload */
+            return tmp;
         if (q->user)
             rule(x, RULE_NO_TLB);
         fill(tmp, 0);
@@ -665,6 +686,8 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
             return;
         }
         /* 41-47: TLB and fragment-shader registers */
+        if (vc4_fsi_write(v, q, file, waddr, val, mask))
+            return;
         if (q->user)
             rule(x, RULE_NO_TLB);
         return;
@@ -941,7 +964,7 @@ static void exec_branch(struct exec *x)
 /* The delay pipelines after an instruction: SFU result to r4, the
  * uniforms-address hazard, branch delay slots (3), thread-end delay slots
  * (2).  Returns true when the thread end has completed. */
-static bool pipelines(struct vc4_qpu *q)
+static bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     if (q->sfu_left && --q->sfu_left == 0)
         memcpy(q->acc[4], q->sfu_result, sizeof q->acc[4]);
@@ -956,7 +979,11 @@ static bool pipelines(struct vc4_qpu *q)
         q->br_left = q->br1_left;
         q->br1_left = 0;
     }
-    return q->thrend_left && --q->thrend_left == 0;
+    bool ended = q->thrend_left && --q->thrend_left == 0;
+    /* a fragment shader's thread switch after its 2 delay slots (fsi.c) */
+    if (!ended && q->thrsw_left && --q->thrsw_left == 0)
+        vc4_fsi_thread_switch(v, q);
+    return ended;
 }
 
 static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
@@ -986,6 +1013,13 @@ static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
             if (!vc4_sema_try(&v->sema, in->imm & 15, acquire)) {
                 q->state = VC4_EMU_QPU_BLOCKED;
                 q->blocked_on = acquire ? "semaphore acquire" : "semaphore release";
+                v->stats.stall_cycles++;
+                return VC4_QPU_STEP_BLOCKED;
+            }
+        } else if (xi->block == VC4_XI_BLOCK_SB) {
+            if (!vc4_fsi_sb_wait(v, q)) {
+                q->state = VC4_EMU_QPU_BLOCKED;
+                q->blocked_on = "scoreboard";
                 v->stats.stall_cycles++;
                 return VC4_QPU_STEP_BLOCKED;
             }
@@ -1036,19 +1070,21 @@ static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
         }
         case VC4_QPU_SIG_COLOR_LOAD_END:
             q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
-            if (q->user)
+            if (!vc4_fsi_signal(v, q, in->sig) && q->user)
                 rule(&x, RULE_NO_TLB);
             break;
         case VC4_QPU_SIG_COVERAGE_LOAD:
         case VC4_QPU_SIG_COLOR_LOAD:
         case VC4_QPU_SIG_ALPHA_MASK_LOAD:
-            if (q->user)
+            if (!vc4_fsi_signal(v, q, in->sig) && q->user)
                 rule(&x, RULE_NO_TLB);
             break;
         default:
-            /* breakpoint, thread switches, scoreboard: no effect on a user program */
+            /* thread switches, scoreboard unlock: fragment shaders only */
+            vc4_fsi_signal(v, q, in->sig);
             break;
         }
+        vc4_fsi_post(v, q); /* r5 = C after a varying read */
     }
     if (VC4_UNLIKELY(x.failed))
         return VC4_QPU_STEP_FAULT;
@@ -1060,7 +1096,7 @@ static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
     v->stats.instructions++;
     q->pc += VC4_QPU_INSTR_BYTES;
     /* (a second branch is only ever pending behind br_left) */
-    if (VC4_UNLIKELY(q->pending) && pipelines(q))
+    if (VC4_UNLIKELY(q->pending) && pipelines(v, q))
         return VC4_QPU_STEP_ENDED;
     return VC4_UNLIKELY(x.stop) ? VC4_QPU_STEP_FAULT : VC4_QPU_STEP_OK;
 }

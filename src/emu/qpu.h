@@ -63,7 +63,12 @@ enum {
     VC4_XI_THREND = 1u << 5,     /* thread-end rule check */
 };
 /* Signals with an effect in vc4_qpu_step (others are no-ops there). */
-enum vc4_qpu_xi_block { VC4_XI_BLOCK_NONE, VC4_XI_BLOCK_SEMA, VC4_XI_BLOCK_MUTEX };
+enum vc4_qpu_xi_block {
+    VC4_XI_BLOCK_NONE,
+    VC4_XI_BLOCK_SEMA,
+    VC4_XI_BLOCK_MUTEX,
+    VC4_XI_BLOCK_SB, /* scoreboard wait: sbwait or a TLB access (fsi.c) */
+};
 
 struct vc4_qpu_xi {
     uint8_t form;            /* enum vc4_qpu_xi_form */
@@ -140,8 +145,9 @@ struct vc4_qpu {
             uint8_t unif_hazard; /* instructions left in which uniform reads are early */
             uint8_t thrend_left; /* 0 = no thread end pending; else delay slots + 1 */
             uint8_t br_left;     /* br[0]: instructions before it takes effect; 0 = none */
+            uint8_t thrsw_left;  /* fragment-shader thread switch: delay slots + 1 (fsi.c) */
         };
-        uint32_t pending;
+        uint64_t pending;
     };
     uint8_t br1_left;          /* a second branch queued behind br[0] */
     uint32_t br_target[2];

@@ -104,6 +104,9 @@ void vc4_emu_reset(struct vc4_emu *emu)
     vc4_vpm_reset(&v->vpm);
     vc4_tmu_reset(&v->tmu);
     vc4_ptb_reset(&v->ptb);
+    vc4_ctl_reset(&v->ctl);
+    vc4_tlb_reset(&v->tlb);
+    vc4_fsi_reset(&v->fsi);
     for (unsigned i = 0; i < VC4_V3D_MAX_QPUS; i++)
         vc4_qpu_reset(&v->qpu[i], i);
     v->stats = (struct vc4_emu_stats){0};
@@ -182,6 +185,8 @@ enum vc4_status vc4_emu_reg_read(struct vc4_emu *emu, uint32_t offset, uint32_t 
     *value = 0;
     if (!d)
         return VC4_ERR_RANGE;
+    if (vc4_ctl_reg_read(v, offset, value)) /* CTnCS/EA/CA/RA0/LC/PC, PCS */
+        return VC4_OK;
     unsigned n;
     switch (offset) {
     case VC4_V3D_SRQCS:
@@ -216,6 +221,8 @@ enum vc4_status vc4_emu_reg_write(struct vc4_emu *emu, uint32_t offset, uint32_t
     const struct vc4_reg_desc *d = vc4_regs_desc(&v->regs, offset);
     if (!d)
         return VC4_ERR_RANGE;
+    if (vc4_ctl_reg_write(v, offset, value)) /* control-list threads (ctl.c) */
+        return VC4_OK;
     uint32_t *r = &v->regs.val[offset / 4];
     switch ((enum vc4_reg_kind)d->kind) {
     case VC4_REG_RO:
@@ -292,7 +299,12 @@ enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles)
         v->code_gen++;
     struct vc4_alu_fpenv env;
     v->alu = vc4_alu_fp_enter(&env) ? &vc4_alu_kernels_host : &vc4_alu_kernels_exact;
-    enum vc4_status st = vc4_sched_run(v, max_cycles ? max_cycles : v->default_budget);
+    /* the control-list threads first (with the fragment shading they
+     * cause), then the user programs, under one budget */
+    uint64_t budget = max_cycles ? max_cycles : v->default_budget, used = 0;
+    enum vc4_status st = vc4_ctl_run(v, budget, &used);
+    if (st == VC4_OK)
+        st = vc4_sched_run(v, budget - used);
     vc4_alu_fp_leave(&env);
     v->alu = &vc4_alu_kernels_exact;
     return st;

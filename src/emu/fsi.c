@@ -1,0 +1,553 @@
+/*
+ * fsi.c - fragment shading on the QPUs: batch payloads, dispatch to QPU
+ * threads, the fragment-shader I/O registers and signals, the scoreboard,
+ * and the TLB colour / Z writes (see fsi.h).
+ */
+#include <string.h>
+
+#include "base/base.h"
+#include "emu/v3d.h"
+
+#define N VC4_RASTER_SIMD
+
+/* ---- rules (warned once per reset; errors in strict mode) --------------------- */
+
+enum fsi_rule {
+    FR_SB_EARLY,
+    FR_VARY_UNREAD,
+    FR_VARY_OVERREAD,
+    FR_SWITCH_SB,
+    FR_QUAD_XY,
+    FR_COUNT
+};
+
+static const struct {
+    const char *id, *source, *what;
+} fsi_rules[FR_COUNT] = {
+    [FR_SB_EARLY] = {"fs-scoreboard-first-two", "seed 002; qpu-isa-facts 19",
+                     "scoreboard wait (sbwait or the first TLB access) in the first two instructions of a fragment shader"},
+    [FR_VARY_UNREAD] = {"fs-varyings-unread", "seed 002",
+                        "fragment shader ended before reading every varying the shader record sets up"},
+    [FR_VARY_OVERREAD] = {"fs-varyings-overread", "seed 002",
+                          "VARYING_READ beyond the varyings the shader record sets up (reads 0)"},
+    [FR_SWITCH_SB] = {"fs-thread-switch-scoreboard", "hardware facts 6.10 (13)",
+                      "thread switch while the scoreboard is locked"},
+    [FR_QUAD_XY] = {"fs-quad-xy-write", "hardware facts 6.9",
+                    "write to QUAD_X / QUAD_Y / REV_FLAG (no known effect; ignored)"},
+};
+
+static void fsi_rule(struct vc4_v3d *v, struct vc4_qpu *q, enum fsi_rule r)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (!v->strict && (f->warned & (1u << r)))
+        return;
+    f->warned |= 1u << r;
+    vc4_v3d_qpu_diag(v, q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, fsi_rules[r].id,
+                     fsi_rules[r].source, "%s", fsi_rules[r].what);
+    if (v->strict && v->fault == VC4_OK)
+        v->fault = VC4_ERR_RULE;
+}
+
+/* ---- state -------------------------------------------------------------------- */
+
+void vc4_fsi_reset(struct vc4_fsi *f)
+{
+    memset(f, 0, sizeof *f);
+    for (unsigned i = 0; i < VC4_FSI_MAX_QPUS; i++)
+        f->q[i].slot[0].batch = f->q[i].slot[1].batch = -1;
+}
+
+void vc4_fsi_begin(struct vc4_v3d *v, const struct vc4_fsi_prim *p)
+{
+    struct vc4_fsi *f = &v->fsi;
+    f->setup = *p->setup;
+    f->code = p->code;
+    f->unif = p->unif;
+    f->nvary = p->nvary < f->setup.nvary ? p->nvary : f->setup.nvary;
+    f->threaded = p->threaded;
+    f->ms = p->ms;
+    f->depth_func = p->depth_func;
+    f->z_update = p->z_update;
+    f->tile_fx0 = p->tile_fx0;
+    f->tile_fy0 = p->tile_fy0;
+    f->stats.prims++;
+}
+
+bool vc4_fsi_add(struct vc4_v3d *v, const struct vc4_raster_batch *rb)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (f->nbatches >= VC4_FSI_MAX_BATCHES)
+        return false;
+    struct vc4_fsi_batch *b = &f->b[f->nbatches++];
+    memset(b, 0, sizeof *b);
+    b->px = *rb;
+    for (unsigned i = 0; i < N; i++) {
+        int64_t cx = (int64_t)rb->x[i] * VC4_RASTER_SUBPIXEL + 8, cy = (int64_t)rb->y[i] * VC4_RASTER_SUBPIXEL + 8;
+        b->w[i] = vc4_pse_w(&f->setup, cx, cy);
+        b->z[i] = vc4_pse_z24(&f->setup, cx, cy);
+        b->mask[i] = rb->cov[i];
+        if (!rb->cov[i])
+            continue;
+        f->stats.fragments++;
+        for (unsigned s = 0; s < 4; s++)
+            b->zsamp[i][s] = f->ms ? vc4_pse_z24(&f->setup,
+                                                 (int64_t)rb->x[i] * VC4_RASTER_SUBPIXEL + vc4_raster_sample_pos[s][0],
+                                                 (int64_t)rb->y[i] * VC4_RASTER_SUBPIXEL + vc4_raster_sample_pos[s][1])
+                                   : b->z[i];
+    }
+    f->stats.batches++;
+    f->stats.quads += rb->nquads;
+    return true;
+}
+
+/* ---- TLB access ------------------------------------------------------------------ */
+
+static unsigned tlb_idx(const struct vc4_v3d *v, const struct vc4_fsi_batch *b, unsigned i, unsigned s)
+{
+    const struct vc4_fsi *f = &v->fsi;
+    return vc4_tlb_index(&v->tlb, b->px.x[i] - f->tile_fx0, b->px.y[i] - f->tile_fy0, s);
+}
+
+/* Depth test of every alive sample of the elements in mask, with the
+ * shader's Z (zval) or the rasteriser's; Z updates where it passes. */
+static void depth_test(struct vc4_v3d *v, struct vc4_fsi_batch *b, const uint32_t *zval,
+                       uint16_t mask)
+{
+    struct vc4_fsi *f = &v->fsi;
+    struct vc4_tlb *t = &v->tlb;
+    for (unsigned i = 0; i < N; i++) {
+        if (!((mask >> i) & 1) || !b->mask[i])
+            continue;
+        for (unsigned s = 0; s < t->samples; s++) {
+            if (!((b->mask[i] >> s) & 1))
+                continue;
+            uint32_t z = zval ? zval[i] & VC4_TLB_Z_MAX : b->zsamp[i][s];
+            unsigned k = tlb_idx(v, b, i, s);
+            if (vc4_tlb_depth_pass(f->depth_func, z, t->zs[k] >> 8)) {
+                b->pass[i] |= (uint8_t)(1u << s);
+                if (f->z_update)
+                    t->zs[k] = z << 8 | (t->zs[k] & 0xFFu);
+            } else {
+                f->stats.z_fails++;
+            }
+        }
+    }
+    b->z_done = true;
+}
+
+static void resolve_z(struct vc4_v3d *v, struct vc4_fsi_batch *b)
+{
+    if (!b->z_done)
+        depth_test(v, b, NULL, 0xFFFF);
+}
+
+static void color_write(struct vc4_v3d *v, struct vc4_fsi_batch *b, const uint32_t *val,
+                        uint16_t mask, int sample)
+{
+    struct vc4_tlb *t = &v->tlb;
+    resolve_z(v, b);
+    for (unsigned i = 0; i < N; i++) {
+        if (!((mask >> i) & 1))
+            continue;
+        unsigned live = b->mask[i] & b->pass[i];
+        for (unsigned s = 0; s < t->samples; s++) {
+            if (!((live >> s) & 1) || (sample >= 0 && (unsigned)sample != s))
+                continue;
+            t->color[tlb_idx(v, b, i, s)] = val[i];
+            v->fsi.stats.samples_written++;
+        }
+    }
+}
+
+/* ---- threads ------------------------------------------------------------------------ */
+
+static struct vc4_fsi_batch *cur_batch(struct vc4_v3d *v, unsigned qpu)
+{
+    struct vc4_fsi_qpu *fq = &v->fsi.q[qpu];
+    int32_t bi = fq->slot[fq->cur].batch;
+    return bi >= 0 ? &v->fsi.b[bi] : NULL;
+}
+
+static void save_ctx(const struct vc4_qpu *q, struct vc4_fsi_ctx *c)
+{
+    c->pc = q->pc;
+    memcpy(c->flag, q->flag, sizeof c->flag);
+    c->pending = q->pending;
+    c->br1_left = q->br1_left;
+    memcpy(c->br_target, q->br_target, sizeof c->br_target);
+    c->unif = q->unif;
+    c->unif_len = q->unif_len;
+    c->stall_until = q->stall_until;
+    c->prev_w = q->prev_w;
+    c->prev_acc = q->prev_acc;
+    memcpy(c->ra, q->ra, sizeof c->ra);
+    memcpy(c->rb, q->rb, sizeof c->rb);
+    memcpy(c->sfu_result, q->sfu_result, sizeof c->sfu_result);
+}
+
+static void restore_ctx(struct vc4_qpu *q, const struct vc4_fsi_ctx *c)
+{
+    q->pc = c->pc;
+    memcpy(q->flag, c->flag, sizeof c->flag);
+    q->pending = c->pending;
+    q->br1_left = c->br1_left;
+    memcpy(q->br_target, c->br_target, sizeof c->br_target);
+    q->unif = c->unif;
+    q->unif_len = c->unif_len;
+    q->stall_until = c->stall_until;
+    q->prev_w = c->prev_w;
+    q->prev_acc = c->prev_acc;
+    memcpy(q->ra, c->ra, sizeof c->ra);
+    memcpy(q->rb, c->rb, sizeof c->rb);
+    memcpy(q->sfu_result, c->sfu_result, sizeof c->sfu_result);
+    q->state = VC4_EMU_QPU_RUNNING;
+    q->blocked_on = NULL;
+}
+
+/* Begin the batch of slot s as the QPU's current thread: the shader from
+ * its first instruction, uniforms from the start, W in ra15, Z in rb15. */
+static void start_thread(struct vc4_v3d *v, struct vc4_qpu *q, unsigned s)
+{
+    struct vc4_fsi *f = &v->fsi;
+    struct vc4_fsi_qpu *fq = &f->q[q->num];
+    struct vc4_fsi_slot *sl = &fq->slot[s];
+    struct vc4_fsi_batch *b = &f->b[sl->batch];
+    fq->cur = (uint8_t)s;
+    vc4_qpu_start(q, f->code, f->unif, 0, false);
+    b->start_instr = q->instructions;
+    memcpy(q->ra[15], b->w, sizeof b->w);
+    memcpy(q->rb[15], b->z, sizeof b->z);
+    sl->started = true;
+    fq->vary_pending = false;
+    f->stats.threads++;
+}
+
+/* Make slot s current: resume it or start it. */
+static void run_slot(struct vc4_v3d *v, struct vc4_qpu *q, unsigned s)
+{
+    struct vc4_fsi_qpu *fq = &v->fsi.q[q->num];
+    fq->cur = (uint8_t)s;
+    if (fq->slot[s].started)
+        restore_ctx(q, &fq->slot[s].ctx);
+    else
+        start_thread(v, q, s);
+}
+
+void vc4_fsi_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (!vc4_fsi_owns(f, q->num))
+        return;
+    struct vc4_fsi_qpu *fq = &f->q[q->num];
+    unsigned other = fq->cur ^ 1u;
+    if (fq->slot[other].batch < 0)
+        return; /* no other thread: this one carries on */
+    save_ctx(q, &fq->slot[fq->cur].ctx);
+    run_slot(v, q, other);
+    f->stats.switches++;
+}
+
+static bool overlap(const struct vc4_fsi_batch *a, const struct vc4_fsi_batch *b)
+{
+    for (unsigned i = 0; i < a->px.nquads; i++)
+        for (unsigned j = 0; j < b->px.nquads; j++)
+            if (a->px.x[4 * i] == b->px.x[4 * j] && a->px.y[4 * i] == b->px.y[4 * j])
+                return true;
+    return false;
+}
+
+bool vc4_fsi_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (!vc4_fsi_owns(f, q->num))
+        return true;
+    struct vc4_fsi_batch *b = cur_batch(v, q->num);
+    if (!b || b->sb_held || b->released)
+        return true;
+    unsigned me = (unsigned)(b - f->b);
+    for (unsigned a = 0; a < me; a++)
+        if (!f->b[a].released && overlap(&f->b[a], b))
+            return false;
+    if (q->instructions - b->start_instr < 2)
+        fsi_rule(v, q, FR_SB_EARLY);
+    b->sb_held = true;
+    return true;
+}
+
+static void release_sb(struct vc4_fsi_batch *b)
+{
+    b->sb_held = false;
+    b->released = true;
+}
+
+/* ---- I/O ------------------------------------------------------------------------------ */
+
+bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (!vc4_fsi_owns(f, q->num))
+        return false;
+    struct vc4_fsi_qpu *fq = &f->q[q->num];
+    struct vc4_fsi_batch *b = cur_batch(v, q->num);
+    if (!b)
+        return false;
+    switch (raddr) {
+    case VC4_QPU_R_VARY: {
+        /* the next varying: V per element now, C into r5 after the
+         * instruction (vc4_fsi_post); both files read the same FIFO */
+        unsigned k = b->vary_next;
+        if (k >= f->nvary) {
+            fsi_rule(v, q, FR_VARY_OVERREAD);
+            memset(out, 0, N * sizeof *out);
+            memset(fq->vary_c, 0, sizeof fq->vary_c);
+        } else {
+            b->vary_next++;
+            for (unsigned i = 0; i < N; i++)
+                out[i] = vc4_f2u(vc4_pse_vary(&f->setup, k, (int64_t)b->px.x[i] * VC4_RASTER_SUBPIXEL + 8,
+                                              (int64_t)b->px.y[i] * VC4_RASTER_SUBPIXEL + 8));
+            uint32_t c = vc4_f2u(f->setup.vc[k]);
+            for (unsigned i = 0; i < N; i++)
+                fq->vary_c[i] = c;
+        }
+        fq->vary_pending = true;
+        return true;
+    }
+    case VC4_QPU_R_XY_COORD:
+        for (unsigned i = 0; i < N; i++)
+            out[i] = file ? b->px.y[i] : b->px.x[i];
+        return true;
+    case VC4_QPU_R_MS_REV:
+        for (unsigned i = 0; i < N; i++)
+            out[i] = file ? (f->setup.reverse ? 1u : 0u) : b->mask[i];
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
+                   const uint32_t *val, uint16_t mask)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (!vc4_fsi_owns(f, q->num))
+        return false;
+    struct vc4_fsi_batch *b = cur_batch(v, q->num);
+    if (!b)
+        return false;
+    switch (waddr) {
+    case VC4_QPU_W_QUAD_XY:
+        fsi_rule(v, q, FR_QUAD_XY);
+        return true;
+    case VC4_QPU_W_MS_FLAGS_REV:
+        if (file) {
+            fsi_rule(v, q, FR_QUAD_XY);
+            return true;
+        }
+        /* an AND-mask of the coverage (facts §9) */
+        for (unsigned i = 0; i < N; i++)
+            if ((mask >> i) & 1)
+                b->mask[i] &= (uint8_t)(val[i] & 0xF);
+        return true;
+    case VC4_QPU_W_TLB_STENCIL_SETUP:
+        if (mask & 1)
+            v->tlb.stencil_setup = val[0]; /* kept for the stencil work */
+        return true;
+    case VC4_QPU_W_TLB_Z:
+        depth_test(v, b, val, mask);
+        return true;
+    case VC4_QPU_W_TLB_COLOR_MS:
+        /* successive writes go to samples 0, 1, 2, 3 (UNVERIFIED) */
+        color_write(v, b, val, mask, b->color_ms_next % VC4_TLB_MAX_SAMPLES);
+        b->color_ms_next++;
+        return true;
+    case VC4_QPU_W_TLB_COLOR_ALL:
+        color_write(v, b, val, mask, -1);
+        return true;
+    case VC4_QPU_W_TLB_ALPHA_MASK:
+        if (mask & 1)
+            v->tlb.alpha_mask = val[0];
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (!vc4_fsi_owns(f, q->num))
+        return false;
+    struct vc4_fsi_batch *b = cur_batch(v, q->num);
+    if (!b)
+        return false;
+    switch (sig) {
+    case VC4_QPU_SIG_THREAD_SWITCH:
+    case VC4_QPU_SIG_LAST_THREAD_SWITCH:
+        if (b->sb_held)
+            fsi_rule(v, q, FR_SWITCH_SB);
+        /* takes effect after 2 delay slots (facts 6.10-13) */
+        q->thrsw_left = 3;
+        return true;
+    case VC4_QPU_SIG_SCOREBOARD_UNLOCK:
+        resolve_z(v, b);
+        release_sb(b);
+        return true;
+    case VC4_QPU_SIG_COLOR_LOAD:
+    case VC4_QPU_SIG_COLOR_LOAD_END: {
+        /* r4 = the tile buffer colour; successive loads walk the samples
+         * with multisampling (UNVERIFIED) */
+        unsigned s = b->cload_next++ % v->tlb.samples;
+        for (unsigned i = 0; i < N; i++)
+            q->acc[4][i] = v->tlb.color[tlb_idx(v, b, i, s)];
+        return true;
+    }
+    case VC4_QPU_SIG_COVERAGE_LOAD:
+    case VC4_QPU_SIG_ALPHA_MASK_LOAD:
+        /* coverage / alpha-mask buffers are not modelled: r4 = 0 */
+        memset(q->acc[4], 0, sizeof q->acc[4]);
+        return true;
+    default:
+        return true; /* sbwait: handled before the instruction */
+    }
+}
+
+void vc4_fsi_post(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    if (q->num >= VC4_FSI_MAX_QPUS)
+        return;
+    struct vc4_fsi_qpu *fq = &v->fsi.q[q->num];
+    if (!fq->owned || !fq->vary_pending)
+        return;
+    memcpy(q->acc[5], fq->vary_c, sizeof q->acc[5]);
+    fq->vary_pending = false;
+}
+
+/* ---- batches to QPUs ----------------------------------------------------------------- */
+
+static void finish_batch(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_fsi_batch *b)
+{
+    struct vc4_fsi *f = &v->fsi;
+    resolve_z(v, b);
+    release_sb(b);
+    if (b->vary_next < f->nvary)
+        fsi_rule(v, q, FR_VARY_UNREAD);
+    b->done = true;
+    f->ndone++;
+}
+
+bool vc4_fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (!vc4_fsi_owns(f, q->num))
+        return false;
+    struct vc4_fsi_qpu *fq = &f->q[q->num];
+    struct vc4_fsi_slot *sl = &fq->slot[fq->cur];
+    if (sl->batch >= 0)
+        finish_batch(v, q, &f->b[sl->batch]);
+    sl->batch = -1;
+    sl->started = false;
+    unsigned other = fq->cur ^ 1u;
+    if (fq->slot[other].batch >= 0) {
+        run_slot(v, q, other);
+    } else if (f->next < f->nbatches) {
+        sl->batch = (int32_t)f->next++;
+        start_thread(v, q, fq->cur);
+    } else {
+        fq->owned = false;
+        q->state = VC4_EMU_QPU_IDLE;
+    }
+    return true;
+}
+
+/* Give queued batches to free thread slots: first one thread on each idle
+ * QPU (lowest number first), then the second threads of threaded shaders. */
+static void dispatch(struct vc4_v3d *v)
+{
+    struct vc4_fsi *f = &v->fsi;
+    unsigned nq = v->num_qpus < VC4_FSI_MAX_QPUS ? v->num_qpus : VC4_FSI_MAX_QPUS;
+    for (unsigned i = 0; i < nq && f->next < f->nbatches; i++) {
+        struct vc4_fsi_qpu *fq = &f->q[i];
+        struct vc4_qpu *q = &v->qpu[i];
+        if (fq->owned || q->state != VC4_EMU_QPU_IDLE)
+            continue;
+        fq->owned = true;
+        fq->slot[0].batch = fq->slot[1].batch = -1;
+        fq->slot[0].started = fq->slot[1].started = false;
+        vc4_tmu_qpu_reset(&v->tmu, i);
+        fq->slot[0].batch = (int32_t)f->next++;
+        start_thread(v, q, 0);
+    }
+    if (!f->threaded)
+        return;
+    for (unsigned i = 0; i < nq && f->next < f->nbatches; i++) {
+        struct vc4_fsi_qpu *fq = &f->q[i];
+        if (!fq->owned)
+            continue;
+        unsigned other = fq->cur ^ 1u;
+        if (fq->slot[other].batch >= 0)
+            continue;
+        fq->slot[other].batch = (int32_t)f->next++;
+        fq->slot[other].started = false;
+    }
+}
+
+static void report_timeout(struct vc4_v3d *v)
+{
+    struct vc4_fsi *f = &v->fsi;
+    for (unsigned i = 0; i < v->num_qpus && i < VC4_FSI_MAX_QPUS; i++) {
+        struct vc4_qpu *q = &v->qpu[i];
+        if (q->state == VC4_EMU_QPU_IDLE)
+            continue;
+        vc4_v3d_qpu_diag(v, q, VC4_ERROR, VC4_DIAG_TIMEOUT, NULL, NULL,
+                         "cycle budget exhausted while fragment shading (%s%s, %u of %u batches done)",
+                         f->q[i].owned ? "fragment shader" : "user program",
+                         q->state == VC4_EMU_QPU_BLOCKED && q->blocked_on ? ", blocked" : "", f->ndone,
+                         f->nbatches);
+    }
+}
+
+enum vc4_status vc4_fsi_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used)
+{
+    struct vc4_fsi *f = &v->fsi;
+    dispatch(v);
+    while (f->ndone < f->nbatches) {
+        uint8_t act[VC4_FSI_MAX_QPUS];
+        unsigned nact = 0;
+        for (unsigned i = 0; i < v->num_qpus && i < VC4_FSI_MAX_QPUS; i++)
+            if (v->qpu[i].state != VC4_EMU_QPU_IDLE && v->qpu[i].state != VC4_EMU_QPU_FAULTED)
+                act[nact++] = (uint8_t)i;
+        if (nact == 0) {
+            struct vc4_location l = vc4_location_none();
+            vc4_diag_emit(&v->unit_sink, VC4_ERROR, VC4_DIAG_FAULT, "fsi", &l,
+                          "no QPU can run the fragment shader (%u batches waiting)",
+                          f->nbatches - f->ndone);
+            return VC4_ERR_FAULT;
+        }
+        if (*used >= budget) {
+            report_timeout(v);
+            return VC4_ERR_TIMEOUT;
+        }
+        bool ended = false;
+        *used += vc4_qpu_run_cycles(v, act, nact, budget - *used, &ended);
+        if (v->fault != VC4_OK)
+            return v->fault;
+        dispatch(v);
+    }
+    f->nbatches = f->next = f->ndone = 0;
+    return VC4_OK;
+}
+
+void vc4_fsi_abort(struct vc4_v3d *v)
+{
+    struct vc4_fsi *f = &v->fsi;
+    for (unsigned i = 0; i < VC4_FSI_MAX_QPUS; i++) {
+        struct vc4_fsi_qpu *fq = &f->q[i];
+        if (!fq->owned)
+            continue;
+        fq->owned = false;
+        fq->slot[0].batch = fq->slot[1].batch = -1;
+        if (i < v->num_qpus && v->qpu[i].state != VC4_EMU_QPU_FAULTED)
+            v->qpu[i].state = VC4_EMU_QPU_IDLE;
+    }
+    f->nbatches = f->next = f->ndone = 0;
+}

@@ -1,0 +1,162 @@
+/*
+ * fsi.h - the fragment-shader interface: runs the fragment shader of each
+ * 16-pixel batch on the QPUs and serves the fragment-shader I/O that the
+ * QPU core hands over (src/emu/qpu.c calls these):
+ *
+ *   reads   VARYING_READ (35): V = A*(x-x0) + B*(y-y0) of the next varying,
+ *                              C arriving in r5 after the instruction (seed 002)
+ *           X_PIXEL_COORD / Y_PIXEL_COORD (41 A / B), MS_FLAGS / REV_FLAG (42 A / B)
+ *   writes  MS_FLAGS (42 A: AND-mask of the coverage), TLB_STENCIL_SETUP (43),
+ *           TLB_Z (44), TLB_COLOUR_MS (45), TLB_COLOUR_ALL (46), TLB_ALPHA_MASK (47)
+ *   signals thread switch / last thread switch (after 2 delay slots),
+ *           scoreboard wait / unlock, colour load (and + program end),
+ *           coverage load, alpha-mask load
+ *   payload W in ra15, Z in rb15 at the start of each thread (seed 002,
+ *           hardware facts §9)
+ *
+ * Threads: a shader whose NV record does not set "single-threaded" runs two
+ * threads per QPU, each owning registers 0-15 of both files (facts §9,
+ * §6.10-13); vc4kit swaps the halves on a switch and keeps the accumulators
+ * shared (Mesa does not keep values in accumulators across a switch).
+ *
+ * Scoreboard: a batch takes it at its first TLB access (or sbwait) and
+ * gives it back at sbdone or its thread end; it waits while an earlier
+ * batch covering one of the same quads still holds it or has not started
+ * (the hardware orders TLB access per pixel in primitive order).
+ *
+ * Depth: the Configuration Bits function and Z-update bit; the test runs at
+ * the TLB_Z write with the shader's Z, else at the first colour write (or
+ * the thread end) with the rasteriser's Z per sample.
+ */
+#ifndef VC4_EMU_FSI_H
+#define VC4_EMU_FSI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/pse.h"
+#include "emu/raster.h"
+#include "vc4kit/diag.h"
+
+struct vc4_v3d;
+struct vc4_qpu;
+
+#define VC4_FSI_MAX_QPUS 16u
+#define VC4_FSI_MAX_BATCHES 256u /* a 64x64 tile: 1024 quads */
+#define VC4_FSI_THREAD_REGS 16u  /* registers 0-15 of each file per thread */
+
+struct vc4_fsi_batch {
+    struct vc4_raster_batch px;
+    uint32_t w[VC4_RASTER_SIMD];      /* ra15 payload: W (f32 bits) */
+    uint32_t z[VC4_RASTER_SIMD];      /* rb15 payload: 24-bit Z at the pixel centre */
+    uint32_t zsamp[VC4_RASTER_SIMD][4]; /* 24-bit Z per sample (depth test) */
+    uint8_t mask[VC4_RASTER_SIMD];    /* samples still alive (MS_FLAGS) */
+    uint8_t pass[VC4_RASTER_SIMD];    /* samples that passed the depth test */
+    uint8_t vary_next, color_ms_next, cload_next;
+    bool z_done, sb_held, released, done;
+    uint64_t start_instr;             /* the QPU's instruction count at its start */
+};
+
+/* A suspended thread's own state. */
+struct vc4_fsi_ctx {
+    uint32_t pc;
+    uint16_t flag[4];
+    uint64_t pending;
+    uint8_t br1_left;
+    uint32_t br_target[2];
+    uint32_t unif, unif_len;
+    uint64_t stall_until, prev_w;
+    uint8_t prev_acc;
+    uint32_t ra[VC4_FSI_THREAD_REGS][VC4_RASTER_SIMD];
+    uint32_t rb[VC4_FSI_THREAD_REGS][VC4_RASTER_SIMD];
+    uint32_t sfu_result[VC4_RASTER_SIMD];
+};
+
+struct vc4_fsi_slot {
+    int32_t batch;   /* -1 = free */
+    bool started;    /* has run (ctx holds its state while suspended) */
+    struct vc4_fsi_ctx ctx;
+};
+
+struct vc4_fsi_qpu {
+    bool owned;      /* running fragment-shader threads */
+    uint8_t cur;     /* the thread whose state is in the QPU */
+    bool vary_pending;
+    uint32_t vary_c[VC4_RASTER_SIMD]; /* C of the last varying read, for r5 */
+    struct vc4_fsi_slot slot[2];
+};
+
+struct vc4_fsi_stats {
+    uint64_t prims, batches, quads, fragments; /* fragments = covered pixels */
+    uint64_t samples_written, z_fails, threads, switches;
+};
+
+struct vc4_fsi {
+    /* the primitive being shaded (vc4_fsi_begin) */
+    struct vc4_pse_setup setup;
+    uint32_t code, unif;
+    unsigned nvary;
+    bool threaded, ms;
+    unsigned depth_func;
+    bool z_update;
+    unsigned tile_fx0, tile_fy0; /* frame pixel of the tile's top-left */
+
+    unsigned nbatches, next, ndone;
+    struct vc4_fsi_batch b[VC4_FSI_MAX_BATCHES];
+    struct vc4_fsi_qpu q[VC4_FSI_MAX_QPUS];
+    struct vc4_fsi_stats stats;
+    uint32_t warned; /* rules already reported (once per reset) */
+};
+
+void vc4_fsi_reset(struct vc4_fsi *f);
+
+/* The shader and state of the next primitive's batches. */
+struct vc4_fsi_prim {
+    const struct vc4_pse_setup *setup;
+    uint32_t code, unif;     /* FS code and uniforms addresses */
+    unsigned nvary;
+    bool threaded;           /* NV/GL record flag bit 0 clear */
+    bool ms;
+    unsigned depth_func;     /* Configuration Bits 14:12 */
+    bool z_update;           /* Configuration Bits 15 */
+    unsigned tile_fx0, tile_fy0;
+};
+void vc4_fsi_begin(struct vc4_v3d *v, const struct vc4_fsi_prim *p);
+/* Queue a batch of the current primitive: false if the queue is full (run
+ * it first). */
+bool vc4_fsi_add(struct vc4_v3d *v, const struct vc4_raster_batch *b);
+/* Shade every queued batch; *used counts the QPU cycles against budget.
+ * VC4_OK, VC4_ERR_TIMEOUT (diagnostics name each busy QPU), or the fault /
+ * strict-mode rule status of the run. */
+enum vc4_status vc4_fsi_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used);
+/* Drop the queue and release the QPUs (after a fault or a timeout). */
+void vc4_fsi_abort(struct vc4_v3d *v);
+
+/* ---- hooks for the QPU core (src/emu/qpu.c) ------------------------------------ */
+
+static inline bool vc4_fsi_owns(const struct vc4_fsi *f, unsigned qpu)
+{
+    return qpu < VC4_FSI_MAX_QPUS && f->q[qpu].owned;
+}
+/* An I/O read of raddr 35, 41 or 42: false when the QPU is not running a
+ * fragment shader (the caller then does what it does for user programs). */
+bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out);
+/* A write of waddr 41-47 (mask = elements whose condition passed); false
+ * when the QPU is not running a fragment shader. */
+bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
+                   const uint32_t *val, uint16_t mask);
+/* A fragment-shader signal (thread switches, scoreboard, TLB loads) after
+ * the instruction's ALU work; false when not a fragment shader. */
+bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig);
+/* After an instruction that read varyings: C lands in r5. */
+void vc4_fsi_post(struct vc4_v3d *v, struct vc4_qpu *q);
+/* Before an instruction that waits on the scoreboard (sbwait, or the
+ * batch's first TLB access): true when it may go ahead. */
+bool vc4_fsi_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q);
+/* A thread switch's delay slots have passed: switch threads. */
+void vc4_fsi_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q);
+/* Thread end of a fragment shader: true when handled here (the QPU then
+ * runs the other thread, a new batch, or becomes idle). */
+bool vc4_fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * pse.h - primitive setup (PSE): from shaded vertices to what the
+ * rasteriser and the fragment shaders need: the triangle(s) to cover
+ * (points and lines become quads), facing, and the interpolation planes of
+ * Z, 1/Wc and the varyings.
+ *
+ * Varyings (seed 002; hardware facts §9): the fragment shader reads
+ *   V = A*(x - x0) + B*(y - y0)           (VARYING_READ, raddr 35)
+ * gets C in r5 with it, and computes V*W + C with W in ra15.  vc4kit's PSE
+ * makes that the perspective-correct value: with q_i = 1/Wc of vertex i and
+ * v_i its varying, C = v_0 and (A, B) is the screen-space plane through
+ * q_i * (v_i - v_0) at vertex i (0 at vertex 0, whose pixel position is
+ * (x0, y0)); W = 1 / (the screen-space plane of q_i).  Then V*W + C is
+ * sum(l_i q_i v_i) / sum(l_i q_i) for the screen barycentrics l_i: exactly
+ * v_i at vertex i.  A flat-shaded varying (Flat Shade Flags bit k) has
+ * A = B = 0 and C = the value of vertex 0 of the primitive (UNVERIFIED
+ * which vertex provokes).
+ * Z: Zs is interpolated linearly in screen space; the 24-bit Z of the TLB
+ * and of rb15 is round(clamp(Zs, 0, 1) * 0xFFFFFF) (gl_FragCoord.z =
+ * Z / 0xFFFFFF, facts §9).
+ *
+ * Arithmetic (deterministic whatever the host compiler contracts): plane
+ * coefficients in double from the exact integer vertex positions, each
+ * product its own statement; per-pixel values in double from float
+ * coefficients and 1/16-pixel offsets (the products are exact), then
+ * rounded once to float.
+ */
+#ifndef VC4_EMU_PSE_H
+#define VC4_EMU_PSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/raster.h"
+
+#define VC4_PSE_MAX_VARYINGS 64u
+#define VC4_PSE_Z24_MAX 0xFFFFFFu /* 24-bit Z of the TLB and rb15 */
+
+/* A shaded vertex at the PSE: screen position with the viewport offset
+ * added (1/16 pixel), Zs, 1/Wc, point size, varyings. */
+struct vc4_pse_vertex {
+    int32_t x, y;
+    float zs, inv_wc;
+    float point_size;
+    float vary[VC4_PSE_MAX_VARYINGS];
+};
+
+/* value(x, y) = c + a*dx + b*dy, dx / dy in pixels from the reference
+ * vertex (vertex 0). */
+struct vc4_pse_plane {
+    double a, b, c;
+};
+
+struct vc4_pse_setup {
+    int32_t x0, y0;              /* reference vertex, 1/16 pixel */
+    struct vc4_pse_plane z, q;   /* Zs and 1/Wc */
+    unsigned nvary;
+    float va[VC4_PSE_MAX_VARYINGS], vb[VC4_PSE_MAX_VARYINGS], vc[VC4_PSE_MAX_VARYINGS];
+    bool reverse;                /* reverse-facing (REV_FLAG) */
+};
+
+/* The triangle's interpolation setup (vertices in the order given; the
+ * first is the reference).  False for a zero-area triangle. */
+bool vc4_pse_setup_triangle(const struct vc4_pse_vertex *const v[3], unsigned nvary,
+                            uint32_t flat_flags, struct vc4_pse_setup *s);
+
+/*
+ * Facing (Configuration Bits 0-2, hardware facts §3.4): "clockwise" is
+ * the winding of the forward-facing primitives, measured with the y-down
+ * screen coordinates read as a y-up plane: a triangle is clockwise when
+ * vc4_raster_area() < 0 (it looks counter-clockwise on the screen).  Mesa
+ * (vc4_state.c) sets the bit for gallium's front_ccw, whose triangles have
+ * that negative area in the driver's y-down window; the binner (ptb.c)
+ * culls by the same rule.  Returns true when the triangle is drawn;
+ * *reverse = it is reverse-facing.
+ */
+bool vc4_pse_facing(int64_t area, bool enable_forward, bool enable_reverse, bool clockwise,
+                    bool *reverse);
+
+/*
+ * Points and lines are drawn as quads (two triangles, so the fill rule
+ * keeps their pixels exactly once):
+ *  - a point: the square of side point_size centred on the vertex;
+ *  - a line: the parallelogram swept by a segment of length line_width
+ *    across the line's minor axis (vertical for |dx| >= |dy|, else
+ *    horizontal), centred on the line.
+ * Half sizes are truncated to 1/16 pixel (UNVERIFIED).  The four corners
+ * are written to corners[4] as two triangles (0,1,2) and (0,2,3), every
+ * corner with the attributes of its end (vertex a or b); false when the
+ * size truncates to 0.
+ */
+bool vc4_pse_point_quad(const struct vc4_pse_vertex *v, float size, struct vc4_raster_tri tri[2]);
+bool vc4_pse_line_quad(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b, float width,
+                       struct vc4_raster_tri tri[2], unsigned end_of_corner[4]);
+
+/* Setup of a point (constant attributes: A = B = 0). */
+void vc4_pse_setup_const(const struct vc4_pse_vertex *v, unsigned nvary, struct vc4_pse_setup *s);
+/* Setup of a line: attributes vary along the line only (the plane through
+ * both ends, constant across it). */
+bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b,
+                        unsigned nvary, uint32_t flat_flags, struct vc4_pse_setup *s);
+
+/* ---- per-pixel values (sample point in 1/16 pixel) ------------------------ */
+
+/* V of varying k (what VARYING_READ returns). */
+float vc4_pse_vary(const struct vc4_pse_setup *s, unsigned k, int64_t px16, int64_t py16);
+/* W = 1 / (interpolated 1/Wc), as f32 bits (ra15). */
+uint32_t vc4_pse_w(const struct vc4_pse_setup *s, int64_t px16, int64_t py16);
+/* The 24-bit Z (rb15, TLB). */
+uint32_t vc4_pse_z24(const struct vc4_pse_setup *s, int64_t px16, int64_t py16);
+
+#endif

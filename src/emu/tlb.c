@@ -1,0 +1,316 @@
+/*
+ * tlb.c - the tile buffer: clears, pixel formats, and the load/store
+ * transfers of the rendering list (see tlb.h).
+ *
+ * Memory layouts come from the one tiling implementation (vc4_tex_geom,
+ * include/vc4kit/tex.h): raster, T and LT for 16- and 32-bit pixels.  A
+ * frame's pixel (0, 0) is its first pixel in memory and the top-left of the
+ * image (the seed posts' NV vertices put y = 32 at the "top").
+ */
+#include <string.h>
+
+#include "base/base.h"
+#include "emu/ptb.h"
+#include "emu/tlb.h"
+#include "emu/v3d.h"
+
+void vc4_tlb_reset(struct vc4_tlb *t)
+{
+    memset(t, 0, sizeof *t);
+    vc4_tlb_configure(t, false, false);
+}
+
+void vc4_tlb_configure(struct vc4_tlb *t, bool ms, bool bit64)
+{
+    uint32_t w = 64, h = 64;
+    vc4_ptb_tile_size(ms, bit64, &w, &h);
+    if (w == 0 || h == 0 || w > VC4_TLB_MAX_DIM || h > VC4_TLB_MAX_DIM)
+        w = h = VC4_TLB_MAX_DIM / (ms ? 2 : 1);
+    t->ms = ms;
+    t->bit64 = bit64;
+    t->samples = ms ? VC4_TLB_MAX_SAMPLES : 1;
+    t->tile_w = w;
+    t->tile_h = h;
+    if (t->tile_w * t->tile_h * t->samples > VC4_TLB_ENTRIES) /* never with the facts' sizes */
+        t->tile_h = VC4_TLB_ENTRIES / (t->tile_w * t->samples);
+}
+
+void vc4_tlb_clear(struct vc4_tlb *t, bool color, bool zs, bool vg)
+{
+    uint32_t zsw = t->clear_z << 8 | t->clear_stencil;
+    for (unsigned i = 0; i < VC4_TLB_ENTRIES; i++) {
+        if (color)
+            t->color[i] = t->clear_color;
+        if (zs)
+            t->zs[i] = zsw;
+        if (vg)
+            t->vg[i] = t->clear_vg;
+    }
+}
+
+/* ---- pixel formats --------------------------------------------------------- */
+
+/*
+ * BGR565 (Mesa's RENDER_CONFIG_FORMAT_BGR565 serves PIPE_FORMAT_B5G6R5_UNORM,
+ * whose components are named from the least significant bit): blue 4:0,
+ * green 10:5, red 15:11 of a little-endian u16.
+ *
+ * Dither (UNVERIFIED: the guide names the mode but no open source gives the
+ * pattern): a 4x4 ordered (Bayer) matrix indexed by the frame pixel
+ * position, d = M[y & 3][x & 3] in 0..15; a 5-bit channel is
+ * min(31, (c + d/2) >> 3), the 6-bit green min(63, (c + d/4) >> 2).  Without
+ * dither the channels are truncated (c >> 3, c >> 2).
+ */
+static const uint8_t bayer4[4][4] = {
+    {0, 8, 2, 10},
+    {12, 4, 14, 6},
+    {3, 11, 1, 9},
+    {15, 7, 13, 5},
+};
+
+static unsigned sat_shift(unsigned c, unsigned add, unsigned shift, unsigned max)
+{
+    unsigned v = (c + add) >> shift;
+    return v > max ? max : v;
+}
+
+uint16_t vc4_tlb_rgba_to_565(uint32_t rgba, bool dither, unsigned x, unsigned y)
+{
+    unsigned r = rgba & 0xFF, g = (rgba >> 8) & 0xFF, b = (rgba >> 16) & 0xFF;
+    unsigned d = dither ? bayer4[y & 3][x & 3] : 0;
+    unsigned r5 = sat_shift(r, d >> 1, 3, 31), g6 = sat_shift(g, d >> 2, 2, 63),
+             b5 = sat_shift(b, d >> 1, 3, 31);
+    return (uint16_t)(r5 << 11 | g6 << 5 | b5);
+}
+
+/* Loads expand by bit replication; alpha is 1.0 (0xFF). */
+uint32_t vc4_tlb_565_to_rgba(uint16_t v)
+{
+    unsigned r5 = v >> 11, g6 = (v >> 5) & 63, b5 = v & 31;
+    unsigned r = r5 << 3 | r5 >> 2, g = g6 << 2 | g6 >> 4, b = b5 << 3 | b5 >> 2;
+    return (uint32_t)r | (uint32_t)g << 8 | (uint32_t)b << 16 | 0xFF000000u;
+}
+
+/* Multisample resolve (decimate 4x): the average of the 4 samples per
+ * channel, rounded half up (UNVERIFIED rounding). */
+uint32_t vc4_tlb_resolve4(const uint32_t *s)
+{
+    uint32_t out = 0;
+    for (unsigned c = 0; c < 32; c += 8) {
+        unsigned sum = ((s[0] >> c) & 0xFF) + ((s[1] >> c) & 0xFF) + ((s[2] >> c) & 0xFF) +
+                       ((s[3] >> c) & 0xFF);
+        out |= (uint32_t)((sum + 2) >> 2) << c;
+    }
+    return out;
+}
+
+static unsigned fmt_bpp(enum vc4_tlb_pixfmt f)
+{
+    return f == VC4_TLB_PF_BGR565 || f == VC4_TLB_PF_BGR565_DITHER ? 16 : 32;
+}
+
+static bool fmt_is_color(enum vc4_tlb_pixfmt f)
+{
+    return f != VC4_TLB_PF_ZS && f != VC4_TLB_PF_Z;
+}
+
+/* ---- transfers ----------------------------------------------------------------- */
+
+static void note_bad(enum vc4_tlb_result *r, uint32_t *bad, uint32_t addr)
+{
+    if (*r == VC4_TLB_OK) {
+        *r = VC4_TLB_FAULT;
+        if (bad)
+            *bad = addr;
+    }
+}
+
+/* The pixel value a store writes for tile pixel (x, y). */
+static uint32_t store_value(const struct vc4_tlb *t, const struct vc4_tlb_xfer *x, unsigned px,
+                            unsigned py)
+{
+    unsigned i = vc4_tlb_index(t, px, py, 0);
+    if (!fmt_is_color(x->fmt))
+        return t->zs[i];
+    if (x->resolve && t->samples == VC4_TLB_MAX_SAMPLES)
+        return vc4_tlb_resolve4(&t->color[i]);
+    return t->color[i]; /* sample 0 */
+}
+
+enum vc4_tlb_result vc4_tlb_store(const struct vc4_tlb *t, struct vc4_mem *m,
+                                  const struct vc4_tlb_xfer *x, uint32_t *bad)
+{
+    struct vc4_tex_geom g;
+    unsigned bpp = fmt_bpp(x->fmt);
+    if (!vc4_tex_geom_init(&g, x->layout, bpp, x->frame_w, x->frame_h))
+        return VC4_TLB_UNSUPPORTED;
+    enum vc4_tlb_result r = VC4_TLB_OK;
+    unsigned fx0 = x->tile_x * t->tile_w, fy0 = x->tile_y * t->tile_h;
+    for (unsigned py = 0; py < t->tile_h; py++) {
+        unsigned fy = fy0 + py;
+        if (fy >= x->frame_h)
+            break;
+        for (unsigned px = 0; px < t->tile_w; px++) {
+            unsigned fx = fx0 + px;
+            if (fx >= x->frame_w)
+                break;
+            uint32_t a = x->addr + vc4_tex_byte_offset(&g, fx, fy);
+            uint32_t val = store_value(t, x, px, py);
+            bool ok;
+            switch (x->fmt) {
+            case VC4_TLB_PF_BGR565:
+            case VC4_TLB_PF_BGR565_DITHER:
+                ok = vc4_mem_write16(m, a, vc4_tlb_rgba_to_565(val, x->fmt == VC4_TLB_PF_BGR565_DITHER,
+                                                              fx, fy));
+                break;
+            case VC4_TLB_PF_Z: {
+                /* Z only: memory's stencil byte is kept (UNVERIFIED) */
+                uint32_t old = 0;
+                ok = vc4_mem_read32(m, a, &old) && vc4_mem_write32(m, a, (val & ~0xFFu) | (old & 0xFF));
+                break;
+            }
+            default:
+                ok = vc4_mem_write32(m, a, val);
+                break;
+            }
+            if (!ok)
+                note_bad(&r, bad, a);
+        }
+    }
+    return r;
+}
+
+enum vc4_tlb_result vc4_tlb_load(struct vc4_tlb *t, const struct vc4_mem *m,
+                                 const struct vc4_tlb_xfer *x, uint32_t *bad)
+{
+    struct vc4_tex_geom g;
+    unsigned bpp = fmt_bpp(x->fmt);
+    if (!vc4_tex_geom_init(&g, x->layout, bpp, x->frame_w, x->frame_h))
+        return VC4_TLB_UNSUPPORTED;
+    enum vc4_tlb_result r = VC4_TLB_OK;
+    unsigned fx0 = x->tile_x * t->tile_w, fy0 = x->tile_y * t->tile_h;
+    for (unsigned py = 0; py < t->tile_h; py++) {
+        unsigned fy = fy0 + py;
+        if (fy >= x->frame_h)
+            break;
+        for (unsigned px = 0; px < t->tile_w; px++) {
+            unsigned fx = fx0 + px;
+            if (fx >= x->frame_w)
+                break;
+            uint32_t a = x->addr + vc4_tex_byte_offset(&g, fx, fy);
+            uint32_t val = 0;
+            bool ok;
+            if (bpp == 16) {
+                uint16_t h = 0;
+                ok = vc4_mem_read16(m, a, &h);
+                val = vc4_tlb_565_to_rgba(h);
+            } else {
+                ok = vc4_mem_read32(m, a, &val);
+            }
+            if (!ok) {
+                note_bad(&r, bad, a);
+                continue;
+            }
+            uint32_t *dst = fmt_is_color(x->fmt) ? t->color : t->zs;
+            unsigned i = vc4_tlb_index(t, px, py, 0);
+            for (unsigned s = 0; s < t->samples; s++)
+                dst[i + s] = val;
+        }
+    }
+    return r;
+}
+
+static uint32_t dump_words(const struct vc4_tlb *t)
+{
+    return t->tile_w * t->tile_h * t->samples;
+}
+
+enum vc4_tlb_result vc4_tlb_store_full(const struct vc4_tlb *t, struct vc4_mem *m, uint32_t addr,
+                                       bool color, bool zs, uint32_t *bad)
+{
+    enum vc4_tlb_result r = VC4_TLB_OK;
+    uint32_t n = dump_words(t);
+    if (color) {
+        for (uint32_t i = 0; i < n; i++)
+            if (!vc4_mem_write32(m, addr + 4 * i, t->color[i]))
+                note_bad(&r, bad, addr + 4 * i);
+    }
+    if (zs) {
+        uint32_t base = color ? addr + VC4_TLB_FULL_DUMP_BYTES : addr;
+        for (uint32_t i = 0; i < n; i++)
+            if (!vc4_mem_write32(m, base + 4 * i, t->zs[i]))
+                note_bad(&r, bad, base + 4 * i);
+    }
+    return r;
+}
+
+enum vc4_tlb_result vc4_tlb_load_full(struct vc4_tlb *t, const struct vc4_mem *m, uint32_t addr,
+                                      bool color, bool zs, uint32_t *bad)
+{
+    enum vc4_tlb_result r = VC4_TLB_OK;
+    uint32_t n = dump_words(t);
+    if (color) {
+        for (uint32_t i = 0; i < n; i++)
+            if (!vc4_mem_read32(m, addr + 4 * i, &t->color[i]))
+                note_bad(&r, bad, addr + 4 * i);
+    }
+    if (zs) {
+        uint32_t base = color ? addr + VC4_TLB_FULL_DUMP_BYTES : addr;
+        for (uint32_t i = 0; i < n; i++)
+            if (!vc4_mem_read32(m, base + 4 * i, &t->zs[i]))
+                note_bad(&r, bad, base + 4 * i);
+    }
+    return r;
+}
+
+/* ---- the public frame reader (vc4kit/emu.h) ------------------------------------ */
+
+void vc4_emu_render_frame(const struct vc4_emu *emu, struct vc4_emu_frame *out)
+{
+    const struct vc4_ctl_render *r = &emu->v3d.ctl.r;
+    *out = (struct vc4_emu_frame){0};
+    out->frames = r->frames;
+    if (!r->have_trmc)
+        return;
+    out->valid = true;
+    out->addr = r->trmc.fb_addr;
+    out->width = r->trmc.width_px;
+    out->height = r->trmc.height_px;
+    out->color_format = r->trmc.color_format;
+    out->memory_format = r->trmc.memory_format;
+    out->multisample = r->trmc.multisample_4x;
+}
+
+enum vc4_status vc4_emu_read_frame(const struct vc4_emu *emu, const struct vc4_emu_frame *f,
+                                   uint8_t *rgba)
+{
+    if (!emu || !f || !rgba || f->memory_format > VC4_CL_MEM_LT || f->color_format > VC4_CL_FB_BGR565)
+        return VC4_ERR_INVALID;
+    const struct vc4_mem *m = &emu->v3d.mem;
+    bool is565 = f->color_format != VC4_CL_FB_RGBA8888;
+    struct vc4_tex_geom g;
+    if (!vc4_tex_geom_init(&g, (enum vc4_tex_layout)f->memory_format, is565 ? 16 : 32, f->width,
+                           f->height))
+        return f->width && f->height ? VC4_ERR_UNSUPPORTED : VC4_ERR_INVALID;
+    enum vc4_status st = VC4_OK;
+    for (unsigned y = 0; y < f->height; y++)
+        for (unsigned x = 0; x < f->width; x++) {
+            uint32_t a = f->addr + vc4_tex_byte_offset(&g, x, y), c = 0;
+            bool ok;
+            if (is565) {
+                uint16_t h = 0;
+                ok = vc4_mem_read16(m, a, &h);
+                c = vc4_tlb_565_to_rgba(h);
+            } else {
+                ok = vc4_mem_read32(m, a, &c);
+            }
+            if (!ok)
+                st = VC4_ERR_RANGE;
+            uint8_t *p = rgba + ((size_t)y * f->width + x) * 4;
+            p[0] = (uint8_t)c;
+            p[1] = (uint8_t)(c >> 8);
+            p[2] = (uint8_t)(c >> 16);
+            p[3] = (uint8_t)(c >> 24);
+        }
+    return st;
+}
