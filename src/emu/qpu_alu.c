@@ -223,6 +223,20 @@ BYTEWISE(vc4_alu_v8muld, (x * y + 127) / 255)
 #define N VC4_QPU_SIMD
 #define F_ABS 0x7FFFFFFFu
 
+/* Kernels whose 16-lane loops gain from 256-bit vectors (variable shifts,
+ * 32-bit multiplies, 4 doubles per operation) get an AVX2 copy picked at
+ * load time on x86-64 (GCC/clang function multi-versioning through an
+ * ifunc, glibc); the results are identical by construction: the same C,
+ * integer and IEEE operations, no fused multiply-add. */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define VC4_KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef VC4_KERNEL_CLONES
+#define VC4_KERNEL_CLONES
+#endif
+
 /* Bit i: a per-element flag mask is built as OR of lane_bit[i] & lane mask,
  * which vectorises (a variable shift by i would not). */
 static const uint32_t lane_bit[N] = {0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80,
@@ -246,8 +260,10 @@ static inline uint32_t f2u(float f)
 
 /* One kernel per op: OUT is the result of x = a[i], y = b[i]; CARRY the
  * C flag (facts 16), which may use r = out[i]. */
-#define KERNEL(name, OUT, CARRY)                                                  \
-    static void name(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, \
+#define KERNEL(name, OUT, CARRY) KERNEL_ATTR(, name, OUT, CARRY)
+#define KERNEL_V(name, OUT, CARRY) KERNEL_ATTR(VC4_KERNEL_CLONES, name, OUT, CARRY)
+#define KERNEL_ATTR(ATTR, name, OUT, CARRY)                                       \
+    ATTR static void name(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, \
                      uint16_t *carry)                                             \
     {                                                                             \
         for (int i = 0; i < N; i++) {                                             \
@@ -308,19 +324,19 @@ static inline void minmax16(const uint32_t *a, const uint32_t *b, uint32_t *rest
     if (carry)
         *carry = (uint16_t)m;
 }
-static void k_fmin(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_fmin(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
 {
     minmax16(a, b, out, carry, ~0u, false);
 }
-static void k_fmax(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_fmax(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
 {
     minmax16(a, b, out, carry, ~0u, true);
 }
-static void k_fminabs(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_fminabs(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
 {
     minmax16(a, b, out, carry, F_ABS, false);
 }
-static void k_fmaxabs(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_fmaxabs(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
 {
     minmax16(a, b, out, carry, F_ABS, true);
 }
@@ -328,10 +344,10 @@ KERNEL(k_ftoi, vc4_alu_ftoi(x), 0)
 KERNEL(k_itof, vc4_alu_itof(x), 0)
 KERNEL(k_add, x + y, r < x) /* unsigned carry out */
 KERNEL(k_sub, x - y, x < y) /* unsigned borrow */
-KERNEL(k_shr, x >> (y & 31), shift_carry(x, y))
-KERNEL(k_asr, asr32(x, y & 31), shift_carry(x, y))
-KERNEL(k_ror, ror32(x, y & 31), shift_carry(x, y))
-KERNEL(k_shl, x << (y & 31), (y & 31) && ((x >> (32 - (y & 31))) & 1))
+KERNEL_V(k_shr, x >> (y & 31), shift_carry(x, y))
+KERNEL_V(k_asr, asr32(x, y & 31), shift_carry(x, y))
+KERNEL_V(k_ror, ror32(x, y & 31), shift_carry(x, y))
+KERNEL_V(k_shl, x << (y & 31), (y & 31) && ((x >> (32 - (y & 31))) & 1))
 KERNEL(k_min, (int32_t)x < (int32_t)y ? x : y, (int32_t)x > (int32_t)y)
 KERNEL(k_max, (int32_t)x > (int32_t)y ? x : y, (int32_t)x > (int32_t)y)
 KERNEL(k_and, x & y, 0)
@@ -341,7 +357,7 @@ KERNEL(k_not, ~x, 0)
 KERNEL(k_clz, vc4_alu_clz(x), 0)
 KERNEL(k_fmul, vc4_alu_fmul(x, y), 0)
 /* C = product > 0xFFFFFF (facts 16) */
-KERNEL(k_mul24, (x & 0xFFFFFFu) * (y & 0xFFFFFFu),
+KERNEL_V(k_mul24, (x & 0xFFFFFFu) * (y & 0xFFFFFFu),
        (uint64_t)(x & 0xFFFFFFu) * (y & 0xFFFFFFu) > 0xFFFFFFu)
 
 /* Per-byte ops (unsigned bytes, saturating; Mesa / vc4asm) on the 64 bytes
@@ -459,7 +475,7 @@ static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
  * s when err is 0 or has the sign of s, else s one ulp toward zero (s is
  * nearest, so the exact value lies between that float and s).  An
  * infinite s (overflow) goes to the scalar rule. */
-static void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
+VC4_KERNEL_CLONES static void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
 {
     uint32_t special = 0;
     for (int i = 0; i < N; i++) {
@@ -508,7 +524,7 @@ static void k_host_fsub(const uint32_t *a, const uint32_t *b, uint32_t *restrict
 }
 
 /* fmul: the double product of two floats is exact (48 bits). */
-static void k_host_fmul(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_host_fmul(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
 {
     fvec x, y;
     dvec p;
