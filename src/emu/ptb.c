@@ -276,31 +276,44 @@ static bool take_overflow(struct ptb_ctx *c)
     return true;
 }
 
-static enum alloc_result alloc_block(struct ptb_ctx *c, uint32_t *addr)
+/* bytes of binning memory aligned to align (a power of two) from the pool;
+ * a pool too small for them is left and the overflow memory taken. */
+static enum alloc_result alloc_bytes(struct ptb_ctx *c, uint32_t bytes, uint32_t align, uint32_t *addr)
 {
     struct vc4_v3d *v = c->v;
     struct vc4_ptb *p = c->p;
-    if (p->pool_left < p->block_bytes && !take_overflow(c)) {
-        /* facts §4.1: out of memory: OUTOMEM (INTCTL) and PCS.BMOOM are
-         * raised and the binner stalls until the host writes BPOA/BPOS */
-        *reg(v, VC4_V3D_INTCTL) |= PTB_INT_OUTOMEM;
-        *reg(v, VC4_V3D_PCS) |= PTB_PCS_BMOOM;
-        if (!p->oom)
-            p->stats.stalls++;
-        p->oom = true;
-        mirror_pool(v);
-        return ALLOC_STALL;
+    uint32_t pad = (0u - p->pool_addr) & (align - 1);
+    while ((uint64_t)bytes + pad > p->pool_left) {
+        if (!take_overflow(c)) {
+            /* facts §4.1: out of memory: OUTOMEM (INTCTL) and PCS.BMOOM are
+             * raised and the binner stalls until the host writes BPOA/BPOS */
+            *reg(v, VC4_V3D_INTCTL) |= PTB_INT_OUTOMEM;
+            *reg(v, VC4_V3D_PCS) |= PTB_PCS_BMOOM;
+            if (!p->oom)
+                p->stats.stalls++;
+            p->oom = true;
+            mirror_pool(v);
+            return ALLOC_STALL;
+        }
+        pad = (0u - p->pool_addr) & (align - 1);
     }
     if (p->oom) {
         p->oom = false;
         *reg(v, VC4_V3D_PCS) &= ~PTB_PCS_BMOOM;
     }
-    *addr = p->pool_addr;
-    p->pool_addr += p->block_bytes;
-    p->pool_left -= p->block_bytes;
-    p->stats.blocks++;
+    *addr = p->pool_addr + pad;
+    p->pool_addr += pad + bytes;
+    p->pool_left -= pad + bytes;
     mirror_pool(v);
     return ALLOC_OK;
+}
+
+static enum alloc_result alloc_block(struct ptb_ctx *c, uint32_t *addr)
+{
+    enum alloc_result r = alloc_bytes(c, c->p->block_bytes, 1, addr);
+    if (r == ALLOC_OK)
+        c->p->stats.blocks++;
+    return r;
 }
 
 /* ---- writing into a tile list --------------------------------------------------- */
@@ -390,6 +403,27 @@ static enum wr_result put_prim(struct ptb_ctx *c, struct tile *t, const struct v
     return WR_OK;
 }
 
+/* Append a primitive that needed clipping: its own 49 packet. */
+static enum wr_result put_clipped(struct ptb_ctx *c, struct tile *t, const struct vc4_tl_clip_info *ci,
+                                  const struct vc4_tl_prim *prim)
+{
+    uint8_t b[32];
+    size_t n = vc4_tl_write_open49(ci, b, sizeof b);
+    size_t k = n ? vc4_tl_write_prim(prim, b + n, sizeof b - n) : 0;
+    if (!k)
+        return WR_FAIL;
+    n += k;
+    n += vc4_tl_write_end(b + n, sizeof b - n);
+    enum wr_result r = room(c, t, (uint32_t)n);
+    if (r != WR_OK)
+        return r;
+    if (!mem_put(c, t->next, b, (uint32_t)n))
+        return WR_FAIL;
+    t->next += (uint32_t)n;
+    t->flags &= ~(VC4_PTB_TILE_OPEN48 | VC4_PTB_TILE_FLUSHED);
+    return WR_OK;
+}
+
 /* Copy the rendering state the list has not seen yet (facts §4.1). */
 static enum wr_result sync_state(struct ptb_ctx *c, struct tile *t)
 {
@@ -429,7 +463,8 @@ static enum wr_result sync_plf(struct ptb_ctx *c, struct tile *t, unsigned nvert
     return r;
 }
 
-static enum wr_result tile_append(struct ptb_ctx *c, uint32_t index, const struct vc4_tl_prim *prim)
+static enum wr_result tile_append(struct ptb_ctx *c, uint32_t index, const struct vc4_tl_prim *prim,
+                                  const struct vc4_tl_clip_info *ci)
 {
     struct tile t;
     if (!tile_load(c, index, &t))
@@ -438,7 +473,7 @@ static enum wr_result tile_append(struct ptb_ctx *c, uint32_t index, const struc
     if (r == WR_OK)
         r = sync_plf(c, &t, prim->nverts);
     if (r == WR_OK)
-        r = put_prim(c, &t, prim);
+        r = ci ? put_clipped(c, &t, ci, prim) : put_prim(c, &t, prim);
     if (r == WR_OK) {
         t.prims++;
         c->p->stats.tile_writes++;
@@ -732,6 +767,7 @@ static enum vc4_ptb_result do_flush(struct ptb_ctx *c)
                     p->resume.opcode = c->pkt->opcode;
                     p->resume.prim = 0;
                     p->resume.tile = i;
+                    p->resume.clip_record = 0;
                     return VC4_PTB_STALL;
                 }
             }
@@ -904,26 +940,45 @@ enum prim_fate { PRIM_BIN, PRIM_CULLED, PRIM_ZERO_AREA, PRIM_OUTSIDE };
 
 struct tile_rect { uint32_t x0, y0, x1, y1; }; /* inclusive tile coordinates */
 
-/* Cull and bound primitive (nverts vertices): the tiles it may touch. */
-static enum prim_fate prim_tiles(const struct vc4_ptb *p, const struct vc4_ptb_vertex *vx,
-                                 unsigned nverts, struct tile_rect *r)
+/* A primitive on the screen: kind 1 point, 2 line, 3 triangle; a clipped
+ * triangle is a convex polygon of n >= 3 points.  1/16 pixel, viewport
+ * offset added. */
+struct screen_prim {
+    unsigned kind, n;
+    int64_t x[VC4_TL_CLIP_MAX_VERTS], y[VC4_TL_CLIP_MAX_VERTS];
+    float point_size;
+};
+
+static void screen_from_vertices(const struct vc4_ptb *p, const struct vc4_ptb_vertex *vx,
+                                 unsigned nverts, struct screen_prim *sp)
 {
-    int64_t x[3] = {0}, y[3] = {0}; /* nverts is 1..3; zeroed for the optimiser */
+    memset(sp, 0, sizeof *sp);
+    sp->kind = sp->n = nverts;
     for (unsigned i = 0; i < nverts; i++) {
-        x[i] = (int64_t)vx[i].x_1_16px + p->vp_x_1_16px;
-        y[i] = (int64_t)vx[i].y_1_16px + p->vp_y_1_16px;
+        sp->x[i] = (int64_t)vx[i].x_1_16px + p->vp_x_1_16px;
+        sp->y[i] = (int64_t)vx[i].y_1_16px + p->vp_y_1_16px;
     }
-    int64_t minx = x[0], maxx = x[0], miny = y[0], maxy = y[0];
-    for (unsigned i = 1; i < nverts; i++) {
-        minx = x[i] < minx ? x[i] : minx;
-        maxx = x[i] > maxx ? x[i] : maxx;
-        miny = y[i] < miny ? y[i] : miny;
-        maxy = y[i] > maxy ? y[i] : maxy;
+    sp->point_size = vx[0].has_point_size ? vx[0].point_size : p->point_size;
+}
+
+/* Cull and bound a primitive: the tiles it may touch. */
+static enum prim_fate prim_tiles(const struct vc4_ptb *p, const struct screen_prim *sp, struct tile_rect *r)
+{
+    int64_t minx = sp->x[0], maxx = sp->x[0], miny = sp->y[0], maxy = sp->y[0];
+    for (unsigned i = 1; i < sp->n; i++) {
+        minx = sp->x[i] < minx ? sp->x[i] : minx;
+        maxx = sp->x[i] > maxx ? sp->x[i] : maxx;
+        miny = sp->y[i] < miny ? sp->y[i] : miny;
+        maxy = sp->y[i] > maxy ? sp->y[i] : maxy;
     }
     int64_t grow = 0;
-    if (nverts == 3) {
-        /* twice the signed area in the raw screen coordinates (Y down) */
-        int64_t area2 = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+    if (sp->kind == 3) {
+        /* twice the signed area in the raw screen coordinates (Y down),
+         * summed over the fan of a clipped polygon */
+        int64_t area2 = 0;
+        for (unsigned i = 1; i + 1 < sp->n; i++)
+            area2 += (sp->x[i] - sp->x[0]) * (sp->y[i + 1] - sp->y[0]) -
+                     (sp->x[i + 1] - sp->x[0]) * (sp->y[i] - sp->y[0]);
         if (area2 == 0)
             return PRIM_ZERO_AREA;
         /* facts §3.4: "clockwise primitives" names the winding of forward-
@@ -935,12 +990,12 @@ static enum prim_fate prim_tiles(const struct vc4_ptb *p, const struct vc4_ptb_v
         bool forward = p->config.clockwise ? cw : !cw;
         if (forward ? !p->config.enable_forward_facing : !p->config.enable_reverse_facing)
             return PRIM_CULLED;
-    } else if (nverts == 2) {
+    } else if (sp->kind == 2) {
         /* a line covers at least one pixel across (GL), conservatively
          * width/2 on both axes */
         grow = half_extent(p->line_width > 1.0f ? p->line_width : 1.0f);
     } else {
-        grow = half_extent(vx[0].has_point_size ? vx[0].point_size : p->point_size);
+        grow = half_extent(sp->point_size);
         if (grow < 0)
             return PRIM_ZERO_AREA; /* HW-2726: the PTB mishandles zero-size points */
     }
@@ -975,6 +1030,146 @@ static enum prim_fate prim_tiles(const struct vc4_ptb *p, const struct vc4_ptb_v
     r->y0 = (uint32_t)(py0 / p->tile_h_px);
     r->y1 = (uint32_t)(py1 / p->tile_h_px);
     return PRIM_BIN;
+}
+
+/* ---- clipping (packet 49) ---------------------------------------------------------- *
+ * With clip coordinates (NV: the clip header, record flag bit 3) and
+ * clipping enabled (record flag bit 2; facts §2.2), a primitive is clipped
+ * in clip space against Wc >= PTB_CLIP_W_MIN and the guard band, the screen
+ * range the 12.4 s16 shaded X/Y can hold.  Z is not clipped here: the Z
+ * Clipping Planes packet is copied into the tile lists for the rasteriser
+ * [?] (which planes the hardware clips against geometrically is not in the
+ * open sources).  Points and lines outside a plane are dropped (not cut). */
+#define PTB_CLIP_W_MIN 1e-5
+/* 12.4 s16 range less one pixel: |Xs|, |Ys| <= 2047 px (facts §2.4) */
+#define PTB_GUARD_BAND_1_16PX (2047.0 * PTB_SUBPIXELS)
+enum { CLIP_PLANES = 5 };
+
+struct clip_vertex {
+    double c[4]; /* Xc Yc Zc Wc */
+    double b[3]; /* weights of the original vertices */
+    int src;     /* the original vertex it is, or -1 */
+};
+
+/* Signed distance to a plane: >= 0 inside. */
+static double clip_dist(const struct vc4_ptb *p, unsigned plane, const struct clip_vertex *v)
+{
+    double sx = fabs((double)p->xy_scale[0]), sy = fabs((double)p->xy_scale[1]);
+    double band_w = PTB_GUARD_BAND_1_16PX * v->c[3];
+    switch (plane) {
+    case 0: return v->c[3] - PTB_CLIP_W_MIN;
+    case 1: return band_w - sx * v->c[0];
+    case 2: return band_w + sx * v->c[0];
+    case 3: return band_w - sy * v->c[1];
+    default: return band_w + sy * v->c[1];
+    }
+}
+
+enum clip_result { CLIP_NOT_NEEDED, CLIP_REJECT, CLIP_DONE };
+
+/* Clip the primitive; for a triangle that needed it, the polygon (screen
+ * positions in *sp, the record in *rec) and the clip flags. */
+static enum clip_result clip_prim(const struct vc4_ptb *p, const struct vc4_ptb_vertex *vx,
+                                  unsigned nverts, struct screen_prim *sp, struct vc4_tl_clipped *rec,
+                                  uint32_t *flags)
+{
+    struct clip_vertex in[VC4_TL_CLIP_MAX_VERTS], out[VC4_TL_CLIP_MAX_VERTS];
+    unsigned n = nverts, outside_all = (1u << CLIP_PLANES) - 1;
+    *flags = 0;
+    for (unsigned i = 0; i < nverts; i++) {
+        memset(&in[i], 0, sizeof in[i]);
+        for (unsigned k = 0; k < 4; k++)
+            in[i].c[k] = (double)vx[i].clip[k];
+        in[i].b[i] = 1.0;
+        in[i].src = (int)i;
+        unsigned outside = 0;
+        for (unsigned pl = 0; pl < CLIP_PLANES; pl++)
+            if (!(clip_dist(p, pl, &in[i]) >= 0.0)) /* NaN is outside */
+                outside |= 1u << pl;
+        if (outside)
+            *flags |= 1u << i;
+        outside_all &= outside;
+    }
+    if (!*flags)
+        return CLIP_NOT_NEEDED;
+    if (outside_all || nverts < 3)
+        return CLIP_REJECT;
+    /* Sutherland-Hodgman, one plane at a time: each plane adds at most one
+     * vertex, 3 + CLIP_PLANES <= VC4_TL_CLIP_MAX_VERTS */
+    for (unsigned pl = 0; pl < CLIP_PLANES && n >= 3; pl++) {
+        unsigned m = 0;
+        for (unsigned i = 0; i < n; i++) {
+            const struct clip_vertex *a = &in[i], *b = &in[(i + 1) % n];
+            double da = clip_dist(p, pl, a), db = clip_dist(p, pl, b);
+            bool ina = da >= 0.0, inb = db >= 0.0;
+            if (ina && m < VC4_TL_CLIP_MAX_VERTS)
+                out[m++] = *a;
+            if (ina != inb && m < VC4_TL_CLIP_MAX_VERTS) {
+                double t = da / (da - db);
+                struct clip_vertex *o = &out[m++];
+                for (unsigned k = 0; k < 4; k++) {
+                    double d = b->c[k] - a->c[k];
+                    double step = t * d;
+                    o->c[k] = a->c[k] + step;
+                }
+                for (unsigned k = 0; k < 3; k++) {
+                    double d = b->b[k] - a->b[k];
+                    double step = t * d;
+                    o->b[k] = a->b[k] + step;
+                }
+                o->src = -1;
+            }
+        }
+        memcpy(in, out, m * sizeof out[0]);
+        n = m;
+    }
+    if (n < 3)
+        return CLIP_REJECT;
+    /* project: original vertices keep their shaded values exactly */
+    memset(sp, 0, sizeof *sp);
+    memset(rec, 0, sizeof *rec);
+    sp->kind = 3;
+    sp->n = rec->nverts = n;
+    for (unsigned i = 0; i < n; i++) {
+        struct vc4_tl_clip_vertex *r = &rec->v[i];
+        const struct clip_vertex *cv = &in[i];
+        if (cv->src >= 0) {
+            const struct vc4_ptb_vertex *o = &vx[cv->src];
+            r->x_1_16px = o->x_1_16px;
+            r->y_1_16px = o->y_1_16px;
+            r->zs = o->zs;
+            r->inv_wc = o->inv_wc;
+        } else {
+            double inv_w = 1.0 / cv->c[3];
+            double xs = cv->c[0] * inv_w, ys = cv->c[1] * inv_w, zs = cv->c[2] * inv_w;
+            xs *= (double)p->xy_scale[0];
+            ys *= (double)p->xy_scale[1];
+            zs *= (double)p->z_scale;
+            /* inside the guard band: fits s16 */
+            r->x_1_16px = (int32_t)lround(xs);
+            r->y_1_16px = (int32_t)lround(ys);
+            r->zs = (float)(zs + (double)p->z_offset);
+            r->inv_wc = (float)inv_w;
+        }
+        for (unsigned k = 0; k < 3; k++)
+            r->b[k] = (float)cv->b[k];
+        sp->x[i] = (int64_t)r->x_1_16px + p->vp_x_1_16px;
+        sp->y[i] = (int64_t)r->y_1_16px + p->vp_y_1_16px;
+    }
+    return CLIP_DONE;
+}
+
+/* Write the clipped record into binning memory (8-byte aligned). */
+static enum alloc_result write_clipped(struct ptb_ctx *c, const struct vc4_tl_clipped *rec, uint32_t *addr)
+{
+    uint8_t b[VC4_TL_CLIP_HEADER + VC4_TL_CLIP_MAX_VERTS * VC4_TL_CLIP_VERTEX];
+    size_t n = vc4_tl_write_clipped(rec, b, sizeof b);
+    if (!n)
+        return ALLOC_FAIL;
+    enum alloc_result r = alloc_bytes(c, (uint32_t)n, VC4_TL_CLIP_ALIGN, addr);
+    if (r == ALLOC_OK && !mem_put(c, *addr, b, (uint32_t)n))
+        return ALLOC_FAIL;
+    return r;
 }
 
 /* ---- primitive packets ------------------------------------------------------------- */
@@ -1042,13 +1237,17 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
                  count, PTB_MAX_PRIMS_PER_PACKET);
         count = PTB_MAX_PRIMS_PER_PACKET;
     }
-    uint32_t k = 0, tile0 = 0;
+    /* clipping: the record's flag in NV mode; a GL source gives clip
+     * coordinates only when its record enables clipping */
+    bool clipping = p->mode != VC4_PTB_MODE_NV || p->nv.enable_clipping;
+    uint32_t k = 0, tile0 = 0, record0 = 0;
     if (p->resume.active && p->resume.addr == c->addr && p->resume.opcode == c->pkt->opcode) {
         k = p->resume.prim;
         tile0 = p->resume.tile;
+        record0 = p->resume.clip_record;
     }
     p->resume.active = false;
-    for (; k < count; k++, tile0 = 0) {
+    for (; k < count; k++, tile0 = 0, record0 = 0) {
         if (c->appends >= PTB_MAX_APPENDS_PER_PACKET) {
             ptb_diag(c, VC4_ERROR, "more than %u tile appends in one packet: the rest dropped (runaway)",
                      PTB_MAX_APPENDS_PER_PACKET);
@@ -1072,8 +1271,37 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
             p->stats.prims_in++;
             continue;
         }
+        struct screen_prim sp;
+        struct vc4_tl_clipped rec;
+        struct vc4_tl_clip_info ci = {0};
+        enum clip_result cr = CLIP_NOT_NEEDED;
+        bool has_clip = clipping;
+        for (unsigned i = 0; i < prim.nverts; i++)
+            has_clip &= vx[i].has_clip;
+        if (has_clip)
+            cr = clip_prim(p, vx, prim.nverts, &sp, &rec, &ci.clip_flags);
+        if (cr == CLIP_NOT_NEEDED)
+            screen_from_vertices(p, vx, prim.nverts, &sp);
         struct tile_rect r;
-        enum prim_fate fate = prim_tiles(p, vx, prim.nverts, &r);
+        enum prim_fate fate = cr == CLIP_REJECT ? PRIM_OUTSIDE : prim_tiles(p, &sp, &r);
+        if (fate == PRIM_BIN && cr == CLIP_DONE) {
+            /* the record is written once, before the first tile */
+            ci.record_addr = record0;
+            if (!record0) {
+                enum alloc_result ar = write_clipped(c, &rec, &ci.record_addr);
+                if (ar == ALLOC_FAIL)
+                    return VC4_PTB_ERROR;
+                if (ar == ALLOC_STALL) {
+                    p->resume.active = true;
+                    p->resume.addr = c->addr;
+                    p->resume.opcode = c->pkt->opcode;
+                    p->resume.prim = k;
+                    p->resume.tile = 0;
+                    p->resume.clip_record = 0;
+                    return VC4_PTB_STALL;
+                }
+            }
+        }
         if (fate != PRIM_BIN) {
             p->stats.prims_in++;
             if (fate == PRIM_CULLED)
@@ -1087,7 +1315,8 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
         uint32_t w = r.x1 - r.x0 + 1, n = w * (r.y1 - r.y0 + 1);
         for (uint32_t j = tile0; j < n; j++) {
             uint32_t tx = r.x0 + j % w, ty = r.y0 + j / w;
-            enum wr_result wr = tile_append(c, ty * p->cfg.width_tiles + tx, &prim);
+            enum wr_result wr = tile_append(c, ty * p->cfg.width_tiles + tx, &prim,
+                                            cr == CLIP_DONE ? &ci : NULL);
             c->appends++;
             if (wr == WR_STALL) {
                 p->resume.active = true;
@@ -1095,6 +1324,7 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
                 p->resume.opcode = c->pkt->opcode;
                 p->resume.prim = k;
                 p->resume.tile = j;
+                p->resume.clip_record = ci.record_addr;
                 return VC4_PTB_STALL;
             }
             if (wr == WR_FAIL)
@@ -1102,6 +1332,8 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
         }
         p->stats.prims_in++;
         p->stats.prims_binned++;
+        if (cr == CLIP_DONE)
+            p->stats.prims_clipped++;
     }
     return result(c);
 }

@@ -45,7 +45,9 @@ struct vc4_ptb_vertex {
     int32_t x_1_16px, y_1_16px; /* Xs/Ys, 12.4, relative to the viewport
                                  * centre (viewport offset not added) */
     float zs, inv_wc;
-    float clip[4];              /* Xc, Yc, Zc, Wc when has_clip */
+    float clip[4];              /* Xc, Yc, Zc, Wc when has_clip (NV: the clip
+                                 * header; a GL source sets has_clip only when
+                                 * its record enables clipping) */
     float point_size;           /* when has_point_size */
     bool has_clip, has_point_size;
 };
@@ -122,6 +124,7 @@ struct vc4_ptb_stats {
     uint64_t prims_zero_area; /* dropped: zero area */
     uint64_t prims_outside;   /* dropped: no tile inside the clip window/frame */
     uint64_t prims_bad;       /* dropped: unreadable vertex / index */
+    uint64_t prims_clipped;   /* binned as a clipped primitive (packet 49) */
     uint64_t tile_writes;     /* primitive appends to tile lists */
     uint64_t blocks;          /* blocks allocated (pool + overflow) */
     uint64_t overflows;       /* times the overflow memory was taken */
@@ -170,6 +173,7 @@ struct vc4_ptb {
         uint8_t opcode;
         uint32_t prim;        /* primitives of the packet fully binned */
         uint32_t tile;        /* tiles of the next primitive already done */
+        uint32_t clip_record; /* its clipped record, once written (0 = none) */
     } resume;
 
     struct vc4_ptb_stats stats;

@@ -150,6 +150,7 @@ enum { WALK_MAX_PRIMS = 8192, WALK_MAX_STATE = 256 };
 struct walked {
     unsigned nprims;
     struct vc4_tl_prim prims[WALK_MAX_PRIMS];
+    struct vc4_tl_clip_info clip[WALK_MAX_PRIMS]; /* record_addr 0 = a 48 primitive */
     unsigned nstate;
     uint8_t state[WALK_MAX_STATE];  /* opcodes of the other packets, in order */
     unsigned branches;
@@ -175,8 +176,10 @@ static bool walk(struct vc4_v3d *v, uint32_t addr, struct walked *w)
             struct vc4_tl_prim pr;
             enum vc4_tl_status st = vc4_tl_begin(&rd, p, avail);
             while (st == VC4_TL_OK && (st = vc4_tl_next(&rd, &pr)) == VC4_TL_OK)
-                if (w->nprims < WALK_MAX_PRIMS)
+                if (w->nprims < WALK_MAX_PRIMS) {
+                    w->clip[w->nprims] = rd.clip;
                     w->prims[w->nprims++] = pr;
+                }
             if (st != VC4_TL_END) {
                 w->broken = true;
                 return false;
@@ -864,7 +867,145 @@ static void test_garbage_never_crashes(void)
     CHECK(1);
 }
 
-TEST_LIST(test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
+/* Clipping (packet 49): NV vertices with the clip header and clipping
+ * enabled, a 640x480 viewport. */
+enum { CLIP_STRIDE = 28 };
+
+static void put_clip_vertex(struct rig *r, uint32_t index, float xc, float yc, float zc, float wc)
+{
+    uint8_t b[CLIP_STRIDE];
+    float cc[4] = {xc, yc, zc, wc};
+    for (int i = 0; i < 4; i++)
+        vc4_st32(b + 4 * i, vc4_f2u(cc[i]));
+    /* the shaded part as a coordinate shader computes it (facts §2.4);
+     * garbage when wc <= 0, as on the hardware */
+    float inv = wc != 0.0f ? 1.0f / wc : 0.0f;
+    float xs = xc * inv * 320.0f * 16.0f, ys = yc * inv * 240.0f * 16.0f;
+    xs = xs > 32767.0f ? 32767.0f : xs < -32768.0f ? -32768.0f : xs;
+    ys = ys > 32767.0f ? 32767.0f : ys < -32768.0f ? -32768.0f : ys;
+    vc4_st16(b + 16, (uint16_t)(int16_t)xs);
+    vc4_st16(b + 18, (uint16_t)(int16_t)ys);
+    vc4_st32(b + 20, vc4_f2u(zc * inv));
+    vc4_st32(b + 24, vc4_f2u(inv));
+    vc4_emu_mem_write(r->emu, VERT_ADDR + index * CLIP_STRIDE, b, sizeof b);
+}
+
+static void clip_prologue(struct rig *r, struct setup *s)
+{
+    prologue(r, s);
+    struct vc4_cl_nv_shader_record rec = {.vertex_stride = CLIP_STRIDE, .fs_code_addr = 0x1000,
+                                          .vertex_data_addr = VERT_ADDR, .enable_clipping = true,
+                                          .clip_header_included = true};
+    uint8_t b[16];
+    CHECK_EQ_INT(vc4_cl_nv_shader_record_pack(&rec, b, NULL), VC4_OK);
+    vc4_emu_mem_write(r->emu, NV_REC_ADDR + 16, b, sizeof b);
+    struct vc4_cl_nv_shader_state nv = {.record_addr = NV_REC_ADDR + 16};
+    vc4_cl_nv_shader_state(&r->cl, &nv);
+    struct vc4_cl_clipper_xy_scaling xy = {320.0f * 16.0f, 240.0f * 16.0f};
+    vc4_cl_clipper_xy_scaling(&r->cl, &xy);
+    struct vc4_cl_clipper_z_scaling zs = {1.0f, 0.0f};
+    vc4_cl_clipper_z_scaling(&r->cl, &zs);
+    struct vc4_cl_viewport_offset vo = {320 * 16, 240 * 16};
+    vc4_cl_viewport_offset(&r->cl, &vo);
+}
+
+static void test_clipping(void)
+{
+    static struct walked w;
+    struct rig r;
+    rig_init(&r);
+    struct setup s = default_setup();
+    s.init_block = VC4_CL_BLOCK_32;
+    s.block = VC4_CL_BLOCK_32;
+    s.tile_alloc_size = 256 * 10 + 64 * 5; /* initial region + a few blocks: overflow too */
+    clip_prologue(&r, &s);
+    vc4_emu_reg_write(r.emu, VC4_V3D_BPOA, OVERFLOW_ADDR);
+    vc4_emu_reg_write(r.emu, VC4_V3D_BPOS, 256);
+    /* 0: inside: no clipping needed */
+    put_clip_vertex(&r, 0, -0.5f, -0.5f, 0.0f, 1.0f);
+    put_clip_vertex(&r, 1, 0.5f, -0.5f, 0.0f, 1.0f);
+    put_clip_vertex(&r, 2, 0.0f, 0.5f, 0.0f, 1.0f);
+    /* 1: vertex 2 behind the eye */
+    put_clip_vertex(&r, 3, -0.5f, -0.5f, 0.0f, 1.0f);
+    put_clip_vertex(&r, 4, 0.5f, -0.5f, 0.0f, 1.0f);
+    put_clip_vertex(&r, 5, 0.0f, 0.5f, 0.0f, -0.5f);
+    /* 2: all behind: rejected */
+    put_clip_vertex(&r, 6, -0.5f, -0.5f, 0.0f, -1.0f);
+    put_clip_vertex(&r, 7, 0.5f, -0.5f, 0.0f, -1.0f);
+    put_clip_vertex(&r, 8, 0.0f, 0.5f, 0.0f, -2.0f);
+    /* 3: far outside the guard band on the right (x = 20 in NDC: 6400 px) */
+    put_clip_vertex(&r, 9, -0.5f, -0.5f, 0.0f, 1.0f);
+    put_clip_vertex(&r, 10, 20.0f, -0.5f, 0.0f, 1.0f);
+    put_clip_vertex(&r, 11, 0.0f, 0.5f, 0.0f, 1.0f);
+    for (int rep = 0; rep < 30; rep++)
+        array(&r, VC4_CL_PRIM_TRIANGLES, 12, 0);
+    vc4_cl_flush(&r.cl);
+    unsigned stalls = 0, errors = 0;
+    while (rig_run(&r, &errors) == VC4_PTB_STALL && stalls < 100) {
+        vc4_emu_reg_write(r.emu, VC4_V3D_BPOA, OVERFLOW_ADDR + 0x10000 * ++stalls);
+        vc4_emu_reg_write(r.emu, VC4_V3D_BPOS, 0x10000);
+    }
+    CHECK(stalls > 0);
+    CHECK_EQ_INT(errors, 0);
+    CHECK_EQ_INT(r.d.errors, 0);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_binned, 90);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_clipped, 60);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_outside, 30);
+    /* tile (4,3) holds the frame's centre (320,240): every binned primitive */
+    CHECK(walk(r.v, tile_addr(4, 3, 10, 32), &w));
+    CHECK(w.returned);
+    CHECK_EQ_INT(w.nprims, 90);
+    unsigned clipped = 0;
+    for (unsigned k = 0; k < w.nprims; k++) {
+        const struct vc4_tl_prim *pr = &w.prims[k];
+        const struct vc4_tl_clip_info *ci = &w.clip[k];
+        unsigned which = pr->index[0] / 3; /* 0, 1 or 3 */
+        CHECK(which == 0 || which == 1 || which == 3);
+        if (which == 0) {
+            CHECK_EQ_U64(ci->record_addr, 0);
+            continue;
+        }
+        clipped++;
+        CHECK(ci->record_addr != 0 && ci->record_addr % 8 == 0);
+        CHECK_EQ_U64(ci->clip_flags, which == 1 ? 4 : 2);
+        struct vc4_tl_clipped rec;
+        uint8_t buf[VC4_TL_CLIP_HEADER + VC4_TL_CLIP_MAX_VERTS * VC4_TL_CLIP_VERTEX];
+        vc4_emu_mem_read(r.emu, ci->record_addr, buf, sizeof buf);
+        CHECK(vc4_tl_read_clipped(buf, sizeof buf, &rec));
+        /* the guard-band triangle loses one vertex: a quadrilateral; the one
+         * crossing the eye plane reaches the guard band too */
+        if (which == 3)
+            CHECK_EQ_INT(rec.nverts, 4);
+        else
+            CHECK(rec.nverts >= 4 && rec.nverts <= 8);
+        for (unsigned i = 0; i < rec.nverts; i++) {
+            const struct vc4_tl_clip_vertex *cv = &rec.v[i];
+            float sum = cv->b[0] + cv->b[1] + cv->b[2];
+            CHECK(sum > 0.999f && sum < 1.001f);
+            CHECK(cv->x_1_16px >= -2047 * 16 && cv->x_1_16px <= 2047 * 16);
+            CHECK(cv->inv_wc > 0.0f);
+        }
+        if (which == 3) {
+            /* the guard-band edge at +2047 px appears, the kept vertices are exact */
+            bool edge = false, v0 = false;
+            for (unsigned i = 0; i < rec.nverts; i++) {
+                edge |= rec.v[i].x_1_16px >= 2046 * 16;
+                v0 |= rec.v[i].x_1_16px == -160 * 16 && rec.v[i].b[0] == 1.0f;
+            }
+            CHECK(edge);
+            CHECK(v0);
+        }
+    }
+    CHECK_EQ_INT(clipped, 60);
+    /* tile (9,3) (x 576..639) is not reached by the unclipped triangle */
+    CHECK(walk(r.v, tile_addr(9, 3, 10, 32), &w));
+    CHECK(w.nprims >= 30 && w.nprims <= 60);
+    for (unsigned k = 0; k < w.nprims; k++)
+        CHECK(w.clip[k].record_addr != 0);
+    rig_fini(&r);
+}
+
+TEST_LIST(test_clipping, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
           test_every_mode_indexed_16bit, test_max_index_and_32bit_indices, test_culling_by_winding,
           test_block_chaining, test_overflow_and_outomem, test_clip_window_viewport_points_lines,
           test_flush_all_state_and_second_flush, test_state_changes_only, test_bad_configurations,
