@@ -66,4 +66,20 @@ else
     echo "vpm_coordinate_shader_test: memory differs from the post (see $out/vpm_coordinate_shader_test.dump)" >&2
     status=1
 fi
+# Seeds 000/002's NV-mode scenes (issue 4): each assembly memory image runs its
+# binning list on CT0 (the binner writes the tile lists) and its rendering list
+# on CT1 (tile lists -> PSE -> rasteriser -> fragment shader on the QPUs -> TLB
+# -> tile buffer -> store); the PNG must equal the golden image pixel for pixel.
+for name in nv_triangle nv_varyings; do
+    if "$vc4kit" render "$here/$name.qasm" -o "$out/$name.png" --expect "$here/../tests/golden/$name.png"; then
+        case "$name" in
+            nv_triangle) what="640x480 triangle in the colour of four float uniforms (mul-pipe .8a-.8d packs): green" ;;
+            *) what="the same triangle with per-vertex varyings R, G, B interpolated (V * W + C)" ;;
+        esac
+        echo "$name: $what; $out/$name.png equals tests/golden/$name.png pixel for pixel"
+    else
+        echo "$name: rendering failed or differs from tests/golden/$name.png" >&2
+        status=1
+    fi
+done
 exit $status

@@ -1,11 +1,381 @@
 /*
- * cmd_render.c - `vc4kit render` (not built yet).
+ * cmd_render.c - `vc4kit render`: run a binning list on CT0 and then a
+ * rendering list on CT1 on the emulated V3D, as a bare-metal program does
+ * (write CTnCA, then CTnEA), and write the frame the last Tile Rendering
+ * Mode Configuration described as a PNG.
+ *
+ *   vc4kit render [--load FILE@ADDR]... --bin START:END --render START:END
+ *                 [-o OUT.png] [--fb ADDR]
+ *   vc4kit render SOURCE.qasm [--bin START:END] [--render START:END] [-o OUT.png] [--fb ADDR]
+ *
+ * The assembly form (docs/rendering.md): the source is assembled at the
+ * address its symbol LOAD_ADDR gives (`.set LOAD_ADDR, 0x00100000`; 0 when
+ * it has none) and loaded there; its labels BIN_START / BIN_END and
+ * RENDER_START / RENDER_END name the two lists.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "tool.h"
+#include "vc4kit/emu.h"
+#include "vc4kit/qpu.h"
+#include "vc4kit/tex.h"
+
+#define RENDER_MAX_LOADS 64
+
+static void usage(FILE *f)
+{
+    fputs("usage: vc4kit render [--load FILE@ADDR]... --bin START:END --render START:END\n"
+          "                     [-o OUT.png] [--fb ADDR]\n"
+          "       vc4kit render SOURCE.qasm [--bin START:END] [--render START:END] [-o OUT.png]\n"
+          "                     [--fb ADDR]\n"
+          "Run a binning control list on CT0 from START to END, then a rendering list on CT1,\n"
+          "on the emulated V3D (as bare metal does: CTnCA, then CTnEA), and write the frame\n"
+          "the last Tile Rendering Mode Configuration described (address, size, colour\n"
+          "format, memory format) as a PNG: frame row 0 at the top, RGBA8888 byte 0 = red,\n"
+          "BGR565 = red 15:11, green 10:5, blue 4:0.\n"
+          "  --load FILE@ADDR   copy FILE into memory at bus address ADDR (assembly source\n"
+          "                     text is assembled there first)\n"
+          "  SOURCE.qasm        one assembly memory image: assembled at its LOAD_ADDR symbol\n"
+          "                     (0 if none); labels BIN_START, BIN_END, RENDER_START,\n"
+          "                     RENDER_END name the lists (--bin/--render override them)\n"
+          "  --bin START:END    the binning list (bus addresses)\n"
+          "  --render START:END the rendering list\n"
+          "  -o OUT.png         output (default: SOURCE with .png, or render.png)\n"
+          "  --fb ADDR          read the frame from ADDR instead of the configured address\n"
+          "  --expect GOLD.png  compare the frame with GOLD.png pixel for pixel (exit 1 if\n"
+          "                     they differ)\n"
+          "  --qpus N           QPUs (1..16, default 12)\n"
+          "  --max-cycles N     cycle budget per list (default 100000000)\n"
+          "  --strict           hardware-rule violations are errors\n"
+          "Exit status: 0 when both lists ran to their end and the PNG was written; 1 for a\n"
+          "bad list, a guest fault, a stall, a timeout or a --expect mismatch (diagnostics\n"
+          "name the thread, the address, the list offset and the packet); 2 for bad\n"
+          "arguments or files.\n",
+          f);
+}
+
+static bool parse_range(const char *s, uint32_t *a, uint32_t *b)
+{
+    const char *c = strchr(s, ':');
+    if (!c || c == s)
+        return false;
+    char left[64];
+    size_t n = (size_t)(c - s);
+    if (n >= sizeof left)
+        return false;
+    memcpy(left, s, n);
+    left[n] = 0;
+    uint64_t x, y;
+    if (!tool_parse_u64(left, &x) || !tool_parse_u64(c + 1, &y) || x > UINT32_MAX || y > UINT32_MAX)
+        return false;
+    *a = (uint32_t)x;
+    *b = (uint32_t)y;
+    return true;
+}
+
+static uint8_t *assemble(const char *path, const uint8_t *text, size_t len, uint32_t base,
+                         struct vc4_diag_sink sink, size_t *out_len, struct vc4_asm **keep)
+{
+    struct vc4_asm_options o = {.sink = sink, .base_addr = base};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    if (!as)
+        return NULL;
+    uint8_t *bytes = NULL;
+    if (vc4_asm_source(as, path, (const char *)text, len) == VC4_OK) {
+        size_t n = 0;
+        const uint8_t *p = vc4_asm_output(as, &n);
+        bytes = malloc(n ? n : 1);
+        if (bytes) {
+            if (n)
+                memcpy(bytes, p, n);
+            *out_len = n;
+        }
+    }
+    if (keep && bytes)
+        *keep = as;
+    else
+        vc4_asm_destroy(as);
+    return bytes;
+}
+
+static bool label(struct vc4_asm *as, const char *name, uint32_t *out)
+{
+    int64_t v;
+    if (!vc4_asm_lookup(as, name, &v) || v < 0 || v > (int64_t)UINT32_MAX)
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* Run one list on thread t (0 = CT0, 1 = CT1) and say how it ended. */
+static int run_list(struct vc4_emu *emu, unsigned t, uint32_t start, uint32_t end, uint64_t max_cycles)
+{
+    const char *name = t ? "rendering list (CT1)" : "binning list (CT0)";
+    vc4_emu_reg_write(emu, t ? VC4_V3D_CT1CA : VC4_V3D_CT0CA, start);
+    vc4_emu_reg_write(emu, t ? VC4_V3D_CT1EA : VC4_V3D_CT0EA, end);
+    enum vc4_status st = vc4_emu_run(emu, max_cycles);
+    uint32_t cs = 0, ca = 0, pcs = 0;
+    vc4_emu_reg_read(emu, t ? VC4_V3D_CT1CS : VC4_V3D_CT0CS, &cs);
+    vc4_emu_reg_read(emu, t ? VC4_V3D_CT1CA : VC4_V3D_CT0CA, &ca);
+    vc4_emu_reg_read(emu, VC4_V3D_PCS, &pcs);
+    if (st != VC4_OK) {
+        tool_error("render: %s: %s", name, vc4_status_name(st));
+        return 1;
+    }
+    if (cs & (1u << 3)) { /* CTERR */
+        tool_error("render: %s stopped by an error at 0x%08x", name, ca);
+        return 1;
+    }
+    if (cs & (1u << 5)) { /* CTRUN: stalled */
+        if (t == 0 && (pcs & (1u << 8)))
+            tool_error("render: %s stalled at 0x%08x: the binner is out of memory (BPOA/BPOS)", name, ca);
+        else
+            tool_error("render: %s stalled at 0x%08x (Wait on Semaphore with no Increment to match)",
+                       name, ca);
+        return 1;
+    }
+    return 0;
+}
+
+static int compare(const char *gold, const uint8_t *rgba, unsigned w, unsigned h,
+                   struct vc4_diag_sink sink)
+{
+    uint8_t *g = NULL;
+    unsigned gw = 0, gh = 0;
+    if (vc4_png_read(gold, &g, &gw, &gh, &sink) != VC4_OK)
+        return 2;
+    int rc = 0;
+    if (gw != w || gh != h) {
+        tool_error("render: %s is %ux%u, the frame %ux%u", gold, gw, gh, w, h);
+        rc = 1;
+    } else {
+        size_t diff = 0, first = 0;
+        for (size_t i = 0; i < (size_t)w * h; i++)
+            if (memcmp(g + 4 * i, rgba + 4 * i, 4) != 0 && diff++ == 0)
+                first = i;
+        if (diff) {
+            const uint8_t *a = rgba + 4 * first, *b = g + 4 * first;
+            tool_error("render: %zu pixels differ from %s; first at (%zu, %zu): %02x%02x%02x%02x, "
+                       "expected %02x%02x%02x%02x",
+                       diff, gold, first % w, first / w, a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
+            rc = 1;
+        }
+    }
+    free(g);
+    return rc;
+}
 
 int cmd_render(int argc, char **argv)
 {
-    (void)argc;
-    tool_error("%s: not implemented yet", argv[0]);
-    return 2;
+    const char *source = NULL, *out = NULL, *expect = NULL;
+    const char *loads[RENDER_MAX_LOADS];
+    size_t nload = 0;
+    bool have_bin = false, have_render = false, have_fb = false, strict = false;
+    uint32_t bin_s = 0, bin_e = 0, ren_s = 0, ren_e = 0, fb = 0;
+    uint64_t max_cycles = 0, qpus = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--strict")) {
+            strict = true;
+        } else if (!strcmp(a, "--load") || !strcmp(a, "--bin") || !strcmp(a, "--render") ||
+                   !strcmp(a, "-o") || !strcmp(a, "--fb") || !strcmp(a, "--expect") ||
+                   !strcmp(a, "--max-cycles") || !strcmp(a, "--qpus")) {
+            if (!val) {
+                tool_error("render: %s needs a value", a);
+                return 2;
+            }
+            i++;
+            uint64_t n;
+            if (!strcmp(a, "--load")) {
+                if (nload == RENDER_MAX_LOADS) {
+                    tool_error("render: too many --load");
+                    return 2;
+                }
+                loads[nload++] = val;
+            } else if (!strcmp(a, "--bin")) {
+                if (!parse_range(val, &bin_s, &bin_e)) {
+                    tool_error("render: bad --bin '%s' (want START:END)", val);
+                    return 2;
+                }
+                have_bin = true;
+            } else if (!strcmp(a, "--render")) {
+                if (!parse_range(val, &ren_s, &ren_e)) {
+                    tool_error("render: bad --render '%s' (want START:END)", val);
+                    return 2;
+                }
+                have_render = true;
+            } else if (!strcmp(a, "-o")) {
+                out = val;
+            } else if (!strcmp(a, "--expect")) {
+                expect = val;
+            } else if (!strcmp(a, "--fb")) {
+                if (!tool_parse_u64(val, &n) || n > UINT32_MAX) {
+                    tool_error("render: bad --fb '%s'", val);
+                    return 2;
+                }
+                fb = (uint32_t)n;
+                have_fb = true;
+            } else if (!strcmp(a, "--qpus")) {
+                if (!tool_parse_u64(val, &n) || n < 1 || n > 16) {
+                    tool_error("render: --qpus takes 1..16, not '%s'", val);
+                    return 2;
+                }
+                qpus = n;
+            } else {
+                if (!tool_parse_u64(val, &n) || n == 0) {
+                    tool_error("render: bad --max-cycles '%s'", val);
+                    return 2;
+                }
+                max_cycles = n;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            tool_error("render: unknown option '%s'", a);
+            usage(stderr);
+            return 2;
+        } else if (!source) {
+            source = a;
+        } else {
+            tool_error("render: more than one SOURCE ('%s')", a);
+            return 2;
+        }
+    }
+    if (!source && (!have_bin || !have_render)) {
+        usage(stderr);
+        return 2;
+    }
+
+    struct tool_diags diags = {0};
+    struct vc4_diag_sink sink = tool_stderr_sink(&diags);
+    struct vc4_emu_options eo = {.sink = sink, .strict = strict, .max_cycles = max_cycles,
+                                 .num_qpus = (unsigned)qpus};
+    struct vc4_emu *emu = vc4_emu_create(&eo);
+    if (!emu)
+        return 2;
+    int rc = 0;
+    char *default_out = NULL;
+
+    /* the assembly memory image */
+    if (source) {
+        size_t len = 0, n = 0;
+        uint8_t *text = tool_read_file(source, &len);
+        struct vc4_asm *as = NULL;
+        uint8_t *img = text ? assemble(source, text, len, 0, sink, &n, &as) : NULL;
+        uint32_t base = 0;
+        if (img && label(as, "LOAD_ADDR", &base) && base != 0) {
+            free(img);
+            vc4_asm_destroy(as);
+            as = NULL;
+            img = assemble(source, text, len, base, sink, &n, &as);
+        }
+        free(text);
+        if (!img) {
+            rc = 2;
+        } else if (vc4_emu_mem_write(emu, base, img, n) != VC4_OK) {
+            tool_error("render: %s: 0x%08x+%zu is outside memory", source, base, n);
+            rc = 2;
+        } else {
+            if (!have_bin && !(label(as, "BIN_START", &bin_s) && label(as, "BIN_END", &bin_e))) {
+                tool_error("render: %s: no BIN_START/BIN_END labels (and no --bin)", source);
+                rc = 2;
+            }
+            if (!have_render && !(label(as, "RENDER_START", &ren_s) && label(as, "RENDER_END", &ren_e))) {
+                tool_error("render: %s: no RENDER_START/RENDER_END labels (and no --render)", source);
+                rc = 2;
+            }
+        }
+        free(img);
+        vc4_asm_destroy(as);
+        if (!out) {
+            const char *b = strrchr(source, '/');
+            b = b ? b + 1 : source;
+            size_t bl = strlen(b);
+            const char *dot = strrchr(b, '.');
+            size_t stem = dot && dot != b ? (size_t)(dot - b) : bl;
+            default_out = malloc(stem + 5);
+            if (default_out) {
+                memcpy(default_out, b, stem);
+                memcpy(default_out + stem, ".png", 5);
+            }
+            out = default_out;
+        }
+    }
+    /* --load images (binary, or assembly text assembled at ADDR) */
+    for (size_t i = 0; rc == 0 && i < nload; i++) {
+        const char *at = strrchr(loads[i], '@');
+        uint64_t addr;
+        if (!at || at == loads[i] || !tool_parse_u64(at + 1, &addr) || addr > UINT32_MAX) {
+            tool_error("render: bad --load '%s' (want FILE@ADDR)", loads[i]);
+            rc = 2;
+            break;
+        }
+        size_t fl = (size_t)(at - loads[i]);
+        char *file = malloc(fl + 1);
+        if (!file) {
+            rc = 2;
+            break;
+        }
+        memcpy(file, loads[i], fl);
+        file[fl] = 0;
+        size_t n = 0;
+        uint8_t *d = tool_read_file(file, &n);
+        if (d && n && tool_looks_like_text(d, n)) {
+            size_t an = 0;
+            uint8_t *img = assemble(file, d, n, (uint32_t)addr, sink, &an, NULL);
+            free(d);
+            d = img;
+            n = an;
+        }
+        if (!d) {
+            rc = 2;
+        } else if (vc4_emu_mem_write(emu, (uint32_t)addr, d, n) != VC4_OK) {
+            tool_error("render: --load %s: 0x%08x+%zu is outside memory", file, (unsigned)addr, n);
+            rc = 2;
+        }
+        free(d);
+        free(file);
+    }
+    if (!out)
+        out = "render.png";
+
+    /* CT0, then CT1 */
+    if (rc == 0)
+        rc = run_list(emu, 0, bin_s, bin_e, max_cycles);
+    if (rc == 0)
+        rc = run_list(emu, 1, ren_s, ren_e, max_cycles);
+
+    /* the frame */
+    uint8_t *rgba = NULL;
+    struct vc4_emu_frame f;
+    vc4_emu_render_frame(emu, &f);
+    if (rc == 0 && !f.valid) {
+        tool_error("render: the rendering list executed no Tile Rendering Mode Configuration");
+        rc = 1;
+    }
+    if (rc == 0) {
+        if (have_fb)
+            f.addr = fb;
+        if (f.frames == 0)
+            fprintf(stderr, "vc4kit: warning: render: the rendering list signalled no end of frame\n");
+        rgba = f.width && f.height ? malloc((size_t)f.width * f.height * 4) : NULL;
+        enum vc4_status st = rgba ? vc4_emu_read_frame(emu, &f, rgba) : VC4_ERR_INVALID;
+        if (st != VC4_OK) {
+            tool_error("render: cannot read the %ux%u frame at 0x%08x: %s", f.width, f.height, f.addr,
+                       vc4_status_name(st));
+            rc = 1;
+        } else if (vc4_png_write(out, rgba, f.width, f.height, (size_t)f.width * 4, &sink) != VC4_OK) {
+            rc = 2;
+        } else if (expect) {
+            rc = compare(expect, rgba, f.width, f.height, sink);
+        }
+    }
+    free(rgba);
+    free(default_out);
+    vc4_emu_destroy(emu);
+    return rc;
 }

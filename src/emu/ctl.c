@@ -1167,6 +1167,16 @@ static enum step ct_step(struct vc4_v3d *v, unsigned t, uint64_t budget, uint64_
     return r;
 }
 
+/* The name of the packet at addr (for diagnostics), or NULL. */
+static const char *packet_at(const struct vc4_v3d *v, uint32_t addr)
+{
+    uint8_t op;
+    if (!vc4_mem_read8(&v->mem, addr, &op))
+        return NULL;
+    const struct vc4_cl_packet_desc *d = vc4_cl_packet(op);
+    return d ? d->name : NULL;
+}
+
 enum vc4_status vc4_ctl_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used)
 {
     struct vc4_ctl *c = &v->ctl;
@@ -1178,7 +1188,7 @@ enum vc4_status vc4_ctl_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used)
             struct vc4_ct *ct = &c->ct[t];
             while (ct->run && !ct->err) {
                 if (*used >= budget) {
-                    ct_diag(v, t, VC4_ERROR, VC4_DIAG_TIMEOUT, ct->ca, NULL,
+                    ct_diag(v, t, VC4_ERROR, VC4_DIAG_TIMEOUT, ct->ca, packet_at(v, ct->ca),
                             "cycle budget exhausted: the list has not ended after %llu packets (a loop?)",
                             (unsigned long long)ct->packets);
                     return VC4_ERR_TIMEOUT;
