@@ -78,6 +78,7 @@ struct ptb_ctx {
     unsigned ndiag;
     bool error;
     uint64_t appends; /* tile appends during this call */
+    bool wrote;       /* memory was written */
 };
 
 static void ptb_diag(struct ptb_ctx *c, enum vc4_severity sev, const char *fmt, ...) VC4_PRINTF(3, 4);
@@ -194,6 +195,7 @@ static bool tile_store(struct ptb_ctx *c, const struct tile *t)
     vc4_st32(b + VC4_PTB_TSDA_PLF, t->plf);
     vc4_st32(b + VC4_PTB_TSDA_PRIMS, t->prims);
     vc4_st32(b + VC4_PTB_TSDA_BLOCKS, t->blocks);
+    c->wrote = true;
     if (!vc4_mem_write(&c->v->mem, tsda_entry(p, t->index), b, sizeof b)) {
         ptb_diag(c, VC4_ERROR, "tile state data of tile %u at 0x%08x is outside memory", t->index,
                  tsda_entry(p, t->index));
@@ -322,8 +324,10 @@ enum wr_result { WR_OK, WR_STALL, WR_FAIL };
 
 static bool mem_put(struct ptb_ctx *c, uint32_t at, const uint8_t *b, uint32_t n)
 {
-    if (vc4_mem_write(&c->v->mem, at, b, n))
+    if (vc4_mem_write(&c->v->mem, at, b, n)) {
+        c->wrote = true;
         return true;
+    }
     ptb_diag(c, VC4_ERROR, "tile list write of %u bytes at 0x%08x is outside memory", n, at);
     return false;
 }
@@ -1395,5 +1399,8 @@ enum vc4_ptb_result vc4_ptb_packet(struct vc4_v3d *v, const struct vc4_cl_packet
                  (unsigned)d->length);
         return VC4_PTB_ERROR;
     }
-    return handlers[pkt->opcode](&c);
+    enum vc4_ptb_result r = handlers[pkt->opcode](&c);
+    if (c.wrote)
+        v->code_gen++; /* memory was written: cached instruction words are checked again (v3d.h) */
+    return r;
 }

@@ -220,6 +220,10 @@ static void test_dump(void)
     uint8_t bad[] = {VC4_CL_COMPRESSED_PRIMITIVE_LIST, 0x13, 1, 0, 2, 0, 3, 0, 0x99};
     vc4_tl_dump(bad, sizeof bad, text, sizeof text);
     CHECK_STR(text, "triangle 1 2 3\nerror: bad item at +8\n");
+    /* the example of docs/tile-lists.md */
+    const uint8_t doc[] = {0x30, 0x13, 5, 0, 6, 0, 7, 0, 0x11, 9, 0, 0};
+    vc4_tl_dump(doc, sizeof doc, text, sizeof text);
+    CHECK_STR(text, "triangle 5 6 7\npoint 9\n");
     uint8_t nop[] = {VC4_CL_NOP};
     vc4_tl_dump(nop, sizeof nop, text, sizeof text);
     CHECK_CONTAINS(text, "error: not a compressed primitive list");
