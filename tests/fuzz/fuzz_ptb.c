@@ -20,10 +20,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum {
-    MEM = 1u << 20,
-    TSDA = 0x40000,
-    TILE_ALLOC = 0x80000,
-    OVERFLOW = 0xC0000,
+    MEM = 256u << 10,
+    TSDA = 0x14000,       /* up to 12 x 12 tiles x 48 bytes */
+    TILE_ALLOC = 0x18000, /* up to 0x10000 bytes */
+    OVERFLOW = 0x30000,   /* + 0x1000 per stall, up to 8 */
     MAX_STALLS = 8,
     /* primitive packets larger than this are skipped (the unit tests check
      * the binner's own bounds; this keeps each input fast) */
@@ -63,7 +63,7 @@ static void walk_all(struct vc4_v3d *v)
     for (uint32_t y = 0; y < p->cfg.height_tiles; y++)
         for (uint32_t x = 0; x < p->cfg.width_tiles; x++) {
             uint32_t a = vc4_ptb_tile_list_addr(p, x, y);
-            for (int steps = 0; steps < 10000; steps++) {
+            for (int steps = 0; steps < 2000; steps++) {
                 uint32_t off;
                 if (!vc4_mem_span(&v->mem, a, 1, &off))
                     break;
@@ -75,7 +75,7 @@ static void walk_all(struct vc4_v3d *v)
                     if (vc4_tl_packet_length(b, avail, &len) != VC4_TL_OK)
                         break;
                 } else if (vc4_cl_packet_length(b, avail, &len) != VC4_CL_LEN_OK ||
-                           b[0] == VC4_CL_RETURN_FROM_SUB_LIST) {
+                           b[0] == VC4_CL_RETURN_FROM_SUB_LIST || b[0] == VC4_CL_HALT) {
                     break;
                 } else if (b[0] == VC4_CL_BRANCH) {
                     a = vc4_le32(b + 1);
