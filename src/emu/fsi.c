@@ -102,10 +102,16 @@ bool vc4_fsi_add(struct vc4_v3d *v, const struct vc4_raster_batch *rb)
 
 /* ---- TLB access ------------------------------------------------------------------ */
 
+/* The tile-buffer entry of element i, sample s.  Elements of a batch's
+ * unused quads lie outside the tile: they get entry s (loads read
+ * something harmless; nothing is ever written for them: no coverage). */
 static unsigned tlb_idx(const struct vc4_v3d *v, const struct vc4_fsi_batch *b, unsigned i, unsigned s)
 {
     const struct vc4_fsi *f = &v->fsi;
-    return vc4_tlb_index(&v->tlb, b->px.x[i] - f->tile_fx0, b->px.y[i] - f->tile_fy0, s);
+    unsigned x = (unsigned)b->px.x[i] - f->tile_fx0, y = (unsigned)b->px.y[i] - f->tile_fy0;
+    if (x >= v->tlb.tile_w || y >= v->tlb.tile_h || s >= v->tlb.samples)
+        return s % v->tlb.samples;
+    return vc4_tlb_index(&v->tlb, x, y, s);
 }
 
 /* Depth test of every alive sample of the elements in mask, with the

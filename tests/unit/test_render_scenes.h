@@ -262,7 +262,7 @@ static inline enum vc4_status sc_run(struct vc4_emu *emu, uint32_t bin_end, uint
 static inline uint8_t *sc_render(const struct sc_params *p, struct vc4_diag_sink sink, unsigned num_qpus,
                                  struct vc4_emu **out_emu)
 {
-    struct vc4_emu_options eo = {.sink = sink, .num_qpus = num_qpus};
+    struct vc4_emu_options eo = {.sink = sink, .num_qpus = num_qpus, .mem_size = 16u << 20};
     struct vc4_emu *emu = vc4_emu_create(&eo);
     if (!emu)
         return NULL;
