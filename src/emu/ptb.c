@@ -16,6 +16,7 @@
  */
 #include "emu/ptb.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -1149,10 +1150,15 @@ static enum clip_result clip_prim(const struct vc4_ptb *p, const struct vc4_ptb_
             xs *= (double)p->xy_scale[0];
             ys *= (double)p->xy_scale[1];
             zs *= (double)p->z_scale;
-            /* inside the guard band: fits s16 */
+            zs += (double)p->z_offset;
+            /* inside the guard band the position fits s16; anything else
+             * (NaN or infinite inputs) leaves nothing to draw */
+            if (!(fabs(xs) <= PTB_GUARD_BAND_1_16PX + 1.0 && fabs(ys) <= PTB_GUARD_BAND_1_16PX + 1.0 &&
+                  fabs(zs) <= (double)FLT_MAX && fabs(inv_w) <= (double)FLT_MAX))
+                return CLIP_REJECT;
             r->x_1_16px = (int32_t)lround(xs);
             r->y_1_16px = (int32_t)lround(ys);
-            r->zs = (float)(zs + (double)p->z_offset);
+            r->zs = (float)zs;
             r->inv_wc = (float)inv_w;
         }
         for (unsigned k = 0; k < 3; k++)

@@ -7,6 +7,8 @@
  */
 #include "harness.h"
 
+#include <math.h>
+
 #include "base/base.h"
 #include "emu/ptb.h"
 #include "emu/tilelist.h"
@@ -881,8 +883,8 @@ static void put_clip_vertex(struct rig *r, uint32_t index, float xc, float yc, f
      * garbage when wc <= 0, as on the hardware */
     float inv = wc != 0.0f ? 1.0f / wc : 0.0f;
     float xs = xc * inv * 320.0f * 16.0f, ys = yc * inv * 240.0f * 16.0f;
-    xs = xs > 32767.0f ? 32767.0f : xs < -32768.0f ? -32768.0f : xs;
-    ys = ys > 32767.0f ? 32767.0f : ys < -32768.0f ? -32768.0f : ys;
+    xs = xs != xs ? 0.0f : xs > 32767.0f ? 32767.0f : xs < -32768.0f ? -32768.0f : xs;
+    ys = ys != ys ? 0.0f : ys > 32767.0f ? 32767.0f : ys < -32768.0f ? -32768.0f : ys;
     vc4_st16(b + 16, (uint16_t)(int16_t)xs);
     vc4_st16(b + 18, (uint16_t)(int16_t)ys);
     vc4_st32(b + 20, vc4_f2u(zc * inv));
@@ -1005,7 +1007,56 @@ static void test_clipping(void)
     rig_fini(&r);
 }
 
-TEST_LIST(test_clipping, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
+/* Clip coordinates that are NaN, infinite or huge, odd scalings: no crash,
+ * no undefined behaviour (run under UBSan), nothing bogus in the lists. */
+static void test_clipping_extreme_values(void)
+{
+    static struct walked w;
+    const float vals[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e-30f, -1e-30f, 1e30f, -1e30f, 3.0e38f,
+                          -3.0e38f, INFINITY, -INFINITY, NAN, 0.5f, 2047.0f, 1e-5f};
+    const unsigned nv = (unsigned)VC4_ARRAY_SIZE(vals);
+    const float scales[][2] = {{320.0f * 16.0f, 240.0f * 16.0f}, {0.0f, 0.0f}, {1e30f, -1e30f},
+                               {NAN, 1.0f}, {INFINITY, 16.0f}, {-5120.0f, -3840.0f}};
+    uint32_t x = 99;
+    for (size_t sc = 0; sc < VC4_ARRAY_SIZE(scales); sc++) {
+        struct rig r;
+        rig_init(&r);
+        struct setup s = default_setup();
+        clip_prologue(&r, &s);
+        struct vc4_cl_clipper_xy_scaling xy = {scales[sc][0], scales[sc][1]};
+        vc4_cl_clipper_xy_scaling(&r.cl, &xy);
+        for (uint32_t i = 0; i < 600; i++) {
+            float cc[4];
+            for (int k = 0; k < 4; k++) {
+                x = x * 1103515245u + 12345u;
+                cc[k] = vals[(x >> 16) % nv];
+            }
+            put_clip_vertex(&r, i, cc[0], cc[1], cc[2], cc[3]);
+        }
+        array(&r, VC4_CL_PRIM_TRIANGLES, 600, 0);
+        array(&r, VC4_CL_PRIM_LINES, 600, 0);
+        array(&r, VC4_CL_PRIM_POINTS, 600, 0);
+        vc4_cl_flush(&r.cl);
+        CHECK_EQ_INT(rig_run(&r, NULL), VC4_PTB_DONE);
+        CHECK_EQ_INT(r.d.errors, 0);
+        for (unsigned t = 0; t < 80; t += 7) {
+            CHECK(walk(r.v, TILE_ALLOC_ADDR + 32 * t, &w));
+            for (unsigned k = 0; k < w.nprims; k++) {
+                if (!w.clip[k].record_addr)
+                    continue;
+                struct vc4_tl_clipped rec;
+                uint8_t buf[VC4_TL_CLIP_HEADER + VC4_TL_CLIP_MAX_VERTS * VC4_TL_CLIP_VERTEX];
+                vc4_emu_mem_read(r.emu, w.clip[k].record_addr, buf, sizeof buf);
+                CHECK(vc4_tl_read_clipped(buf, sizeof buf, &rec));
+                for (unsigned i = 0; i < rec.nverts; i++)
+                    CHECK(rec.v[i].inv_wc > 0.0f && isfinite(rec.v[i].zs));
+            }
+        }
+        rig_fini(&r);
+    }
+}
+
+TEST_LIST(test_clipping, test_clipping_extreme_values, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
           test_every_mode_indexed_16bit, test_max_index_and_32bit_indices, test_culling_by_winding,
           test_block_chaining, test_overflow_and_outomem, test_clip_window_viewport_points_lines,
           test_flush_all_state_and_second_flush, test_state_changes_only, test_bad_configurations,
