@@ -36,16 +36,26 @@ static const struct {
                     "write to QUAD_X / QUAD_Y / REV_FLAG (no known effect; ignored)"},
 };
 
-static void fsi_rule(struct vc4_v3d *v, struct vc4_qpu *q, enum fsi_rule r)
+/* back: instructions before the PC the rule is about (the thread end is
+ * 3 instructions back when the program has ended) */
+static void fsi_rule_at(struct vc4_v3d *v, struct vc4_qpu *q, enum fsi_rule r, uint32_t back)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!v->strict && (f->warned & (1u << r)))
         return;
     f->warned |= 1u << r;
+    uint32_t pc = q->pc;
+    q->pc -= back * VC4_QPU_INSTR_BYTES;
     vc4_v3d_qpu_diag(v, q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, fsi_rules[r].id,
                      fsi_rules[r].source, "%s", fsi_rules[r].what);
+    q->pc = pc;
     if (v->strict && v->fault == VC4_OK)
         v->fault = VC4_ERR_RULE;
+}
+
+static void fsi_rule(struct vc4_v3d *v, struct vc4_qpu *q, enum fsi_rule r)
+{
+    fsi_rule_at(v, q, r, 0);
 }
 
 /* ---- state -------------------------------------------------------------------- */
@@ -435,8 +445,8 @@ static void finish_batch(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_fsi_ba
     struct vc4_fsi *f = &v->fsi;
     resolve_z(v, b);
     release_sb(b);
-    if (b->vary_next < f->nvary)
-        fsi_rule(v, q, FR_VARY_UNREAD);
+    if (b->vary_next < f->nvary) /* reported at the thread end */
+        fsi_rule_at(v, q, FR_VARY_UNREAD, VC4_QPU_THREND_SLOTS + 1);
     b->done = true;
     f->ndone++;
 }

@@ -122,6 +122,7 @@ struct sc_params {
     unsigned color_format; /* enum vc4_cl_fb_color_format */
     unsigned memory_format;
     bool single_threaded;
+    uint32_t tile_alloc_size; /* 0: SC_TILE_ALLOC_SIZE */
 };
 
 static inline struct sc_params sc_default(bool varyings)
@@ -176,7 +177,8 @@ static inline bool sc_build(struct vc4_emu *emu, const struct sc_params *p, stru
     struct vc4_cl bin;
     vc4_cl_init(&bin, NULL, SC_BIN_CL, &sink);
     struct vc4_cl_tile_binning_mode_config bcfg = {
-        .tile_alloc_addr = SC_TILE_ALLOC, .tile_alloc_size = SC_TILE_ALLOC_SIZE, .tsda_addr = SC_TSDA,
+        .tile_alloc_addr = SC_TILE_ALLOC,
+        .tile_alloc_size = p->tile_alloc_size ? p->tile_alloc_size : SC_TILE_ALLOC_SIZE, .tsda_addr = SC_TSDA,
         .width_tiles = wt, .height_tiles = ht, .multisample_4x = p->multisample, .auto_init_tsda = true,
         .initial_block_size = VC4_CL_BLOCK_32, .block_size = VC4_CL_BLOCK_128,
     };
