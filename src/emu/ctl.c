@@ -228,7 +228,7 @@ static bool xfer_result(struct vc4_v3d *v, uint32_t at, const char *pkt, enum vc
         return true;
     if (r == VC4_TLB_UNSUPPORTED)
         ct_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt,
-                "%s: a %ux%u frame is larger than the tiling maths supports (2048x2048)", what,
+                "%s: a %ux%u frame: the tiling maths places frames of 1x1 to 2048x2048 pixels", what,
                 v->ctl.r.trmc.width_px, v->ctl.r.trmc.height_px);
     else
         ct_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt, "%s: address 0x%08x is outside memory", what,
