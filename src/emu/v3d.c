@@ -35,7 +35,8 @@ void vc4_v3d_qpu_diag(struct vc4_v3d *v, const struct vc4_qpu *q, enum vc4_sever
     struct vc4_location l = vc4_location_none();
     l.addr = q->pc;
     l.qpu = (int)q->num;
-    l.thread = 0;
+    /* a fragment shader's QPU thread (fsi.c); 0 otherwise */
+    l.thread = vc4_fsi_owns(&v->fsi, q->num) ? v->fsi.q[q->num].cur : 0;
     if (rule)
         vc4_diag_rule(&v->unit_sink, sev, "qpu", rule, source, &l, "QPU %u: %s: %s", q->num, msg, dis);
     else
