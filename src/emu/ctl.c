@@ -635,29 +635,32 @@ static enum vc4_status draw_line(struct vc4_v3d *v, const struct vc4_pse_vertex 
     return VC4_OK;
 }
 
-/* Can primitives be drawn now?  (frame, tile and an NV shader) */
-static bool ready_to_draw(struct vc4_v3d *v, uint32_t at, const char *pkt)
+/* Can primitives be drawn now?  VC4_OK: yes (frame, tile and an NV
+ * shader); VC4_ERR_UNSUPPORTED: a shader mode not emulated (warned once,
+ * the primitives are skipped); VC4_ERR_FAULT: missing configuration (an
+ * error was reported). */
+static enum vc4_status ready_to_draw(struct vc4_v3d *v, uint32_t at, const char *pkt)
 {
     struct vc4_ctl_render *r = &v->ctl.r;
     if (!need_frame(v, at, pkt))
-        return false;
+        return VC4_ERR_FAULT;
     switch (r->shader) {
     case VC4_CTL_SHADER_NV:
-        return true;
+        return VC4_OK;
     case VC4_CTL_SHADER_NONE:
         ct_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt,
                 "no shader state before the primitives (missing configuration)");
-        return false;
+        return VC4_ERR_FAULT;
     case VC4_CTL_SHADER_GL:
         if (once(v, W_GL_MODE))
             ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
                     "GL shader state: vertex shading is not emulated yet; primitives skipped");
-        return false;
+        return VC4_ERR_UNSUPPORTED;
     default:
         if (once(v, W_VG))
             ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
                     "VG shader state is not emulated; primitives skipped");
-        return false;
+        return VC4_ERR_UNSUPPORTED;
     }
 }
 
@@ -745,10 +748,9 @@ static enum vc4_status tile_list_prims(struct vc4_v3d *v, uint32_t at, const str
         ct_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt, "malformed primitive list");
         return VC4_ERR_FAULT;
     }
-    if (!ready_to_draw(v, at, pkt))
-        return v->ctl.r.shader == VC4_CTL_SHADER_NONE || !v->ctl.r.have_trmc || !v->ctl.r.have_tile
-                   ? VC4_ERR_FAULT
-                   : VC4_OK;
+    enum vc4_status ready = ready_to_draw(v, at, pkt);
+    if (ready != VC4_OK)
+        return ready == VC4_ERR_UNSUPPORTED ? VC4_OK : ready;
     struct vc4_tl_prim tp;
     enum vc4_tl_status ts;
     while ((ts = vc4_tl_next(&tr, &tp)) == VC4_TL_OK) {
@@ -792,10 +794,9 @@ static enum vc4_status list_prims(struct vc4_v3d *v, uint32_t at, const struct v
     if (once(v, W_UNVERIFIED))
         ct_diag(v, 1, VC4_NOTE, VC4_DIAG_INFO, at, pkt,
                 "primitives in a rendering list are drawn into the current tile (vc4kit extension)");
-    if (!ready_to_draw(v, at, pkt))
-        return v->ctl.r.shader == VC4_CTL_SHADER_NONE || !v->ctl.r.have_trmc || !v->ctl.r.have_tile
-                   ? VC4_ERR_FAULT
-                   : VC4_OK;
+    enum vc4_status ready = ready_to_draw(v, at, pkt);
+    if (ready != VC4_OK)
+        return ready == VC4_ERR_UNSUPPORTED ? VC4_OK : ready;
     struct vc4_cl_indexed_primitive_list ipl;
     struct vc4_cl_vertex_array_primitives vap;
     const struct vc4_cl_indexed_primitive_list *ip = NULL;

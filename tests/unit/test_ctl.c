@@ -272,5 +272,32 @@ static void test_end_of_frame(void)
     vc4_emu_destroy(emu);
 }
 
-TEST_LIST(test_start_halt_nop, test_branch_and_sublists, test_semaphore, test_reset, test_bad_lists,
+/* Modes not emulated yet are skipped with one warning, not an error. */
+static void test_gl_mode_skipped(void)
+{
+    struct vc4_emu *emu = mk();
+    struct vc4_cl cl;
+    struct vc4_diag_sink sink = harness_sink(&hd);
+    vc4_cl_init(&cl, NULL, L0, &sink);
+    struct vc4_cl_tile_rendering_mode_config tr = {.fb_addr = 0x100000, .width_px = 64, .height_px = 64,
+                                                   .color_format = VC4_CL_FB_RGBA8888};
+    vc4_cl_tile_rendering_mode_config(&cl, &tr);
+    struct vc4_cl_tile_coordinates t0 = {0, 0};
+    vc4_cl_tile_coordinates(&cl, &t0);
+    struct vc4_cl_gl_shader_state gs = {.num_attr_arrays = 1, .record_addr = 0x200000};
+    vc4_cl_gl_shader_state(&cl, &gs);
+    struct vc4_cl_vertex_array_primitives va = {.primitive_mode = VC4_CL_PRIM_TRIANGLES, .length = 3};
+    vc4_cl_vertex_array_primitives(&cl, &va);
+    vc4_cl_vertex_array_primitives(&cl, &va);
+    vc4_cl_store_ms_tile_buffer_and_eof(&cl);
+    put(emu, L0, cl.data, cl.len);
+    CHECK(start(emu, 1, L0, vc4_cl_addr(&cl)) == VC4_OK);
+    CHECK_EQ_INT(hd.errors, 0);
+    CHECK_CONTAINS(hd.text, "GL shader state: vertex shading is not emulated yet; primitives skipped");
+    CHECK_EQ_U64(reg(emu, VC4_V3D_RFC), 1);
+    vc4_cl_free(&cl);
+    vc4_emu_destroy(emu);
+}
+
+TEST_LIST(test_gl_mode_skipped, test_start_halt_nop, test_branch_and_sublists, test_semaphore, test_reset, test_bad_lists,
           test_end_of_frame)
