@@ -5,6 +5,7 @@
  * (fragment shading), §11 (registers); seed 002 (NV shader record,
  * varyings).
  */
+#include <float.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -725,7 +726,10 @@ static enum vc4_status draw_clipped(struct vc4_v3d *v, uint32_t at, const char *
             double s1 = (double)cv->b[1] * (double)orig[1].vary[k];
             double s2 = (double)cv->b[2] * (double)orig[2].vary[k];
             double sum = s0 + s1;
-            p->vary[k] = (float)(sum + s2);
+            sum += s2;
+            /* inside float's range (a record from memory may hold anything) */
+            p->vary[k] = sum != sum ? 0.0f : sum > (double)FLT_MAX ? FLT_MAX
+                       : sum < -(double)FLT_MAX ? -FLT_MAX : (float)sum;
         }
     }
     v->ctl.ct[1].prims++;
