@@ -7,7 +7,7 @@
  * addresses outside memory, missing configuration, lists that never end.
  */
 #include "harness.h"
-#include "test_render_scenes.h"
+#include "nv_scene.h"
 
 #define L0 0x00010000u /* list addresses */
 #define L1 0x00020000u

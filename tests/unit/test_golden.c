@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "test_render_scenes.h"
+#include "nv_scene.h"
 #include "vc4kit/tex.h"
 
 #ifndef VC4KIT_SOURCE_DIR

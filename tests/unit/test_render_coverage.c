@@ -16,7 +16,7 @@
 
 #include "harness.h"
 #include "test_raster_ref.h"
-#include "test_render_scenes.h"
+#include "nv_scene.h"
 
 #define CV_LISTS 0x00100000u
 #define CV_RENDER 0x00140000u

@@ -6,7 +6,7 @@
  * posts describe, and written to the build directory as PNGs.
  */
 #include "harness.h"
-#include "test_render_scenes.h"
+#include "nv_scene.h"
 #include "vc4kit/tex.h"
 
 #ifndef VC4KIT_BINARY_DIR

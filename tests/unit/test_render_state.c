@@ -8,7 +8,7 @@
  * gives it overflow memory, then the frame completes unchanged.
  */
 #include "harness.h"
-#include "test_render_scenes.h"
+#include "nv_scene.h"
 
 #define RL 0x00010000u
 #define CODE 0x00020000u

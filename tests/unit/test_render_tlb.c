@@ -8,7 +8,7 @@
  */
 #include "emu/tlb.h"
 #include "harness.h"
-#include "test_render_scenes.h"
+#include "nv_scene.h"
 
 #define RL 0x00010000u   /* the rendering list */
 #define SRC 0x00100000u  /* a source image */

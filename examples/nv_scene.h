@@ -1,5 +1,5 @@
 /*
- * test_render_scenes.h - the seed posts' NV-mode scenes built in C with the
+ * nv_scene.h - the seed posts' NV-mode scenes built in C with the
  * library (the C form of examples/nv_triangle.qasm and nv_varyings.qasm):
  * the control-list writer (vc4kit/cl.h) builds the binning list, the
  * rendering list and the NV shader record, the assembler (vc4kit/qpu.h)
@@ -17,8 +17,8 @@
  *    (seed 004's 0x203E3DF7, 0x110059E0 and 0x213E3177, 0x11024821).
  * Lists as the kernel builds them (hardware facts §3.5, §4.3).
  */
-#ifndef VC4_TEST_RENDER_SCENES_H
-#define VC4_TEST_RENDER_SCENES_H
+#ifndef VC4_EXAMPLES_NV_SCENE_H
+#define VC4_EXAMPLES_NV_SCENE_H
 
 #include <stdbool.h>
 #include <stdint.h>
