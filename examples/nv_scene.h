@@ -286,4 +286,37 @@ static inline uint8_t *sc_render(const struct sc_params *p, struct vc4_diag_sink
     return rgba;
 }
 
+
+/* ---- the examples' main: render one scene to a PNG ---------------------- */
+
+#include <stdio.h>
+
+#include "vc4kit/tex.h"
+
+static inline void sc_print_diag(void *user, const struct vc4_diag *d)
+{
+    (void)user;
+    char line[512];
+    vc4_diag_format(d, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+}
+
+/* usage: PROGRAM OUT.png */
+static inline int sc_example_main(int argc, char **argv, bool varyings)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s OUT.png\n", argv[0]);
+        return 2;
+    }
+    struct vc4_diag_sink sink = {sc_print_diag, NULL};
+    struct sc_params p = sc_default(varyings);
+    uint8_t *rgba = sc_render(&p, sink, 12, NULL);
+    if (!rgba) {
+        fprintf(stderr, "%s: the scene did not render\n", argv[0]);
+        return 1;
+    }
+    enum vc4_status st = vc4_png_write(argv[1], rgba, p.width, p.height, (size_t)p.width * 4, &sink);
+    free(rgba);
+    return st == VC4_OK ? 0 : 1;
+}
 #endif
