@@ -74,30 +74,6 @@ static bool parse_range(const char *s, uint32_t *a, uint32_t *b)
     return true;
 }
 
-static uint8_t *assemble(const char *path, const uint8_t *text, size_t len, uint32_t base,
-                         struct vc4_diag_sink sink, size_t *out_len, struct vc4_asm **keep)
-{
-    struct vc4_asm_options o = {.sink = sink, .base_addr = base};
-    struct vc4_asm *as = vc4_asm_create(&o);
-    if (!as)
-        return NULL;
-    uint8_t *bytes = NULL;
-    if (vc4_asm_source(as, path, (const char *)text, len) == VC4_OK) {
-        size_t n = 0;
-        const uint8_t *p = vc4_asm_output(as, &n);
-        bytes = malloc(n ? n : 1);
-        if (bytes) {
-            if (n)
-                memcpy(bytes, p, n);
-            *out_len = n;
-        }
-    }
-    if (keep && bytes)
-        *keep = as;
-    else
-        vc4_asm_destroy(as);
-    return bytes;
-}
 
 static bool label(struct vc4_asm *as, const char *name, uint32_t *out)
 {
@@ -265,13 +241,13 @@ int cmd_render(int argc, char **argv)
         size_t len = 0, n = 0;
         uint8_t *text = tool_read_file(source, &len);
         struct vc4_asm *as = NULL;
-        uint8_t *img = text ? assemble(source, text, len, 0, sink, &n, &as) : NULL;
+        uint8_t *img = text ? tool_assemble(source, text, len, 0, sink, &n, &as) : NULL;
         uint32_t base = 0;
         if (img && label(as, "LOAD_ADDR", &base) && base != 0) {
             free(img);
             vc4_asm_destroy(as);
             as = NULL;
-            img = assemble(source, text, len, base, sink, &n, &as);
+            img = tool_assemble(source, text, len, base, sink, &n, &as);
         }
         free(text);
         if (!img) {
@@ -326,7 +302,7 @@ int cmd_render(int argc, char **argv)
         uint8_t *d = tool_read_file(file, &n);
         if (d && n && tool_looks_like_text(d, n)) {
             size_t an = 0;
-            uint8_t *img = assemble(file, d, n, (uint32_t)addr, sink, &an, NULL);
+            uint8_t *img = tool_assemble(file, d, n, (uint32_t)addr, sink, &an, NULL);
             free(d);
             d = img;
             n = an;

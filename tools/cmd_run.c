@@ -147,29 +147,6 @@ static uint8_t *read_words(const char *path, const uint8_t *text, size_t len, si
     return out;
 }
 
-/* Assemble source text (vc4asm dialect) into bytes (malloc'd); errors go
- * to the sink. */
-static uint8_t *assemble(const char *path, const uint8_t *text, size_t len, size_t *out_len,
-                         struct vc4_diag_sink sink)
-{
-    struct vc4_asm_options o = {.sink = sink, .base_addr = RUN_CODE_ADDR};
-    struct vc4_asm *as = vc4_asm_create(&o);
-    if (!as)
-        return NULL;
-    uint8_t *bytes = NULL;
-    if (vc4_asm_source(as, path, (const char *)text, len) == VC4_OK) {
-        size_t n = 0;
-        const uint8_t *p = vc4_asm_output(as, &n);
-        bytes = malloc(n ? n : 1);
-        if (bytes) {
-            if (n)
-                memcpy(bytes, p, n);
-            *out_len = n;
-        }
-    }
-    vc4_asm_destroy(as);
-    return bytes;
-}
 
 int cmd_run(int argc, char **argv)
 {
@@ -254,7 +231,7 @@ int cmd_run(int argc, char **argv)
         size_t n = 0;
         uint8_t *code = read_words(prog, data, len, &n);
         if (!code)
-            code = assemble(prog, data, len, &n, sink);
+            code = tool_assemble(prog, data, len, RUN_CODE_ADDR, sink, &n, NULL);
         free(data);
         if (!code)
             return 2;

@@ -40,6 +40,13 @@ bool tool_parse_u32_value(const char *s, uint32_t *out);
 /* "vc4kit: error: ..." on stderr. */
 void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct vc4_asm;
+/* Assemble vc4asm-dialect text at bus address base into malloc'd bytes;
+ * NULL on errors (reported to sink). With keep, the assembler is returned
+ * (for label look-ups) and the caller destroys it. */
+uint8_t *tool_assemble(const char *path, const uint8_t *text, size_t len, uint32_t base,
+                       struct vc4_diag_sink sink, size_t *out_len, struct vc4_asm **keep);
+
 /* Does the file look like assembly source text (not a raw binary)? */
 bool tool_looks_like_text(const uint8_t *data, size_t len);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tool.h"
+#include "vc4kit/qpu.h"
 
 static void stderr_diag(void *user, const struct vc4_diag *d)
 {
@@ -158,4 +159,31 @@ bool tool_looks_like_text(const uint8_t *data, size_t len)
             return false;
     }
     return true;
+}
+
+/* Assemble vc4asm-dialect source into bytes (malloc'd) at base; errors go
+ * to the sink. With keep, the assembler is handed over for symbol look-ups. */
+uint8_t *tool_assemble(const char *path, const uint8_t *text, size_t len, uint32_t base,
+                         struct vc4_diag_sink sink, size_t *out_len, struct vc4_asm **keep)
+{
+    struct vc4_asm_options o = {.sink = sink, .base_addr = base};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    if (!as)
+        return NULL;
+    uint8_t *bytes = NULL;
+    if (vc4_asm_source(as, path, (const char *)text, len) == VC4_OK) {
+        size_t n = 0;
+        const uint8_t *p = vc4_asm_output(as, &n);
+        bytes = malloc(n ? n : 1);
+        if (bytes) {
+            if (n)
+                memcpy(bytes, p, n);
+            *out_len = n;
+        }
+    }
+    if (keep && bytes)
+        *keep = as;
+    else
+        vc4_asm_destroy(as);
+    return bytes;
 }
