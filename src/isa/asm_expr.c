@@ -347,7 +347,7 @@ static int pk_code(const struct asm_tok *t)
 
 /* Write condition: "if" + z, nz, n, nn, c, cc (the spec's names, confirmed),
  * "never", and vc4asm's "ifnc" (= ifcc) and "always". */
-static int cond_code(const struct asm_tok *t)
+int asm_cond_code(const struct asm_tok *t)
 {
     const char *p = t->p;
     size_t len = t->len;
@@ -385,7 +385,7 @@ bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v)
                 return fail(c, t, "only one pack/unpack suffix per register");
             v->r.pk = (uint8_t)pk;
         } else {
-            int cc = cond_code(t);
+            int cc = asm_cond_code(t);
             if (cc < 0)
                 return true; /* not ours: the instruction parser decides */
             if (v->r.cond)

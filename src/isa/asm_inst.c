@@ -167,36 +167,6 @@ bool asm_is_mnemonic(const char *p, size_t len)
     return false;
 }
 
-/* Write condition suffix: "if" + z, nz, n, nn, c, cc (the spec's names,
- * confirmed), "never", and vc4asm's "ifnc" (= ifcc) and "always"; -1 if
- * t is none. */
-static int cond_of(const struct asm_tok *t)
-{
-    const char *p = t->p;
-    size_t len = t->len;
-    int c = -1;
-    if (len >= 3 && len <= 4 && p[0] == 'i' && p[1] == 'f') {
-        bool neg = len == 4; /* ifnz ifnn ifcc (ifnc) */
-        switch (p[len - 1]) {
-        case 'z': c = neg ? VC4_QPU_COND_ZC : VC4_QPU_COND_ZS; break;
-        case 'n': c = neg ? VC4_QPU_COND_NC : VC4_QPU_COND_NS; break;
-        case 'c':
-            if (neg && p[2] == 'n')
-                return VC4_QPU_COND_CC; /* vc4asm alias ifnc */
-            c = neg ? VC4_QPU_COND_CC : VC4_QPU_COND_CS;
-            break;
-        default: return -1;
-        }
-    } else if (len == 5 && p[0] == 'n') {
-        c = VC4_QPU_COND_NEVER;
-    } else if (len == 6 && p[0] == 'a') {
-        return asm_tok_is(t, "always") ? VC4_QPU_COND_ALWAYS : -1;
-    } else {
-        return -1;
-    }
-    const char *s = vc4_qpu_cond_suffix((unsigned)c);
-    return s[0] == '.' && asm_name_is(s + 1, p, len) ? c : -1;
-}
 
 static int bcond_of(const struct asm_tok *t)
 {
@@ -512,7 +482,7 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     /* suffixes: .ifxx .setf .rot n, */
     while (t[pos].kind == TK_SUFFIX) {
         const struct asm_tok *s = &t[pos++];
-        int cc = cond_of(s);
+        int cc = asm_cond_code(s);
         if (cc >= 0) {
             if (sd.cond >= 0)
                 return err(as, s->col, "only one condition per ALU");
@@ -979,7 +949,7 @@ static bool parse_ldi(struct vc4_asm *as, const struct asm_tok *t, int n, struct
     int pos = 1, mcond = -1;
     bool setf = false;
     while (t[pos].kind == TK_SUFFIX) {
-        int c = cond_of(&t[pos]);
+        int c = asm_cond_code(&t[pos]);
         if (c >= 0 && mcond < 0)
             mcond = c;
         else if (asm_tok_is(&t[pos], "setf"))

@@ -306,4 +306,10 @@ bool asm_op_table_sorted(void);
 /* Is this identifier an instruction mnemonic (so a line starting with it is code)? */
 bool asm_is_mnemonic(const char *p, size_t len);
 
+
+/* Write-condition suffix: "if" + z, nz, n, nn, c, cc (the spec's names,
+ * confirmed), "never", and vc4asm's "ifnc" (= ifcc) and "always"; -1 if the
+ * token is none of them. */
+int asm_cond_code(const struct asm_tok *t);
+
 #endif
