@@ -184,38 +184,25 @@ static struct vc4_fsi_batch *cur_batch(struct vc4_v3d *v, unsigned qpu)
     return bi >= 0 ? &v->fsi.b[bi] : NULL;
 }
 
+/* The per-thread part of a QPU that a thread switch saves and restores
+ * (facts §9: two threads per QPU, each with half of each register file),
+ * listed once for both directions. */
+#define FSI_CTX_FIELDS(X)                                                      \
+    X(pc) X(flag) X(pending) X(br1_left) X(br_target) X(unif) X(unif_len)    \
+    X(stall_until) X(prev_w) X(prev_acc) X(ra) X(rb) X(sfu_result)
+
 static void save_ctx(const struct vc4_qpu *q, struct vc4_fsi_ctx *c)
 {
-    c->pc = q->pc;
-    memcpy(c->flag, q->flag, sizeof c->flag);
-    c->pending = q->pending;
-    c->br1_left = q->br1_left;
-    memcpy(c->br_target, q->br_target, sizeof c->br_target);
-    c->unif = q->unif;
-    c->unif_len = q->unif_len;
-    c->stall_until = q->stall_until;
-    c->prev_w = q->prev_w;
-    c->prev_acc = q->prev_acc;
-    memcpy(c->ra, q->ra, sizeof c->ra);
-    memcpy(c->rb, q->rb, sizeof c->rb);
-    memcpy(c->sfu_result, q->sfu_result, sizeof c->sfu_result);
+#define SAVE(f) memcpy(&c->f, &q->f, sizeof c->f);
+    FSI_CTX_FIELDS(SAVE)
+#undef SAVE
 }
 
 static void restore_ctx(struct vc4_qpu *q, const struct vc4_fsi_ctx *c)
 {
-    q->pc = c->pc;
-    memcpy(q->flag, c->flag, sizeof c->flag);
-    q->pending = c->pending;
-    q->br1_left = c->br1_left;
-    memcpy(q->br_target, c->br_target, sizeof c->br_target);
-    q->unif = c->unif;
-    q->unif_len = c->unif_len;
-    q->stall_until = c->stall_until;
-    q->prev_w = c->prev_w;
-    q->prev_acc = c->prev_acc;
-    memcpy(q->ra, c->ra, sizeof c->ra);
-    memcpy(q->rb, c->rb, sizeof c->rb);
-    memcpy(q->sfu_result, c->sfu_result, sizeof c->sfu_result);
+#define RESTORE(f) memcpy(&q->f, &c->f, sizeof c->f);
+    FSI_CTX_FIELDS(RESTORE)
+#undef RESTORE
     q->state = VC4_EMU_QPU_RUNNING;
     q->blocked_on = NULL;
 }
