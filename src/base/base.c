@@ -50,6 +50,25 @@ char *vc4_strndup(const struct vc4_allocator *alloc, const char *s, size_t n)
     return p;
 }
 
+void *vc4_array_grow(const struct vc4_allocator *alloc, void *v, size_t *cap, size_t need,
+                     size_t elem, size_t init)
+{
+    if (need <= *cap)
+        return v;
+    size_t n = *cap ? *cap : (init ? init : 1);
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            return NULL;
+        n *= 2;
+    }
+    if (elem && n > SIZE_MAX / elem)
+        return NULL;
+    void *p = vc4_realloc(alloc, v, n * elem);
+    if (p)
+        *cap = n;
+    return p;
+}
+
 void vc4_diag_emitv(const struct vc4_diag_sink *sink, enum vc4_severity sev,
                     enum vc4_diag_class cls, const char *unit,
                     const struct vc4_location *loc, const char *fmt, va_list ap)

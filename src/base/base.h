@@ -34,6 +34,11 @@ void *vc4_malloc(const struct vc4_allocator *alloc, size_t size);
 void *vc4_calloc(const struct vc4_allocator *alloc, size_t n, size_t size);
 void vc4_free(const struct vc4_allocator *alloc, void *ptr);
 char *vc4_strndup(const struct vc4_allocator *alloc, const char *s, size_t n);
+/* Room for at least need elements of elem bytes in array v of *cap: grows by
+ * doubling (from init). Returns the array (maybe moved), or NULL on overflow
+ * or allocation failure, when v and *cap are left as they were. */
+void *vc4_array_grow(const struct vc4_allocator *alloc, void *v, size_t *cap, size_t need,
+                     size_t elem, size_t init);
 
 /* ---- diagnostics ------------------------------------------------------- */
 

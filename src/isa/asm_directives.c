@@ -83,12 +83,10 @@ static struct asm_sym *tab_find(struct asm_symtab *t, const char *p, size_t len)
 static struct asm_sym *tab_add(struct vc4_asm *as, struct asm_symtab *t, const char *p, size_t len)
 {
     if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 32;
-        struct asm_sym *v = vc4_realloc(as->alloc, t->v, cap * sizeof *v);
+        struct asm_sym *v = vc4_array_grow(as->alloc, t->v, &t->cap, t->cap + 1, sizeof *v, 32);
         if (!v)
             return NULL;
         t->v = v;
-        t->cap = cap;
     }
     struct asm_sym *s = &t->v[t->n];
     memset(s, 0, sizeof *s);
@@ -181,12 +179,11 @@ static struct asm_local_label *loclab_get(struct vc4_asm *as, const char *p, siz
     if (!create)
         return NULL;
     if (as->nloclab == as->caploclab) {
-        size_t cap = as->caploclab ? as->caploclab * 2 : 16;
-        struct asm_local_label *v = vc4_realloc(as->alloc, as->loclab, cap * sizeof *v);
+        struct asm_local_label *v = vc4_array_grow(as->alloc, as->loclab,
+                                                   &as->caploclab, as->caploclab + 1, sizeof *v, 16);
         if (!v)
             return NULL;
         as->loclab = v;
-        as->caploclab = cap;
     }
     struct asm_local_label *l = &as->loclab[as->nloclab];
     memset(l, 0, sizeof *l);
@@ -249,14 +246,12 @@ static void define_label(struct vc4_asm *as, const char *p, size_t len, unsigned
         }
         if (as->pass == 1) {
             if (l->n == l->cap) {
-                size_t cap = l->cap ? l->cap * 2 : 8;
-                uint32_t *v = vc4_realloc(as->alloc, l->addrs, cap * sizeof *v);
+                uint32_t *v = vc4_array_grow(as->alloc, l->addrs, &l->cap, l->cap + 1, sizeof *v, 8);
                 if (!v) {
                     as->fatal = true;
                     return;
                 }
                 l->addrs = v;
-                l->cap = cap;
             }
             l->addrs[l->n++] = pc;
         } else if (l->seen < l->n) {
@@ -350,12 +345,11 @@ static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
         return;
     if (as->pass == 2 && !as->in_back) {
         if (as->ninst == as->capinst) {
-            size_t cap = as->capinst ? as->capinst * 2 : 256;
-            unsigned *v = vc4_realloc(as->alloc, as->inst_lines, cap * sizeof *v);
+            unsigned *v = vc4_array_grow(as->alloc, as->inst_lines,
+                                         &as->capinst, as->capinst + 1, sizeof *v, 256);
             if (!v)
                 return;
             as->inst_lines = v;
-            as->capinst = cap;
         }
         as->inst_lines[as->ninst++] = as->cur_line;
     }
@@ -451,14 +445,12 @@ static bool read_file_data(struct vc4_asm *as, const char *path, char **data, si
 static char *keep_buffer(struct vc4_asm *as, char *buf)
 {
     if (as->nfiles == as->capfiles) {
-        size_t cap = as->capfiles ? as->capfiles * 2 : 8;
-        char **v = vc4_realloc(as->alloc, as->files, cap * sizeof *v);
+        char **v = vc4_array_grow(as->alloc, as->files, &as->capfiles, as->capfiles + 1, sizeof *v, 8);
         if (!v) {
             vc4_free(as->alloc, buf);
             return NULL;
         }
         as->files = v;
-        as->capfiles = cap;
     }
     as->files[as->nfiles++] = buf;
     return buf;
@@ -686,15 +678,14 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
             return;
         }
         if (as->nmacros == as->capmacros) {
-            size_t cap = as->capmacros ? as->capmacros * 2 : 16;
-            struct asm_macro *v = vc4_realloc(as->alloc, as->macros, cap * sizeof *v);
+            struct asm_macro *v = vc4_array_grow(as->alloc, as->macros,
+                                                 &as->capmacros, as->capmacros + 1, sizeof *v, 16);
             if (!v) {
                 macro_free(as, &m);
                 as->fatal = true;
                 return;
             }
             as->macros = v;
-            as->capmacros = cap;
         }
         as->macros[as->nmacros++] = m;
         return;
@@ -885,15 +876,14 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
         memcpy(m.body, body, nbody * sizeof *body);
     m.nbody = nbody;
     if (as->nmacros == as->capmacros) {
-        size_t cap = as->capmacros ? as->capmacros * 2 : 16;
-        struct asm_macro *v = vc4_realloc(as->alloc, as->macros, cap * sizeof *v);
+        struct asm_macro *v = vc4_array_grow(as->alloc, as->macros,
+                                             &as->capmacros, as->capmacros + 1, sizeof *v, 16);
         if (!v) {
             macro_free(as, &m);
             as->fatal = true;
             return false;
         }
         as->macros = v;
-        as->capmacros = cap;
     }
     as->macros[as->nmacros++] = m;
     return true;
