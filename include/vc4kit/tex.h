@@ -111,6 +111,37 @@ static inline uint32_t vc4_tex_byte_offset(const struct vc4_tex_geom *g, unsigne
  * vc4_resource.c). */
 VC4_API enum vc4_tex_layout vc4_tex_level_layout(unsigned bpp, unsigned width, unsigned height);
 
+/* ---- texels ------------------------------------------------------------ */
+
+/*
+ * One texel as the TMU returns it from a point-sampled lookup, before the r4
+ * unpack (seed 004: "data from the texture units is always returned as
+ * either packed 8-bit RGBA8888 or RG1616 and BA1616 values in r4, depending
+ * on the bits per channel"):
+ *  - formats of at most 8 bits per channel: w[0] = R | G << 8 | B << 16 |
+ *    A << 24 (the 8a..8d unpacks give R, G, B, A), w[1] = 0;
+ *  - 16-bit-per-channel formats (vc4_tex_texel_is_wide()): w[0] = R | G << 16,
+ *    w[1] = B | A << 16 (the second word needs a second lookup on hardware).
+ * Channel conventions per format are documented in src/tex/texel.c.
+ */
+struct vc4_texel {
+    uint32_t w[2];
+};
+
+/* True for formats returned as two 16-bit-per-channel words. */
+VC4_API bool vc4_tex_texel_is_wide(enum vc4_tex_format format);
+
+/*
+ * Decode texel (x, y) (y = 0 is the first row in memory: the TMU's t = 0)
+ * of one image (one mip level / face) of geometry g that starts at image[0]
+ * and has image_bytes readable bytes.  False, *out zeroed, when the format
+ * or coordinates are invalid or the texel lies outside image_bytes.  Never
+ * reads outside image[0 .. image_bytes).
+ */
+VC4_API bool vc4_tex_read_texel(enum vc4_tex_format format, const struct vc4_tex_geom *g,
+                                const uint8_t *image, size_t image_bytes, unsigned x, unsigned y,
+                                struct vc4_texel *out);
+
 /* ---- PNG ------------------------------------------------------------- */
 
 /*
