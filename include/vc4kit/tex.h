@@ -111,6 +111,79 @@ static inline uint32_t vc4_tex_byte_offset(const struct vc4_tex_geom *g, unsigne
  * vc4_resource.c). */
 VC4_API enum vc4_tex_layout vc4_tex_level_layout(unsigned bpp, unsigned width, unsigned height);
 
+/*
+ * Geometry of one image of a texture format.  Like vc4_tex_geom_init with
+ * the format's bit depth, except for ETC1: the TMU tiles ETC1 as a 64 bpp
+ * image of 4x4-pixel blocks (8 bytes each; Mesa vc4_resource.c, kernel
+ * vc4_validate.c), so for ETC1 *g has bpp 64 and its width, height and
+ * padded_* count blocks (width = ceil(pixels / 4)).  width and height are
+ * pixels, at most 2048.  False (and *g untouched) for an unknown format, a
+ * bad size, or a layout the TMU does not read the format in: RGBA32R and
+ * YUYV422R are raster only, every other format is T or LT only.
+ */
+VC4_API bool vc4_tex_geom_init_format(struct vc4_tex_geom *g, enum vc4_tex_format format,
+                                      enum vc4_tex_layout layout, unsigned width, unsigned height);
+
+/* Pixels per addressed element of a format, per side: 4 for ETC1 (4x4
+ * blocks), 1 for every other format. */
+VC4_API unsigned vc4_tex_format_block_dim(enum vc4_tex_format format);
+
+/* The bit depth a format is laid out with: 64 for ETC1 (its blocks), the
+ * format's bpp otherwise; 0 for an unknown format. */
+VC4_API unsigned vc4_tex_format_layout_bpp(enum vc4_tex_format format);
+
+/* ---- whole textures: mip levels and cube faces ---------------------------
+ *
+ * How the TMU finds each level (Mesa vc4_resource.c vc4_setup_slices, kernel
+ * vc4_validate.c): P0's base address (4 KB aligned) is level 0 of face 0; the
+ * smaller levels are stored BELOW it, level 1 immediately below level 0,
+ * level 2 below level 1, and so on.  Level i > 0 is u_minify(next power of
+ * two of level 0's size, i) = max(1, pot >> i) elements per side (ETC1:
+ * blocks); level 0 is the size itself.  Each level is padded to 4K tiles (T,
+ * 4096-byte multiples), utiles (LT, 64-byte multiples) or utile width
+ * (raster), and a T texture's level is LT when vc4_tex_level_layout says so
+ * (level 0 too).  Cube faces are whole mip chains one face stride apart (the
+ * stride travels in P2/P3); the stride used here is Mesa's: the chain,
+ * including the padding below level 0, rounded up to 4 KB.
+ */
+#define VC4_TEX_MAX_LEVELS 16 /* P0 MIPLVLS is 4 bits: levels - 1 */
+#define VC4_TEX_MAX_FACES 6
+
+struct vc4_tex_level {
+    struct vc4_tex_geom geom; /* as vc4_tex_geom_init_format gives it (ETC1: blocks) */
+    unsigned width, height;   /* pixels */
+    int32_t offset;           /* bytes from the base address (level 0 of face 0); <= 0 */
+};
+
+struct vc4_tex_mip_layout {
+    enum vc4_tex_format format;
+    enum vc4_tex_layout layout; /* as requested */
+    unsigned levels, faces;
+    struct vc4_tex_level level[VC4_TEX_MAX_LEVELS];
+    uint32_t base_offset; /* bytes from the start of the buffer to the base (a 4 KB multiple) */
+    uint32_t face_stride; /* bytes from one face's base to the next (4 KB multiple); 0 for 1 face */
+    uint32_t size;        /* bytes of the whole buffer, all faces */
+    bool tmu_readable;    /* every level is in the layout the TMU derives for it (see below) */
+};
+
+/*
+ * Lay out a texture of format, width x height pixels (1..2048), levels mip
+ * levels (1..VC4_TEX_MAX_LEVELS) and faces faces (1, or 6 for a cube map).
+ * layout VC4_TEX_T gives what the TMU reads: each level T or LT by
+ * vc4_tex_level_layout; VC4_TEX_LT stores every level LT (tmu_readable is
+ * false if the TMU would read one of them as T); VC4_TEX_RASTER is for the
+ * raster-only formats (RGBA32R, YUYV422R), which take nothing else.  Level l
+ * of face f starts at base_offset + face_stride * f + level[l].offset bytes
+ * into the buffer.  Errors go to sink (unit "tex").
+ */
+VC4_API enum vc4_status vc4_tex_mip_layout(struct vc4_tex_mip_layout *m, enum vc4_tex_format format,
+                                           enum vc4_tex_layout layout, unsigned width,
+                                           unsigned height, unsigned levels, unsigned faces,
+                                           const struct vc4_diag_sink *sink);
+
+/* Levels of a full mip chain down to 1 x 1 for a width x height texture. */
+VC4_API unsigned vc4_tex_full_levels(enum vc4_tex_format format, unsigned width, unsigned height);
+
 /* ---- texels ------------------------------------------------------------ */
 
 /*
@@ -141,6 +214,36 @@ VC4_API bool vc4_tex_texel_is_wide(enum vc4_tex_format format);
 VC4_API bool vc4_tex_read_texel(enum vc4_tex_format format, const struct vc4_tex_geom *g,
                                 const uint8_t *image, size_t image_bytes, unsigned x, unsigned y,
                                 struct vc4_texel *out);
+
+/*
+ * The inverse for every format but ETC1 (whose texels are not independent:
+ * see vc4_tex_encode_image): store texel t at (x, y), touching only its own
+ * bits (bits of the element no channel covers, RGBX8888's X, are 0).  t holds what vc4_tex_read_texel returns; channels the format does
+ * not store are ignored, and where a format stores one value in several
+ * channels (LUMINANCE, LUMALPHA, BW1, S8, S16, S16F) the red channel is
+ * stored.  Narrow channels are rounded to the stored width.  False when the
+ * format is ETC1 or invalid or the texel lies outside image_bytes.
+ */
+VC4_API bool vc4_tex_write_texel(enum vc4_tex_format format, const struct vc4_tex_geom *g,
+                                 uint8_t *image, size_t image_bytes, unsigned x, unsigned y,
+                                 const struct vc4_texel *t);
+
+/*
+ * A texel as 8-bit RGBA (for images on the host): narrow formats give their
+ * four bytes; RGBA64 and S16F convert each half float clamped to [0, 1]
+ * times 255, rounded; S16 takes the top byte of each 16-bit value, rounded.
+ */
+VC4_API void vc4_tex_texel_to_rgba8(enum vc4_tex_format format, const struct vc4_texel *t,
+                                    uint8_t rgba[4]);
+/* The inverse: 8-bit RGBA to the texel the TMU would return for the stored
+ * value that is nearest (for formats that drop bits, a rounded value). */
+VC4_API void vc4_tex_texel_from_rgba8(enum vc4_tex_format format, const uint8_t rgba[4],
+                                      struct vc4_texel *t);
+
+/* Decode one 8-byte ETC1 block (as stored: the OES_compressed_ETC1_RGB8_texture
+ * byte order, most significant byte first) into 16 RGBA8888 words, [y * 4 + x]
+ * with y = 0 the block's first row in memory. */
+VC4_API void vc4_tex_etc1_decode_block(const uint8_t block[8], uint32_t rgba[16]);
 
 /* ---- PNG ------------------------------------------------------------- */
 
