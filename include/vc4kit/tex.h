@@ -181,8 +181,9 @@ VC4_API enum vc4_status vc4_tex_mip_layout(struct vc4_tex_mip_layout *m, enum vc
                                            unsigned height, unsigned levels, unsigned faces,
                                            const struct vc4_diag_sink *sink);
 
-/* Levels of a full mip chain down to 1 x 1 for a width x height texture. */
-VC4_API unsigned vc4_tex_full_levels(enum vc4_tex_format format, unsigned width, unsigned height);
+/* Levels of a full mip chain down to 1 x 1 pixel for a width x height
+ * texture (sides rounded up to powers of two, as the level sizes are). */
+VC4_API unsigned vc4_tex_full_levels(unsigned width, unsigned height);
 
 /* ---- texels ------------------------------------------------------------ */
 

@@ -58,11 +58,9 @@ static unsigned next_pot(unsigned v)
 /* max(1, v >> l), Gallium's u_minify */
 static unsigned minify(unsigned v, unsigned l) { return (v >> l) ? v >> l : 1; }
 
-unsigned vc4_tex_full_levels(enum vc4_tex_format format, unsigned width, unsigned height)
+unsigned vc4_tex_full_levels(unsigned width, unsigned height)
 {
-    unsigned bd = vc4_tex_format_block_dim(format);
-    unsigned w = width ? next_pot(div_up(width, bd)) : 1, h = height ? next_pot(div_up(height, bd)) : 1;
-    unsigned m = w > h ? w : h, n = 1;
+    unsigned m = next_pot(width > height ? width : height), n = 1;
     while (m > 1 && n < VC4_TEX_MAX_LEVELS) {
         m >>= 1;
         n++;
