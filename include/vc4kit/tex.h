@@ -246,6 +246,62 @@ VC4_API void vc4_tex_texel_from_rgba8(enum vc4_tex_format format, const uint8_t 
  * with y = 0 the block's first row in memory. */
 VC4_API void vc4_tex_etc1_decode_block(const uint8_t block[8], uint32_t rgba[16]);
 
+/* Encode 16 RGBA8888 words ([y * 4 + x], alpha ignored) as one ETC1 block:
+ * for both sub-block splits and both colour modes, the sub-block average as
+ * base colour and, per table, each pixel's nearest modifier; the smallest
+ * squared RGB error wins (ties: the first tried).  Deterministic. */
+VC4_API void vc4_tex_etc1_encode_block(const uint32_t rgba[16], uint8_t block[8]);
+
+/* ---- whole images ---------------------------------------------------------
+ *
+ * Host images are 8-bit RGBA, row 0 at the top as PNG stores them, stride
+ * bytes per row.  Texture row 0 is the first row in memory, the TMU's t = 0
+ * (seed 004: images start at the lower left, so t = 0 is the bottom of the
+ * picture when it is shown the way GL shows textures).  flip_y false stores
+ * host row 0 as texture row 0 (what GL's glTexImage2D does with a top-down
+ * image: the picture appears upside down unless t is flipped); flip_y true
+ * stores host row 0 as the last texture row, so a shader sampling t = 1 at
+ * the top shows the picture upright.
+ */
+
+/*
+ * Encode a width x height host image into one image of geometry g (one level
+ * / face, as vc4_tex_geom_init_format gives it for the format) at dst,
+ * dst_bytes >= g->size.  The whole padded image is written: padding is 0,
+ * except that ETC1 blocks are completed by repeating the edge pixels.
+ * Texels go through vc4_tex_texel_from_rgba8.  width and height may be
+ * smaller than g's (pixels beyond them are padding), not larger.
+ */
+VC4_API enum vc4_status vc4_tex_encode_image(enum vc4_tex_format format, const struct vc4_tex_geom *g,
+                                             uint8_t *dst, size_t dst_bytes, const uint8_t *rgba,
+                                             size_t stride, unsigned width, unsigned height,
+                                             bool flip_y, const struct vc4_diag_sink *sink);
+
+/* The inverse: texels (vc4_tex_texel_to_rgba8) of the width x height image
+ * of geometry g at src into the host image. */
+VC4_API enum vc4_status vc4_tex_decode_image(enum vc4_tex_format format, const struct vc4_tex_geom *g,
+                                             const uint8_t *src, size_t src_bytes, uint8_t *rgba,
+                                             size_t stride, unsigned width, unsigned height,
+                                             bool flip_y, const struct vc4_diag_sink *sink);
+
+/*
+ * Encode a whole texture laid out by m into dst (dst_bytes >= m->size, the
+ * buffer vc4_tex_mip_layout describes; bytes no level covers are 0).  faces[f]
+ * is face f's host image, m->level[0].width x height pixels.  Level 0 is the
+ * image; each further level is the previous one (as 8-bit RGBA, before
+ * encoding) reduced by a 2x2 box filter (average rounded half up; at odd
+ * sizes the last column/row is clamped to the edge).
+ */
+VC4_API enum vc4_status vc4_tex_encode_texture(const struct vc4_tex_mip_layout *m, uint8_t *dst,
+                                               size_t dst_bytes, const uint8_t *const *faces,
+                                               size_t stride, bool flip_y,
+                                               const struct vc4_diag_sink *sink);
+
+/* Halve a host image with the box filter above: dst is max(1, w / 2) x
+ * max(1, h / 2) pixels, tightly packed (stride 4 * width). */
+VC4_API void vc4_tex_box_halve(const uint8_t *src, size_t src_stride, unsigned w, unsigned h,
+                               uint8_t *dst);
+
 /* ---- PNG ------------------------------------------------------------- */
 
 /*

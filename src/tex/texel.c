@@ -55,6 +55,7 @@
 
 #include "base/base.h"
 #include "emu/qpu_alu.h" /* vc4_half_to_float, vc4_float_to_half */
+#include "tex/etc1.h"
 #include "vc4kit/tex.h"
 
 enum kind { NARROW, WIDE, ETC1 };
@@ -103,16 +104,7 @@ bool vc4_tex_texel_is_wide(enum vc4_tex_format format)
     return (unsigned)format < VC4_TEX_FORMAT_COUNT && descs[format].kind == WIDE;
 }
 
-/* n-bit value widened to 8 bits by repeating its bits from the top. */
-static uint32_t widen8(uint32_t v, unsigned n)
-{
-    uint32_t r = 0;
-    for (int s = 8 - (int)n; s > -(int)n; s -= (int)n)
-        r |= s >= 0 ? v << s : v >> -s;
-    return r & 0xFF;
-}
-
-/* 8-bit value to n bits, rounded to nearest (the inverse of widen8). */
+/* 8-bit value to n bits, rounded to nearest (the inverse of vc4_tex_widen8). */
 static uint32_t narrow8(uint32_t c, unsigned n)
 {
     uint32_t max = (1u << n) - 1;
@@ -132,7 +124,7 @@ static void unpack(const struct texel_desc *d, uint64_t raw, struct vc4_texel *o
             continue;
         }
         uint32_t v = (uint32_t)(raw >> ch->shift) & ((1u << ch->bits) - 1);
-        c[i] = d->kind == WIDE ? v : widen8(v, ch->bits);
+        c[i] = d->kind == WIDE ? v : vc4_tex_widen8(v, ch->bits);
     }
     if (d->kind == WIDE) {
         out->w[0] = c[0] | c[1] << 16;
@@ -166,78 +158,6 @@ static uint64_t pack(const struct texel_desc *d, const struct vc4_texel *t, uint
         raw = (raw & ~mask) | ((uint64_t)v << ch->shift & mask);
     }
     return raw;
-}
-
-/* ---- ETC1 (OES_compressed_ETC1_RGB8_texture) ------------------------------
- *
- * A block is a 64-bit big-endian word (byte 0 = bits 63:56):
- *   63:32  colours: individual mode (bit 33 = 0) R1 63:60 R2 59:56 G1 55:52
- *          G2 51:48 B1 47:44 B2 43:40 (4 bits each, widened x17);
- *          differential mode (bit 33 = 1) R 63:59 dR 58:56 G 55:51 dG 50:48
- *          B 47:43 dB 42:40 (5-bit base + 3-bit signed delta for sub-block 2,
- *          widened by bit replication);
- *          39:37 table code of sub-block 1, 36:34 of sub-block 2, 33 diff,
- *          32 flip (0: sub-blocks 2x4 side by side, 1: 4x2 one above the other)
- *   31:16  the most significant bit of each pixel's 2-bit index,
- *   15:0   the least significant bit; pixel (x, y) is bit x * 4 + y.
- * Index 0..3 selects +a, +b, -a, -b of the table row; the colour is clamped.
- * Mesa uploads GL's ETC1 data to the TMU unchanged (only tiled as 64-bit
- * elements), so the TMU reads this byte order.
- */
-enum {
-    ETC1_DIFF_BIT = 33,
-    ETC1_FLIP_BIT = 32,
-    ETC1_TABLE1_SHIFT = 37,
-    ETC1_TABLE2_SHIFT = 34,
-    ETC1_MSB_SHIFT = 16,
-};
-
-static const int16_t etc1_modifiers[8][2] = {
-    {2, 8}, {5, 17}, {9, 29}, {13, 42}, {18, 60}, {24, 80}, {33, 106}, {47, 183},
-};
-
-/* Colour channel c (0 R, 1 G, 2 B) of sub-block s, widened to 8 bits. */
-static int etc1_base(uint64_t b, unsigned c, unsigned s)
-{
-    unsigned hi = 63 - 8 * c; /* top bit of this channel's byte */
-    if (vc4_bits(b, ETC1_DIFF_BIT, 1)) {
-        uint32_t base = vc4_bits(b, hi - 4, 5);
-        if (s) {
-            int32_t d = (int32_t)vc4_bits(b, hi - 7, 3);
-            d -= (d & 4) << 1; /* sign-extend 3 bits */
-            base = (uint32_t)((int32_t)base + d) & 31; /* UNVERIFIED: wraps */
-        }
-        return (int)widen8(base, 5);
-    }
-    return (int)(vc4_bits(b, s ? hi - 7 : hi - 3, 4) * 17);
-}
-
-static uint32_t etc1_texel(const uint8_t block[8], unsigned x, unsigned y)
-{
-    uint64_t b = 0;
-    for (unsigned i = 0; i < 8; i++)
-        b = b << 8 | block[i];
-    unsigned s = vc4_bits(b, ETC1_FLIP_BIT, 1) ? (y >= 2) : (x >= 2);
-    unsigned table = vc4_bits(b, s ? ETC1_TABLE2_SHIFT : ETC1_TABLE1_SHIFT, 3);
-    unsigned bit = x * 4 + y;
-    unsigned idx = vc4_bits(b, ETC1_MSB_SHIFT + bit, 1) << 1 | vc4_bits(b, bit, 1);
-    int mod = etc1_modifiers[table][idx & 1];
-    if (idx & 2)
-        mod = -mod;
-    uint32_t rgba = 0xFF000000u; /* UNVERIFIED: alpha 1.0 */
-    for (unsigned c = 0; c < 3; c++) {
-        int v = etc1_base(b, c, s) + mod;
-        v = v < 0 ? 0 : v > 255 ? 255 : v;
-        rgba |= (uint32_t)v << (8 * c);
-    }
-    return rgba;
-}
-
-void vc4_tex_etc1_decode_block(const uint8_t block[8], uint32_t rgba[16])
-{
-    for (unsigned y = 0; y < 4; y++)
-        for (unsigned x = 0; x < 4; x++)
-            rgba[y * 4 + x] = etc1_texel(block, x, y);
 }
 
 /* ---- texel access ---------------------------------------------------------- */
@@ -281,7 +201,7 @@ bool vc4_tex_read_texel(enum vc4_tex_format format, const struct vc4_tex_geom *g
         return false;
     const struct texel_desc *d = &descs[format];
     if (d->kind == ETC1) {
-        out->w[0] = etc1_texel(image + byte, x % 4, y % 4);
+        out->w[0] = vc4_etc1_texel(image + byte, x % 4, y % 4);
         return true;
     }
     uint64_t raw = load(image + byte, n);
