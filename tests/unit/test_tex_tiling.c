@@ -95,6 +95,54 @@ static void test_lt_and_raster(void)
     }
 }
 
+/* Sizes that are not multiples of utiles or 4K tiles: every pixel of the
+ * picture, every bit depth, T, LT and raster, against the walk above run
+ * over the padded image (T: whole 4K tiles; LT: whole utiles in raster
+ * order; raster: rows padded to the utile width, Mesa vc4_setup_slices). */
+static void test_odd_sizes_every_pixel(void)
+{
+    static const unsigned sizes[][2] = {{1, 1}, {3, 70}, {45, 9}, {129, 33}, {250, 17}};
+    for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
+        unsigned bpp = depths[d], uw, uh;
+        vc4_tex_utile_dims(bpp, &uw, &uh);
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            unsigned w = sizes[s][0], h = sizes[s][1];
+            struct vc4_tex_geom g;
+            int bad = 0;
+            /* T */
+            unsigned tw = (w + uw * 8 - 1) / (uw * 8), th = (h + uh * 8 - 1) / (uh * 8);
+            unsigned pw = tw * uw * 8, ph = th * uh * 8;
+            CHECK(vc4_tex_geom_init(&g, VC4_TEX_T, bpp, w, h));
+            CHECK_EQ_INT(g.size, tw * th * 4096);
+            uint64_t *order = malloc(sizeof *order * pw * ph);
+            walk_t(bpp, tw, th, order, pw);
+            for (unsigned y = 0; y < h; y++)
+                for (unsigned x = 0; x < w; x++)
+                    if (vc4_tex_bit_offset(&g, x, y) != order[(uint64_t)y * pw + x] * bpp && bad++ < 3)
+                        CHECK_MSG(0, "T bpp %u %ux%u (%u,%u)", bpp, w, h, x, y);
+            free(order);
+            /* LT */
+            unsigned uxs = (w + uw - 1) / uw, uys = (h + uh - 1) / uh;
+            CHECK(vc4_tex_geom_init(&g, VC4_TEX_LT, bpp, w, h));
+            CHECK_EQ_INT(g.size, uxs * uys * 64);
+            for (unsigned y = 0; y < h; y++)
+                for (unsigned x = 0; x < w; x++) {
+                    uint64_t n = ((uint64_t)(y / uh) * uxs + x / uw) * uw * uh + (y % uh) * uw + x % uw;
+                    if (vc4_tex_bit_offset(&g, x, y) != n * bpp && bad++ < 3)
+                        CHECK_MSG(0, "LT bpp %u %ux%u (%u,%u)", bpp, w, h, x, y);
+                }
+            /* raster */
+            uint64_t row_bits = (uint64_t)uxs * uw * bpp;
+            CHECK(vc4_tex_geom_init(&g, VC4_TEX_RASTER, bpp, w, h));
+            CHECK_EQ_INT(g.size, row_bits / 8 * h);
+            for (unsigned y = 0; y < h; y++)
+                for (unsigned x = 0; x < w; x++)
+                    if (vc4_tex_bit_offset(&g, x, y) != y * row_bits + (uint64_t)x * bpp && bad++ < 3)
+                        CHECK_MSG(0, "raster bpp %u %ux%u (%u,%u)", bpp, w, h, x, y);
+        }
+    }
+}
+
 static void test_level_layout_rule(void)
 {
     /* 32 bpp: utile 4x4; a level is LT when either side is <= 16 pixels */
@@ -149,5 +197,5 @@ static void test_png_round_trip(void)
     CHECK(h.errors == 1);
 }
 
-TEST_LIST(test_t_format_every_pixel, test_lt_and_raster, test_level_layout_rule, test_bad_geometry,
+TEST_LIST(test_t_format_every_pixel, test_lt_and_raster, test_odd_sizes_every_pixel, test_level_layout_rule, test_bad_geometry,
           test_formats, test_png_round_trip)
