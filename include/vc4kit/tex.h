@@ -302,6 +302,48 @@ VC4_API enum vc4_status vc4_tex_encode_texture(const struct vc4_tex_mip_layout *
 VC4_API void vc4_tex_box_halve(const uint8_t *src, size_t src_stride, unsigned w, unsigned h,
                                uint8_t *dst);
 
+/* ---- texture config parameters ---------------------------------------------
+ *
+ * The uniforms a shader's TMU writes pull (seed 004; Mesa vc4_packet.h):
+ *
+ *   P0  31            12 11  10  9    8     7    4 3      0
+ *      | BASE (4 KiB)   |CSWIZ |CMMD|FLIPY|TYPE3:0|MIPLVLS |
+ *   P1  31   30     20 19      18     8  7      6    4 3   2 1   0
+ *      |TYPE4| HEIGHT |ETCFLIP| WIDTH  |MAGFLT|MINFILT|WRAPT|WRAPS|
+ *   P2  31 30 = 1 (cube map stride) | 29:12 stride (4 KiB units) | 0 BSLOD
+ *
+ * Width and height 2048 are written as 0.  Mesa sets ETCFLIP for every
+ * ETC1 texture: the TMU then reads blocks in the GL byte/row order that
+ * vc4_tex_read_texel decodes (see vc4_tex_etc1_row for ETCFLIP clear).
+ */
+struct vc4_tex_config {
+    uint32_t base;              /* bus address of level 0 of face 0, 4 KB aligned */
+    enum vc4_tex_format format;
+    unsigned width, height;     /* level 0, pixels, 1..2048 */
+    unsigned levels;            /* 1..16 */
+    bool cube;                  /* six faces cube_stride apart (P2 is emitted) */
+    bool flip_y, etc_flip;
+    bool mag_nearest;           /* magnification: nearest, else bilinear */
+    unsigned min_filter;        /* 0 linear, 1 nearest, 2 near-mip-near, 3 near-mip-lin,
+                                   4 lin-mip-near, 5 lin-mip-lin */
+    unsigned wrap_s, wrap_t;    /* 0 repeat, 1 clamp, 2 mirror, 3 border */
+    uint32_t cube_stride;       /* bytes, a 4 KB multiple */
+};
+
+/* The parameter words for c into words[]: P0, P1 and, for cube maps, P2.
+ * Returns how many (2 or 3); 0, with a diagnostic, for a value that does not
+ * fit its field. */
+VC4_API unsigned vc4_tex_config_words(const struct vc4_tex_config *c, uint32_t words[3],
+                                      const struct vc4_diag_sink *sink);
+
+/* The row of an ETC1 texture the TMU reads for row y: y itself with ETCFLIP
+ * set (Mesa's setting); with ETCFLIP clear, UNVERIFIED, the rows inside each
+ * 4x4 block in the opposite order. */
+static inline unsigned vc4_tex_etc1_row(unsigned y, bool etc_flip)
+{
+    return etc_flip ? y : (y & ~3u) | (3u - (y & 3u));
+}
+
 /* ---- PNG ------------------------------------------------------------- */
 
 /*

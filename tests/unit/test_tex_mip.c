@@ -145,5 +145,46 @@ static void test_full_levels(void)
     CHECK_EQ_INT(vc4_tex_full_levels(2048, 3), 12);
 }
 
-TEST_LIST(test_t_chain_drops_to_lt, test_npot_levels_use_powers_of_two, test_etc1_blocks,
+static void test_config_words(void)
+{
+    uint32_t w[3];
+    /* 64x64 RGBA8888 at 1 MB, 4 levels, trilinear, repeat:
+     * P0 = 0x00100000 | type 0 << 4 | 3; P1 = 64 << 20 | 64 << 8 | 5 << 4 */
+    struct vc4_tex_config c = {.base = 0x00100000, .format = VC4_TEX_RGBA8888, .width = 64,
+                               .height = 64, .levels = 4, .min_filter = 5};
+    CHECK_EQ_INT(vc4_tex_config_words(&c, w, NULL), 2);
+    CHECK_EQ_U64(w[0], 0x00100003u);
+    CHECK_EQ_U64(w[1], 0x04004050u);
+    /* RGBA32R (16): type bit 4 in P1 bit 31; 2048 written as 0; nearest,
+     * clamp s, mirror t: 1 << 7 | 1 << 4 | 2 << 2 | 1 */
+    c = (struct vc4_tex_config){.base = 0xABCDE000u, .format = VC4_TEX_RGBA32R, .width = 2048,
+                                .height = 5, .levels = 1, .mag_nearest = true, .min_filter = 1,
+                                .wrap_s = 1, .wrap_t = 2, .flip_y = true};
+    CHECK_EQ_INT(vc4_tex_config_words(&c, w, NULL), 2);
+    CHECK_EQ_U64(w[0], 0xABCDE100u);
+    CHECK_EQ_U64(w[1], 0x80500099u);
+    /* ETC1 cube map with ETCFLIP: P0 bit 9, type 8; P1 bit 19; P2 = 1 << 30 | stride */
+    c = (struct vc4_tex_config){.base = 0x2000, .format = VC4_TEX_ETC1, .width = 16, .height = 16,
+                                .levels = 1, .cube = true, .etc_flip = true, .cube_stride = 0x6000};
+    CHECK_EQ_INT(vc4_tex_config_words(&c, w, NULL), 3);
+    CHECK_EQ_U64(w[0], 0x00002280u);
+    CHECK_EQ_U64(w[1], 0x01081000u);
+    CHECK_EQ_U64(w[2], 0x40006000u);
+    /* values that do not fit */
+    struct harness_diags h;
+    struct vc4_diag_sink sink = harness_sink(&h);
+    c.base = 0x2001;
+    CHECK_EQ_INT(vc4_tex_config_words(&c, w, &sink), 0);
+    c.base = 0x2000;
+    c.levels = 17;
+    CHECK_EQ_INT(vc4_tex_config_words(&c, w, &sink), 0);
+    c.levels = 1;
+    c.wrap_s = 4;
+    CHECK_EQ_INT(vc4_tex_config_words(&c, w, &sink), 0);
+    CHECK_EQ_INT(h.errors, 3);
+    CHECK_EQ_U64(vc4_tex_etc1_row(5, true), 5);
+    CHECK_EQ_U64(vc4_tex_etc1_row(5, false), 6);
+}
+
+TEST_LIST(test_config_words, test_t_chain_drops_to_lt, test_npot_levels_use_powers_of_two, test_etc1_blocks,
           test_raster_and_forced_lt, test_bad_textures, test_full_levels)
