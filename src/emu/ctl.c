@@ -53,9 +53,10 @@ enum {
     W_FULL_GENERAL = 1u << 6,
     W_VARYINGS = 1u << 7,
     W_RHT = 1u << 8,
-    W_DEPTH_OFFSET = 1u << 9,
+    W_OVERSAMPLE16 = 1u << 9,
     W_UNVERIFIED = 1u << 10,
     W_TILE_OUT = 1u << 11,
+    W_VG_PRIMS = 1u << 12,
 };
 
 static bool once(struct vc4_v3d *v, uint32_t w)
@@ -557,6 +558,8 @@ static enum vc4_status shade(struct vc4_v3d *v, const struct vc4_raster_tri *tri
         .ms = ms_cov,
         .depth_func = r->cfg.depth_func,
         .z_update = r->cfg.z_updates_enable,
+        .early_z = r->cfg.early_z_enable && !r->trmc.early_z_coverage_disable,
+        .early_z_ge = r->trmc.early_z_direction_ge,
         .tile_fx0 = r->tile_x * v->tlb.tile_w,
         .tile_fy0 = r->tile_y * v->tlb.tile_h,
     };
@@ -594,6 +597,8 @@ static enum vc4_status draw_triangle(struct vc4_v3d *v, const struct vc4_pse_ver
     struct vc4_pse_setup s;
     if (!vc4_pse_setup_triangle(vv, r->nv.fs_num_varyings, r->flat_flags, &s))
         return VC4_OK;
+    if (r->cfg.enable_depth_offset)
+        vc4_pse_depth_offset(&s, r->depth_offset.factor, r->depth_offset.units);
     s.reverse = reverse;
     r->prims_drawn++;
     return shade(v, &t, &s, budget, used);
@@ -898,7 +903,7 @@ static enum vc4_status render_packet(struct vc4_v3d *v, uint32_t at, const struc
         r->plf_type = p.primitive_type;
         r->plf_data = p.data_type;
         if (p.primitive_type == VC4_CL_PLF_RHT && once(v, W_RHT))
-            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt, "RHT primitives are not emulated");
+            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt, "RHT primitives are not modelled (undocumented); their items are skipped");
         return VC4_OK;
     }
     case VC4_CL_NV_SHADER_STATE: {
@@ -922,17 +927,38 @@ static enum vc4_status render_packet(struct vc4_v3d *v, uint32_t at, const struc
         r->shader = VC4_CTL_SHADER_GL;
         return VC4_OK;
     case VC4_CL_VG_SHADER_STATE:
-    case VC4_CL_VG_INLINE_SHADER_RECORD:
-    case VC4_CL_VG_COORDINATE_ARRAY_PRIMITIVES:
-    case VC4_CL_VG_INLINE_PRIMITIVES:
+        /* facts §2.3: no open source lays out the VG shader record */
         r->shader = VC4_CTL_SHADER_VG;
         if (once(v, W_VG))
-            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt, "VG mode is not emulated; ignored");
+            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                    "VG mode is not modelled (the VG shader record's layout is undocumented); "
+                    "its primitives are skipped");
+        return VC4_OK;
+    case VC4_CL_VG_INLINE_SHADER_RECORD: {
+        /* facts §1 [PL]: fragment shader code, flags, uniforms: decoded for
+         * the diagnostic; VG primitives are not drawn */
+        struct vc4_cl_vg_inline_shader_record p;
+        vc4_cl_decode_struct(pv, &p);
+        r->shader = VC4_CTL_SHADER_VG;
+        if (once(v, W_VG))
+            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                    "fragment shader 0x%08x (%s-threaded), uniforms 0x%08x: VG mode is not modelled; "
+                    "its primitives are skipped",
+                    p.fs_code_addr, p.fs_single_threaded ? "single" : "dual", p.fs_uniforms_addr);
+        return VC4_OK;
+    }
+    case VC4_CL_VG_COORDINATE_ARRAY_PRIMITIVES:
+    case VC4_CL_VG_INLINE_PRIMITIVES:
+        if (once(v, W_VG_PRIMS))
+            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                    "VG primitives are not modelled (their type encoding and coordinate format are "
+                    "not reliably documented): skipped");
         return VC4_OK;
     case VC4_CL_CONFIGURATION_BITS:
         vc4_cl_decode_struct(pv, &r->cfg);
-        if (r->cfg.enable_depth_offset && once(v, W_DEPTH_OFFSET))
-            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt, "depth offset is not applied yet");
+        if (r->cfg.rasteriser_oversample == VC4_CL_OVERSAMPLE_16X && once(v, W_OVERSAMPLE16))
+            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                    "16x rasteriser oversampling (VG coverage) is not modelled: pixel-centre coverage");
         return VC4_OK;
     case VC4_CL_FLAT_SHADE_FLAGS: {
         struct vc4_cl_flat_shade_flags p;
@@ -963,10 +989,12 @@ static enum vc4_status render_packet(struct vc4_v3d *v, uint32_t at, const struc
         r->vp_y_1_16px = p.y_1_16px;
         return VC4_OK;
     }
-    case VC4_CL_RHT_X_BOUNDARY:
     case VC4_CL_DEPTH_OFFSET:
-    case VC4_CL_Z_CLIPPING_PLANES:
-        return VC4_OK; /* kept by the binner; not used by the renderer yet */
+        vc4_cl_decode_struct(pv, &r->depth_offset);
+        return VC4_OK;
+    case VC4_CL_RHT_X_BOUNDARY: /* for RHT primitives only (not modelled) */
+    case VC4_CL_Z_CLIPPING_PLANES: /* applied by the binner's clipper (ptb.c) */
+        return VC4_OK;
     case VC4_CL_TILE_RENDERING_MODE_CONFIG:
         vc4_cl_decode_struct(pv, &r->trmc);
         r->have_trmc = true;

@@ -92,6 +92,7 @@ struct vc4_ctl_render {
     enum vc4_ctl_shader shader;
     struct vc4_cl_nv_shader_record nv;
     struct vc4_cl_configuration_bits cfg;
+    struct vc4_cl_depth_offset depth_offset; /* applied when cfg enables it */
     uint32_t flat_flags;
     float point_size, line_width;
     bool clip_set;

@@ -18,11 +18,16 @@ enum fsi_rule {
     FR_VARY_OVERREAD,
     FR_SWITCH_SB,
     FR_QUAD_XY,
+    FR_EARLY_Z_SHADER_Z,
+    FR_COVERAGE_LOAD,
+    FR_ALPHA_MASK,
     FR_COUNT
 };
 
+/* not_modelled: hardware vc4kit does not emulate; always a warning, once */
 static const struct {
     const char *id, *source, *what;
+    bool not_modelled;
 } fsi_rules[FR_COUNT] = {
     [FR_SB_EARLY] = {"fs-scoreboard-first-two", "seed 002; qpu-isa-facts 19",
                      "scoreboard wait (sbwait or the first TLB access) in the first two instructions of a fragment shader"},
@@ -34,6 +39,14 @@ static const struct {
                       "thread switch while the scoreboard is locked"},
     [FR_QUAD_XY] = {"fs-quad-xy-write", "hardware facts 6.9",
                     "write to QUAD_X / QUAD_Y / REV_FLAG (no known effect; ignored)"},
+    [FR_EARLY_Z_SHADER_Z] = {"fs-early-z-shader-z", "Mesa vc4_program.c / vc4_emit.c (disable_early_z)",
+                             "TLB_Z write with early Z enabled: samples were already rejected with the "
+                             "rasteriser's Z (drivers disable early Z for shaders that write Z)"},
+    [FR_COVERAGE_LOAD] = {"fs-coverage-load", NULL,
+                          "coverage load (loadcv): the VG coverage buffer is not modelled; r4 = 0", true},
+    [FR_ALPHA_MASK] = {"fs-alpha-mask", NULL,
+                       "alpha-mask load / TLB_ALPHA_MASK write: the VG alpha-mask buffer is not modelled "
+                       "(loads give 0, writes are ignored)", true},
 };
 
 /* back: instructions before the PC the rule is about (the thread end is
@@ -41,15 +54,18 @@ static const struct {
 static void fsi_rule_at(struct vc4_v3d *v, struct vc4_qpu *q, enum fsi_rule r, uint32_t back)
 {
     struct vc4_fsi *f = &v->fsi;
-    if (!v->strict && (f->warned & (1u << r)))
+    bool strict = v->strict && !fsi_rules[r].not_modelled;
+    if (!strict && (f->warned & (1u << r)))
         return;
     f->warned |= 1u << r;
     uint32_t pc = q->pc;
     q->pc -= back * VC4_QPU_INSTR_BYTES;
-    vc4_v3d_qpu_diag(v, q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, fsi_rules[r].id,
-                     fsi_rules[r].source, "%s", fsi_rules[r].what);
+    vc4_v3d_qpu_diag(v, q, strict ? VC4_ERROR : VC4_WARNING,
+                     fsi_rules[r].not_modelled ? VC4_DIAG_SEMANTIC : VC4_DIAG_RULE,
+                     fsi_rules[r].not_modelled ? NULL : fsi_rules[r].id,
+                     fsi_rules[r].not_modelled ? NULL : fsi_rules[r].source, "%s", fsi_rules[r].what);
     q->pc = pc;
-    if (v->strict && v->fault == VC4_OK)
+    if (strict && v->fault == VC4_OK)
         v->fault = VC4_ERR_RULE;
 }
 
@@ -78,36 +94,14 @@ void vc4_fsi_begin(struct vc4_v3d *v, const struct vc4_fsi_prim *p)
     f->ms = p->ms;
     f->depth_func = p->depth_func;
     f->z_update = p->z_update;
+    /* early Z only for a depth function of the frame's direction (see fsi.h;
+     * UNVERIFIED what the unit does otherwise: vc4kit leaves it off) */
+    unsigned df = p->depth_func & 7;
+    bool lt = df == VC4_TLB_LESS || df == VC4_TLB_LEQUAL, gt = df == VC4_TLB_GREATER || df == VC4_TLB_GEQUAL;
+    f->early_z = p->early_z && (p->early_z_ge ? gt : lt);
     f->tile_fx0 = p->tile_fx0;
     f->tile_fy0 = p->tile_fy0;
     f->stats.prims++;
-}
-
-bool vc4_fsi_add(struct vc4_v3d *v, const struct vc4_raster_batch *rb)
-{
-    struct vc4_fsi *f = &v->fsi;
-    if (f->nbatches >= VC4_FSI_MAX_BATCHES)
-        return false;
-    struct vc4_fsi_batch *b = &f->b[f->nbatches++];
-    memset(b, 0, sizeof *b);
-    b->px = *rb;
-    for (unsigned i = 0; i < N; i++) {
-        int64_t cx = (int64_t)rb->x[i] * VC4_RASTER_SUBPIXEL + 8, cy = (int64_t)rb->y[i] * VC4_RASTER_SUBPIXEL + 8;
-        b->w[i] = vc4_pse_w(&f->setup, cx, cy);
-        b->z[i] = vc4_pse_z24(&f->setup, cx, cy);
-        b->mask[i] = rb->cov[i];
-        if (!rb->cov[i])
-            continue;
-        f->stats.fragments++;
-        for (unsigned s = 0; s < 4; s++)
-            b->zsamp[i][s] = f->ms ? vc4_pse_z24(&f->setup,
-                                                 (int64_t)rb->x[i] * VC4_RASTER_SUBPIXEL + vc4_raster_sample_pos[s][0],
-                                                 (int64_t)rb->y[i] * VC4_RASTER_SUBPIXEL + vc4_raster_sample_pos[s][1])
-                                   : b->z[i];
-    }
-    f->stats.batches++;
-    f->stats.quads += rb->nquads;
-    return true;
 }
 
 /* ---- TLB access ------------------------------------------------------------------ */
@@ -124,13 +118,16 @@ static unsigned tlb_idx(const struct vc4_v3d *v, const struct vc4_fsi_batch *b, 
     return vc4_tlb_index(&v->tlb, x, y, s);
 }
 
-/* Depth test of every alive sample of the elements in mask, with the
- * shader's Z (zval) or the rasteriser's; Z updates where it passes. */
+/* Depth and stencil tests of every alive sample of the elements in mask,
+ * with the shader's Z (zval) or the rasteriser's; the stencil face of the
+ * primitive's facing; Z and stencil updates per tlb.h. */
 static void depth_test(struct vc4_v3d *v, struct vc4_fsi_batch *b, const uint32_t *zval,
                        uint16_t mask)
 {
     struct vc4_fsi *f = &v->fsi;
     struct vc4_tlb *t = &v->tlb;
+    const struct vc4_tlb_stencil_face *sf =
+        b->stencil.enabled ? &b->stencil.face[f->setup.reverse ? 1 : 0] : NULL;
     for (unsigned i = 0; i < N; i++) {
         if (!((mask >> i) & 1) || !b->mask[i])
             continue;
@@ -138,18 +135,101 @@ static void depth_test(struct vc4_v3d *v, struct vc4_fsi_batch *b, const uint32_
             if (!((b->mask[i] >> s) & 1))
                 continue;
             uint32_t z = zval ? zval[i] & VC4_TLB_Z_MAX : b->zsamp[i][s];
-            unsigned k = tlb_idx(v, b, i, s);
-            if (vc4_tlb_depth_pass(f->depth_func, z, t->zs[k] >> 8)) {
+            bool sfail;
+            if (vc4_tlb_zs_test(f->depth_func, f->z_update, sf, z, &t->zs[tlb_idx(v, b, i, s)], &sfail))
                 b->pass[i] |= (uint8_t)(1u << s);
-                if (f->z_update)
-                    t->zs[k] = z << 8 | (t->zs[k] & 0xFFu);
-            } else {
+            else if (sfail)
+                f->stats.stencil_fails++;
+            else
                 f->stats.z_fails++;
-            }
         }
     }
     b->z_done = true;
 }
+
+/* ---- queueing batches ------------------------------------------------------------ */
+
+/* Early Z (fsi.h): the covered samples of element i that pass the depth
+ * function with the rasteriser's Z against the buffer (nothing written). */
+static uint8_t early_z_live(struct vc4_v3d *v, const struct vc4_fsi_batch *b, unsigned i)
+{
+    struct vc4_fsi *f = &v->fsi;
+    const struct vc4_tlb *t = &v->tlb;
+    uint8_t live = 0;
+    for (unsigned s = 0; s < t->samples; s++) {
+        if (!((b->mask[i] >> s) & 1))
+            continue;
+        if (vc4_tlb_depth_pass(f->depth_func, b->zsamp[i][s], vc4_tlb_zs_z(t->zs[tlb_idx(v, b, i, s)])))
+            live |= (uint8_t)(1u << s);
+        else
+            f->stats.early_z_rejects++;
+    }
+    return live;
+}
+
+/* Put quad q of the rasteriser's batch into the next free quad of b with
+ * its payload; false when early Z left none of its samples. */
+static bool add_quad(struct vc4_v3d *v, struct vc4_fsi_batch *b, const struct vc4_raster_batch *rb,
+                     unsigned q)
+{
+    struct vc4_fsi *f = &v->fsi;
+    unsigned base = 4u * b->px.nquads;
+    bool any = false;
+    for (unsigned e = 0; e < 4; e++) {
+        unsigned i = base + e, r = 4u * q + e;
+        b->px.x[i] = rb->x[r];
+        b->px.y[i] = rb->y[r];
+        b->px.cov[i] = rb->cov[r];
+        int64_t px16 = (int64_t)rb->x[r] * VC4_RASTER_SUBPIXEL, py16 = (int64_t)rb->y[r] * VC4_RASTER_SUBPIXEL;
+        b->w[i] = vc4_pse_w(&f->setup, px16 + 8, py16 + 8);
+        b->z[i] = vc4_pse_z24(&f->setup, px16 + 8, py16 + 8);
+        b->mask[i] = rb->cov[r];
+        if (!rb->cov[r])
+            continue;
+        f->stats.fragments++;
+        for (unsigned s = 0; s < 4; s++)
+            b->zsamp[i][s] = f->ms ? vc4_pse_z24(&f->setup, px16 + vc4_raster_sample_pos[s][0],
+                                                 py16 + vc4_raster_sample_pos[s][1])
+                                   : b->z[i];
+        if (f->early_z)
+            b->mask[i] = b->px.cov[i] = early_z_live(v, b, i);
+        any |= b->mask[i] != 0;
+    }
+    if (!any) { /* the slot stays free */
+        memset(&b->px.cov[base], 0, 4);
+        memset(&b->mask[base], 0, 4);
+        return false;
+    }
+    b->px.nquads++;
+    f->stats.quads++;
+    return true;
+}
+
+/* The rasteriser's quads go into batches of up to 4, in order; with early
+ * Z the surviving quads are packed (the primitive's last batch fills up
+ * first).  No queued batch has started while the queue is being filled: it
+ * runs when full or at the primitive's end (vc4_fsi_run). */
+bool vc4_fsi_add(struct vc4_v3d *v, const struct vc4_raster_batch *rb)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (f->nbatches >= VC4_FSI_MAX_BATCHES)
+        return false; /* rb needs at most one more batch: keep room for it */
+    for (unsigned q = 0; q < rb->nquads && q < VC4_RASTER_QUADS; q++) {
+        struct vc4_fsi_batch *b = f->nbatches ? &f->b[f->nbatches - 1] : NULL;
+        if (b && b->px.nquads < VC4_RASTER_QUADS) {
+            add_quad(v, b, rb, q);
+            continue;
+        }
+        b = &f->b[f->nbatches];
+        memset(b, 0, sizeof *b);
+        if (add_quad(v, b, rb, q)) {
+            f->nbatches++;
+            f->stats.batches++;
+        }
+    }
+    return true;
+}
+
 
 static void resolve_z(struct vc4_v3d *v, struct vc4_fsi_batch *b)
 {
@@ -352,10 +432,18 @@ bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned
                 b->mask[i] &= (uint8_t)(val[i] & 0xF);
         return true;
     case VC4_QPU_W_TLB_STENCIL_SETUP:
-        if (mask & 1)
-            v->tlb.stencil_setup = val[0]; /* kept for the stencil work */
+        /* one setup per write, from the lowest element whose condition
+         * passed (Mesa writes a uniform: every element the same; UNVERIFIED
+         * which element the TLB takes) */
+        for (unsigned i = 0; i < N; i++)
+            if ((mask >> i) & 1) {
+                vc4_tlb_stencil_setup(&b->stencil, val[i]);
+                break;
+            }
         return true;
     case VC4_QPU_W_TLB_Z:
+        if (f->early_z)
+            fsi_rule(v, q, FR_EARLY_Z_SHADER_Z);
         depth_test(v, b, val, mask);
         return true;
     case VC4_QPU_W_TLB_COLOR_MS:
@@ -367,8 +455,7 @@ bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned
         color_write(v, b, val, mask, -1);
         return true;
     case VC4_QPU_W_TLB_ALPHA_MASK:
-        if (mask & 1)
-            v->tlb.alpha_mask = val[0];
+        fsi_rule(v, q, FR_ALPHA_MASK);
         return true;
     default:
         return false;
@@ -406,7 +493,8 @@ bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
     }
     case VC4_QPU_SIG_COVERAGE_LOAD:
     case VC4_QPU_SIG_ALPHA_MASK_LOAD:
-        /* coverage / alpha-mask buffers are not modelled: r4 = 0 */
+        /* the VG coverage / alpha-mask buffers are not modelled: r4 = 0 */
+        fsi_rule(v, q, sig == VC4_QPU_SIG_COVERAGE_LOAD ? FR_COVERAGE_LOAD : FR_ALPHA_MASK);
         memset(q->acc[4], 0, sizeof q->acc[4]);
         return true;
     default:

@@ -24,9 +24,23 @@
  * batch covering one of the same quads still holds it or has not started
  * (the hardware orders TLB access per pixel in primitive order).
  *
- * Depth: the Configuration Bits function and Z-update bit; the test runs at
- * the TLB_Z write with the shader's Z, else at the first colour write (or
- * the thread end) with the rasteriser's Z per sample.
+ * Depth and stencil: the Configuration Bits function and Z-update bit, and
+ * the thread's TLB_STENCIL_SETUP writes (tlb.h); the tests run per sample
+ * at the TLB_Z write with the shader's Z, else at the first colour write
+ * (or the thread end) with the rasteriser's Z per sample; the stencil face
+ * is the primitive's (REV_FLAG).
+ *
+ * Early Z (Configuration Bits 16/17, Tile Rendering Mode Configuration bits
+ * 10/11; UNVERIFIED model, no open source describes the unit): when enabled,
+ * not disabled by the frame, and the depth function is of the frame's
+ * early-Z direction (< or <= for "LT/LE", > or >= for "GT/GE"), every
+ * covered sample is tested before shading with the rasteriser's Z against
+ * the Z buffer (no writes); samples that fail are dropped, and quads with
+ * none left are not shaded (the batches are packed from the survivors).
+ * The late test still runs.  So a shader that writes Z or a stencil zfail
+ * operation sees the early rejections (Mesa enables early Z only when
+ * neither can happen); early-Z updates have nothing to keep up to date in
+ * this exact model.
  */
 #ifndef VC4_EMU_FSI_H
 #define VC4_EMU_FSI_H
@@ -36,6 +50,7 @@
 
 #include "emu/pse.h"
 #include "emu/raster.h"
+#include "emu/tlb.h"
 #include "vc4kit/diag.h"
 
 struct vc4_v3d;
@@ -51,7 +66,8 @@ struct vc4_fsi_batch {
     uint32_t z[VC4_RASTER_SIMD];      /* rb15 payload: 24-bit Z at the pixel centre */
     uint32_t zsamp[VC4_RASTER_SIMD][4]; /* 24-bit Z per sample (depth test) */
     uint8_t mask[VC4_RASTER_SIMD];    /* samples still alive (MS_FLAGS) */
-    uint8_t pass[VC4_RASTER_SIMD];    /* samples that passed the depth test */
+    uint8_t pass[VC4_RASTER_SIMD];    /* samples that passed the depth and stencil tests */
+    struct vc4_tlb_stencil stencil;   /* this thread's TLB_STENCIL_SETUP writes */
     uint8_t vary_next, color_ms_next, cload_next;
     bool z_done, sb_held, released, done;
     uint64_t start_instr;             /* the QPU's instruction count at its start */
@@ -89,6 +105,7 @@ struct vc4_fsi_qpu {
 struct vc4_fsi_stats {
     uint64_t prims, batches, quads, fragments; /* fragments = covered pixels */
     uint64_t samples_written, z_fails, threads, switches;
+    uint64_t stencil_fails, early_z_rejects; /* samples */
 };
 
 struct vc4_fsi {
@@ -98,7 +115,7 @@ struct vc4_fsi {
     unsigned nvary;
     bool threaded, ms;
     unsigned depth_func;
-    bool z_update;
+    bool z_update, early_z;
     unsigned tile_fx0, tile_fy0; /* frame pixel of the tile's top-left */
 
     unsigned nbatches, next, ndone;
@@ -119,6 +136,9 @@ struct vc4_fsi_prim {
     bool ms;
     unsigned depth_func;     /* Configuration Bits 14:12 */
     bool z_update;           /* Configuration Bits 15 */
+    bool early_z;            /* Configuration Bits 16, and not disabled by the
+                              * Tile Rendering Mode Configuration (bit 11) */
+    bool early_z_ge;         /* the frame's early-Z direction (bit 10): GT/GE */
     unsigned tile_fx0, tile_fy0;
 };
 void vc4_fsi_begin(struct vc4_v3d *v, const struct vc4_fsi_prim *p);

@@ -89,6 +89,17 @@ bool vc4_pse_setup_triangle(const struct vc4_pse_vertex *const v[3], unsigned nv
     return true;
 }
 
+void vc4_pse_depth_offset(struct vc4_pse_setup *s, float factor, float units)
+{
+    double ma = s->z.a < 0 ? -s->z.a : s->z.a, mb = s->z.b < 0 ? -s->z.b : s->z.b;
+    double m = ma > mb ? ma : mb;
+    double fo = (double)factor * m;
+    double uo = (double)units / (double)VC4_PSE_Z24_MAX;
+    double o = fo + uo;
+    if (o == o) /* a NaN factor or units leaves Z alone */
+        s->z.c += o;
+}
+
 bool vc4_pse_facing(int64_t area, bool enable_forward, bool enable_reverse, bool clockwise,
                     bool *reverse)
 {

@@ -65,6 +65,19 @@ bool vc4_pse_setup_triangle(const struct vc4_pse_vertex *const v[3], unsigned nv
                             uint32_t flat_flags, struct vc4_pse_setup *s);
 
 /*
+ * Depth offset (Configuration Bits 3, Depth Offset packet 101): the GL
+ * polygon offset o = factor * m + units * r, with m = max(|dZs/dx|,
+ * |dZs/dy|) of the triangle's Z plane (per pixel) and r = one step of the
+ * 24-bit Z (1 / 0xFFFFFF in Zs), added to the plane's constant before the
+ * per-pixel clamp and conversion.  factor and units arrive as "float 1-8-7"
+ * (the top 16 bits of an f32, decoded exactly by the cl library).
+ * UNVERIFIED: the unit step r, the arithmetic's precision (double here,
+ * from the exact plane), and that points and lines get no offset (Mesa sets
+ * the bit for offset_tri only; vc4kit offsets triangles only).
+ */
+void vc4_pse_depth_offset(struct vc4_pse_setup *s, float factor, float units);
+
+/*
  * Facing (Configuration Bits 0-2, hardware facts §3.4): "clockwise" is
  * the winding of the forward-facing primitives, measured with the y-down
  * screen coordinates read as a y-up plane: a triangle is clockwise when

@@ -7,6 +7,7 @@
  * frame's pixel (0, 0) is its first pixel in memory and the top-left of the
  * image (the seed posts' NV vertices put y = 32 at the "top").
  */
+#include <assert.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -37,7 +38,7 @@ void vc4_tlb_configure(struct vc4_tlb *t, bool ms, bool bit64)
 
 void vc4_tlb_clear(struct vc4_tlb *t, bool color, bool zs, bool vg)
 {
-    uint32_t zsw = t->clear_z << 8 | t->clear_stencil;
+    uint32_t zsw = vc4_tlb_zs_word(t->clear_z, t->clear_stencil);
     for (unsigned i = 0; i < VC4_TLB_ENTRIES; i++) {
         if (color)
             t->color[i] = t->clear_color;
@@ -46,6 +47,114 @@ void vc4_tlb_clear(struct vc4_tlb *t, bool color, bool zs, bool vg)
         if (vg)
             t->vg[i] = t->clear_vg;
     }
+}
+
+/* ---- depth and stencil tests ---------------------------------------------- */
+
+bool vc4_tlb_compare(unsigned func, uint32_t a, uint32_t b)
+{
+    switch ((enum vc4_tlb_func)(func & 7)) {
+    case VC4_TLB_NEVER: return false;
+    case VC4_TLB_LESS: return a < b;
+    case VC4_TLB_EQUAL: return a == b;
+    case VC4_TLB_LEQUAL: return a <= b;
+    case VC4_TLB_GREATER: return a > b;
+    case VC4_TLB_NOTEQUAL: return a != b;
+    case VC4_TLB_GEQUAL: return a >= b;
+    default: return true;
+    }
+}
+
+/* TLB_STENCIL_SETUP (Mesa vc4_state.c tlb_stencil_setup_bits and
+ * vc4_create_depth_stencil_alpha_state; the diagram in tlb.h) */
+const struct vc4_tlb_field vc4_tlb_ss_fields[VC4_TLB_SS_COUNT] = {
+    [VC4_TLB_SS_VALUE_MASK] = {0, 8},
+    [VC4_TLB_SS_REF] = {8, 8},
+    [VC4_TLB_SS_FUNC] = {16, 3},
+    [VC4_TLB_SS_OP_FAIL] = {19, 3},
+    [VC4_TLB_SS_OP_ZPASS] = {22, 3},
+    [VC4_TLB_SS_OP_ZFAIL] = {25, 3},
+    [VC4_TLB_SS_WMASK] = {28, 2},
+    [VC4_TLB_SS_SELECT] = {30, 2},
+    [VC4_TLB_SS_WMASK_FRONT] = {0, 8},
+    [VC4_TLB_SS_WMASK_BACK] = {8, 8},
+};
+static_assert(VC4_ARRAY_SIZE(vc4_tlb_ss_fields) == VC4_TLB_SS_COUNT, "one field per enum value");
+static_assert(VC4_TLB_SS_SELECT == VC4_TLB_SS_COUNT - 3, "the config word's fields come first");
+
+/* Mesa tlb_stencil_setup_writemask: 0x1 -> 0, 0x3 -> 1, 0xf -> 2, 0xff -> 3 */
+const uint8_t vc4_tlb_ss_wmask_code[4] = {0x01, 0x03, 0x0F, 0xFF};
+
+static unsigned ss_get(uint32_t w, enum vc4_tlb_ss_field f)
+{
+    return vc4_bits(w, vc4_tlb_ss_fields[f].shift, vc4_tlb_ss_fields[f].width);
+}
+
+void vc4_tlb_stencil_setup(struct vc4_tlb_stencil *st, uint32_t w)
+{
+    unsigned sel = ss_get(w, VC4_TLB_SS_SELECT);
+    if (sel == VC4_TLB_SS_SELECT_WMASK) {
+        /* both write masks, overriding the configs' codes (Mesa writes it
+         * last) */
+        st->face[0].write_mask = (uint8_t)ss_get(w, VC4_TLB_SS_WMASK_FRONT);
+        st->face[1].write_mask = (uint8_t)ss_get(w, VC4_TLB_SS_WMASK_BACK);
+        return;
+    }
+    struct vc4_tlb_stencil_face f = {
+        .func = (uint8_t)ss_get(w, VC4_TLB_SS_FUNC),
+        .ref = (uint8_t)ss_get(w, VC4_TLB_SS_REF),
+        .value_mask = (uint8_t)ss_get(w, VC4_TLB_SS_VALUE_MASK),
+        .write_mask = vc4_tlb_ss_wmask_code[ss_get(w, VC4_TLB_SS_WMASK)],
+        .op_fail = (uint8_t)ss_get(w, VC4_TLB_SS_OP_FAIL),
+        .op_zfail = (uint8_t)ss_get(w, VC4_TLB_SS_OP_ZFAIL),
+        .op_zpass = (uint8_t)ss_get(w, VC4_TLB_SS_OP_ZPASS),
+    };
+    if (sel & VC4_TLB_SS_SELECT_FRONT)
+        st->face[0] = f;
+    if (sel & VC4_TLB_SS_SELECT_BACK)
+        st->face[1] = f;
+    st->enabled = true;
+}
+
+uint8_t vc4_tlb_stencil_op(unsigned op, uint8_t s, uint8_t ref)
+{
+    switch ((enum vc4_tlb_stencil_op)(op & 7)) {
+    case VC4_TLB_SOP_ZERO: return 0;
+    case VC4_TLB_SOP_KEEP: return s;
+    case VC4_TLB_SOP_REPLACE: return ref;
+    case VC4_TLB_SOP_INCR: return s == 0xFF ? s : (uint8_t)(s + 1);
+    case VC4_TLB_SOP_DECR: return s == 0 ? s : (uint8_t)(s - 1);
+    case VC4_TLB_SOP_INVERT: return (uint8_t)~s;
+    case VC4_TLB_SOP_INCR_WRAP: return (uint8_t)(s + 1);
+    default: return (uint8_t)(s - 1);
+    }
+}
+
+bool vc4_tlb_zs_test(unsigned depth_func, bool z_update, const struct vc4_tlb_stencil_face *sf,
+                     uint32_t z, uint32_t *zs, bool *stencil_failed)
+{
+    uint32_t zbuf = vc4_tlb_zs_z(*zs);
+    uint8_t s = (uint8_t)vc4_tlb_zs_stencil(*zs);
+    *stencil_failed = false;
+    bool pass;
+    unsigned op = VC4_TLB_SOP_KEEP;
+    if (sf && !vc4_tlb_compare(sf->func, sf->ref & sf->value_mask, s & sf->value_mask)) {
+        *stencil_failed = true;
+        pass = false;
+        op = sf->op_fail;
+    } else {
+        pass = vc4_tlb_depth_pass(depth_func, z, zbuf);
+        if (sf)
+            op = pass ? sf->op_zpass : sf->op_zfail;
+        if (pass && z_update)
+            zbuf = z & VC4_TLB_Z_MAX;
+    }
+    if (sf) {
+        uint8_t r = vc4_tlb_stencil_op(op, s, sf->ref);
+        s = (uint8_t)((s & ~sf->write_mask) | (r & sf->write_mask));
+    }
+    *zs = vc4_tlb_zs_word(zbuf, s);
+    return pass;
 }
 
 /* ---- pixel formats --------------------------------------------------------- */
@@ -166,7 +275,8 @@ enum vc4_tlb_result vc4_tlb_store(const struct vc4_tlb *t, struct vc4_mem *m,
             case VC4_TLB_PF_Z: {
                 /* Z only: memory's stencil byte is kept (UNVERIFIED) */
                 uint32_t old = 0;
-                ok = vc4_mem_read32(m, a, &old) && vc4_mem_write32(m, a, (val & ~0xFFu) | (old & 0xFF));
+                ok = vc4_mem_read32(m, a, &old) &&
+                     vc4_mem_write32(m, a, vc4_tlb_zs_word(vc4_tlb_zs_z(val), vc4_tlb_zs_stencil(old)));
                 break;
             }
             default:

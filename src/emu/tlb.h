@@ -21,6 +21,25 @@
  * and documented in docs/rendering.md): the Z/stencil word layout (Z in
  * bits 31:8, stencil 7:0), the BGR565 bit order and dither matrix, the
  * resolve rounding, the full-resolution dump order.
+ *
+ * TLB_STENCIL_SETUP (QPU waddr 43), Mesa vc4_state.c / vc4_program.c (the
+ * driver that runs the hardware):
+ *
+ *   31 30 | 29 28  | 27 25 | 24 22 | 21 19 | 18 16 | 15      8 | 7        0
+ *   select| wmask  | zfail | zpass | fail  | func  | reference | value mask
+ *
+ *   select  0: a write-mask word: bits 7:0 front write mask, 15:8 back
+ *           1: front config, 2: back config, 3: front and back config
+ *   wmask   write mask of a config word: 0 = 0x01, 1 = 0x03, 2 = 0x0F,
+ *           3 = 0xFF (other masks: a write-mask word after the configs)
+ *   ops     0 zero, 1 keep, 2 replace, 3 incr (saturate), 4 decr (saturate),
+ *           5 invert, 6 incr wrap, 7 decr wrap
+ *   func    0 never, 1 <, 2 ==, 3 <=, 4 >, 5 !=, 6 >=, 7 always:
+ *           (reference & value mask) FUNC (stencil & value mask), as GL
+ * Mesa writes the front (or front-and-back) word, then the back word, then
+ * the write-mask word when a mask has no code, every thread (so the setup
+ * is per fragment-shader thread: a thread that writes none has no stencil
+ * test; UNVERIFIED but the only reading of Mesa that works).
  */
 #ifndef VC4_EMU_TLB_H
 #define VC4_EMU_TLB_H
@@ -57,11 +76,6 @@ struct vc4_tlb {
     uint32_t clear_z;        /* 24 bits */
     uint8_t clear_stencil, clear_vg;
 
-    /* TLB_STENCIL_SETUP and alpha-mask writes: kept for the stencil work
-     * (GL issue); not applied yet */
-    uint32_t stencil_setup;
-    uint32_t alpha_mask;
-
     /* [y][x][sample], compact for the current mode (vc4_tlb_index) */
     uint32_t color[VC4_TLB_ENTRIES]; /* RGBA8888, byte 0 red */
     uint32_t zs[VC4_TLB_ENTRIES];    /* Z in bits 31:8, stencil in 7:0 */
@@ -79,21 +93,102 @@ static inline unsigned vc4_tlb_index(const struct vc4_tlb *t, unsigned x, unsign
     return (y * t->tile_w + x) * t->samples + s;
 }
 
+/* The Z/stencil word of a sample (UNVERIFIED layout, kept in one place):
+ * Z in bits 31:8, stencil in 7:0. */
+#define VC4_TLB_ZS_Z_SHIFT 8u
+#define VC4_TLB_ZS_STENCIL_MASK 0xFFu
+static inline uint32_t vc4_tlb_zs_word(uint32_t z, uint32_t stencil)
+{
+    return (z & VC4_TLB_Z_MAX) << VC4_TLB_ZS_Z_SHIFT | (stencil & VC4_TLB_ZS_STENCIL_MASK);
+}
+static inline uint32_t vc4_tlb_zs_z(uint32_t w) { return w >> VC4_TLB_ZS_Z_SHIFT; }
+static inline uint32_t vc4_tlb_zs_stencil(uint32_t w) { return w & VC4_TLB_ZS_STENCIL_MASK; }
+
+/* Compare functions of the depth test (Configuration Bits 14:12) and of
+ * the stencil test (TLB_STENCIL_SETUP 18:16): the same encoding. */
+enum vc4_tlb_func {
+    VC4_TLB_NEVER,
+    VC4_TLB_LESS,
+    VC4_TLB_EQUAL,
+    VC4_TLB_LEQUAL,
+    VC4_TLB_GREATER,
+    VC4_TLB_NOTEQUAL,
+    VC4_TLB_GEQUAL,
+    VC4_TLB_ALWAYS,
+};
+
+/* a FUNC b. */
+bool vc4_tlb_compare(unsigned func, uint32_t a, uint32_t b);
+
 /* Depth test (Configuration Bits depth function, 0..7) of a new 24-bit Z
  * against the buffer's. */
 static inline bool vc4_tlb_depth_pass(unsigned func, uint32_t z, uint32_t zbuf)
 {
-    switch (func & 7) {
-    case 0: return false;
-    case 1: return z < zbuf;
-    case 2: return z == zbuf;
-    case 3: return z <= zbuf;
-    case 4: return z > zbuf;
-    case 5: return z != zbuf;
-    case 6: return z >= zbuf;
-    default: return true;
-    }
+    return vc4_tlb_compare(func, z, zbuf);
 }
+
+/* ---- stencil -------------------------------------------------------------- */
+
+enum vc4_tlb_stencil_op {
+    VC4_TLB_SOP_ZERO,
+    VC4_TLB_SOP_KEEP,
+    VC4_TLB_SOP_REPLACE,
+    VC4_TLB_SOP_INCR,      /* saturating */
+    VC4_TLB_SOP_DECR,      /* saturating */
+    VC4_TLB_SOP_INVERT,
+    VC4_TLB_SOP_INCR_WRAP,
+    VC4_TLB_SOP_DECR_WRAP,
+};
+
+/* The fields of a TLB_STENCIL_SETUP word (diagram above). */
+enum vc4_tlb_ss_field {
+    VC4_TLB_SS_VALUE_MASK,
+    VC4_TLB_SS_REF,
+    VC4_TLB_SS_FUNC,
+    VC4_TLB_SS_OP_FAIL,
+    VC4_TLB_SS_OP_ZPASS,
+    VC4_TLB_SS_OP_ZFAIL,
+    VC4_TLB_SS_WMASK,
+    VC4_TLB_SS_SELECT,
+    VC4_TLB_SS_WMASK_FRONT, /* of a write-mask word (select 0) */
+    VC4_TLB_SS_WMASK_BACK,
+    VC4_TLB_SS_COUNT
+};
+struct vc4_tlb_field {
+    uint8_t shift, width;
+};
+extern const struct vc4_tlb_field vc4_tlb_ss_fields[VC4_TLB_SS_COUNT];
+/* select values */
+#define VC4_TLB_SS_SELECT_WMASK 0u
+#define VC4_TLB_SS_SELECT_FRONT 1u
+#define VC4_TLB_SS_SELECT_BACK 2u
+/* the write masks of the 2-bit code of a config word */
+extern const uint8_t vc4_tlb_ss_wmask_code[4];
+
+/* One face's stencil state. */
+struct vc4_tlb_stencil_face {
+    uint8_t func, ref, value_mask, write_mask;
+    uint8_t op_fail, op_zfail, op_zpass; /* enum vc4_tlb_stencil_op */
+};
+/* A fragment-shader thread's stencil state: face 0 front (forward-facing),
+ * face 1 back (reverse-facing, REV_FLAG = 1). */
+struct vc4_tlb_stencil {
+    bool enabled; /* a config word was written */
+    struct vc4_tlb_stencil_face face[2];
+};
+
+/* Apply one TLB_STENCIL_SETUP write. */
+void vc4_tlb_stencil_setup(struct vc4_tlb_stencil *st, uint32_t word);
+/* The stencil operation's result for the stored value s. */
+uint8_t vc4_tlb_stencil_op(unsigned op, uint8_t s, uint8_t ref);
+
+/* The per-sample tests of the TLB: stencil (when sf is not NULL), then
+ * depth, then the stencil operation (fail / zfail / zpass, through the
+ * write mask) and the Z update (z_update, only where both passed).
+ * *zs is the sample's Z/stencil word, updated in place; returns whether the
+ * sample passed both tests; *stencil_failed tells which test failed. */
+bool vc4_tlb_zs_test(unsigned depth_func, bool z_update, const struct vc4_tlb_stencil_face *sf,
+                     uint32_t z, uint32_t *zs, bool *stencil_failed);
 
 /* ---- memory transfers ---------------------------------------------------- */
 
