@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "emu/tmu_tex.h"
 
 #define UNIT "tmu"
 #define SRC_ADDENDUM "vc4asm VideoCoreIV-addendum"
@@ -82,9 +83,9 @@ static bool bad_qpu(unsigned qpu, const struct vc4_diag_sink *sink,
     return true;
 }
 
-/* Cache model: returns true on a hit and fills the line on a miss. */
-static bool cache_access(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr)
+bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr)
 {
+    phys &= 1u;
     unsigned slice = (qpu / (t->qpus_per_slice ? t->qpus_per_slice : 4u)) %
                      (VC4_TMU_MAX_QPUS / 4u);
     uint32_t line = (addr & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE;
@@ -96,6 +97,35 @@ static bool cache_access(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_
     *tag = line;
     t->stats.cache_misses++;
     return false;
+}
+
+/* A texture request: decode P0..P3 once, sample the 16 elements. */
+static unsigned texture_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, unsigned qpu,
+                               unsigned phys, const struct vc4_tmu_fifo *f, unsigned written,
+                               struct vc4_tmu_request *rq, const struct vc4_diag_sink *sink,
+                               const struct vc4_location *loc, uint64_t *latency)
+{
+    struct vc4_tmu_tex cfg;
+    unsigned tev = vc4_tmu_tex_decode(&cfg, rq->params, rq->nparams, sink, loc);
+    unsigned ev = 0;
+    if (cfg.levels) { /* 0: the parameters give no usable image */
+        struct vc4_tmu_tex_work work = {0, false};
+        tev |= vc4_tmu_tex_sample(&cfg, mem, f->coord, written, rq->data, t, qpu,
+                                  phys, &work, sink, loc);
+        t->stats.texels += work.texels;
+        t->stats.lookups += work.texels;
+        if (work.miss)
+            *latency = VC4_TMU_LAT_MEMORY;
+        if (vc4_tex_texel_is_wide(cfg.type))
+            rq->words = 2;
+    }
+    if (tev & VC4_TMU_TEX_FAULT)
+        ev |= VC4_TMU_EV_FAULT;
+    if (tev & VC4_TMU_TEX_BAD_CONFIG)
+        ev |= VC4_TMU_EV_BAD_CONFIG;
+    if (tev & VC4_TMU_TEX_UNSUPPORTED)
+        ev |= VC4_TMU_EV_UNSUPPORTED;
+    return ev;
 }
 
 unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, unsigned unit,
@@ -133,6 +163,7 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
     for (unsigned k = 1; k < 4; k++)
         slots += (f->written >> k) & 1u;
     bool texture = f->written != 0;
+    unsigned written = f->written | 1u << VC4_TMU_S;
     struct vc4_tmu_request rq;
     memset(&rq, 0, sizeof rq);
     rq.slots = (uint8_t)slots;
@@ -158,12 +189,10 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
     }
 
     uint64_t latency = VC4_TMU_LAT_CACHE;
+    rq.words = 1;
     if (texture) {
-        vc4_diag_emit(sink, VC4_WARNING, VC4_DIAG_INFO, UNIT, loc,
-                      "texture lookups (T/R/B written before S) are not modelled yet; the "
-                      "result is 0");
-        ev |= VC4_TMU_EV_UNSUPPORTED;
         t->stats.texture_requests++;
+        ev |= texture_lookup(t, mem, qpu, phys, f, written, &rq, sink, loc, &latency);
     } else {
         bool faulted = false;
         /* The TMU loads elements in element order [A]. */
@@ -172,7 +201,7 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
                 continue;
             uint32_t a = f->coord[VC4_TMU_S][i] & VC4_TMU_ADDR_ALIGN_MASK;
             t->stats.lookups++;
-            if (!vc4_mem_read32(mem, a, &rq.data[i])) {
+            if (!vc4_mem_read32(mem, a, &rq.data[0][i])) {
                 if (!faulted)
                     vc4_diag_emit(sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, loc,
                                   "TMU%u general lookup at 0x%08x (element %u) is outside the "
@@ -181,7 +210,7 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
                 ev |= VC4_TMU_EV_FAULT;
                 continue;
             }
-            if (!cache_access(t, qpu, phys, a))
+            if (!vc4_tmu_cache_touch(t, qpu, phys, a))
                 latency = VC4_TMU_LAT_MEMORY;
         }
     }
@@ -211,16 +240,20 @@ unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t o
         memset(out, 0, 16 * sizeof out[0]);
         return VC4_TMU_EV_UNDERFLOW;
     }
-    const struct vc4_tmu_request *rq = &f->req[f->head];
-    memcpy(out, rq->data, 16 * sizeof out[0]);
+    struct vc4_tmu_request *rq = &f->req[f->head];
+    memcpy(out, rq->data[rq->loaded], 16 * sizeof out[0]);
     if (rq->ready_at > now) {
         *ready_at = rq->ready_at;
         t->stats.stall_cycles += rq->ready_at - now;
     }
+    t->stats.loads++;
+    /* 16-bit-channel results are two words, RG1616 then BA1616, one per
+     * ldtmu (TFRCV: "16-bit float colour = two reads" [G via Mesa]). */
+    if (++rq->loaded < rq->words)
+        return 0;
     f->slots_used = (uint8_t)(f->slots_used - rq->slots);
     f->head = (uint8_t)((f->head + 1u) % VC4_TMU_FIFO_SLOTS);
     f->count--;
-    t->stats.loads++;
     return 0;
 }
 

@@ -20,11 +20,11 @@
  * register write it asks vc4_tmu_write_takes_uniform() and, if so, pops one
  * uniform and passes it as `param` (texture config parameters P0..P3).
  *
- * Texture lookups (a request with T/R/B written before S) are accepted,
- * queued and counted with their parameters kept in the request, so a later
- * texture unit can implement formats and filtering in vc4_tmu_write() without
- * changing this interface; for now they return zeros and report
- * VC4_TMU_EV_UNSUPPORTED.
+ * Texture lookups (a request with T/R/B written before S) are sampled at
+ * submit by the texture sampler (tmu_tex.c: parameters P0..P3, addressing,
+ * filtering, mip levels, cube maps).  Formats with 16-bit channels return
+ * two words per element (RG1616, then BA1616: Mesa vc4_qir_schedule.c
+ * quoting the guide's TFRCV description), each popped by its own ldtmu.
  */
 #ifndef VC4_EMU_TMU_H
 #define VC4_EMU_TMU_H
@@ -59,14 +59,17 @@ enum vc4_tmu_event {
     VC4_TMU_EV_UNDERFLOW = 1u << 2,    /* error: ldtmu with nothing queued: r4 gets 0 (HW hangs) */
     VC4_TMU_EV_FAULT = 1u << 3,        /* error: lookup address outside RAM: element reads 0 */
     VC4_TMU_EV_COND_WRITE = 1u << 4,   /* warning: partial element mask on a TMU write [A] */
-    VC4_TMU_EV_UNSUPPORTED = 1u << 5,  /* warning: texture lookup (not modelled yet): zeros */
+    VC4_TMU_EV_UNSUPPORTED = 1u << 5,  /* warning: texture combination not modelled */
     VC4_TMU_EV_BAD_QPU = 1u << 6,      /* error: caller bug */
     VC4_TMU_EV_UNCONSUMED = 1u << 7,   /* warning: program end with results not loaded */
+    VC4_TMU_EV_BAD_CONFIG = 1u << 8,   /* texture parameters the TMU cannot use (diagnosed) */
 };
 
 /* One queued request (one S write). */
 struct vc4_tmu_request {
-    uint32_t data[16];    /* the result vector (filled at submit) */
+    uint32_t data[2][16]; /* the result vectors (filled at submit) */
+    uint8_t words;        /* 1, or 2 for 16-bit-channel formats (two ldtmu) */
+    uint8_t loaded;       /* words already popped */
     uint64_t ready_at;    /* cycle the data is available */
     uint32_t params[4];   /* config parameters P0..P3 as pulled (texture) */
     uint8_t nparams;
@@ -93,6 +96,7 @@ struct vc4_tmu_qpu {
 struct vc4_tmu_stats {
     uint64_t requests, texture_requests, loads, lookups;  /* lookups = element reads */
     uint64_t cache_hits, cache_misses, stall_cycles;
+    uint64_t texels;      /* texels fetched by texture lookups */
 };
 
 struct vc4_tmu {
@@ -139,12 +143,17 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
                        uint32_t param, uint64_t now, const struct vc4_diag_sink *sink,
                        const struct vc4_location *loc);
 
-/* Signal ldtmu<unit>: pop the oldest result of that TMU into out (r4).
+/* Signal ldtmu<unit>: pop the oldest result word of that TMU into out (r4);
+ * a two-word result leaves the FIFO with its second word.
  * *ready_at receives the cycle at which the data is available (>= now
  * means the QPU stalls for the difference; stalls are added to the stats). */
 unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t out[16],
                       uint64_t now, uint64_t *ready_at, const struct vc4_diag_sink *sink,
                       const struct vc4_location *loc);
+
+/* Cache model: one access at bus address addr by TMU phys of this QPU's
+ * slice; true on a hit (the line is filled on a miss). */
+bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr);
 
 /* Requests queued and not yet loaded on TMU<unit> of this QPU. */
 unsigned vc4_tmu_pending(const struct vc4_tmu *t, unsigned qpu, unsigned unit);

@@ -146,8 +146,9 @@ static void test_masks_faults_texture(void)
     CHECK(vc4_tmu_write_takes_uniform(&tmu, 0, 0, VC4_TMU_T));
     vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_T, 0xFFFF, s, 0x11110000u, 0, &sink, NULL);
     CHECK(vc4_tmu_write_takes_uniform(&tmu, 0, 0, VC4_TMU_S));
+    /* (P0's base 0x11110000 is outside the 1 MiB: a texture fault) */
     CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0x22220000u, 0, &sink, NULL),
-                 VC4_TMU_EV_UNSUPPORTED);
+                 VC4_TMU_EV_FAULT);
     CHECK_EQ_U64(tmu.q[0].fifo[0].req[tmu.q[0].fifo[0].head].params[1], 0x22220000u);
     CHECK_EQ_U64(tmu.q[0].fifo[0].slots_used, 2);
     CHECK(!vc4_tmu_write_takes_uniform(&tmu, 0, 0, VC4_TMU_S));

@@ -1,0 +1,575 @@
+/*
+ * tmu_tex.c - the TMU texture sampler (see tmu_tex.h for the parameter
+ * layout and the sources).
+ *
+ * Per request: the parameters are decoded once (vc4_tmu_tex_decode), then
+ * for each 2x2 quad of elements the level of detail comes from the
+ * derivatives of its coordinates, and each element is filtered from the
+ * texels of one or two mip levels.  Texels are decoded by the texture
+ * library (vc4_tex_read_texel) from images located with the bounds-checked
+ * memory API; an image outside RAM reads as zeros with a diagnostic.
+ *
+ * Precision (none of it is documented; every choice is UNVERIFIED and
+ * documented where it is made, and listed in docs/texturing.md):
+ *  - texel-space coordinates are s * size converted to fixed point with
+ *    VC4_TMU_SUBTEXEL_BITS fraction bits (rounded down);
+ *  - bilinear weights are those fraction bits; each channel is
+ *    sum(texel * wx * wy) rounded to nearest, 8 bits per channel;
+ *  - LOD = log2(rho) with a linear mantissa approximation, 1/256 units;
+ *  - mip-linear blending uses the 8 fraction bits of the LOD.
+ */
+#include "emu/tmu_tex.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "emu/qpu_alu.h"
+#include "emu/tmu.h"
+
+#define UNIT "tmu"
+#define SRC_PARAMS "seed 004; Mesa vc4_packet.h VC4_TEX_P*"
+#define SRC_MESA_TEX "Mesa vc4_program.c ntq_emit_tex"
+#define SRC_MIPS "Mesa vc4_resource.c vc4_setup_slices (vc4_tex_mip_layout)"
+
+/* UNVERIFIED: 8 sub-texel bits for addressing and bilinear weights (no
+ * source gives the TMU's precision; 8 is the common choice of GPUs of its
+ * generation, and what the r4 unpack's 8-bit channels can resolve). */
+#define VC4_TMU_SUBTEXEL_BITS 8
+#define SUBTEXEL (1 << VC4_TMU_SUBTEXEL_BITS)
+#define LOD_FRAC_BITS 8
+#define LOD_ONE (1 << LOD_FRAC_BITS)
+/* Fixed-point coordinates are clamped to +-2^30 (22 integer bits), far
+ * beyond any wrap period of a 2048-texel image. */
+#define COORD_LIMIT 1073741824.0f
+#define LOD_LIMIT (64 * LOD_ONE)
+
+const struct vc4_tmu_field_info vc4_tmu_fields[VC4_TMU_F_COUNT] = {
+    [VC4_TMU_F_BASE] = {"BASE", VC4_TMU_PW_P0, 12, 20},
+    [VC4_TMU_F_CSWIZ] = {"CSWIZ", VC4_TMU_PW_P0, 10, 2},
+    [VC4_TMU_F_CMMODE] = {"CMMODE", VC4_TMU_PW_P0, 9, 1},
+    [VC4_TMU_F_FLIPY] = {"FLIPY", VC4_TMU_PW_P0, 8, 1},
+    [VC4_TMU_F_TYPE_LO] = {"TYPE", VC4_TMU_PW_P0, 4, 4},
+    [VC4_TMU_F_MIPLVLS] = {"MIPLVLS", VC4_TMU_PW_P0, 0, 4},
+    [VC4_TMU_F_TYPE_HI] = {"TYPE4", VC4_TMU_PW_P1, 31, 1},
+    [VC4_TMU_F_HEIGHT] = {"HEIGHT", VC4_TMU_PW_P1, 20, 11},
+    [VC4_TMU_F_ETCFLIP] = {"ETCFLIP", VC4_TMU_PW_P1, 19, 1},
+    [VC4_TMU_F_WIDTH] = {"WIDTH", VC4_TMU_PW_P1, 8, 11},
+    [VC4_TMU_F_MAGFILT] = {"MAGFILT", VC4_TMU_PW_P1, 7, 1},
+    [VC4_TMU_F_MINFILT] = {"MINFILT", VC4_TMU_PW_P1, 4, 3},
+    [VC4_TMU_F_WRAP_T] = {"WRAP_T", VC4_TMU_PW_P1, 2, 2},
+    [VC4_TMU_F_WRAP_S] = {"WRAP_S", VC4_TMU_PW_P1, 0, 2},
+    [VC4_TMU_F_PTYPE] = {"PTYPE", VC4_TMU_PW_PX, 30, 2},
+    [VC4_TMU_F_CMST] = {"CMST", VC4_TMU_PW_PX, 12, 18},
+    [VC4_TMU_F_BSLOD] = {"BSLOD", VC4_TMU_PW_PX, 0, 1},
+    [VC4_TMU_F_CHILD_H] = {"CHILD_HEIGHT", VC4_TMU_PW_PX, 12, 11},
+    [VC4_TMU_F_CHILD_W] = {"CHILD_WIDTH", VC4_TMU_PW_PX, 0, 11},
+};
+static_assert(sizeof vc4_tmu_fields / sizeof vc4_tmu_fields[0] == VC4_TMU_F_COUNT,
+              "one entry per texture parameter field");
+#define TYPE_LO_BITS 4u /* TYPE bit 4 lives in P1 */
+#define BASE_UNIT 4096u /* BASE and CMST count 4 KiB blocks */
+
+static const char *const minfilt_names[VC4_TMU_MIN_COUNT] = {
+    [VC4_TMU_MIN_LINEAR] = "linear",
+    [VC4_TMU_MIN_NEAREST] = "nearest",
+    [VC4_TMU_MIN_NEAR_MIP_NEAR] = "nearest-mip-nearest",
+    [VC4_TMU_MIN_NEAR_MIP_LIN] = "nearest-mip-linear",
+    [VC4_TMU_MIN_LIN_MIP_NEAR] = "linear-mip-nearest",
+    [VC4_TMU_MIN_LIN_MIP_LIN] = "linear-mip-linear",
+};
+static_assert(sizeof minfilt_names / sizeof minfilt_names[0] == VC4_TMU_MIN_COUNT, "filters");
+
+unsigned vc4_tmu_tex_decode(struct vc4_tmu_tex *c, const uint32_t *params, unsigned n,
+                            const struct vc4_diag_sink *sink, const struct vc4_location *loc)
+{
+    memset(c, 0, sizeof *c);
+    unsigned ev = 0;
+    uint32_t p0 = n > 0 ? params[0] : 0, p1 = n > 1 ? params[1] : 0;
+    c->base = vc4_tmu_field(p0, VC4_TMU_F_BASE) * BASE_UNIT;
+    c->cswiz = vc4_tmu_field(p0, VC4_TMU_F_CSWIZ);
+    c->cube = vc4_tmu_field(p0, VC4_TMU_F_CMMODE);
+    c->flipy = vc4_tmu_field(p0, VC4_TMU_F_FLIPY);
+    c->type_raw = vc4_tmu_field(p0, VC4_TMU_F_TYPE_LO) |
+                  vc4_tmu_field(p1, VC4_TMU_F_TYPE_HI) << TYPE_LO_BITS;
+    unsigned miplvls = vc4_tmu_field(p0, VC4_TMU_F_MIPLVLS);
+    c->height = vc4_tmu_field(p1, VC4_TMU_F_HEIGHT);
+    c->width = vc4_tmu_field(p1, VC4_TMU_F_WIDTH);
+    if (!c->height)
+        c->height = VC4_TMU_SIZE_ZERO;
+    if (!c->width)
+        c->width = VC4_TMU_SIZE_ZERO;
+    c->etcflip = vc4_tmu_field(p1, VC4_TMU_F_ETCFLIP);
+    c->mag_nearest = vc4_tmu_field(p1, VC4_TMU_F_MAGFILT);
+    c->minfilt = vc4_tmu_field(p1, VC4_TMU_F_MINFILT);
+    c->wrap_t = vc4_tmu_field(p1, VC4_TMU_F_WRAP_T);
+    c->wrap_s = vc4_tmu_field(p1, VC4_TMU_F_WRAP_S);
+
+    /* P2, P3: each carries its own PTYPE. */
+    bool have_dims = false, have_off = false;
+    for (unsigned k = 2; k < n && k < 4; k++) {
+        uint32_t p = params[k];
+        switch (vc4_tmu_field(p, VC4_TMU_F_PTYPE)) {
+        case VC4_TMU_PT_CUBE_STRIDE:
+            c->cube_stride = vc4_tmu_field(p, VC4_TMU_F_CMST) * BASE_UNIT;
+            c->bslod = vc4_tmu_field(p, VC4_TMU_F_BSLOD);
+            break;
+        case VC4_TMU_PT_CHILD_DIMS:
+            have_dims = true;
+            c->child_w = vc4_tmu_field(p, VC4_TMU_F_CHILD_W);
+            c->child_h = vc4_tmu_field(p, VC4_TMU_F_CHILD_H);
+            break;
+        case VC4_TMU_PT_CHILD_OFFSET:
+            have_off = true;
+            c->child_x = vc4_tmu_field(p, VC4_TMU_F_CHILD_W);
+            c->child_y = vc4_tmu_field(p, VC4_TMU_F_CHILD_H);
+            break;
+        default:
+            break;
+        }
+    }
+
+    if (c->type_raw >= VC4_TEX_FORMAT_COUNT) {
+        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-tex-type", SRC_PARAMS, loc,
+                      "texture TYPE %u (P0 bits 7:4, P1 bit 31) is not a pixel format (0..%u); "
+                      "the lookup returns 0", c->type_raw, VC4_TEX_FORMAT_COUNT - 1u);
+        c->levels = 0;
+        return VC4_TMU_TEX_BAD_CONFIG;
+    }
+    c->type = (enum vc4_tex_format)c->type_raw;
+    if (c->minfilt >= VC4_TMU_MIN_COUNT) {
+        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-tex-minfilt", SRC_PARAMS, loc,
+                      "MINFILT %u (P1 bits 6:4) is reserved (0..5 defined); emulator uses nearest",
+                      c->minfilt);
+        c->minfilt = VC4_TMU_MIN_NEAREST;
+        ev |= VC4_TMU_TEX_BAD_CONFIG;
+    }
+    if (have_dims != have_off) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-child", SRC_PARAMS, loc,
+                      "child image %s given without its %s (P2/P3 PTYPE 2 and 3 go together); "
+                      "the child image is ignored", have_dims ? "dimensions" : "offsets",
+                      have_dims ? "offsets" : "dimensions");
+        ev |= VC4_TMU_TEX_UNSUPPORTED;
+    } else if (have_dims) {
+        c->child = true;
+        /* UNVERIFIED: a zero child size means 2048, like WIDTH/HEIGHT. */
+        if (!c->child_w)
+            c->child_w = VC4_TMU_SIZE_ZERO;
+        if (!c->child_h)
+            c->child_h = VC4_TMU_SIZE_ZERO;
+        if (c->child_x + c->child_w > c->width || c->child_y + c->child_h > c->height) {
+            vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-child", SRC_PARAMS, loc,
+                          "child image %ux%u at (%u, %u) reaches outside its %ux%u parent; "
+                          "texels outside the parent read 0", c->child_w, c->child_h,
+                          c->child_x, c->child_y, c->width, c->height);
+            ev |= VC4_TMU_TEX_UNSUPPORTED;
+        }
+    }
+    if (c->cube && !c->cube_stride) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-cube-stride", SRC_MESA_TEX, loc,
+                      "cube map (P0 CMMODE) without a cube map stride (P2/P3 PTYPE 1): "
+                      "every face reads face 0");
+        ev |= VC4_TMU_TEX_UNSUPPORTED;
+    }
+
+    /* Mip chain: level 0 at BASE, levels 1.. directly below it, each the
+     * size of its padded image, T levels LT when small (vc4_tex_mip_layout:
+     * seed 004, Mesa vc4_resource.c, hardware facts §10). */
+    unsigned max_levels = vc4_tex_full_levels(c->width, c->height);
+    c->levels = miplvls + 1u;
+    if (c->levels > max_levels) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-miplevels", SRC_MIPS, loc,
+                      "MIPLVLS %u asks for %u levels, a %ux%u texture has %u; the emulator uses "
+                      "%u", miplvls, c->levels, c->width, c->height, max_levels, max_levels);
+        c->levels = max_levels;
+        ev |= VC4_TMU_TEX_BAD_CONFIG;
+    }
+    if (c->child && c->levels > 1) {
+        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-child-mips", SRC_PARAMS, loc,
+                      "child image with %u mip levels: not modelled, level 0 only", c->levels);
+        c->levels = 1;
+        ev |= VC4_TMU_TEX_UNSUPPORTED;
+    }
+    struct vc4_tex_mip_layout m;
+    enum vc4_tex_layout lay = vc4_tex_format_info(c->type)->raster_only ? VC4_TEX_RASTER : VC4_TEX_T;
+    if (vc4_tex_mip_layout(&m, c->type, lay, c->width, c->height, c->levels, 1, NULL) != VC4_OK) {
+        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-tex-geometry", SRC_PARAMS, loc,
+                      "a %ux%u %s texture with %u levels has no memory layout; the lookup "
+                      "returns 0", c->width, c->height, vc4_tex_format_info(c->type)->name,
+                      c->levels);
+        c->levels = 0;
+        return ev | VC4_TMU_TEX_BAD_CONFIG;
+    }
+    for (unsigned i = 0; i < c->levels; i++) {
+        c->lvl[i].g = m.level[i].geom;
+        c->lvl[i].w = m.level[i].width;
+        c->lvl[i].h = m.level[i].height;
+        c->lvl[i].below = (uint32_t)-m.level[i].offset;
+    }
+    return ev;
+}
+
+/* ---- addressing ------------------------------------------------------------------ */
+
+static int32_t floor_div(int32_t a, int32_t b)
+{
+    int32_t q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* Normalised coordinate to texel space in 1/SUBTEXEL units (rounded down);
+ * NaN reads as 0. */
+static int32_t to_fixed(float s, unsigned size)
+{
+    float u = s * (float)size * (float)SUBTEXEL;
+    if (!(u == u))
+        return 0;
+    if (u > COORD_LIMIT)
+        u = COORD_LIMIT;
+    if (u < -COORD_LIMIT)
+        u = -COORD_LIMIT;
+    return (int32_t)floorf(u);
+}
+
+/* Wrap an integer texel coordinate into [0, size); false: border. */
+static bool wrap(int32_t *x, unsigned mode, unsigned size)
+{
+    int32_t n = (int32_t)size, v = *x;
+    switch (mode) {
+    case VC4_TMU_WRAP_REPEAT:
+        v = v - floor_div(v, n) * n;
+        break;
+    case VC4_TMU_WRAP_CLAMP:
+        v = v < 0 ? 0 : v >= n ? n - 1 : v;
+        break;
+    case VC4_TMU_WRAP_MIRROR: {
+        int32_t m = v - floor_div(v, 2 * n) * 2 * n;
+        v = m >= n ? 2 * n - 1 - m : m;
+        break;
+    }
+    default: /* border */
+        if (v < 0 || v >= n)
+            return false;
+        break;
+    }
+    *x = v;
+    return true;
+}
+
+/* ---- texel fetch -------------------------------------------------------------------- */
+
+enum { IMG_UNKNOWN = 0, IMG_OK = 1, IMG_FAULT = 2 };
+
+struct sampler {
+    const struct vc4_tmu_tex *c;
+    const struct vc4_mem *mem;
+    struct vc4_tmu *tmu;
+    unsigned qpu, phys;
+    struct vc4_tmu_tex_work *work;
+    const struct vc4_diag_sink *sink;
+    const struct vc4_location *loc;
+    unsigned ev;
+    bool wide, halfs;
+    const uint8_t *ptr[VC4_TMU_CUBE_FACES][VC4_TMU_MAX_LEVELS];
+    uint32_t addr[VC4_TMU_CUBE_FACES][VC4_TMU_MAX_LEVELS];
+    uint8_t state[VC4_TMU_CUBE_FACES][VC4_TMU_MAX_LEVELS];
+    struct vc4_texel border;
+};
+
+/* The image of (face, level) in RAM, located once per request. */
+static const uint8_t *image(struct sampler *sp, unsigned face, unsigned level)
+{
+    uint8_t *st = &sp->state[face][level];
+    if (*st == IMG_UNKNOWN) {
+        const struct vc4_tmu_image *im = &sp->c->lvl[level];
+        uint64_t start = (uint64_t)sp->c->base + (uint64_t)face * sp->c->cube_stride;
+        bool ok = start >= im->below;
+        if (ok) {
+            sp->addr[face][level] = (uint32_t)(start - im->below);
+            sp->ptr[face][level] = vc4_mem_ptr(sp->mem, sp->addr[face][level], im->g.size);
+            ok = sp->ptr[face][level] != NULL;
+        }
+        *st = ok ? IMG_OK : IMG_FAULT;
+        if (!ok) {
+            vc4_diag_emit(sp->sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, sp->loc,
+                          "TMU%u texture image (face %u, level %u: %u bytes at 0x%08llx, P0 base "
+                          "0x%08x) is outside the %u MiB of RAM; its texels read 0", sp->phys,
+                          face, level, im->g.size,
+                          (unsigned long long)(start - (start >= im->below ? im->below : 0)),
+                          sp->c->base, sp->mem->size >> 20);
+            sp->ev |= VC4_TMU_TEX_FAULT;
+        }
+    }
+    return *st == IMG_OK ? sp->ptr[face][level] : NULL;
+}
+
+/* Texel (x, y) of (face, level), wrapped; w x h is the addressed size. */
+static struct vc4_texel fetch(struct sampler *sp, unsigned face, unsigned level, int32_t x,
+                              int32_t y, unsigned w, unsigned h)
+{
+    const struct vc4_tmu_tex *c = sp->c;
+    struct vc4_texel tx = {{0, 0}};
+    if (!wrap(&x, c->wrap_s, w) || !wrap(&y, c->wrap_t, h))
+        return sp->border;
+    /* UNVERIFIED: FLIPY mirrors the row index inside the addressed image
+     * (t = 0 becomes the last row) after wrapping. */
+    if (c->flipy)
+        y = (int32_t)h - 1 - y;
+    if (c->child && level == 0) {
+        x += (int32_t)c->child_x;
+        y += (int32_t)c->child_y;
+    }
+    const uint8_t *img = image(sp, face, level);
+    const struct vc4_tex_geom *g = &c->lvl[level].g;
+    if (!img || (unsigned)x >= c->lvl[level].w || (unsigned)y >= c->lvl[level].h)
+        return tx;
+    vc4_tex_read_texel(c->type, g, img, g->size, (unsigned)x, (unsigned)y, &tx);
+    sp->work->texels++;
+    if (sp->tmu) {
+        uint32_t a = sp->addr[face][level] + (uint32_t)(vc4_tex_bit_offset(g, (unsigned)x,
+                                                                          (unsigned)y) >> 3);
+        if (!vc4_tmu_cache_touch(sp->tmu, sp->qpu, sp->phys, a))
+            sp->work->miss = true;
+    }
+    return tx;
+}
+
+/* A filtered colour: four channels, 8-bit (narrow) or 16-bit raw (wide). */
+struct colour {
+    uint32_t ch[4];
+};
+
+static struct colour unpack(const struct sampler *sp, struct vc4_texel t)
+{
+    struct colour c;
+    for (unsigned k = 0; k < 4; k++)
+        c.ch[k] = sp->wide ? (t.w[k / 2] >> (16 * (k % 2))) & 0xFFFFu : (t.w[0] >> (8 * k)) & 0xFFu;
+    return c;
+}
+
+/* Weighted sum of n colours; weights sum to 2^wbits.  8-bit channels: sum
+ * rounded to nearest (UNVERIFIED).  16-bit float channels: filtered in
+ * single precision, rounded to half by the QPU's converter (UNVERIFIED).
+ * 16-bit integer channels (S16: "point sampling only", seed 004) never
+ * come here. */
+static struct colour blend(const struct sampler *sp, const struct colour *c, const uint32_t *wt,
+                           unsigned n, unsigned wbits)
+{
+    struct colour r;
+    for (unsigned k = 0; k < 4; k++) {
+        if (sp->halfs) {
+            float acc = 0;
+            for (unsigned i = 0; i < n; i++)
+                acc += vc4_u2f(vc4_half_to_float((uint16_t)c[i].ch[k])) * (float)wt[i];
+            r.ch[k] = vc4_float_to_half(vc4_f2u(acc / (float)(1u << wbits)));
+        } else {
+            uint64_t acc = 0;
+            for (unsigned i = 0; i < n; i++)
+                acc += (uint64_t)c[i].ch[k] * wt[i];
+            r.ch[k] = (uint32_t)((acc + (UINT64_C(1) << (wbits - 1))) >> wbits);
+        }
+    }
+    return r;
+}
+
+/* One level, nearest or bilinear, at normalised (s, t). */
+static struct colour sample_level(struct sampler *sp, unsigned face, unsigned level, float s,
+                                  float t, bool linear)
+{
+    const struct vc4_tmu_tex *c = sp->c;
+    unsigned w = c->child && level == 0 ? c->child_w : c->lvl[level].w;
+    unsigned h = c->child && level == 0 ? c->child_h : c->lvl[level].h;
+    int32_t u = to_fixed(s, w), v = to_fixed(t, h);
+    if (!linear || c->type == VC4_TEX_S16)
+        return unpack(sp, fetch(sp, face, level, floor_div(u, SUBTEXEL), floor_div(v, SUBTEXEL),
+                                w, h));
+    /* Bilinear: texel centres at +0.5. */
+    u -= SUBTEXEL / 2;
+    v -= SUBTEXEL / 2;
+    int32_t x0 = floor_div(u, SUBTEXEL), y0 = floor_div(v, SUBTEXEL);
+    uint32_t fx = (uint32_t)(u - x0 * SUBTEXEL), fy = (uint32_t)(v - y0 * SUBTEXEL);
+    struct colour q[4] = {
+        unpack(sp, fetch(sp, face, level, x0, y0, w, h)),
+        unpack(sp, fetch(sp, face, level, x0 + 1, y0, w, h)),
+        unpack(sp, fetch(sp, face, level, x0, y0 + 1, w, h)),
+        unpack(sp, fetch(sp, face, level, x0 + 1, y0 + 1, w, h)),
+    };
+    const uint32_t wt[4] = {(SUBTEXEL - fx) * (SUBTEXEL - fy), fx * (SUBTEXEL - fy),
+                            (SUBTEXEL - fx) * fy, fx * fy};
+    return blend(sp, q, wt, 4, 2 * VC4_TMU_SUBTEXEL_BITS);
+}
+
+/* ---- level of detail ------------------------------------------------------------------- */
+
+int32_t vc4_tmu_tex_quad_lod(const float s[4], const float t[4], unsigned width,
+                             unsigned height)
+{
+    float dsx = (s[1] - s[0]) * (float)width, dtx = (t[1] - t[0]) * (float)height;
+    float dsy = (s[2] - s[0]) * (float)width, dty = (t[2] - t[0]) * (float)height;
+    float rx = dsx * dsx + dtx * dtx, ry = dsy * dsy + dty * dty;
+    float rho2 = rx > ry ? rx : ry;
+    if (!(rho2 > 0.0f))
+        return -LOD_LIMIT; /* no change across the quad (or NaN): magnified */
+    if (isinf(rho2))
+        return LOD_LIMIT;
+    /* UNVERIFIED: log2 with a linear mantissa, as fixed-function LOD units
+     * commonly approximate it: rho2 = m * 2^e, m in [0.5, 1) ->
+     * log2(rho2) ~ (e - 1) + (2m - 1); LOD = log2(rho2) / 2. */
+    int e = 0;
+    float m = frexpf(rho2, &e);
+    int32_t l2 = (int32_t)(e - 1) * LOD_ONE + (int32_t)((2.0f * m - 1.0f) * (float)LOD_ONE);
+    int32_t lod = floor_div(l2, 2);
+    return lod > LOD_LIMIT ? LOD_LIMIT : lod < -LOD_LIMIT ? -LOD_LIMIT : lod;
+}
+
+/* ---- cube maps ---------------------------------------------------------------------------- */
+
+/* Face and face coordinates from (s, t, r), GL's table (faces +X, -X, +Y,
+ * -Y, +Z, -Z at base + k * stride).  UNVERIFIED: the TMU does not divide
+ * by the major axis: Mesa divides s, t, r by max(|s|, |t|, |r|) before the
+ * writes (ntq_emit_tex), so the face coordinates are used as given,
+ * mapped from [-1, 1] to [0, 1]. */
+static unsigned cube_face(float *s, float *t, float r)
+{
+    float as = fabsf(*s), at = fabsf(*t), ar = fabsf(r);
+    float sc, tc;
+    unsigned face;
+    if (as >= at && as >= ar) {
+        face = *s >= 0 ? 0u : 1u;
+        sc = *s >= 0 ? -r : r;
+        tc = -*t;
+    } else if (at >= ar) {
+        face = *t >= 0 ? 2u : 3u;
+        sc = *s;
+        tc = *t >= 0 ? r : -r;
+    } else {
+        face = r >= 0 ? 4u : 5u;
+        sc = r >= 0 ? *s : -*s;
+        tc = -*t;
+    }
+    *s = (sc + 1.0f) * 0.5f;
+    *t = (tc + 1.0f) * 0.5f;
+    return face;
+}
+
+/* ---- one request ---------------------------------------------------------------------------- */
+
+/* B as a LOD (or bias) in 1/256 units, rounded down; NaN reads as 0. */
+static int32_t lod_of_b(float b)
+{
+    float v = b * (float)LOD_ONE;
+    if (!(v == v))
+        return 0;
+    v = v > (float)LOD_LIMIT ? (float)LOD_LIMIT : v < -(float)LOD_LIMIT ? -(float)LOD_LIMIT : v;
+    return (int32_t)floorf(v);
+}
+
+unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *mem,
+                            const uint32_t coord[4][16], unsigned written, uint32_t out[2][16],
+                            struct vc4_tmu *t, unsigned qpu, unsigned phys,
+                            struct vc4_tmu_tex_work *work, const struct vc4_diag_sink *sink,
+                            const struct vc4_location *loc)
+{
+    struct sampler sp;
+    memset(&sp, 0, sizeof sp);
+    sp.c = c;
+    sp.mem = mem;
+    sp.tmu = t;
+    sp.qpu = qpu;
+    sp.phys = phys;
+    sp.work = work;
+    sp.sink = sink;
+    sp.loc = loc;
+    sp.wide = vc4_tex_texel_is_wide(c->type);
+    sp.halfs = c->type == VC4_TEX_S16F || c->type == VC4_TEX_RGBA64;
+    bool has_r = written >> 2 & 1u, has_b = written >> 3 & 1u;
+
+    float s[16], tt[16];
+    unsigned face[16];
+    for (unsigned i = 0; i < 16; i++) {
+        s[i] = vc4_u2f(coord[0][i]);
+        tt[i] = vc4_u2f(coord[1][i]);
+        face[i] = 0;
+        if (c->cube)
+            face[i] = cube_face(&s[i], &tt[i], has_r ? vc4_u2f(coord[2][i]) : 0.0f);
+    }
+    unsigned lw = c->child ? c->child_w : c->width, lh = c->child ? c->child_h : c->height;
+    unsigned maxlev = c->levels - 1u;
+    for (unsigned q = 0; q < 4; q++) {
+        int32_t qlod = vc4_tmu_tex_quad_lod(s + 4 * q, tt + 4 * q, lw, lh);
+        for (unsigned e = 0; e < 4; e++) {
+            unsigned i = 4 * q + e;
+            /* The border colour rides in R (Mesa writes it there for clamp
+             * and border wraps); for cube maps R is a coordinate and the
+             * border is 0 (UNVERIFIED).  It is one texel in the texture's
+             * format; UNVERIFIED for 64-bit formats and ETC1: R gives the
+             * first 32 bits, the rest are 0. */
+            memset(&sp.border, 0, sizeof sp.border);
+            if (has_r && !c->cube) {
+                /* a 1x1 image in the format's own layout (LT: one utile,
+                 * texel 0 first) whose first word is R */
+                struct vc4_tex_geom bg;
+                uint8_t raw[64] = {0};
+                vc4_st32(raw, coord[2][i]);
+                enum vc4_tex_layout bl = vc4_tex_format_info(c->type)->raster_only
+                                             ? VC4_TEX_RASTER : VC4_TEX_LT;
+                if (vc4_tex_geom_init_format(&bg, c->type, bl, 1, 1) && bg.size <= sizeof raw)
+                    vc4_tex_read_texel(c->type, &bg, raw, bg.size, 0, 0, &sp.border);
+            }
+            int32_t lod = qlod;
+            if (has_b) {
+                int32_t b = lod_of_b(vc4_u2f(coord[3][i]));
+                lod = c->bslod ? b : lod + b;
+            }
+            struct colour col;
+            if (lod <= 0) {
+                /* UNVERIFIED: magnification below LOD 0 whatever the filters. */
+                col = sample_level(&sp, face[i], 0, s[i], tt[i], !c->mag_nearest);
+            } else {
+                bool linear = c->minfilt == VC4_TMU_MIN_LINEAR ||
+                              c->minfilt == VC4_TMU_MIN_LIN_MIP_NEAR ||
+                              c->minfilt == VC4_TMU_MIN_LIN_MIP_LIN;
+                int32_t top = (int32_t)maxlev * LOD_ONE;
+                if (lod > top)
+                    lod = top;
+                switch (c->minfilt) {
+                case VC4_TMU_MIN_NEAR_MIP_NEAR:
+                case VC4_TMU_MIN_LIN_MIP_NEAR: {
+                    /* GL: level ceil(lod + 0.5) - 1 */
+                    unsigned lv = (unsigned)((lod + LOD_ONE / 2 - 1) >> LOD_FRAC_BITS);
+                    col = sample_level(&sp, face[i], lv > maxlev ? maxlev : lv, s[i], tt[i],
+                                       linear);
+                    break;
+                }
+                case VC4_TMU_MIN_NEAR_MIP_LIN:
+                case VC4_TMU_MIN_LIN_MIP_LIN: {
+                    unsigned lv = (unsigned)(lod >> LOD_FRAC_BITS);
+                    uint32_t f = (uint32_t)lod & (LOD_ONE - 1u);
+                    struct colour two[2];
+                    two[0] = sample_level(&sp, face[i], lv, s[i], tt[i], linear);
+                    if (f && lv < maxlev) {
+                        two[1] = sample_level(&sp, face[i], lv + 1, s[i], tt[i], linear);
+                        const uint32_t wt[2] = {LOD_ONE - f, f};
+                        col = blend(&sp, two, wt, 2, LOD_FRAC_BITS);
+                    } else {
+                        col = two[0];
+                    }
+                    break;
+                }
+                default:
+                    col = sample_level(&sp, face[i], 0, s[i], tt[i], linear);
+                    break;
+                }
+            }
+            if (sp.wide) {
+                out[0][i] = col.ch[0] | col.ch[1] << 16;
+                out[1][i] = col.ch[2] | col.ch[3] << 16;
+            } else {
+                out[0][i] = col.ch[0] | col.ch[1] << 8 | col.ch[2] << 16 | col.ch[3] << 24;
+                out[1][i] = 0;
+            }
+        }
+    }
+    return sp.ev;
+}

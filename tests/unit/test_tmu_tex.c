@@ -1,0 +1,575 @@
+/*
+ * test_tmu_tex.c - the TMU texture sampler through the TMU registers:
+ * parameter decoding against Mesa's vc4_packet.h bit positions, every wrap
+ * mode at the edges, nearest and bilinear values on small textures, LOD
+ * from quad derivatives, bias and explicit LOD, mip addressing in raster
+ * and T/LT layouts, cube faces, flip-Y, child images, two-word results,
+ * bad configurations, and random requests on a small memory.
+ *
+ * Expected values are worked out by hand in the comments (texel centres at
+ * +0.5, 8 sub-texel bits, weights summing to 65536 rounded to nearest).
+ */
+#include <math.h>
+
+#include "harness.h"
+
+#include "base/base.h"
+#include "emu/mem.h"
+#include "emu/tmu.h"
+#include "emu/tmu_tex.h"
+#include "vc4kit/tex.h"
+
+static struct vc4_tmu tmu;
+static struct vc4_mem mem;
+static struct harness_diags hd;
+static struct vc4_diag_sink sink;
+
+#define MEM_SIZE (1u << 20)
+#define TEX 0x10000u
+
+static void setup(void)
+{
+    vc4_tmu_init(&tmu);
+    vc4_mem_init(&mem, MEM_SIZE, NULL);
+    sink = harness_sink(&hd);
+}
+
+/* Parameter words from Mesa vc4_packet.h's shifts (written out here, not
+ * taken from the table under test). */
+static uint32_t p0(uint32_t base, unsigned type, unsigned miplvls, bool cube, bool flipy)
+{
+    return (base & 0xFFFFF000u) | (uint32_t)cube << 9 | (uint32_t)flipy << 8 | (type & 15u) << 4 |
+           miplvls;
+}
+static uint32_t p1(unsigned type, unsigned w, unsigned h, bool mag_nearest, unsigned minfilt,
+                   unsigned wrap_s, unsigned wrap_t)
+{
+    return (uint32_t)(type >> 4) << 31 | (h & 2047u) << 20 | (w & 2047u) << 8 |
+           (uint32_t)mag_nearest << 7 | minfilt << 4 | wrap_t << 2 | wrap_s;
+}
+static uint32_t p2_cube(uint32_t stride, bool bslod)
+{
+    return 1u << 30 | (stride >> 12) << 12 | (uint32_t)bslod;
+}
+
+struct req {
+    uint32_t params[4];
+    float s[16], t[16], r[16], b[16];
+    uint32_t r_raw[16];
+    bool use_r_raw, has_r, has_b;
+};
+
+static void fill(float *v, float x)
+{
+    for (unsigned i = 0; i < 16; i++)
+        v[i] = x;
+}
+
+/* Write R, T, B, S in Mesa's order (each pulls the next parameter), then
+ * ldtmu0; returns the events of the writes. */
+static unsigned run(const struct req *q, uint32_t out[16])
+{
+    uint32_t v[16];
+    unsigned n = 0, ev = 0;
+    uint64_t ready;
+    if (q->has_r) {
+        for (unsigned i = 0; i < 16; i++)
+            v[i] = q->use_r_raw ? q->r_raw[i] : vc4_f2u(q->r[i]);
+        ev |= vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_R, 0xFFFF, v, q->params[n++], 0, &sink, NULL);
+    }
+    for (unsigned i = 0; i < 16; i++)
+        v[i] = vc4_f2u(q->t[i]);
+    ev |= vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_T, 0xFFFF, v, q->params[n++], 0, &sink, NULL);
+    if (q->has_b) {
+        for (unsigned i = 0; i < 16; i++)
+            v[i] = vc4_f2u(q->b[i]);
+        ev |= vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_B, 0xFFFF, v, q->params[n++], 0, &sink, NULL);
+    }
+    for (unsigned i = 0; i < 16; i++)
+        v[i] = vc4_f2u(q->s[i]);
+    ev |= vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, v, q->params[n], 0, &sink, NULL);
+    vc4_tmu_load(&tmu, 0, 0, out, 0, &ready, &sink, NULL);
+    return ev;
+}
+
+/* A raster (RGBA32R) w x h texture at addr: texel (x, y) = x | y << 8 |
+ * tag << 16 | 0xFF << 24; rows are w rounded up to 4 texels (utile width). */
+static void raster_tex(uint32_t addr, unsigned w, unsigned h, unsigned tag)
+{
+    unsigned row = (w + 3u) / 4u * 16u;
+    for (unsigned y = 0; y < h; y++)
+        for (unsigned x = 0; x < w; x++)
+            vc4_mem_write32(&mem, addr + y * row + 4 * x, x | y << 8 | tag << 16 | 0xFF000000u);
+}
+
+static void test_decode(void)
+{
+    setup();
+    struct vc4_tmu_tex c;
+    /* every P0/P1 field at a distinct value */
+    uint32_t par[4] = {0x00ABC000u | 2u << 10 | 1u << 9 | 1u << 8 | 0u << 4 | 3u,
+                       1u << 31 | 100u << 20 | 1u << 19 | 200u << 8 | 1u << 7 | 4u << 4 |
+                           2u << 2 | 3u,
+                       p2_cube(0x5000, true), 0};
+    unsigned ev = vc4_tmu_tex_decode(&c, par, 3, &sink, NULL);
+    CHECK_EQ_U64(ev, 0);
+    CHECK_EQ_U64(c.base, 0x00ABC000u);
+    CHECK_EQ_U64(c.cswiz, 2);
+    CHECK(c.cube);
+    CHECK(c.flipy);
+    CHECK_EQ_U64(c.type_raw, 16); /* bit 4 from P1 */
+    CHECK_EQ_U64(c.type, VC4_TEX_RGBA32R);
+    CHECK_EQ_U64(c.levels, 4);
+    CHECK_EQ_U64(c.height, 100);
+    CHECK_EQ_U64(c.width, 200);
+    CHECK(c.etcflip);
+    CHECK(c.mag_nearest);
+    CHECK_EQ_U64(c.minfilt, VC4_TMU_MIN_LIN_MIP_NEAR);
+    CHECK_EQ_U64(c.wrap_t, VC4_TMU_WRAP_MIRROR);
+    CHECK_EQ_U64(c.wrap_s, VC4_TMU_WRAP_BORDER);
+    CHECK_EQ_U64(c.cube_stride, 0x5000);
+    CHECK(c.bslod);
+    /* 0 = 2048; child image from P2 (dims) + P3 (offsets) */
+    uint32_t par2[4] = {p0(0x100000, 0, 0, false, false), p1(0, 0, 0, false, 1, 0, 0),
+                        2u << 30 | 7u << 12 | 9u, 3u << 30 | 5u << 12 | 6u};
+    CHECK_EQ_U64(vc4_tmu_tex_decode(&c, par2, 4, &sink, NULL), 0);
+    CHECK_EQ_U64(c.width, 2048);
+    CHECK_EQ_U64(c.height, 2048);
+    CHECK(c.child);
+    CHECK_EQ_U64(c.child_w, 9);
+    CHECK_EQ_U64(c.child_h, 7);
+    CHECK_EQ_U64(c.child_x, 6);
+    CHECK_EQ_U64(c.child_y, 5);
+    /* the field table covers each word's bits exactly once (P0, P1) */
+    uint32_t cover[2] = {0, 0};
+    for (unsigned f = 0; f < VC4_TMU_F_COUNT; f++) {
+        const struct vc4_tmu_field_info *fi = &vc4_tmu_fields[f];
+        CHECK(fi->name != NULL);
+        if (fi->word > VC4_TMU_PW_P1)
+            continue;
+        uint32_t m = (uint32_t)(((UINT64_C(1) << fi->width) - 1) << fi->shift);
+        CHECK_EQ_U64(cover[fi->word] & m, 0);
+        cover[fi->word] |= m;
+    }
+    CHECK_EQ_U64(cover[0], 0xFFFFFFFFu);
+    CHECK_EQ_U64(cover[1], 0xFFFFFFFFu);
+    vc4_mem_fini(&mem);
+}
+
+/* Nearest lookups of a 4x4 raster texture at s = given, t = 0.6 (row 2). */
+static void wrap_case(unsigned mode, float s, uint32_t expect)
+{
+    struct req q = {.params = {p0(TEX, 16, 0, false, false), p1(16, 4, 4, true, 1, mode, 1)}};
+    fill(q.s, s);
+    fill(q.t, 0.6f);
+    q.has_r = true;
+    for (unsigned i = 0; i < 16; i++)
+        q.r_raw[i] = 0x11223344u;
+    q.use_r_raw = true; /* R, T, S pull P0, P1, P2 (P2 = 0: PTYPE 0, ignored) */
+    uint32_t out[16];
+    run(&q, out);
+    CHECK_MSG(out[0] == expect && out[15] == expect, "wrap %u s=%g: 0x%08x, expected 0x%08x",
+              mode, (double)s, out[0], expect);
+}
+
+static void test_wrap(void)
+{
+    setup();
+    raster_tex(TEX, 4, 4, 0xAB);
+#define TX(x, y) ((uint32_t)(x) | (uint32_t)(y) << 8 | 0xABu << 16 | 0xFF000000u)
+    /* s = -0.1: u = -0.4 -> x = -1; s = 1.1: x = 4; s = -1.1: x = -5;
+     * s = 2.3: x = 9; s = 0.999: x = 3 */
+    wrap_case(VC4_TMU_WRAP_REPEAT, -0.1f, TX(3, 2));
+    wrap_case(VC4_TMU_WRAP_REPEAT, 1.1f, TX(0, 2));
+    wrap_case(VC4_TMU_WRAP_REPEAT, -1.1f, TX(3, 2));
+    wrap_case(VC4_TMU_WRAP_REPEAT, 2.3f, TX(1, 2));
+    wrap_case(VC4_TMU_WRAP_CLAMP, -0.1f, TX(0, 2));
+    wrap_case(VC4_TMU_WRAP_CLAMP, 1.1f, TX(3, 2));
+    wrap_case(VC4_TMU_WRAP_CLAMP, 0.999f, TX(3, 2));
+    /* mirror: ... 1 0 | 0 1 2 3 | 3 2 1 0 | 0 1 ... */
+    wrap_case(VC4_TMU_WRAP_MIRROR, -0.1f, TX(0, 2));
+    wrap_case(VC4_TMU_WRAP_MIRROR, 1.1f, TX(3, 2));
+    wrap_case(VC4_TMU_WRAP_MIRROR, -1.1f, TX(3, 2));  /* x = -5 -> 3 */
+    wrap_case(VC4_TMU_WRAP_MIRROR, 2.3f, TX(1, 2));   /* x = 9 -> 9 mod 8 = 1 */
+    wrap_case(VC4_TMU_WRAP_MIRROR, 1.6f, TX(1, 2));   /* x = 6 -> 8 - 1 - 6 = 1 */
+    /* border: the R value, as a texel of the format */
+    wrap_case(VC4_TMU_WRAP_BORDER, -0.1f, 0x11223344u);
+    wrap_case(VC4_TMU_WRAP_BORDER, 1.1f, 0x11223344u);
+    wrap_case(VC4_TMU_WRAP_BORDER, 0.1f, TX(0, 2));
+    CHECK_EQ_INT(hd.errors, 0);
+    /* each lookup is 16 texels (border texels are not fetched) */
+    CHECK(tmu.stats.texels > 0);
+    vc4_mem_fini(&mem);
+}
+
+static void test_bilinear(void)
+{
+    setup();
+    /* 2x2 RGBA32R: red channel 0, 100 / 200, 255 (rows 0 / 1) */
+    vc4_mem_write32(&mem, TEX + 0, 0xFF000000u | 0);
+    vc4_mem_write32(&mem, TEX + 4, 0xFF000000u | 100);
+    vc4_mem_write32(&mem, TEX + 16, 0xFF000000u | 200);
+    vc4_mem_write32(&mem, TEX + 20, 0xFF000000u | 255);
+    struct req q = {.params = {p0(TEX, 16, 0, false, false), p1(16, 2, 2, false, 0, 1, 1)}};
+    uint32_t out[16];
+    /* centre: all four weights 1/4: (0 + 100 + 200 + 255) / 4 = 138.75 -> 139 */
+    fill(q.s, 0.5f);
+    fill(q.t, 0.5f);
+    run(&q, out);
+    CHECK_EQ_U64(out[5], 0xFF000000u | 139);
+    /* s = 0.375: u = 0.75 - 0.5 = 0.25 -> fx = 64; t = 0.25: v = 0 -> fy = 0:
+     * (0 * 192 + 100 * 64) / 256 = 25 */
+    fill(q.s, 0.375f);
+    fill(q.t, 0.25f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 0xFF000000u | 25);
+    /* t = 0.375: v = 0.75 - 0.5 -> fy = 64; with fx = 64:
+     * (0*192*192 + 100*64*192 + 200*192*64 + 255*64*64) / 65536 = 72.1875 -> 72 */
+    fill(q.t, 0.375f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 0xFF000000u | 72);
+    /* nearest magnification at (0.375, 0.75): texel (0, 1) = 200 */
+    q.params[1] = p1(16, 2, 2, true, 0, 1, 1);
+    fill(q.t, 0.75f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 0xFF000000u | 200);
+    /* clamp at the edge: s = 0 blends texel 0 with itself: exact 0; s = 1
+     * gives column 1 */
+    q.params[1] = p1(16, 2, 2, false, 0, 1, 1);
+    fill(q.s, 1.0f);
+    fill(q.t, 0.25f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 0xFF000000u | 100);
+    /* repeat at the edge: s = 1.0 -> u = 1.5: texels 1 and 0 (wrapped), half each: 50 */
+    q.params[1] = p1(16, 2, 2, false, 0, 0, 0);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 0xFF000000u | 50);
+    CHECK_EQ_INT(hd.errors, 0);
+    vc4_mem_fini(&mem);
+}
+
+static void test_quad_lod(void)
+{
+    /* steps of 1, 2, 4 texels per pixel: LOD 0, 1, 2 (1/256 units) */
+    const unsigned w = 64;
+    for (unsigned k = 0; k < 3; k++) {
+        float step = (float)(1u << k) / (float)w;
+        float s[4] = {0.25f, 0.25f + step, 0.25f, 0.25f + step};
+        float t[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+        CHECK_EQ_INT(vc4_tmu_tex_quad_lod(s, t, w, w), 256 * (int)k);
+        /* the same along y, through t */
+        float s2[4] = {0.25f, 0.25f, 0.25f, 0.25f};
+        float t2[4] = {0.5f, 0.5f, 0.5f + step, 0.5f + step};
+        CHECK_EQ_INT(vc4_tmu_tex_quad_lod(s2, t2, w, w), 256 * (int)k);
+    }
+    /* 3 texels per pixel: log2 3 = 1.585; the linear-mantissa model gives
+     * 400/256 = 1.5625, within 6/256 of the true value */
+    float s[4] = {0, 3.0f / 64, 0, 3.0f / 64}, t[4] = {0, 0, 0, 0};
+    int32_t l = vc4_tmu_tex_quad_lod(s, t, 64, 64);
+    CHECK_EQ_INT(l, 400);
+    CHECK(fabs(l / 256.0 - log2(3.0)) < 6.0 / 256);
+    /* the larger of the two directions wins; magnified quads are negative */
+    float s3[4] = {0, 1.0f / 64, 0, 1.0f / 64}, t3[4] = {0, 0, 4.0f / 64, 4.0f / 64};
+    CHECK_EQ_INT(vc4_tmu_tex_quad_lod(s3, t3, 64, 64), 512);
+    float s4[4] = {0, 0.25f / 64, 0, 0.25f / 64}, t4[4] = {0, 0, 0, 0};
+    CHECK_EQ_INT(vc4_tmu_tex_quad_lod(s4, t4, 64, 64), -512);
+    float z[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+    CHECK(vc4_tmu_tex_quad_lod(z, z, 64, 64) < 0);
+}
+
+/* A T-format RGBA8888 mip chain of a 64x64 texture: level i filled with
+ * the constant colour levelcol[i]; level offsets below the base worked out
+ * by hand: 32x32 (T, 4 KiB), 16x16 (LT, 1 KiB), 8x8 (256), 4x4, 2x2 and 1x1
+ * (one 64-byte utile each). */
+static const uint32_t below_64[7] = {0, 4096, 5120, 5376, 5440, 5504, 5568};
+static const uint32_t levelcol[7] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu,
+                                     0xFF00FFFFu, 0xFFFF00FFu, 0xFF808080u};
+#define MIPTEX 0x20000u
+
+static void mip_tex(void)
+{
+    for (unsigned i = 0; i < 7; i++) {
+        unsigned d = 64u >> i;
+        struct vc4_tex_geom g;
+        CHECK(vc4_tex_geom_init(&g, vc4_tex_level_layout(32, d, d), 32, d, d));
+        for (unsigned y = 0; y < d; y++)
+            for (unsigned x = 0; x < d; x++)
+                vc4_mem_write32(&mem, MIPTEX - below_64[i] + vc4_tex_byte_offset(&g, x, y),
+                                levelcol[i]);
+    }
+}
+
+static void test_mips(void)
+{
+    setup();
+    mip_tex();
+    uint32_t out[16];
+    /* explicit LOD (P2 BSLOD): R is not written; T, B, S pull P0, P1, P2 */
+    struct req q = {.params = {p0(MIPTEX, 0, 6, false, false),
+                               p1(0, 64, 64, true, VC4_TMU_MIN_NEAR_MIP_NEAR, 0, 0),
+                               p2_cube(0, true)}};
+    q.has_b = true;
+    fill(q.s, 0.3f);
+    fill(q.t, 0.7f);
+    for (unsigned lv = 1; lv < 7; lv++) {
+        fill(q.b, (float)lv);
+        run(&q, out);
+        CHECK_MSG(out[0] == levelcol[lv] && out[15] == levelcol[lv],
+                  "explicit LOD %u: 0x%08x", lv, out[0]);
+    }
+    /* LOD 0 with BSLOD = magnification: level 0 */
+    fill(q.b, 0.0f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], levelcol[0]);
+    /* beyond the chain: the last level */
+    fill(q.b, 9.0f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], levelcol[6]);
+    /* nearest mip: LOD 1.4 -> level 1, 1.6 -> level 2 */
+    fill(q.b, 1.4f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], levelcol[1]);
+    fill(q.b, 1.6f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], levelcol[2]);
+    /* mip-linear at LOD 1.5: green and blue half each: (255 * 128 + 128) >> 8 = 128 */
+    q.params[1] = p1(0, 64, 64, true, VC4_TMU_MIN_NEAR_MIP_LIN, 0, 0);
+    fill(q.b, 1.5f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 0xFF808000u);
+    /* LOD from the quads' derivatives: 2 texels per pixel in x -> LOD 1;
+     * with a bias of +1 (no BSLOD: P2 PTYPE 0) -> LOD 2 */
+    struct req d = {.params = {p0(MIPTEX, 0, 6, false, false),
+                               p1(0, 64, 64, true, VC4_TMU_MIN_NEAR_MIP_NEAR, 0, 0), 0}};
+    for (unsigned i = 0; i < 16; i++) {
+        d.s[i] = 0.25f + (float)(i & 1u) * 2.0f / 64.0f;
+        d.t[i] = 0.5f + (float)(i >> 1 & 1u) * 1.0f / 64.0f;
+    }
+    run(&d, out);
+    CHECK_EQ_U64(out[0], levelcol[1]);
+    CHECK_EQ_U64(out[13], levelcol[1]);
+    d.has_b = true;
+    fill(d.b, 1.0f);
+    run(&d, out);
+    CHECK_EQ_U64(out[7], levelcol[2]);
+    /* minification without mips: level 0 only */
+    d.has_b = false;
+    d.params[1] = p1(0, 64, 64, true, VC4_TMU_MIN_NEAREST, 0, 0);
+    run(&d, out);
+    CHECK_EQ_U64(out[3], levelcol[0]);
+    CHECK_EQ_INT(hd.errors, 0);
+    CHECK_EQ_INT(hd.warnings, 0);
+    vc4_mem_fini(&mem);
+}
+
+static void test_t_layout_texels(void)
+{
+    setup();
+    /* 64x64 RGBA8888 T texture, texel = x | y << 8: every texel read back
+     * by nearest lookups at its centre */
+    struct vc4_tex_geom g;
+    CHECK(vc4_tex_geom_init(&g, VC4_TEX_T, 32, 64, 64));
+    for (unsigned y = 0; y < 64; y++)
+        for (unsigned x = 0; x < 64; x++)
+            vc4_mem_write32(&mem, TEX + vc4_tex_byte_offset(&g, x, y), x | y << 8 | 0xFF000000u);
+    struct req q = {.params = {p0(TEX, 0, 0, false, false), p1(0, 64, 64, true, 1, 0, 0)}};
+    unsigned bad = 0;
+    for (unsigned y = 0; y < 64; y++)
+        for (unsigned x0 = 0; x0 < 64; x0 += 16) {
+            uint32_t out[16];
+            for (unsigned i = 0; i < 16; i++) {
+                q.s[i] = ((float)(x0 + i) + 0.5f) / 64.0f;
+                q.t[i] = ((float)y + 0.5f) / 64.0f;
+            }
+            run(&q, out);
+            for (unsigned i = 0; i < 16; i++)
+                bad += out[i] != ((x0 + i) | y << 8 | 0xFF000000u);
+        }
+    CHECK_EQ_INT(bad, 0);
+    /* flip-Y: t near 0 reads the last row */
+    q.params[0] = p0(TEX, 0, 0, false, true);
+    uint32_t out[16];
+    fill(q.s, 0.5f / 64);
+    fill(q.t, 0.5f / 64);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 0 | 63u << 8 | 0xFF000000u);
+    /* child image 8x4 at (10, 20): s = t = 0 is parent texel (10, 20);
+     * wraps inside the child: s = 1.05 -> child x 0 */
+    /* R, T, B, S pull P0, P1, P2 (dims), P3 (offsets); R = B = 0 */
+    struct req c = {.params = {p0(TEX, 0, 0, false, false), p1(0, 64, 64, true, 1, 0, 0),
+                               2u << 30 | 4u << 12 | 8u, 3u << 30 | 20u << 12 | 10u}};
+    c.has_r = true;
+    c.has_b = true;
+    fill(c.s, 0.01f);
+    fill(c.t, 0.01f);
+    run(&c, out);
+    CHECK_EQ_U64(out[0], 10u | 20u << 8 | 0xFF000000u);
+    fill(c.s, 1.05f);
+    fill(c.t, 0.3f); /* child row 1 */
+    run(&c, out);
+    CHECK_EQ_U64(out[0], 10u | 21u << 8 | 0xFF000000u);
+    CHECK_EQ_INT(hd.errors, 0);
+    vc4_mem_fini(&mem);
+}
+
+static void test_cube(void)
+{
+    setup();
+    /* six 4x4 raster faces 4 KiB apart, face k = tag k */
+    for (unsigned k = 0; k < 6; k++)
+        raster_tex(TEX + k * 0x1000u, 4, 4, 0x10 + k);
+    struct req q = {.params = {p0(TEX, 16, 0, true, false), p1(16, 4, 4, true, 1, 1, 1),
+                               p2_cube(0x1000, false)}};
+    q.has_r = true;
+    const float dir[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (unsigned k = 0; k < 6; k++) {
+        fill(q.s, dir[k][0]);
+        fill(q.t, dir[k][1]);
+        fill(q.r, dir[k][2]);
+        uint32_t out[16];
+        run(&q, out);
+        /* the centre of each face: face coordinates (0.5, 0.5) -> texel (2, 2) */
+        CHECK_MSG(out[0] == (2u | 2u << 8 | (0x10u + k) << 16 | 0xFF000000u),
+                  "face %u: 0x%08x", k, out[0]);
+    }
+    /* +X face: sc = -r, tc = -t: (1, 0.9, -0.9) -> sc 0.9, tc -0.9 ->
+     * (0.95, 0.05) -> texel (3, 0) */
+    fill(q.s, 1.0f);
+    fill(q.t, 0.9f);
+    fill(q.r, -0.9f);
+    uint32_t out[16];
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 3u | 0u << 8 | 0x10u << 16 | 0xFF000000u);
+    CHECK_EQ_INT(hd.errors, 0);
+    vc4_mem_fini(&mem);
+}
+
+static void test_two_words(void)
+{
+    setup();
+    /* RGBA64 (16-bit channels): two result words, two ldtmu per request */
+    struct req q = {.params = {p0(TEX, 15, 0, false, false), p1(15, 4, 4, true, 1, 0, 0)}};
+    fill(q.s, 0.1f);
+    fill(q.t, 0.1f);
+    uint32_t out[16];
+    uint64_t ready;
+    run(&q, out);
+    CHECK_EQ_U64(vc4_tmu_pending(&tmu, 0, 0), 1);
+    CHECK_EQ_U64(vc4_tmu_load(&tmu, 0, 0, out, 0, &ready, &sink, NULL), 0);
+    CHECK_EQ_U64(vc4_tmu_pending(&tmu, 0, 0), 0);
+    CHECK_EQ_U64(tmu.q[0].fifo[0].slots_used, 0);
+    /* a third load is an underflow */
+    CHECK_EQ_U64(vc4_tmu_load(&tmu, 0, 0, out, 0, &ready, &sink, NULL), VC4_TMU_EV_UNDERFLOW);
+    /* RGBA8888: one word */
+    q.params[0] = p0(TEX, 0, 0, false, false);
+    q.params[1] = p1(0, 4, 4, true, 1, 0, 0);
+    run(&q, out);
+    CHECK_EQ_U64(vc4_tmu_pending(&tmu, 0, 0), 0);
+    vc4_mem_fini(&mem);
+}
+
+static void test_bad_configs(void)
+{
+    setup();
+    uint32_t out[16];
+    struct req q = {.params = {p0(0x3FFF0000u, 0, 0, false, false), p1(0, 64, 64, true, 1, 0, 0)}};
+    fill(q.s, 0.5f);
+    fill(q.t, 0.5f);
+    /* a texture outside RAM: fault, zeros, the TMU named */
+    CHECK(run(&q, out) & VC4_TMU_EV_FAULT);
+    CHECK_EQ_U64(out[0], 0);
+    CHECK_CONTAINS(hd.text, "TMU0 texture image");
+    CHECK_CONTAINS(hd.text, "outside");
+    /* mip levels below address 0 */
+    q.params[0] = p0(0x1000, 0, 5, false, false);
+    q.params[1] = p1(0, 64, 64, true, VC4_TMU_MIN_NEAR_MIP_NEAR, 0, 0);
+    for (unsigned i = 0; i < 16; i++)
+        q.s[i] = (float)(i & 1u) * 0.5f;
+    CHECK(run(&q, out) & VC4_TMU_EV_FAULT);
+    /* TYPE 18..31 is not a format */
+    q.params[0] = p0(TEX, 2, 0, false, false);
+    q.params[1] = p1(31, 64, 64, true, 1, 0, 0);
+    CHECK(run(&q, out) & VC4_TMU_EV_BAD_CONFIG);
+    CHECK_CONTAINS(hd.text, "TYPE 18");
+    CHECK_EQ_U64(out[3], 0);
+    /* more mip levels than the size has: diagnosed and clamped */
+    q.params[0] = p0(TEX, 0, 15, false, false);
+    q.params[1] = p1(0, 4, 4, true, 1, 0, 0);
+    CHECK(run(&q, out) & VC4_TMU_EV_BAD_CONFIG);
+    CHECK_CONTAINS(hd.text, "MIPLVLS 15");
+    /* reserved MINFILT */
+    q.params[1] = p1(0, 4, 4, true, 7, 0, 0);
+    q.params[0] = p0(TEX, 0, 0, false, false);
+    CHECK(run(&q, out) & VC4_TMU_EV_BAD_CONFIG);
+    /* cube map without a stride */
+    q.params[0] = p0(TEX, 0, 0, true, false);
+    q.params[1] = p1(0, 4, 4, true, 1, 0, 0);
+    CHECK(run(&q, out) & VC4_TMU_EV_UNSUPPORTED);
+    CHECK_CONTAINS(hd.text, "cube map stride");
+    vc4_mem_fini(&mem);
+}
+
+/* Random parameters, registers and coordinates (NaN, infinities, huge) on
+ * a 64 KiB memory: never a crash (run under the sanitizers), results
+ * deterministic, every request answered. */
+static uint32_t rng_state = 12345;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+static uint64_t fuzz_pass(void)
+{
+    vc4_tmu_init(&tmu);
+    vc4_mem_init(&mem, 1u << 16, NULL);
+    for (uint32_t a = 0; a < (1u << 16); a += 4)
+        vc4_mem_write32(&mem, a, a * 2654435761u);
+    struct vc4_diag_sink quiet = {NULL, NULL};
+    uint64_t hash = 0;
+    static const uint32_t specials[] = {0x7FC00000u, 0x7F800000u, 0xFF800000u, 0x4F000000u,
+                                        0xCF000000u, 0x80000000u, 0x3F800000u, 0x00000001u};
+    for (unsigned n = 0; n < 3000; n++) {
+        uint32_t v[16], out[16];
+        uint64_t ready;
+        unsigned regs = rnd() & 7u; /* T, R, B before S */
+        if (!regs)
+            regs = 1;
+        for (unsigned r = 1; r < 4; r++) {
+            if (!(regs >> (r - 1) & 1u))
+                continue;
+            for (unsigned i = 0; i < 16; i++)
+                v[i] = rnd() % 4 == 0 ? specials[rnd() % 8] : vc4_f2u((float)(int32_t)rnd() / 1e9f);
+            uint32_t par = rnd();
+            if (rnd() & 1u) /* keep some textures inside memory */
+                par = (par & 0x00000FFFu) | (rnd() % 16u) << 12;
+            vc4_tmu_write(&tmu, &mem, 0, 0, (enum vc4_tmu_reg)r, 0xFFFF, v, par, 0, &quiet, NULL);
+        }
+        for (unsigned i = 0; i < 16; i++)
+            v[i] = rnd() % 4 == 0 ? specials[rnd() % 8] : vc4_f2u((float)(int32_t)rnd() / 1e9f);
+        uint32_t par = rnd() & 0x8FFFFFFFu; /* sizes up to 2048 */
+        vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, v, par, 0, &quiet, NULL);
+        while (vc4_tmu_pending(&tmu, 0, 0)) {
+            vc4_tmu_load(&tmu, 0, 0, out, 0, &ready, &quiet, NULL);
+            for (unsigned i = 0; i < 16; i++)
+                hash = hash * 1099511628211u ^ out[i];
+        }
+    }
+    vc4_mem_fini(&mem);
+    return hash;
+}
+
+static void test_fuzz(void)
+{
+    rng_state = 12345;
+    uint64_t a = fuzz_pass();
+    rng_state = 12345;
+    uint64_t b = fuzz_pass();
+    CHECK_EQ_U64(a, b);
+    CHECK(a != 0);
+}
+
+TEST_LIST(test_decode, test_wrap, test_bilinear, test_quad_lod, test_mips, test_t_layout_texels,
+          test_cube, test_two_words, test_bad_configs, test_fuzz)
