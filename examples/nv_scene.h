@@ -100,12 +100,13 @@ static inline uint32_t sc_f2u(float f)
 }
 
 /* Assemble a fragment shader at addr into the emulator's memory. */
-static inline bool sc_load_shader(struct vc4_emu *emu, const char *src, uint32_t addr,
-                                  struct vc4_diag_sink sink)
+static inline bool sc_load_shader_dir(struct vc4_emu *emu, const char *src, uint32_t addr,
+                                      struct vc4_diag_sink sink, const char *include_dir)
 {
     struct vc4_asm_options o = {.sink = sink, .base_addr = addr};
     struct vc4_asm *as = vc4_asm_create(&o);
-    bool ok = as && vc4_asm_source(as, "fragment-shader", src, strlen(src)) == VC4_OK;
+    bool ok = as && (!include_dir || vc4_asm_add_include_dir(as, include_dir) == VC4_OK) &&
+              vc4_asm_source(as, "fragment-shader", src, strlen(src)) == VC4_OK;
     if (ok) {
         size_t n = 0;
         const uint8_t *p = vc4_asm_output(as, &n);
@@ -113,6 +114,12 @@ static inline bool sc_load_shader(struct vc4_emu *emu, const char *src, uint32_t
     }
     vc4_asm_destroy(as);
     return ok;
+}
+
+static inline bool sc_load_shader(struct vc4_emu *emu, const char *src, uint32_t addr,
+                                  struct vc4_diag_sink sink)
+{
+    return sc_load_shader_dir(emu, src, addr, sink, NULL);
 }
 
 struct sc_params {
@@ -123,7 +130,19 @@ struct sc_params {
     unsigned memory_format;
     bool single_threaded;
     uint32_t tile_alloc_size; /* 0: SC_TILE_ALLOC_SIZE */
+    /* Other scenes (examples/tex_scene.h): when set, these replace the
+     * seed's shader, triangle and colour uniforms (nverts <= SC_MAX_VERTS). */
+    const char *fs;
+    const char *fs_include_dir; /* for .include in fs */
+    const struct sc_vertex *verts;
+    unsigned nverts, nvary;
+    const uint32_t *uniforms;
+    unsigned nuniforms;
+    /* called by sc_render after sc_build, e.g. to write a texture */
+    bool (*setup)(struct vc4_emu *emu, const void *user);
+    const void *setup_user;
 };
+#define SC_MAX_VERTS 6u
 
 static inline struct sc_params sc_default(bool varyings)
 {
@@ -141,32 +160,37 @@ static inline bool sc_build(struct vc4_emu *emu, const struct sc_params *p, stru
     bool ok = true;
 
     /* shader, uniforms, vertices, NV shader record (seed 002) */
-    ok &= sc_load_shader(emu, p->varyings ? sc_fs_varyings : sc_fs_uniform, SC_SHADER, sink);
+    ok &= sc_load_shader_dir(emu, p->fs ? p->fs : p->varyings ? sc_fs_varyings : sc_fs_uniform,
+                             SC_SHADER, sink, p->fs_include_dir);
     const float unif[4] = {0.0f, 1.0f, 0.0f, 1.0f}; /* R, G, B, A */
-    uint8_t u[16];
-    for (int i = 0; i < 4; i++)
-        sc_put32(u + 4 * i, sc_f2u(unif[i]));
-    ok &= vc4_emu_mem_write(emu, SC_UNIFORMS, u, sizeof u) == VC4_OK;
-    unsigned nvary = p->varyings ? 3 : 0, stride = 12 + 4 * nvary;
-    uint8_t vtx[3 * 24];
-    for (int i = 0; i < 3; i++) {
+    uint8_t u[64];
+    unsigned nu = p->uniforms ? (p->nuniforms < 16 ? p->nuniforms : 16) : 4;
+    for (unsigned i = 0; i < nu; i++)
+        sc_put32(u + 4 * i, p->uniforms ? p->uniforms[i] : sc_f2u(unif[i]));
+    ok &= vc4_emu_mem_write(emu, SC_UNIFORMS, u, 4 * nu) == VC4_OK;
+    const struct sc_vertex *verts = p->verts ? p->verts : sc_triangle;
+    unsigned nverts = p->verts ? (p->nverts < SC_MAX_VERTS ? p->nverts : SC_MAX_VERTS) : 3;
+    unsigned nvary = p->verts ? (p->nvary < 3 ? p->nvary : 3) : p->varyings ? 3 : 0;
+    unsigned stride = 12 + 4 * nvary;
+    uint8_t vtx[SC_MAX_VERTS * 24];
+    for (unsigned i = 0; i < nverts; i++) {
         uint8_t *q = vtx + i * stride;
-        q[0] = (uint8_t)sc_triangle[i].x16;
-        q[1] = (uint8_t)((uint16_t)sc_triangle[i].x16 >> 8);
-        q[2] = (uint8_t)sc_triangle[i].y16;
-        q[3] = (uint8_t)((uint16_t)sc_triangle[i].y16 >> 8);
-        sc_put32(q + 4, sc_f2u(sc_triangle[i].z));
-        sc_put32(q + 8, sc_f2u(sc_triangle[i].inv_w));
+        q[0] = (uint8_t)verts[i].x16;
+        q[1] = (uint8_t)((uint16_t)verts[i].x16 >> 8);
+        q[2] = (uint8_t)verts[i].y16;
+        q[3] = (uint8_t)((uint16_t)verts[i].y16 >> 8);
+        sc_put32(q + 4, sc_f2u(verts[i].z));
+        sc_put32(q + 8, sc_f2u(verts[i].inv_w));
         for (unsigned k = 0; k < nvary; k++)
-            sc_put32(q + 12 + 4 * k, sc_f2u(sc_triangle[i].vary[k]));
+            sc_put32(q + 12 + 4 * k, sc_f2u(verts[i].vary[k]));
     }
-    ok &= vc4_emu_mem_write(emu, SC_VERTICES, vtx, 3 * stride) == VC4_OK;
+    ok &= vc4_emu_mem_write(emu, SC_VERTICES, vtx, nverts * stride) == VC4_OK;
     struct vc4_cl_nv_shader_record rec = {
         .fs_single_threaded = p->single_threaded,
         .vertex_stride = stride,
         .fs_num_varyings = nvary,
         .fs_code_addr = SC_SHADER,
-        .fs_uniforms_addr = p->varyings ? 0 : SC_UNIFORMS,
+        .fs_uniforms_addr = p->varyings && !p->uniforms ? 0 : SC_UNIFORMS,
         .vertex_data_addr = SC_VERTICES,
     };
     uint8_t rb[16];
@@ -201,7 +225,7 @@ static inline bool sc_build(struct vc4_emu *emu, const struct sc_params *p, stru
     struct vc4_cl_nv_shader_state nvs = {.record_addr = SC_RECORD};
     vc4_cl_nv_shader_state(&bin, &nvs);
     struct vc4_cl_vertex_array_primitives prims = {.primitive_mode = VC4_CL_PRIM_TRIANGLES,
-                                                   .length = 3, .first_index = 0};
+                                                   .length = nverts, .first_index = 0};
     vc4_cl_vertex_array_primitives(&bin, &prims);
     vc4_cl_increment_semaphore(&bin);
     vc4_cl_flush(&bin);
@@ -270,7 +294,8 @@ static inline uint8_t *sc_render(const struct sc_params *p, struct vc4_diag_sink
         return NULL;
     uint32_t be = 0, re = 0;
     uint8_t *rgba = NULL;
-    if (sc_build(emu, p, sink, &be, &re) && sc_run(emu, be, re) == VC4_OK) {
+    if (sc_build(emu, p, sink, &be, &re) && (!p->setup || p->setup(emu, p->setup_user)) &&
+        sc_run(emu, be, re) == VC4_OK) {
         struct vc4_emu_frame f;
         vc4_emu_render_frame(emu, &f);
         rgba = f.valid ? malloc((size_t)f.width * f.height * 4) : NULL;
