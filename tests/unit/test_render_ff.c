@@ -648,20 +648,11 @@ static void test_depth_offset(void)
 
 /* ---- blending through colour loads ----------------------------------------------------- */
 
-/* Source-alpha-over: dst = src * a + dst * (1 - a) per 8-bit channel, with
- * the tile's colour from a colour load (r4), v8muld and v8adds; uniforms:
- * src, a replicated, 255 - a replicated. */
-static const char fs_over[] =
-    "mov ra0, unif\n"            /* src */
-    "mov rb1, unif\n"            /* a a a a */
-    "mov rb2, unif\n"            /* (255-a) x 4 */
-    "nop; loadc\n"               /* r4 = the tile buffer's colour */
-    "nop; v8muld r0, r4, rb2\n"  /* dst * (1 - a) */
-    "nop; v8muld r1, ra0, rb1\n" /* src * a */
-    "av8adds tlbc, r0, r1\n"
-    "nop; thrend\n"
-    "nop\n"
-    "nop; sbdone\n";
+/* Source-alpha-over (tests/data/fs_blend_over.qasm): dst = src * a + dst *
+ * (1 - a) per 8-bit channel, the tile's colour from a colour load (r4),
+ * v8muld and v8adds; uniforms: src, a replicated, 255 - a replicated.  The
+ * reference rounds x * y / 255 to nearest (the emulator's documented
+ * v8muld) and saturates the sum. */
 
 static uint32_t ref_over(uint32_t dst, uint32_t src, unsigned a)
 {
@@ -678,6 +669,11 @@ static uint32_t ref_over(uint32_t dst, uint32_t src, unsigned a)
 
 static void test_blend_over(void)
 {
+    size_t len = 0;
+    char *fs_over = harness_read_file(VC4KIT_TEST_DATA "/fs_blend_over.qasm", &len);
+    CHECK(fs_over != NULL);
+    if (!fs_over)
+        return;
     struct scene s = {.clear_color = 0xFF4080C0u, .clear_z = 0xFFFFFF, .ndraw = 2};
     static const uint32_t src[2] = {0xC01020F0u, 0x8033CC11u};
     static const unsigned alpha[2] = {0xC0, 0x55};
@@ -718,6 +714,7 @@ static void test_blend_over(void)
     CHECK_MSG(bad == 0, "%u pixels wrong", bad);
     CHECK_EQ_INT(hd.warnings, 0);
     vc4_emu_destroy(emu);
+    free(fs_over);
 }
 
 /* Per-sample colour loads with 4x multisampling: successive loads walk the
