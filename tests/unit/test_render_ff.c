@@ -753,6 +753,28 @@ static void test_ms_color_loads(void)
     vc4_emu_destroy(emu);
 }
 
+/* The "load colour and end" form: ldcend loads r4 and ends the program;
+ * the blend and the TLB write happen in the two delay slots. */
+static const char fs_ldcend[] = "mov ra0, unif\nnop\nnop; ldcend\nav8adds tlbc, r4, ra0\nnop; sbdone\n";
+
+static void test_load_and_end(void)
+{
+    struct scene s = {.clear_color = 0x80402010u, .clear_z = 0xFFFFFF, .ndraw = 2};
+    for (unsigned k = 0; k < 2; k++) {
+        s.d[k].cfg.depth_func = VC4_CL_DEPTH_ALWAYS;
+        s.d[k].fs = fs_ldcend;
+        s.d[k].unif[0] = 0x30F00101u;
+        full_tri(&s.d[k], 0.5f);
+    }
+    struct vc4_emu *emu = render(&s);
+    /* twice: 0x10 + 2, 0x20 + 2, 0x40 + 0xF0 + 0xF0 saturates, 0x80 + 0x60 */
+    for (unsigned y = 0; y < 64; y += 9)
+        for (unsigned x = 0; x < 64; x += 7)
+            CHECK_EQ_U64(px_color(emu, &s, x, y), 0xE0FF2212u);
+    CHECK_EQ_INT(hd.warnings, 0);
+    vc4_emu_destroy(emu);
+}
+
 /* Coverage and alpha-mask loads and TLB_ALPHA_MASK are not modelled: one
  * warning naming them, r4 = 0. */
 static const char fs_cov[] = "nop\nnop\nnop; loadcv\nmov tlbc, r4\nnop; thrend\nnop\nnop; sbdone\n";
@@ -772,4 +794,4 @@ static void test_not_modelled(void)
 
 TEST_LIST(test_depth_functions, test_ms_sample_z, test_stencil_decode, test_stencil_table, test_stencil_faces,
           test_ms_stencil, test_early_z, test_early_z_visible, test_depth_offset, test_blend_over,
-          test_ms_color_loads, test_not_modelled)
+          test_ms_color_loads, test_load_and_end, test_not_modelled)
