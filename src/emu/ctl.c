@@ -200,6 +200,7 @@ static void end_of_frame(struct vc4_v3d *v)
     *rfc = (*rfc + 1) & 0xFFu;
     v->regs.val[VC4_V3D_INTCTL / 4] |= VC4_INT_FRDONE;
     v->ctl.r.frames++;
+    vc4_vsi_invalidate(&v->vsi, VC4_GL_VS); /* the next frame shades its vertices again */
 }
 
 /* ---- loads and stores ------------------------------------------------------------------- */
@@ -487,6 +488,72 @@ static bool fetch_nv_vertex(struct vc4_v3d *v, uint32_t at, const char *pkt, uin
     return true;
 }
 
+/* GL mode: the vertex shader's outputs (vsi.h) as the PSE takes them:
+ * Xs/Ys, Zs, 1/Wc, [point size], varyings.  A vertex not shaded yet (a
+ * packet 32/33 in the rendering list) is shaded on its own here. */
+static bool fetch_gl_vertex(struct vc4_v3d *v, uint32_t at, const char *pkt, uint32_t index,
+                            struct vc4_pse_vertex *out)
+{
+    struct vc4_ctl_render *r = &v->ctl.r;
+    const struct vc4_gl_state *g = &v->vsi.render;
+    const uint32_t *w = vc4_vsi_get(&v->vsi, VC4_GL_VS, index);
+    if (!w) {
+        struct vc4_location l = vc4_location_none();
+        l.addr = at;
+        if (vc4_vsi_shade(v, VC4_GL_VS, g, &index, 1, &l) == VC4_OK)
+            w = vc4_vsi_get(&v->vsi, VC4_GL_VS, index);
+    }
+    if (!w) {
+        ct_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt, "vertex %u: the vertex shader gave no outputs", index);
+        return false;
+    }
+    unsigned ps = g->rec.point_size_included ? 1u : 0u;
+    unsigned nvary = vc4_gl_out_rows(g, VC4_GL_VS) - VC4_GL_VS_OUT_ROWS - ps;
+    if (nvary > VC4_PSE_MAX_VARYINGS)
+        nvary = VC4_PSE_MAX_VARYINGS;
+    out->x = (int16_t)(w[0] & 0xFFFFu) + r->vp_x_1_16px;
+    out->y = (int16_t)(w[0] >> 16) + r->vp_y_1_16px;
+    out->zs = vc4_u2f(w[1]);
+    out->inv_wc = vc4_u2f(w[2]);
+    out->point_size = ps ? vc4_u2f(w[3]) : r->point_size;
+    for (unsigned k = 0; k < nvary; k++)
+        out->vary[k] = vc4_u2f(w[VC4_GL_VS_OUT_ROWS + ps + k]);
+    return true;
+}
+
+static bool fetch_vertex(struct vc4_v3d *v, uint32_t at, const char *pkt, uint32_t index,
+                         struct vc4_pse_vertex *out)
+{
+    if (v->ctl.r.shader == VC4_CTL_SHADER_GL)
+        return fetch_gl_vertex(v, at, pkt, index, out);
+    return fetch_nv_vertex(v, at, pkt, index, out);
+}
+
+/* GL mode: shade every vertex a tile-list packet uses, in batches, before
+ * drawing its primitives. */
+static enum vc4_status shade_tile_list(struct vc4_v3d *v, uint32_t at, const struct vc4_cl_packet_view *pv)
+{
+    struct vc4_tl_reader tr;
+    struct vc4_tl_prim tp;
+    uint32_t idx[256];
+    size_t n = 0;
+    struct vc4_location l = vc4_location_none();
+    l.addr = at;
+    if (vc4_tl_begin(&tr, pv->bytes, pv->length) != VC4_TL_OK)
+        return VC4_OK; /* reported when drawing */
+    while (vc4_tl_next(&tr, &tp) == VC4_TL_OK) {
+        for (unsigned i = 0; i < tp.nverts; i++)
+            idx[n++] = tp.index[i];
+        if (n + 3 > sizeof idx / sizeof idx[0]) {
+            enum vc4_status st = vc4_vsi_shade(v, VC4_GL_VS, &v->vsi.render, idx, n, &l);
+            if (st != VC4_OK)
+                return st;
+            n = 0;
+        }
+    }
+    return n ? vc4_vsi_shade(v, VC4_GL_VS, &v->vsi.render, idx, n, &l) : VC4_OK;
+}
+
 /* The pixels primitives may cover: the tile, inside the frame and the
  * clip window. */
 static struct vc4_raster_rect draw_rect(const struct vc4_v3d *v)
@@ -564,6 +631,10 @@ static enum vc4_status shade(struct vc4_v3d *v, const struct vc4_raster_tri *tri
         .tile_fy0 = r->tile_y * v->tlb.tile_h,
     };
     vc4_fsi_begin(v, &fp);
+    /* the QPUs that will run it are fragment shaders for the VPM's rules */
+    for (unsigned i = 0; i < v->num_qpus; i++)
+        if (v->qpu[i].state == VC4_EMU_QPU_IDLE)
+            vc4_vpm_qpu_role(&v->vpm, i, VC4_VPM_ROLE_FS, 0);
     struct emit_ctx e = {.v = v, .widen = v->tlb.ms && !ms_cov, .budget = budget, .used = used, .st = VC4_OK};
     vc4_raster_triangle(tri, &rc, ms_cov, emit_batch, &e);
     if (e.st != VC4_OK)
@@ -658,9 +729,11 @@ static enum vc4_status ready_to_draw(struct vc4_v3d *v, uint32_t at, const char 
                 "no shader state before the primitives (missing configuration)");
         return VC4_ERR_FAULT;
     case VC4_CTL_SHADER_GL:
+        if (v->vsi.render.valid)
+            return VC4_OK;
         if (once(v, W_GL_MODE))
-            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
-                    "GL shader state: vertex shading is not emulated yet; primitives skipped");
+            ct_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt,
+                    "the GL shader record could not be read: primitives skipped");
         return VC4_ERR_UNSUPPORTED;
     default:
         if (once(v, W_VG))
@@ -675,7 +748,7 @@ static enum vc4_status draw_prim(struct vc4_v3d *v, uint32_t at, const char *pkt
 {
     struct vc4_pse_vertex vx[3];
     for (unsigned i = 0; i < nverts; i++)
-        if (!fetch_nv_vertex(v, at, pkt, index[i], &vx[i]))
+        if (!fetch_vertex(v, at, pkt, index[i], &vx[i]))
             return VC4_ERR_FAULT;
     v->ctl.ct[1].prims++;
     if (nverts == 1)
@@ -715,7 +788,7 @@ static enum vc4_status draw_clipped(struct vc4_v3d *v, uint32_t at, const char *
     }
     struct vc4_pse_vertex orig[3], poly[VC4_TL_CLIP_MAX_VERTS];
     for (unsigned i = 0; i < 3; i++)
-        if (!fetch_nv_vertex(v, at, pkt, tp->index[i], &orig[i]))
+        if (!fetch_vertex(v, at, pkt, tp->index[i], &orig[i]))
             return VC4_ERR_FAULT;
     unsigned nvary = r->nv.fs_num_varyings < VC4_PSE_MAX_VARYINGS ? r->nv.fs_num_varyings : VC4_PSE_MAX_VARYINGS;
     for (unsigned i = 0; i < c.nverts; i++) {
@@ -760,6 +833,11 @@ static enum vc4_status tile_list_prims(struct vc4_v3d *v, uint32_t at, const str
     enum vc4_status ready = ready_to_draw(v, at, pkt);
     if (ready != VC4_OK)
         return ready == VC4_ERR_UNSUPPORTED ? VC4_OK : ready;
+    if (v->ctl.r.shader == VC4_CTL_SHADER_GL) {
+        enum vc4_status st = shade_tile_list(v, at, pv);
+        if (st != VC4_OK)
+            return st;
+    }
     struct vc4_tl_prim tp;
     enum vc4_tl_status ts;
     while ((ts = vc4_tl_next(&tr, &tp)) == VC4_TL_OK) {
@@ -923,9 +1001,28 @@ static enum vc4_status render_packet(struct vc4_v3d *v, uint32_t at, const struc
                     VC4_PSE_MAX_VARYINGS);
         return VC4_OK;
     }
-    case VC4_CL_GL_SHADER_STATE:
+    case VC4_CL_GL_SHADER_STATE: {
+        /* GL mode: the record (vcd.c); the fragment-shader fields go where
+         * the NV record's are, for the rest of the pipeline */
+        struct vc4_cl_gl_shader_state p;
+        vc4_cl_decode_struct(pv, &p);
+        struct vc4_location l = vc4_location_none();
+        l.addr = at;
         r->shader = VC4_CTL_SHADER_GL;
+        const struct vc4_gl_state *g = &v->vsi.render;
+        if (!vc4_vcd_read_state(v, &p, &v->vsi.render, "ct1", &l))
+            return VC4_ERR_FAULT;
+        r->nv = (struct vc4_cl_nv_shader_record){
+            .fs_single_threaded = g->rec.fs_single_threaded,
+            .point_size_included = g->rec.point_size_included,
+            .enable_clipping = g->rec.enable_clipping,
+            .fs_num_uniforms = g->rec.fs_num_uniforms,
+            .fs_num_varyings = g->rec.fs_num_varyings,
+            .fs_code_addr = g->rec.fs_code_addr,
+            .fs_uniforms_addr = g->rec.fs_uniforms_addr,
+        };
         return VC4_OK;
+    }
     case VC4_CL_VG_SHADER_STATE:
         /* facts §2.3: no open source lays out the VG shader record */
         r->shader = VC4_CTL_SHADER_VG;

@@ -730,9 +730,21 @@ static enum vc4_ptb_result do_shader_state(struct ptb_ctx *c)
         }
         break;
     }
-    case VC4_CL_GL_SHADER_STATE:
+    case VC4_CL_GL_SHADER_STATE: {
+        /* GL mode: the record (vcd.c reads and checks it); the coordinate
+         * shader runs on the QPUs when the primitives come (vsi.c) */
+        struct vc4_cl_gl_shader_state st;
+        if (!decode(c, &st))
+            return VC4_PTB_ERROR;
         p->mode = VC4_PTB_MODE_GL;
+        struct vc4_location l = vc4_location_none();
+        l.addr = c->addr;
+        if (!vc4_vcd_read_state(c->v, &st, &c->v->vsi.bin, "ptb", &l))
+            c->error = true;
+        if (!p->gl_source.fetch)
+            vc4_vsi_ptb_source(&p->gl_source);
         break;
+    }
     default:
         p->mode = VC4_PTB_MODE_VG;
         break;
@@ -1048,7 +1060,19 @@ static enum prim_fate prim_tiles(const struct vc4_ptb *p, const struct screen_pr
 #define PTB_CLIP_W_MIN 1e-5
 /* 12.4 s16 range less one pixel: |Xs|, |Ys| <= 2047 px (facts §2.4) */
 #define PTB_GUARD_BAND_1_16PX (2047.0 * PTB_SUBPIXELS)
-enum { CLIP_PLANES = 5 };
+enum { CLIP_PLANES = 5, CLIP_PLANES_GL_Z = 7 };
+
+/* GL mode with a Z Clipping Planes packet: the near and far planes too,
+ * Zs = Zc / Wc x Z scale + Z offset kept inside [min, max] (Mesa fills
+ * min/max with the viewport's depth range, i.e. in Zs units; clipping
+ * geometrically against them is UNVERIFIED).  A polygon clipped by all 7
+ * planes may need 10 vertices: the record holds 9 (tilelist.h), the rest
+ * are dropped (a visible error only in that extreme case). */
+static unsigned clip_planes(const struct vc4_ptb *p)
+{
+    return p->mode == VC4_PTB_MODE_GL && p->state[VC4_PTB_ST_Z_CLIPPING].changed_seq ? CLIP_PLANES_GL_Z
+                                                                                      : CLIP_PLANES;
+}
 
 struct clip_vertex {
     double c[4]; /* Xc Yc Zc Wc */
@@ -1066,7 +1090,11 @@ static double clip_dist(const struct vc4_ptb *p, unsigned plane, const struct cl
     case 1: return band_w - sx * v->c[0];
     case 2: return band_w + sx * v->c[0];
     case 3: return band_w - sy * v->c[1];
-    default: return band_w + sy * v->c[1];
+    case 4: return band_w + sy * v->c[1];
+    case 5: /* near: Z scale x Zc + Z offset x Wc >= min x Wc */
+        return (double)p->z_scale * v->c[2] + ((double)p->z_offset - (double)p->z_min) * v->c[3];
+    default: /* far: ... <= max x Wc */
+        return ((double)p->z_max - (double)p->z_offset) * v->c[3] - (double)p->z_scale * v->c[2];
     }
 }
 
@@ -1079,7 +1107,8 @@ static enum clip_result clip_prim(const struct vc4_ptb *p, const struct vc4_ptb_
                                   uint32_t *flags)
 {
     struct clip_vertex in[VC4_TL_CLIP_MAX_VERTS], out[VC4_TL_CLIP_MAX_VERTS];
-    unsigned n = nverts, outside_all = (1u << CLIP_PLANES) - 1;
+    unsigned nplanes = clip_planes(p);
+    unsigned n = nverts, outside_all = (1u << nplanes) - 1;
     *flags = 0;
     for (unsigned i = 0; i < nverts; i++) {
         memset(&in[i], 0, sizeof in[i]);
@@ -1088,7 +1117,7 @@ static enum clip_result clip_prim(const struct vc4_ptb *p, const struct vc4_ptb_
         in[i].b[i] = 1.0;
         in[i].src = (int)i;
         unsigned outside = 0;
-        for (unsigned pl = 0; pl < CLIP_PLANES; pl++)
+        for (unsigned pl = 0; pl < nplanes; pl++)
             if (!(clip_dist(p, pl, &in[i]) >= 0.0)) /* NaN is outside */
                 outside |= 1u << pl;
         if (outside)
@@ -1101,7 +1130,7 @@ static enum clip_result clip_prim(const struct vc4_ptb *p, const struct vc4_ptb_
         return CLIP_REJECT;
     /* Sutherland-Hodgman, one plane at a time: each plane adds at most one
      * vertex, 3 + CLIP_PLANES <= VC4_TL_CLIP_MAX_VERTS */
-    for (unsigned pl = 0; pl < CLIP_PLANES && n >= 3; pl++) {
+    for (unsigned pl = 0; pl < nplanes && n >= 3; pl++) {
         unsigned m = 0;
         for (unsigned i = 0; i < n; i++) {
             const struct clip_vertex *a = &in[i], *b = &in[(i + 1) % n];
@@ -1184,6 +1213,38 @@ static enum alloc_result write_clipped(struct ptb_ctx *c, const struct vc4_tl_cl
 
 /* ---- primitive packets ------------------------------------------------------------- */
 
+/* GL mode: hand every vertex index of the packet (in order) to the
+ * source, which shades them in batches before the primitives are binned.
+ * False: nothing to bin (diagnostics given). */
+static bool prepare_vertices(struct ptb_ctx *c, const struct prim_src *s, uint32_t count,
+                             const struct vc4_ptb_vertex_source *src)
+{
+    uint32_t npos = 0, pos[3];
+    for (uint32_t k = 0; k < count; k++) { /* positions 0..npos-1 are used */
+        unsigned nv = prim_positions(s, k, pos);
+        for (unsigned i = 0; i < nv; i++)
+            if (pos[i] + 1 > npos)
+                npos = pos[i] + 1;
+    }
+    size_t cap = 0;
+    uint32_t *idx = vc4_array_grow(c->v->alloc, NULL, &cap, npos ? npos : 1, sizeof *idx, 1);
+    if (!idx) {
+        ptb_diag(c, VC4_ERROR, "out of host memory for %u vertex indices: primitives dropped", npos);
+        return false;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < npos; i++)
+        if (src_index(c, s, i, &idx[n])) /* bad indices are reported again when binning */
+            n++;
+    struct vc4_location l = vc4_location_none();
+    l.addr = c->addr;
+    bool ok = src->prepare(src->user, c->v, idx, n, &l);
+    vc4_free(c->v->alloc, idx);
+    if (!ok)
+        ptb_diag(c, VC4_ERROR, "the coordinate shader could not shade the vertices: primitives dropped");
+    return ok;
+}
+
 static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
 {
     struct vc4_ptb *p = c->p;
@@ -1225,7 +1286,8 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
             src.fetch = nv_fetch;
         break;
     case VC4_PTB_MODE_GL:
-        src = p->gl_source;
+        if (c->v->vsi.bin.valid) /* the record packet 64 named was read */
+            src = p->gl_source;
         break;
     default:
         break;
@@ -1234,7 +1296,7 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
         ptb_diag(c, VC4_ERROR, "%s: primitives dropped",
                  p->mode == VC4_PTB_MODE_NONE ? "no shader state before them"
                  : p->mode == VC4_PTB_MODE_NV ? "the NV shader record could not be read"
-                 : p->mode == VC4_PTB_MODE_GL ? "GL mode needs coordinate shading (not implemented yet)"
+                 : p->mode == VC4_PTB_MODE_GL ? "the GL shader record could not be read"
                                               : "VG shader mode is not supported");
         return VC4_PTB_ERROR;
     }
@@ -1251,10 +1313,14 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
      * coordinates only when its record enables clipping */
     bool clipping = p->mode != VC4_PTB_MODE_NV || p->nv.enable_clipping;
     uint32_t k = 0, tile0 = 0, record0 = 0;
-    if (p->resume.active && p->resume.addr == c->addr && p->resume.opcode == c->pkt->opcode) {
+    bool resuming = p->resume.active && p->resume.addr == c->addr && p->resume.opcode == c->pkt->opcode;
+    if (resuming) {
         k = p->resume.prim;
         tile0 = p->resume.tile;
         record0 = p->resume.clip_record;
+    } else if (src.prepare && !prepare_vertices(c, &s, count, &src)) {
+        /* (a resumed packet keeps the vertices shaded before the stall) */
+        return result(c);
     }
     p->resume.active = false;
     for (; k < count; k++, tile0 = 0, record0 = 0) {

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "vc4kit/cl.h"
+#include "vc4kit/diag.h"
 
 struct vc4_v3d;
 
@@ -59,6 +60,12 @@ struct vc4_ptb_vertex {
  * primitive as dropped). */
 struct vc4_ptb_vertex_source {
     bool (*fetch)(void *user, struct vc4_v3d *v, uint32_t index, struct vc4_ptb_vertex *out);
+    /* optional: called once per primitive packet, before any fetch, with
+     * every vertex index of the packet in order (GL mode shades them in
+     * batches here); false drops the packet's primitives (the source gave
+     * its diagnostics; loc is the packet) */
+    bool (*prepare)(void *user, struct vc4_v3d *v, const uint32_t *index, uint32_t n,
+                    const struct vc4_location *loc);
     void *user;
 };
 

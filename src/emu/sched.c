@@ -77,6 +77,8 @@ void vc4_sched_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     if (vc4_fsi_program_end(v, q)) /* a fragment-shader thread (fsi.c) */
         return;
+    if (vc4_vsi_program_end(v, q)) /* a vertex / coordinate shader batch (vsi.c) */
+        return;
     struct vc4_location l = vc4_location_none();
     l.addr = q->pc;
     l.qpu = (int)q->num;

@@ -66,6 +66,7 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
         return NULL;
     struct vc4_v3d *v = &emu->v3d;
     v->alloc = o.alloc;
+    vc4_vsi_init(&v->vsi, o.alloc);
     v->sink = o.sink;
     v->unit_sink = (struct vc4_diag_sink){count_diag, v};
     v->strict = o.strict;
@@ -91,6 +92,7 @@ void vc4_emu_destroy(struct vc4_emu *emu)
         return;
     const struct vc4_allocator *a = emu->v3d.alloc;
     vc4_icache_fini(&emu->v3d.icache, a);
+    vc4_vsi_fini(&emu->v3d.vsi);
     vc4_mem_fini(&emu->v3d.mem);
     vc4_free(a, emu);
 }
@@ -108,6 +110,7 @@ void vc4_emu_reset(struct vc4_emu *emu)
     vc4_ctl_reset(&v->ctl);
     vc4_tlb_reset(&v->tlb);
     vc4_fsi_reset(&v->fsi);
+    vc4_vsi_reset(&v->vsi);
     for (unsigned i = 0; i < VC4_V3D_MAX_QPUS; i++)
         vc4_qpu_reset(&v->qpu[i], i);
     v->stats = (struct vc4_emu_stats){0};

@@ -25,6 +25,7 @@
 #include "emu/ctl.h"
 #include "emu/fsi.h"
 #include "emu/tlb.h"
+#include "emu/vsi.h"
 #include "vc4kit/emu.h"
 
 /* BCM2835: 3 slices of 4 QPUs; the register map has room for 16. */
@@ -60,6 +61,7 @@ struct vc4_v3d {
     struct vc4_ctl ctl;     /* CT0/CT1 control-list threads, rendering state (ctl.c) */
     struct vc4_tlb tlb;     /* tile buffer: colour, Z/stencil, loads/stores (tlb.c) */
     struct vc4_fsi fsi;     /* fragment shading on the QPUs (fsi.c) */
+    struct vc4_vsi vsi;     /* GL mode: vertex / coordinate shading on the QPUs (vsi.c, vcd.c) */
     struct vc4_qpu qpu[VC4_V3D_MAX_QPUS];
 
     /* ALU kernels for this run: host-arithmetic ones when the floating-point

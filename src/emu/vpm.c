@@ -87,6 +87,57 @@ void vc4_vpm_qpu_reset(struct vc4_vpm *v, unsigned qpu)
     }
 }
 
+void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, uint32_t base_row)
+{
+    if (qpu >= VC4_VPM_MAX_QPUS)
+        return;
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    q->role = (uint8_t)role;
+    q->fs_reported = false;
+    q->base_row = role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS ? base_row : 0;
+    if (role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS) {
+        struct vc4_vpm_track *t = &v->track[qpu];
+        memset(t, 0, sizeof *t);
+        t->rd_dup_row = t->wr_dup_row = -1;
+    }
+}
+
+static bool tracked(const struct vc4_vpm_qpu *q)
+{
+    return q->role == VC4_VPM_ROLE_CS || q->role == VC4_VPM_ROLE_VS;
+}
+
+/* Record that elements touched bytes `bytes` of generic row `row`, column
+ * col (of a tracked QPU); the first byte accessed twice is remembered. */
+static void track_access(struct vc4_vpm_track *t, bool write, unsigned row, unsigned col,
+                         unsigned bytes, const struct vc4_location *loc)
+{
+    uint8_t *m = write ? &t->wr[row][col] : &t->rd[row][col];
+    int16_t *dup = write ? &t->wr_dup_row : &t->rd_dup_row;
+    if ((*m & bytes) && *dup < 0) {
+        *dup = (int16_t)row;
+        *(write ? &t->wr_dup_pc : &t->rd_dup_pc) = loc ? loc->addr : 0;
+    }
+    *m |= (uint8_t)bytes;
+}
+
+/* Fragment shaders cannot access the VPM or the VCD [S3, quoting G]: the
+ * FIFO is shared with varying interpolation.  Reported once per program;
+ * the access is still carried out (hardware: corrupted varyings). */
+static unsigned fs_access(struct vc4_vpm *v, unsigned qpu, const char *what,
+                          const struct vc4_diag_sink *sink, const struct vc4_location *loc)
+{
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    if (q->role != VC4_VPM_ROLE_FS || q->fs_reported)
+        return 0;
+    q->fs_reported = true;
+    vc4_diag_rule(sink, VC4_WARNING, UNIT, "fs-vpm-access", SRC_SEED3, loc,
+                  "fragment shader accesses the VPM (%s): the VPM/VCD FIFO is shared with varying "
+                  "interpolation, so fragment shaders cannot use it (hardware: corrupted varyings)",
+                  what);
+    return VC4_VPM_EV_FS_ACCESS;
+}
+
 static bool bad_qpu(unsigned qpu, const struct vc4_diag_sink *sink,
                     const struct vc4_location *loc)
 {
@@ -157,6 +208,13 @@ static struct vpm_slot generic_slot(const struct vc4_vpm_generic *g, unsigned i)
     return (struct vpm_slot){row * VC4_VPM_ROW_WORDS + col, lane * si->elem_bytes * 8u};
 }
 
+/* The storage word of a generic slot for a QPU whose window starts at
+ * base (0 for user programs). */
+static unsigned slot_word(unsigned base, struct vpm_slot s)
+{
+    return (base * VC4_VPM_ROW_WORDS + s.word) % VPM_WORDS;
+}
+
 static void generic_advance(struct vc4_vpm_generic *g)
 {
     g->addr = (g->addr + g->stride) & ((1u << vpm_sizes[g->size].addr_bits) - 1u);
@@ -176,6 +234,9 @@ unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
     if (bad_qpu(qpu, sink, loc))
         return VC4_VPM_EV_BAD_QPU;
     struct vc4_vpm_qpu *q = &v->q[qpu];
+    unsigned fs = fs_access(v, qpu, "VPMVCD_WR_SETUP", sink, loc);
+    if (fs)
+        return fs; /* not carried out: the FIFO belongs to the varyings */
     switch (FLD(value, VC4_VPM_ID)) {
     case VC4_VPM_ID_GENERIC: {
         struct vc4_vpm_generic g = generic_decode(value, false, now);
@@ -218,6 +279,9 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
     if (bad_qpu(qpu, sink, loc))
         return VC4_VPM_EV_BAD_QPU;
     struct vc4_vpm_qpu *q = &v->q[qpu];
+    unsigned fs = fs_access(v, qpu, "VPMVCD_RD_SETUP", sink, loc);
+    if (fs)
+        return fs;
     if (FLD(value, VC4_VDR_ID)) {
         if (FLD(value, VC4_VDR_EXT_ID) == VC4_VDR_EXT_ID_VALUE)
             q->vdr_ext_pitch = value;
@@ -267,44 +331,66 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
          * packed at address 0, stride 64.  Use that, as the hardware would. */
         *g = generic_decode(0, false, now);
     }
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    ev |= fs_access(v, qpu, "VPM_WRITE", sink, loc);
+    bool trk = tracked(q);
     if (g->size == VC4_VPM_SIZE_32 && g->horiz && mask == 0xFFFFu) {
         /* fast path for the common case: one whole row (same placement as
          * generic_slot gives) */
-        memcpy(&v->words[(g->addr % VC4_VPM_GENERIC_ROWS) * VC4_VPM_ROW_WORDS], val,
+        unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
+        memcpy(&v->words[((q->base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS], val,
                16 * sizeof val[0]);
+        if (trk)
+            for (unsigned c = 0; c < VC4_VPM_ROW_WORDS; c++)
+                track_access(&v->track[qpu], true, row, c, 0xFu, loc);
         generic_advance(g);
         v->stats.generic_writes++;
         return ev;
     }
-    unsigned bits = vpm_sizes[g->size].elem_bytes * 8u;
+    unsigned bytes = vpm_sizes[g->size].elem_bytes;
+    unsigned bits = bytes * 8u;
     uint32_t emask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
     for (unsigned i = 0; i < 16; i++) {
         if (!(mask >> i & 1u))
             continue;
         struct vpm_slot s = generic_slot(g, i);
-        uint32_t w = v->words[s.word];
+        unsigned wi = slot_word(q->base_row, s);
+        uint32_t w = v->words[wi];
         w = (w & ~(emask << s.shift)) | ((val[i] & emask) << s.shift);
-        v->words[s.word] = w;
+        v->words[wi] = w;
+        if (trk)
+            track_access(&v->track[qpu], true, s.word / VC4_VPM_ROW_WORDS, s.word % VC4_VPM_ROW_WORDS,
+                         ((1u << bytes) - 1u) << (s.shift / 8u), loc);
     }
     generic_advance(g);
     v->stats.generic_writes++;
     return ev;
 }
 
-static void generic_fetch(const struct vc4_vpm *v, const struct vc4_vpm_generic *g,
-                          uint32_t out[16])
+static void generic_fetch(struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_generic *g,
+                          uint32_t out[16], const struct vc4_location *loc)
 {
+    const struct vc4_vpm_qpu *q = &v->q[qpu];
+    bool trk = tracked(q);
     if (g->size == VC4_VPM_SIZE_32 && g->horiz) { /* fast path: one whole row */
-        memcpy(out, &v->words[(g->addr % VC4_VPM_GENERIC_ROWS) * VC4_VPM_ROW_WORDS],
+        unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
+        memcpy(out, &v->words[((q->base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS],
                16 * sizeof out[0]);
+        if (trk)
+            for (unsigned c = 0; c < VC4_VPM_ROW_WORDS; c++)
+                track_access(&v->track[qpu], false, row, c, 0xFu, loc);
         return;
     }
-    unsigned bits = vpm_sizes[g->size].elem_bytes * 8u;
+    unsigned bytes = vpm_sizes[g->size].elem_bytes;
+    unsigned bits = bytes * 8u;
     uint32_t emask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
     for (unsigned i = 0; i < 16; i++) {
         struct vpm_slot s = generic_slot(g, i);
         /* 8- and 16-bit values are returned zero-extended (see docs/vpm.md). */
-        out[i] = (v->words[s.word] >> s.shift) & emask;
+        out[i] = (v->words[slot_word(q->base_row, s)] >> s.shift) & emask;
+        if (trk)
+            track_access(&v->track[qpu], false, s.word / VC4_VPM_ROW_WORDS, s.word % VC4_VPM_ROW_WORDS,
+                         ((1u << bytes) - 1u) << (s.shift / 8u), loc);
     }
 }
 
@@ -316,11 +402,11 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
         return VC4_VPM_EV_BAD_QPU;
     }
     struct vc4_vpm_qpu *q = &v->q[qpu];
-    unsigned ev = 0;
+    unsigned ev = fs_access(v, qpu, "VPM_READ", sink, loc);
     v->stats.generic_reads++;
     if (q->rd_prev.valid && q->rd_prev.left) {
         /* the last value of the previous setup, already in the FIFO */
-        generic_fetch(v, &q->rd_prev, out);
+        generic_fetch(v, qpu, &q->rd_prev, out, loc);
         generic_advance(&q->rd_prev);
         q->rd_prev.left--;
         return 0;
@@ -341,7 +427,7 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
                       VC4_VPM_READ_LATENCY);
         ev |= VC4_VPM_EV_READ_EARLY;
     }
-    generic_fetch(v, g, out);
+    generic_fetch(v, qpu, g, out, loc);
     generic_advance(g);
     g->left--;
     return ev;
@@ -443,6 +529,9 @@ unsigned vc4_vpm_st_addr(struct vc4_vpm *v, struct vc4_mem *mem, unsigned qpu, u
 {
     if (bad_qpu(qpu, sink, loc))
         return VC4_VPM_EV_BAD_QPU;
+    unsigned fs = fs_access(v, qpu, "VPM_ST_ADDR (VDW store)", sink, loc);
+    if (fs)
+        return fs; /* not started */
     struct vc4_vpm_qpu *q = &v->q[qpu];
     uint32_t w = q->vdw_basic;
     if (FLD(w, VC4_VPM_ID) != VC4_VPM_ID_DMA_BASIC) {
@@ -501,6 +590,9 @@ unsigned vc4_vpm_ld_addr(struct vc4_vpm *v, struct vc4_mem *mem, unsigned qpu, u
 {
     if (bad_qpu(qpu, sink, loc))
         return VC4_VPM_EV_BAD_QPU;
+    unsigned fs = fs_access(v, qpu, "VPM_LD_ADDR (VDR load)", sink, loc);
+    if (fs)
+        return fs; /* not started */
     struct vc4_vpm_qpu *q = &v->q[qpu];
     uint32_t w = q->vdr_basic;
     if (!FLD(w, VC4_VDR_ID)) {

@@ -54,6 +54,7 @@ enum vc4_vpm_event {
     VC4_VPM_EV_WIDE_STRIDE = 1u << 8,   /* warning: VDW stride > 8191 (not guaranteed, qmkl #43) */
     VC4_VPM_EV_UNCONSUMED = 1u << 9,    /* warning: program end with VPM reads outstanding [G p.24] */
     VC4_VPM_EV_BAD_QPU = 1u << 10,      /* error: QPU number >= VC4_VPM_MAX_QPUS (caller bug) */
+    VC4_VPM_EV_FS_ACCESS = 1u << 11,    /* warning: VPM access from a fragment shader [S3] */
 };
 
 /* ---- setup-word layouts: [G tables 32-36], facts 8.2 --------------------- */
@@ -114,8 +115,34 @@ struct vc4_vpm_generic {
     uint64_t setup_at;   /* reads: the instruction time of the setup */
 };
 
+/* What a QPU is running, for the VPM's point of view.  Vertex and
+ * coordinate shaders address a window of the VPM (their batch's
+ * allocation: generic rows 0-63 start at base_row) and have their
+ * generic accesses tracked byte by byte for the GL rules (src/emu/vsi.c);
+ * fragment shaders must not touch the VPM at all (seed 003, quoting the
+ * guide: the FIFO is shared with varying interpolation). */
+enum vc4_vpm_role {
+    VC4_VPM_ROLE_USER = 0, /* user program: rows from 0, untracked */
+    VC4_VPM_ROLE_CS,       /* coordinate shader */
+    VC4_VPM_ROLE_VS,       /* vertex shader */
+    VC4_VPM_ROLE_FS,       /* fragment shader: any VPM access is a rule violation */
+};
+
+/* Per-byte access record of a tracked (CS/VS) QPU: bit b of [row][col] is
+ * set when byte b of the word at generic row `row`, column `col` was
+ * accessed; the first access of a byte already accessed is kept. */
+struct vc4_vpm_track {
+    uint8_t rd[VC4_VPM_GENERIC_ROWS][VC4_VPM_ROW_WORDS];
+    uint8_t wr[VC4_VPM_GENERIC_ROWS][VC4_VPM_ROW_WORDS];
+    int16_t rd_dup_row, wr_dup_row; /* -1 = none */
+    uint32_t rd_dup_pc, wr_dup_pc;
+};
+
 /* One QPU's view: the setups its VPM registers hold. */
 struct vc4_vpm_qpu {
+    uint8_t role;             /* enum vc4_vpm_role */
+    bool fs_reported;         /* the fragment-shader rule was reported for this program */
+    uint32_t base_row;        /* CS/VS: generic row 0 is this VPM row */
     struct vc4_vpm_generic rd, wr;
     struct vc4_vpm_generic rd_prev; /* the previous read setup's last value, if any */
     uint32_t vdw_basic;       /* last VDW basic setup word (ID 10) */
@@ -134,6 +161,7 @@ struct vc4_vpm_stats {
 
 struct vc4_vpm {
     uint32_t words[VC4_VPM_MAX_ROWS * VC4_VPM_ROW_WORDS]; /* row-major, 16 words a row */
+    struct vc4_vpm_track track[VC4_VPM_MAX_QPUS]; /* CS/VS access records */
     uint32_t size_bytes;  /* IDENT1.VPMSZ * 1024 (<= 16 KB) */
     uint32_t user_rsv;    /* VPMBASE.VPMURSV as last written (stored; not enforced) */
     struct vc4_vpm_qpu q[VC4_VPM_MAX_QPUS];
@@ -154,8 +182,11 @@ struct vc4_vpm {
  * reset.  vc4_vpm_reset clears storage, setups, engines and statistics. */
 void vc4_vpm_init(struct vc4_vpm *v, unsigned size_kb);
 void vc4_vpm_reset(struct vc4_vpm *v);
-/* Forget one QPU's setups (a new program starts on it). */
+/* Forget one QPU's setups (a new program starts on it); role USER. */
 void vc4_vpm_qpu_reset(struct vc4_vpm *v, unsigned qpu);
+/* What the QPU runs from now on (after vc4_vpm_qpu_reset); CS/VS address
+ * the VPM from base_row and have their accesses tracked (track cleared). */
+void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, uint32_t base_row);
 
 /*
  * Register accesses.  `now` is the QPU's instruction time (any monotonic

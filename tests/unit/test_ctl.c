@@ -272,8 +272,9 @@ static void test_end_of_frame(void)
     vc4_emu_destroy(emu);
 }
 
-/* Modes not emulated yet are skipped with one warning, not an error. */
-static void test_gl_mode_skipped(void)
+/* GL mode: a GL shader record outside memory stops CT1 with an error
+ * naming the record (as an unreadable NV record does). */
+static void test_gl_record_unreadable(void)
 {
     struct vc4_emu *emu = mk();
     struct vc4_cl cl;
@@ -284,20 +285,20 @@ static void test_gl_mode_skipped(void)
     vc4_cl_tile_rendering_mode_config(&cl, &tr);
     struct vc4_cl_tile_coordinates t0 = {0, 0};
     vc4_cl_tile_coordinates(&cl, &t0);
-    struct vc4_cl_gl_shader_state gs = {.num_attr_arrays = 1, .record_addr = 0x200000};
+    struct vc4_cl_gl_shader_state gs = {.num_attr_arrays = 1, .record_addr = 0x0FFFFFF0};
     vc4_cl_gl_shader_state(&cl, &gs);
     struct vc4_cl_vertex_array_primitives va = {.primitive_mode = VC4_CL_PRIM_TRIANGLES, .length = 3};
     vc4_cl_vertex_array_primitives(&cl, &va);
     vc4_cl_vertex_array_primitives(&cl, &va);
     vc4_cl_store_ms_tile_buffer_and_eof(&cl);
     put(emu, L0, cl.data, cl.len);
-    CHECK(start(emu, 1, L0, vc4_cl_addr(&cl)) == VC4_OK);
-    CHECK_EQ_INT(hd.errors, 0);
-    CHECK_CONTAINS(hd.text, "GL shader state: vertex shading is not emulated yet; primitives skipped");
-    CHECK_EQ_U64(reg(emu, VC4_V3D_RFC), 1);
+    CHECK(start(emu, 1, L0, vc4_cl_addr(&cl)) == VC4_ERR_FAULT);
+    CHECK_EQ_INT(hd.errors, 1);
+    CHECK_CONTAINS(hd.text, "GL shader record 0x0ffffff0 (44 bytes for 1 attribute record(s)) is outside memory");
+    CHECK_EQ_U64(reg(emu, VC4_V3D_RFC), 0);
     vc4_cl_free(&cl);
     vc4_emu_destroy(emu);
 }
 
-TEST_LIST(test_gl_mode_skipped, test_start_halt_nop, test_branch_and_sublists, test_semaphore, test_reset, test_bad_lists,
+TEST_LIST(test_gl_record_unreadable, test_start_halt_nop, test_branch_and_sublists, test_semaphore, test_reset, test_bad_lists,
           test_end_of_frame)

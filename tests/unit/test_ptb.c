@@ -742,8 +742,8 @@ static void test_bad_configurations(void)
     struct vc4_cl_nv_shader_state nv = {.record_addr = MEM_SIZE};
     vc4_cl_nv_shader_state(&r.cl, &nv);
     array(&r, VC4_CL_PRIM_TRIANGLES, 3, 0);
-    /* GL mode without a coordinate-shading source */
-    struct vc4_cl_gl_shader_state gl = {.record_addr = NV_REC_ADDR};
+    /* GL mode with its record outside memory */
+    struct vc4_cl_gl_shader_state gl = {.record_addr = MEM_SIZE};
     vc4_cl_gl_shader_state(&r.cl, &gl);
     array(&r, VC4_CL_PRIM_TRIANGLES, 3, 0);
     /* vertex data outside memory */
@@ -764,14 +764,15 @@ static void test_bad_configurations(void)
     uint8_t bad_mode[] = {VC4_CL_VERTEX_ARRAY_PRIMITIVES, 9, 3, 0, 0, 0, 0, 0, 0, 0};
     vc4_cl_bytes(&r.cl, bad_mode, sizeof bad_mode);
     CHECK_EQ_INT(rig_run(&r, &errors), VC4_PTB_DONE);
-    CHECK_EQ_INT(errors, 12);
+    CHECK_EQ_INT(errors, 13);
     CHECK_CONTAINS(r.d.text, "ptb: 0x00010000: error: Start Tile Binning: no valid Tile Binning Mode Configuration");
     CHECK_CONTAINS(r.d.text, "tile state data array");
     CHECK_CONTAINS(r.d.text, "smaller than the 16 tiles' initial blocks");
     CHECK_CONTAINS(r.d.text, "frame of 0 x 4 tiles");
     CHECK_CONTAINS(r.d.text, "no shader state before them");
     CHECK_CONTAINS(r.d.text, "NV shader record 0x01000000 is outside memory");
-    CHECK_CONTAINS(r.d.text, "GL mode needs coordinate shading");
+    CHECK_CONTAINS(r.d.text, "GL shader record 0x01000000 (100 bytes for 8 attribute record(s)) is outside memory");
+    CHECK_CONTAINS(r.d.text, "the GL shader record could not be read: primitives dropped");
     CHECK_CONTAINS(r.d.text, "shaded vertex 1 cannot be read: primitive 0 dropped");
     CHECK_CONTAINS(r.d.text, "further problems in this packet not reported");
     CHECK_CONTAINS(r.d.text, "index 1 at 0x01000000 is outside memory");

@@ -1,0 +1,192 @@
+/*
+ * vcd.c - the GL shader state record, the VCD's attribute fetch into the
+ * VPM and the VPM window for 3D (see vcd.h for the layout and sources).
+ */
+#include "emu/vcd.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "emu/v3d.h"
+
+#define SRC_S0 "seed 000 (GL shader record, attribute streams)"
+#define SRC_S3 "seed 003 (VPM sharing, quoting the guide)"
+#define GL_RECORD_ALIGN 16u
+#define EXT_STRIDE_KEEP 0xFFFFFF00u /* extended words: bits 31:8 extend the 8-bit stride (facts §2.1) */
+
+const char *const vc4_gl_stage_name[2] = {
+    [VC4_GL_CS] = "coordinate shader",
+    [VC4_GL_VS] = "vertex shader",
+};
+
+unsigned vc4_gl_out_rows(const struct vc4_gl_state *g, enum vc4_gl_stage s)
+{
+    unsigned ps = g->rec.point_size_included ? 1u : 0u;
+    if (s == VC4_GL_CS)
+        return VC4_GL_CS_OUT_ROWS + ps;
+    unsigned n = VC4_GL_VS_OUT_ROWS + ps + g->rec.fs_num_varyings;
+    return n < VC4_GL_MAX_OUT_ROWS ? n : VC4_GL_MAX_OUT_ROWS;
+}
+
+static void gl_diag(struct vc4_v3d *v, enum vc4_severity sev, const char *unit, const struct vc4_location *loc,
+                    const char *rule, const char *fmt, ...) VC4_PRINTF(6, 7);
+static void gl_diag(struct vc4_v3d *v, enum vc4_severity sev, const char *unit, const struct vc4_location *loc,
+                    const char *rule, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (rule)
+        vc4_diag_rule(&v->unit_sink, sev, unit, rule, SRC_S0, loc, "%s", msg);
+    else
+        vc4_diag_emit(&v->unit_sink, sev, VC4_DIAG_SEMANTIC, unit, loc, "%s", msg);
+}
+
+/* Check one stage's streams: selected records exist, fit the total
+ * attributes size and do not overlap. */
+static void check_stage(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc4_gl_stage s, const char *unit,
+                        const struct vc4_location *loc)
+{
+    const char *who = vc4_gl_stage_name[s];
+    uint32_t sel = vc4_gl_select(g, s), total = vc4_gl_attr_size(g, s);
+    uint8_t map[256]; /* which attribute owns each VPM byte of a vertex (0xFF = none) */
+    memset(map, 0xFF, sizeof map);
+    bool beyond_told = false, overlap_told = false; /* one of each per stage */
+    for (unsigned i = 0; i < VC4_GL_MAX_ATTRS; i++) {
+        if (!((sel >> i) & 1u))
+            continue;
+        if (i >= g->nattrs) {
+            gl_diag(v, VC4_WARNING, unit, loc, "gl-attr-select",
+                    "GL record 0x%08x: the %s's select bits name attribute %u but packet 64 declares %u "
+                    "attribute record(s): attribute %u is not fetched",
+                    g->record_addr, who, i, g->nattrs, i);
+            continue;
+        }
+        const struct vc4_gl_attr *a = &g->attr[i];
+        uint32_t off = a->vpm_off[s];
+        if (off + a->size > total && !beyond_told) {
+            beyond_told = true;
+            gl_diag(v, VC4_WARNING, unit, loc, "gl-attr-total-size",
+                    "GL record 0x%08x: %s attribute %u (VPM offset %u, %u bytes) reaches beyond the total "
+                    "attributes size %u: the VPM rows beyond it belong to the next vertex batch's data",
+                    g->record_addr, who, i, off, a->size, total);
+        }
+        for (uint32_t k = 0; k < a->size && off + k < sizeof map; k++) {
+            if (map[off + k] != 0xFF && !overlap_told) {
+                overlap_told = true;
+                gl_diag(v, VC4_WARNING, unit, loc, "gl-attr-overlap",
+                        "GL record 0x%08x: %s attributes %u and %u overlap in the VPM at byte %u: the later "
+                        "stream overwrites the earlier",
+                        g->record_addr, who, map[off + k], i, off + k);
+                break;
+            }
+            map[off + k] = (uint8_t)i;
+        }
+    }
+    if (vc4_gl_code(g, s) % 8u)
+        gl_diag(v, VC4_WARNING, unit, loc, NULL, "GL record 0x%08x: %s code address 0x%08x is not 8-byte aligned",
+                g->record_addr, who, vc4_gl_code(g, s));
+}
+
+bool vc4_vcd_read_state(struct vc4_v3d *v, const struct vc4_cl_gl_shader_state *pkt,
+                        struct vc4_gl_state *out, const char *unit, const struct vc4_location *loc)
+{
+    memset(out, 0, sizeof *out);
+    out->record_addr = pkt->record_addr;
+    out->nattrs = pkt->num_attr_arrays ? pkt->num_attr_arrays : VC4_GL_MAX_ATTRS;
+    out->extended = pkt->extended;
+    if (out->record_addr % GL_RECORD_ALIGN)
+        gl_diag(v, VC4_WARNING, unit, loc, NULL, "GL shader record 0x%08x is not 16-byte aligned",
+                out->record_addr);
+    size_t size = vc4_cl_gl_record_size(out->nattrs, out->extended);
+    uint8_t rec[VC4_CL_GL_EXT_STRIDE_OFFSET + 4 * VC4_GL_MAX_ATTRS];
+    if (size > sizeof rec || !vc4_mem_read(&v->mem, out->record_addr, rec, (uint32_t)size)) {
+        gl_diag(v, VC4_ERROR, unit, loc, NULL,
+                "GL shader record 0x%08x (%zu bytes for %u attribute record(s)%s) is outside memory",
+                out->record_addr, size, out->nattrs, out->extended ? ", extended" : "");
+        return false;
+    }
+    vc4_cl_gl_shader_record_unpack(rec, &out->rec);
+    for (unsigned i = 0; i < out->nattrs; i++) {
+        struct vc4_cl_attr_record ar;
+        vc4_cl_attr_record_unpack(rec + VC4_CL_GL_RECORD_FIXED + 8 * i, &ar);
+        struct vc4_gl_attr *a = &out->attr[i];
+        a->addr = ar.address;
+        a->size = ar.num_bytes_minus_1 + 1;
+        a->stride = ar.stride;
+        if (out->extended)
+            a->stride |= vc4_le32(rec + VC4_CL_GL_EXT_STRIDE_OFFSET + 4 * i) & EXT_STRIDE_KEEP;
+        a->vpm_off[VC4_GL_CS] = ar.cs_vpm_offset;
+        a->vpm_off[VC4_GL_VS] = ar.vs_vpm_offset;
+    }
+    check_stage(v, out, VC4_GL_CS, unit, loc);
+    check_stage(v, out, VC4_GL_VS, unit, loc);
+    if (out->rec.fs_num_varyings > VC4_GL_MAX_OUT_ROWS - VC4_GL_VS_OUT_ROWS - 1)
+        gl_diag(v, VC4_WARNING, unit, loc, NULL,
+                "GL record 0x%08x: %u varyings do not fit the 64 VPM rows a vertex shader can write",
+                out->record_addr, out->rec.fs_num_varyings);
+    out->valid = true;
+    return true;
+}
+
+void vc4_vcd_vpm_window(struct vc4_v3d *v, uint32_t *first_row, uint32_t *rows, bool *warned,
+                        const char *unit, const struct vc4_location *loc)
+{
+    uint32_t size = v->vpm.size_bytes;
+    uint32_t ursv = (v->regs.val[VC4_V3D_VPMBASE / 4] & 0x1Fu) * VC4_GL_URSV_UNIT;
+    if (ursv > size)
+        ursv = size;
+    uint32_t left = size - ursv;
+    if (left < VC4_GL_3D_MIN_VPM && !*warned) {
+        *warned = true;
+        vc4_diag_rule(&v->unit_sink, VC4_WARNING, unit, "gl-vpm-8kb", SRC_S3, loc,
+                      "VPMBASE reserves %u of the %u bytes of VPM for user programs, leaving %u for "
+                      "vertex and coordinate shading: at least 8 KB must be left for 3D",
+                      ursv, size, left);
+    }
+    *first_row = ursv / (VC4_VPM_ROW_WORDS * 4u);
+    *rows = left / (VC4_VPM_ROW_WORDS * 4u);
+}
+
+bool vc4_vcd_fetch(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc4_gl_stage s,
+                   const uint32_t *index, unsigned n, uint32_t base_row, const char *unit,
+                   const struct vc4_location *loc)
+{
+    uint32_t sel = vc4_gl_select(g, s);
+    bool ok = true;
+    if (n > VC4_GL_BATCH)
+        n = VC4_GL_BATCH;
+    for (unsigned i = 0; i < g->nattrs; i++) {
+        if (!((sel >> i) & 1u))
+            continue;
+        const struct vc4_gl_attr *a = &g->attr[i];
+        bool reported = false;
+        for (unsigned c = 0; c < n; c++) {
+            uint8_t buf[256];
+            uint64_t at = (uint64_t)a->addr + (uint64_t)index[c] * a->stride;
+            if (at > UINT32_MAX || !vc4_mem_read(&v->mem, (uint32_t)at, buf, a->size)) {
+                memset(buf, 0, a->size);
+                ok = false;
+                if (!reported)
+                    vc4_diag_emit(&v->unit_sink, VC4_ERROR, VC4_DIAG_FAULT, unit, loc,
+                                  "GL record 0x%08x: %s attribute %u of vertex %u at 0x%08llx (%u bytes) is "
+                                  "outside memory: zeros fetched",
+                                  g->record_addr, vc4_gl_stage_name[s], i, index[c], (unsigned long long)at,
+                                  a->size);
+                reported = true;
+            }
+            for (uint32_t k = 0; k < a->size; k++) {
+                uint32_t b = a->vpm_off[s] + k;
+                unsigned row = base_row + b / 4u, lane = b % 4u;
+                uint32_t w = vc4_vpm_peek(&v->vpm, row, c);
+                w = (w & ~(0xFFu << (8u * lane))) | (uint32_t)buf[k] << (8u * lane);
+                vc4_vpm_poke(&v->vpm, row, c, w);
+            }
+        }
+    }
+    return ok;
+}
