@@ -105,6 +105,12 @@ static unsigned texture_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, uns
                                struct vc4_tmu_request *rq, const struct vc4_diag_sink *sink,
                                const struct vc4_location *loc, uint64_t *latency)
 {
+    /* Findings about the same P0, P1 as the last reported ones are not
+     * repeated (a bad texture in a draw would be reported per request). */
+    bool repeat = t->diag_valid && t->diag_params[0] == rq->params[0] &&
+                  t->diag_params[1] == rq->params[1];
+    if (repeat)
+        sink = NULL;
     struct vc4_tmu_tex cfg;
     unsigned tev = vc4_tmu_tex_decode(&cfg, rq->params, rq->nparams, sink, loc);
     unsigned ev = 0;
@@ -118,6 +124,10 @@ static unsigned texture_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, uns
             *latency = VC4_TMU_LAT_MEMORY;
         if (vc4_tex_texel_is_wide(cfg.type))
             rq->words = 2;
+    }
+    if (tev && !repeat) {
+        t->diag_valid = true;
+        memcpy(t->diag_params, rq->params, sizeof t->diag_params);
     }
     if (tev & VC4_TMU_TEX_FAULT)
         ev |= VC4_TMU_EV_FAULT;

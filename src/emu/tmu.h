@@ -105,6 +105,10 @@ struct vc4_tmu {
     /* per slice (at most 4 slices of 4 QPUs) and TMU: tags of the cache model */
     uint32_t cache_tag[VC4_TMU_MAX_QPUS / 4][VC4_TMU_UNITS][VC4_TMU_CACHE_LINES];
     struct vc4_tmu_stats stats;
+    /* texture diagnostics: the parameters last reported, so that a bad
+     * texture is reported once, not once per request */
+    uint32_t diag_params[2];
+    bool diag_valid;
 };
 
 void vc4_tmu_init(struct vc4_tmu *t);

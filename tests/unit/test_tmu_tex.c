@@ -492,6 +492,11 @@ static void test_bad_configs(void)
     CHECK(run(&q, out) & VC4_TMU_EV_BAD_CONFIG);
     CHECK_CONTAINS(hd.text, "TYPE 18");
     CHECK_EQ_U64(out[3], 0);
+    /* the same parameters again: the event, but not a second report (a bad
+     * texture in a draw is reported once, not per request) */
+    unsigned reported = (unsigned)hd.errors;
+    CHECK(run(&q, out) & VC4_TMU_EV_BAD_CONFIG);
+    CHECK_EQ_INT(hd.errors, reported);
     /* more mip levels than the size has: diagnosed and clamped */
     q.params[0] = p0(TEX, 0, 15, false, false);
     q.params[1] = p1(0, 4, 4, true, 1, 0, 0);
