@@ -70,10 +70,15 @@ fi
 # binning list on CT0 (the binner writes the tile lists) and its rendering list
 # on CT1 (tile lists -> PSE -> rasteriser -> fragment shader on the QPUs -> TLB
 # -> tile buffer -> store); the PNG must equal the golden image pixel for pixel.
-for name in nv_triangle nv_varyings; do
+# Seed 004's textured triangle (issue 6): its fragment shader words as posted,
+# a 32x32 RGBA8888 texture in T format written by the assembler, sampled by the
+# emulated TMU0 (the posted third instruction also reads a third varying: the
+# emulator warns fs-varyings-overread on stderr).
+for name in nv_triangle nv_varyings tex_triangle; do
     if "$vc4kit" render "$here/$name.qasm" -o "$out/$name.png" --expect "$here/../tests/golden/$name.png"; then
         case "$name" in
             nv_triangle) what="640x480 triangle in the colour of four float uniforms (mul-pipe .8a-.8d packs): green" ;;
+            tex_triangle) what="the triangle with S, T varyings and a T-format texture through TMU0 (the seed's shader words)" ;;
             *) what="the same triangle with per-vertex varyings R, G, B interpolated (V * W + C)" ;;
         esac
         echo "$name: $what; $out/$name.png equals tests/golden/$name.png pixel for pixel"
