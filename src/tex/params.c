@@ -1,55 +1,30 @@
 /*
- * params.c - the texture config parameter words P0, P1, P2 (tex.h has the
- * diagram; seed 004, Mesa vc4_packet.h VC4_TEX_P*).
+ * params.c - the texture config parameter words P0, P1, P2 for a texture
+ * (tex.h has the diagram).  The fields are the TMU's own table
+ * (vc4_tmu_fields, src/emu/tmu_tex.c), so encoder and sampler share one
+ * description of the hardware.
  */
-#include <assert.h>
-
 #include "base/base.h"
+#include "emu/tmu_tex.h"
 #include "vc4kit/tex.h"
 
-enum field {
-    P0_BASE, P0_CMMODE, P0_FLIPY, P0_TYPE, P0_MIPLVLS,
-    P1_TYPE4, P1_HEIGHT, P1_ETCFLIP, P1_WIDTH, P1_MAGFILT, P1_MINFILT, P1_WRAP_T, P1_WRAP_S,
-    P2_PTYPE, P2_CMST,
-    FIELD_COUNT
-};
-
-static const struct { const char *name; uint8_t word, shift, width; } fields[FIELD_COUNT] = {
-    [P0_BASE] = {"base", 0, 12, 20},
-    [P0_CMMODE] = {"cube map", 0, 9, 1},
-    [P0_FLIPY] = {"flip-y", 0, 8, 1},
-    [P0_TYPE] = {"type", 0, 4, 4},
-    [P0_MIPLVLS] = {"mip levels", 0, 0, 4},
-    [P1_TYPE4] = {"type bit 4", 1, 31, 1},
-    [P1_HEIGHT] = {"height", 1, 20, 11},
-    [P1_ETCFLIP] = {"etc flip", 1, 19, 1},
-    [P1_WIDTH] = {"width", 1, 8, 11},
-    [P1_MAGFILT] = {"mag filter", 1, 7, 1},
-    [P1_MINFILT] = {"min filter", 1, 4, 3},
-    [P1_WRAP_T] = {"wrap t", 1, 2, 2},
-    [P1_WRAP_S] = {"wrap s", 1, 0, 2},
-    [P2_PTYPE] = {"parameter type", 2, 30, 2},
-    [P2_CMST] = {"cube map stride", 2, 12, 18},
-};
-static_assert(VC4_ARRAY_SIZE(fields) == FIELD_COUNT, "one entry per field");
-
 enum {
-    SIZE_MAX_PIXELS = 2048, /* written as 0 */
-    PTYPE_CUBE_STRIDE = 1,
-    MIN_FILTER_COUNT = 6,
-    PAGE = 4096,
+    PAGE = 4096,        /* BASE and CMST count 4 KiB blocks */
+    TYPE_LO_BITS = 4,   /* TYPE bit 4 lives in P1 */
+    P2 = 2,             /* words[] index of the P2 word */
 };
 
-static bool put(uint32_t words[3], enum field f, uint32_t v, const struct vc4_diag_sink *sink)
+static bool put(uint32_t words[3], enum vc4_tmu_field f, uint32_t v, const struct vc4_diag_sink *sink)
 {
-    if (v >> fields[f].width) {
+    const struct vc4_tmu_field_info *fi = &vc4_tmu_fields[f];
+    unsigned w = fi->word == VC4_TMU_PW_PX ? P2 : fi->word;
+    if (v >> fi->width) {
         const struct vc4_location loc = {.addr = -1, .qpu = -1, .thread = -1};
         vc4_diag_emit(sink, VC4_ERROR, VC4_DIAG_SEMANTIC, "tex", &loc,
-                      "texture parameter P%u %s: %u does not fit %u bits", fields[f].word,
-                      fields[f].name, v, fields[f].width);
+                      "texture parameter P%u %s: %u does not fit %u bits", w, fi->name, v, fi->width);
         return false;
     }
-    words[fields[f].word] |= v << fields[f].shift;
+    words[w] |= v << fi->shift;
     return true;
 }
 
@@ -59,8 +34,8 @@ unsigned vc4_tex_config_words(const struct vc4_tex_config *c, uint32_t words[3],
     words[0] = words[1] = words[2] = 0;
     const struct vc4_location loc = {.addr = -1, .qpu = -1, .thread = -1};
     if ((unsigned)c->format >= VC4_TEX_FORMAT_COUNT || c->width == 0 || c->height == 0 ||
-        c->width > SIZE_MAX_PIXELS || c->height > SIZE_MAX_PIXELS || c->levels == 0 ||
-        c->min_filter >= MIN_FILTER_COUNT || c->base % PAGE || c->cube_stride % PAGE) {
+        c->width > VC4_TMU_SIZE_ZERO || c->height > VC4_TMU_SIZE_ZERO || c->levels == 0 ||
+        c->min_filter >= VC4_TMU_MIN_COUNT || c->base % PAGE || c->cube_stride % PAGE) {
         vc4_diag_emit(sink, VC4_ERROR, VC4_DIAG_SEMANTIC, "tex", &loc,
                       "texture parameters: format %u, %ux%u, %u levels, min filter %u, base 0x%x, "
                       "cube stride 0x%x: not a texture the TMU takes",
@@ -69,18 +44,22 @@ unsigned vc4_tex_config_words(const struct vc4_tex_config *c, uint32_t words[3],
         return 0;
     }
     unsigned type = (unsigned)c->format;
-    bool ok = put(words, P0_BASE, c->base / PAGE, sink) && put(words, P0_CMMODE, c->cube, sink) &&
-              put(words, P0_FLIPY, c->flip_y, sink) && put(words, P0_TYPE, type & 15, sink) &&
-              put(words, P0_MIPLVLS, c->levels - 1, sink) && put(words, P1_TYPE4, type >> 4, sink) &&
-              put(words, P1_HEIGHT, c->height % SIZE_MAX_PIXELS, sink) &&
-              put(words, P1_ETCFLIP, c->etc_flip, sink) &&
-              put(words, P1_WIDTH, c->width % SIZE_MAX_PIXELS, sink) &&
-              put(words, P1_MAGFILT, c->mag_nearest, sink) &&
-              put(words, P1_MINFILT, c->min_filter, sink) && put(words, P1_WRAP_T, c->wrap_t, sink) &&
-              put(words, P1_WRAP_S, c->wrap_s, sink);
+    bool ok = put(words, VC4_TMU_F_BASE, c->base / PAGE, sink) &&
+              put(words, VC4_TMU_F_CMMODE, c->cube, sink) &&
+              put(words, VC4_TMU_F_FLIPY, c->flip_y, sink) &&
+              put(words, VC4_TMU_F_TYPE_LO, type & ((1u << TYPE_LO_BITS) - 1), sink) &&
+              put(words, VC4_TMU_F_MIPLVLS, c->levels - 1, sink) &&
+              put(words, VC4_TMU_F_TYPE_HI, type >> TYPE_LO_BITS, sink) &&
+              put(words, VC4_TMU_F_HEIGHT, c->height % VC4_TMU_SIZE_ZERO, sink) &&
+              put(words, VC4_TMU_F_ETCFLIP, c->etc_flip, sink) &&
+              put(words, VC4_TMU_F_WIDTH, c->width % VC4_TMU_SIZE_ZERO, sink) &&
+              put(words, VC4_TMU_F_MAGFILT, c->mag_nearest, sink) &&
+              put(words, VC4_TMU_F_MINFILT, c->min_filter, sink) &&
+              put(words, VC4_TMU_F_WRAP_T, c->wrap_t, sink) &&
+              put(words, VC4_TMU_F_WRAP_S, c->wrap_s, sink);
     if (ok && c->cube)
-        ok = put(words, P2_PTYPE, PTYPE_CUBE_STRIDE, sink) &&
-             put(words, P2_CMST, c->cube_stride / PAGE, sink);
+        ok = put(words, VC4_TMU_F_PTYPE, VC4_TMU_PT_CUBE_STRIDE, sink) &&
+             put(words, VC4_TMU_F_CMST, c->cube_stride / PAGE, sink);
     if (!ok) {
         words[0] = words[1] = words[2] = 0;
         return 0;
