@@ -20,6 +20,13 @@
 #define N VC4_QPU_SIMD
 #define ALL_ELEMS 0xFFFFu
 
+/* Kept out of the run loop, whose registers it would otherwise crowd. */
+#if defined(__GNUC__)
+#define QPU_NOINLINE __attribute__((noinline))
+#else
+#define QPU_NOINLINE
+#endif
+
 /* ---- rules the hardware enforces by misbehaving --------------------------- */
 
 enum qpu_rule {
@@ -258,6 +265,9 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
     unsigned file_add = vc4_qpu_add_wfile(in), file_mul = vc4_qpu_mul_wfile(in);
     if (in->kind == VC4_QPU_KIND_BRANCH) {
         xi->form = VC4_XI_BRANCH;
+        /* the fast path: no register target, links or flags */
+        if (!in->reg && in->waddr_add == VC4_QPU_W_NOP && in->waddr_mul == VC4_QPU_W_NOP && !in->sf)
+            xi->fast = VC4_XI_FAST_BRANCH;
         return;
     }
     xi->cond_add = in->cond_add;
@@ -367,6 +377,25 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->rd_b != VC4_XI_RD_REG && xi->rd_b != VC4_XI_RD_IO && xi->block == VC4_XI_BLOCK_NONE &&
         !(xi->features & VC4_XI_THREND))
         xi->form = VC4_XI_NOP;
+    /* the fast path (qpu.h): nothing but operands, ALUs, plain writes, flags */
+    if (xi->block == VC4_XI_BLOCK_NONE && !xi->sig && !xi->features && !xi->mul_quirk &&
+        xi->rd_a != VC4_XI_RD_IO && xi->rd_b != VC4_XI_RD_IO && xi->w_add != VC4_XI_W_IO &&
+        xi->w_mul != VC4_XI_W_IO) {
+        xi->fast = xi->form == VC4_XI_NOP ? VC4_XI_FAST_NOP : VC4_XI_FAST_ALU;
+        /* results computed straight into their register: written to every
+         * element, no flags from it, and not an operand of a kernel that
+         * runs after it (the add runs first; its copy, if any, is made
+         * after the mul ran, so the mul writes directly only if the add
+         * does not write the same register later) */
+        bool add_w = xi->w_add != VC4_XI_W_NONE;
+        xi->add_direct = add_w && in->cond_add == VC4_QPU_COND_ALWAYS && xi->sf != VC4_XI_SF_ADD &&
+                         xi->w_off_add != xi->off[0] && xi->w_off_add != xi->off[1] &&
+                         (!mul_used || (xi->w_off_add != xi->off[2] && xi->w_off_add != xi->off[3]));
+        xi->mul_direct = mul_used && xi->w_mul != VC4_XI_W_NONE && in->cond_mul == VC4_QPU_COND_ALWAYS &&
+                         xi->sf != VC4_XI_SF_MUL && xi->w_off_mul != xi->off[2] &&
+                         xi->w_off_mul != xi->off[3] &&
+                         !(add_w && !xi->add_direct && xi->w_off_add == xi->w_off_mul);
+    }
 }
 
 static inline uint64_t load_le64(const uint8_t *p)
@@ -923,6 +952,25 @@ static void exec_ldi(struct exec *x)
         set_flags(q, val, 0, in->cond_add ? mask_add : mask_mul, true);
 }
 
+/* A taken branch: to target after its delay slots; a second one may queue
+ * behind (facts 18). */
+static inline void branch_queue(struct vc4_qpu *q, uint32_t target)
+{
+    unsigned k = q->br_left ? 1 : 0;
+    q->br_target[k] = target & ~(VC4_QPU_INSTR_BYTES - 1);
+    if (k)
+        q->br1_left = VC4_QPU_BRANCH_SLOTS + 1;
+    else
+        q->br_left = VC4_QPU_BRANCH_SLOTS + 1;
+}
+
+/* The link address of a branch at pc (after its delay slots), the base of a
+ * relative target. */
+static inline uint32_t branch_link(uint32_t pc)
+{
+    return pc + (VC4_QPU_BRANCH_SLOTS + 1) * VC4_QPU_INSTR_BYTES;
+}
+
 static void exec_branch(struct exec *x)
 {
     struct vc4_qpu *q = x->q;
@@ -931,7 +979,7 @@ static void exec_branch(struct exec *x)
         rule(x, RULE_BRANCH_SPACING);
     if (!branch_taken(q, in->cond_br))
         return; /* links and flags only when taken (facts 18) */
-    uint32_t link = q->pc + (VC4_QPU_BRANCH_SLOTS + 1) * VC4_QPU_INSTR_BYTES;
+    uint32_t link = branch_link(q->pc);
     uint32_t target = (in->rel ? link : 0) + in->imm;
     if (in->reg) {
         /* element 15 of regfile A (vc4asm addendum) */
@@ -950,16 +998,58 @@ static void exec_branch(struct exec *x)
         rule(x, RULE_BRANCH_FLAGS);
         set_flags(q, lv, 0, ALL_ELEMS, true);
     }
-    /* taken after its delay slots; a second one may queue behind (facts 18) */
-    unsigned k = q->br_left ? 1 : 0;
-    q->br_target[k] = target & ~(VC4_QPU_INSTR_BYTES - 1);
-    if (k)
-        q->br1_left = VC4_QPU_BRANCH_SLOTS + 1;
-    else
-        q->br_left = VC4_QPU_BRANCH_SLOTS + 1;
+    branch_queue(q, target);
 }
 
 /* ---- one step ------------------------------------------------------------------ */
+
+/*
+ * The fast path of an ALU instruction (qpu.h VC4_XI_FAST_ALU): the same
+ * steps as exec_alu with everything the execution record excludes left
+ * out.  Run only when neither issue-time rule can apply (regfile
+ * read-after-write, r4 read during an SFU: step() tests them), so no
+ * diagnostic is ever due here.  An add whose result is neither written nor
+ * sets flags is not computed (the ALU ops have no side effects); a mul
+ * always is, for the next mnop's quirk (last_mul).
+ */
+QPU_NOINLINE static void step_fast_alu(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+{
+    const struct vc4_alu_kernels *k = v->alu;
+    if (xi->rd_b == VC4_XI_RD_IMM)
+        memcpy(q->in_b, xi->vec, sizeof q->in_b);
+    uint32_t ra_tmp[N], rm_tmp[N];
+    uint32_t *ra = xi->add_direct ? (uint32_t *)((char *)q + xi->w_off_add) : ra_tmp;
+    uint32_t *rm = xi->mul_direct ? (uint32_t *)((char *)q + xi->w_off_mul) : rm_tmp;
+    uint16_t ca = 0, cm = 0;
+    if (xi->w_add != VC4_XI_W_NONE || xi->sf == VC4_XI_SF_ADD)
+        k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), ra, xi->sf == VC4_XI_SF_ADD ? &ca : NULL);
+    if (xi->op_mul) {
+        k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), rm, xi->sf == VC4_XI_SF_MUL ? &cm : NULL);
+        memcpy(&q->last_mul[12], &rm[12], 4 * sizeof rm[0]);
+    }
+    /* conditions on the old flags; add writes first, mul wins (facts 20a) */
+    uint16_t mask_add = q->flag[xi->cidx_add] ^ xi->cinv_add, mask_mul = q->flag[xi->cidx_mul] ^ xi->cinv_mul;
+    uint64_t w = 0;
+    uint8_t acc = 0;
+    if (xi->w_add != VC4_XI_W_NONE && mask_add) {
+        if (!xi->add_direct)
+            masked_copy((uint32_t *)((char *)q + xi->w_off_add), ra, mask_add);
+        w = xi->wreg_add;
+        acc = xi->wacc_add;
+    }
+    if (xi->w_mul != VC4_XI_W_NONE && mask_mul) {
+        if (!xi->mul_direct)
+            masked_copy((uint32_t *)((char *)q + xi->w_off_mul), rm, mask_mul);
+        w |= xi->wreg_mul;
+        acc |= xi->wacc_mul;
+    }
+    if (xi->sf == VC4_XI_SF_ADD)
+        set_flags(q, ra, ca, mask_add, xi->n_flag);
+    else if (xi->sf == VC4_XI_SF_MUL)
+        set_flags(q, rm, cm, mask_mul, true);
+    q->prev_w = w;
+    q->prev_acc = acc;
+}
 
 /* The delay pipelines after an instruction: SFU result to r4, the
  * uniforms-address hazard, branch delay slots (3), thread-end delay slots
@@ -986,21 +1076,26 @@ static bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
     return ended;
 }
 
-static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
+/* After an instruction (prev_w / prev_acc already set): count it, advance
+ * the PC, run the delay pipelines. */
+static inline enum vc4_qpu_step step_end(struct vc4_v3d *v, struct vc4_qpu *q, bool stop)
 {
-    q->time++;
-    if (q->stall_until >= q->time) {
-        v->stats.stall_cycles++;
-        return VC4_QPU_STEP_BLOCKED;
-    }
-    struct exec x = {.v = v, .q = q};
-    if (VC4_UNLIKELY(!fetch(v, q->pc, &x.e))) {
-        vc4_v3d_fault(v, q, "instruction fetch outside memory (PC 0x%08x)", q->pc);
-        return VC4_QPU_STEP_FAULT;
-    }
-    x.in = &x.e->in;
+    q->instructions++;
+    v->stats.instructions++;
+    q->pc += VC4_QPU_INSTR_BYTES;
+    /* (a second branch is only ever pending behind br_left) */
+    if (VC4_UNLIKELY(q->pending) && pipelines(v, q))
+        return VC4_QPU_STEP_ENDED;
+    return VC4_UNLIKELY(stop) ? VC4_QPU_STEP_FAULT : VC4_QPU_STEP_OK;
+}
+
+/* Everything but the fast path: an instruction the record does not
+ * exclude from anything, with every rule checked. */
+static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_icache_entry *e)
+{
+    struct exec x = {.v = v, .q = q, .e = e, .in = &e->in};
     const struct vc4_qpu_instr *in = x.in;
-    const struct vc4_qpu_xi *xi = &x.e->xi;
+    const struct vc4_qpu_xi *xi = &e->xi;
     if (VC4_UNLIKELY(xi->form == VC4_XI_RESERVED)) {
         vc4_v3d_fault(v, q, "invalid instruction (reserved encoding)");
         return VC4_QPU_STEP_FAULT;
@@ -1089,16 +1184,49 @@ static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
     if (VC4_UNLIKELY(x.failed))
         return VC4_QPU_STEP_FAULT;
 
-    /* pipelines */
     q->prev_w = x.cur_w;
     q->prev_acc = x.cur_acc;
-    q->instructions++;
-    v->stats.instructions++;
-    q->pc += VC4_QPU_INSTR_BYTES;
-    /* (a second branch is only ever pending behind br_left) */
-    if (VC4_UNLIKELY(q->pending) && pipelines(v, q))
-        return VC4_QPU_STEP_ENDED;
-    return VC4_UNLIKELY(x.stop) ? VC4_QPU_STEP_FAULT : VC4_QPU_STEP_OK;
+    return step_end(v, q, x.stop);
+}
+
+static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    q->time++;
+    if (q->stall_until >= q->time) {
+        v->stats.stall_cycles++;
+        return VC4_QPU_STEP_BLOCKED;
+    }
+    struct vc4_icache_entry *e;
+    if (VC4_UNLIKELY(!fetch(v, q->pc, &e))) {
+        vc4_v3d_fault(v, q, "instruction fetch outside memory (PC 0x%08x)", q->pc);
+        return VC4_QPU_STEP_FAULT;
+    }
+    const struct vc4_qpu_xi *xi = &e->xi;
+    /* the fast path unless a rule may apply (qpu.h) */
+    if (VC4_LIKELY(xi->fast != VC4_XI_FAST_NONE) && VC4_LIKELY(!(q->prev_w & xi->rmask)) &&
+        !(q->sfu_left && xi->reads_r4) && !q->general_only) {
+        switch (xi->fast) {
+        case VC4_XI_FAST_ALU:
+            step_fast_alu(v, q, xi);
+            break;
+        case VC4_XI_FAST_BRANCH:
+            if (q->br_left > 1)
+                return step_general(v, q, e); /* the branch-spacing rule */
+            if (branch_taken(q, e->in.cond_br))
+                branch_queue(q, (e->in.rel ? branch_link(q->pc) : 0) + e->in.imm);
+            q->prev_w = 0;
+            q->prev_acc = 0;
+            break;
+        default: /* VC4_XI_FAST_NOP */
+            q->prev_w = 0;
+            q->prev_acc = 0;
+            break;
+        }
+        q->state = VC4_EMU_QPU_RUNNING;
+        q->blocked_on = NULL;
+        return step_end(v, q, false);
+    }
+    return step_general(v, q, e);
 }
 
 enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)

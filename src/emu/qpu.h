@@ -62,6 +62,21 @@ enum {
     VC4_XI_PACK_MUL = 1u << 4,   /* PM 1 mul pack */
     VC4_XI_THREND = 1u << 5,     /* thread-end rule check */
 };
+/*
+ * The fast path (qpu.c step_fast): instructions whose whole effect is
+ * "read plain operands, run the two ALUs, write plain registers under the
+ * conditions, set the flags".  Decided at decode; at issue only the rules
+ * that depend on the previous instructions (regfile read-after-write, r4
+ * read during an SFU) are tested, and the general path runs when one may
+ * apply.  Both paths give identical results (tests/unit/test_qpu_fastpath.c).
+ */
+enum vc4_qpu_xi_fast {
+    VC4_XI_FAST_NONE, /* the general path */
+    VC4_XI_FAST_NOP,  /* no effect at all (a nop without a signal) */
+    VC4_XI_FAST_ALU,  /* ALU form: no signal, blocking, I/O read or write,
+                       * unpack, rotate, pack, thread-end rule or mnop quirk */
+    VC4_XI_FAST_BRANCH, /* a branch without register target, links or flags */
+};
 /* Signals with an effect in vc4_qpu_step (others are no-ops there). */
 enum vc4_qpu_xi_block {
     VC4_XI_BLOCK_NONE,
@@ -72,6 +87,7 @@ enum vc4_qpu_xi_block {
 
 struct vc4_qpu_xi {
     uint8_t form;            /* enum vc4_qpu_xi_form */
+    uint8_t fast;            /* enum vc4_qpu_xi_fast */
     uint8_t block;           /* enum vc4_qpu_xi_block: acquired before execution */
     uint8_t rd_a, rd_b;      /* enum vc4_qpu_xi_read */
     uint8_t add_a, add_b;    /* operand muxes; add_b = add_a for unary ops */
@@ -89,6 +105,7 @@ struct vc4_qpu_xi {
     uint8_t cidx_add, cidx_mul; /* ... as struct vc4_qpu flag[] index and inversion mask */
     uint16_t cinv_add, cinv_mul;
     uint8_t sf;              /* enum vc4_qpu_xi_sf: which ALU sets the flags */
+    bool add_direct, mul_direct; /* fast path: the kernel writes the register itself */
     uint8_t features;        /* VC4_XI_* bits */
     bool sig;                /* the signal has an effect (thrend, ldtmu, TLB) */
     bool reads_r4;           /* a used operand is r4 (SFU latency rule) */
@@ -159,6 +176,7 @@ struct vc4_qpu {
     uint32_t unif_len;
     uint8_t tmu_noswap_age;    /* instructions since a TMU_NOSWAP write (rule 6) */
     bool user;                 /* running a user program from the SRQ */
+    bool general_only;         /* never take the fast path (tests compare the two) */
 
     /* Operand sources, all inside this struct so that the execution record
      * can name each operand by its offset here: the accumulators, the

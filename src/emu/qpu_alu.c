@@ -227,8 +227,10 @@ BYTEWISE(vc4_alu_v8muld, (x * y + 127) / 255)
  * 32-bit multiplies, 4 doubles per operation) get an AVX2 copy picked at
  * load time on x86-64 (GCC/clang function multi-versioning through an
  * ifunc, glibc); the results are identical by construction: the same C,
- * integer and IEEE operations, no fused multiply-add. */
-#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+ * integer and IEEE operations, no fused multiply-add.  (Defining
+ * VC4_KERNEL_CLONES empty on the command line builds the baseline copies
+ * only, to test them on an AVX2 host.) */
+#if !defined(VC4_KERNEL_CLONES) && defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define VC4_KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
@@ -477,25 +479,22 @@ static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
  * infinite s (overflow) goes to the scalar rule. */
 VC4_KERNEL_CLONES static void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
 {
-    uint32_t special = 0;
+    fvec x, y;
+    /* flush denormals (sign kept); Inf/NaN patterns are set aside */
+    uint32_t special = prep2(a, b, bxor, &x, &y), overflow = 0;
     for (int i = 0; i < N; i++) {
-        /* flush denormals (sign kept); Inf/NaN patterns are set aside */
-        uint32_t xa = a[i], yb = b[i] ^ bxor;
-        uint32_t ex = xa & F_EXP, ey = yb & F_EXP;
-        uint32_t sp = lane_mask(ex == F_EXP) | lane_mask(ey == F_EXP);
-        uint32_t x = xa & ~(lane_mask(ex == 0) & F_ABS) & ~sp;
-        uint32_t y = yb & ~(lane_mask(ey == 0) & F_ABS) & ~sp;
         /* order by magnitude (magnitudes order as their bit patterns) */
-        uint32_t swap = lane_mask((y & F_ABS) > (x & F_ABS));
-        float big = u2f((x & ~swap) | (y & swap)), small = u2f((y & ~swap) | (x & swap));
+        uint32_t xu = x.u[i], yu = y.u[i];
+        uint32_t swap = lane_mask((yu & F_ABS) > (xu & F_ABS));
+        float big = u2f((xu & ~swap) | (yu & swap)), small = u2f((yu & ~swap) | (xu & swap));
         float sum = big + small;
         float err = small - (sum - big);
         uint32_t r = f2u(sum), e = f2u(err);
-        special |= sp | lane_mask((r & F_EXP) == F_EXP);
+        overflow |= lane_mask((r & F_EXP) == F_EXP);
         r -= (uint32_t)((e << 1) != 0) & ((e ^ r) >> 31);
         out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
     }
-    if (special) /* rare: the scalar rule for every element */
+    if (special | overflow) /* rare: the scalar rule for every element */
         for (int i = 0; i < N; i++)
             out[i] = vc4_alu_fadd(a[i], b[i] ^ bxor);
 }
@@ -523,19 +522,42 @@ static void k_host_fsub(const uint32_t *a, const uint32_t *b, uint32_t *restrict
         *carry = carry_positive(out);
 }
 
-/* fmul: the double product of two floats is exact (48 bits). */
+/* fmul: the double product of two floats is exact (48 bits); clearing its
+ * low 29 mantissa bits truncates it toward zero to float precision (24
+ * bits), after which converting it to float is exact in the normal range
+ * and an infinity of its sign from 2^128 on (IEEE overflow, as the rule
+ * wants).  Below 2^-126 the conversion rounds to a denormal or zero, which
+ * the output flush turns into a signed zero, except for the one product
+ * that rounds up to 2^-126 (2^-126 - 2^-150, a tie): lanes whose result is
+ * +-2^-126 take the scalar rule, like the Inf/NaN operands. */
+#define D_BELOW_FLOAT_MANT UINT64_C(0x1FFFFFFF) /* 52 - 23 bits */
+#define F_MIN_NORMAL F_HIDDEN
+static inline double u2d(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+static inline uint64_t d2u(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
 VC4_KERNEL_CLONES static void k_host_fmul(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
 {
-    fvec x, y;
-    dvec p;
+    fvec x, y, p;
     uint32_t special = prep2(a, b, 0, &x, &y);
     for (int i = 0; i < N; i++)
-        p.d[i] = (double)x.f[i] * (double)y.f[i];
-    for (int i = 0; i < N; i++)
-        out[i] = dtrunc(DHI(p, i), DLO(p, i));
+        p.f[i] = (float)u2d(d2u((double)x.f[i] * (double)y.f[i]) & ~D_BELOW_FLOAT_MANT);
+    for (int i = 0; i < N; i++) {
+        uint32_t r = p.u[i];
+        special |= lane_mask((r & F_ABS) == F_MIN_NORMAL);
+        out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
+    }
     if (special)
         for (int i = 0; i < N; i++)
-            if ((a[i] & F_EXP) == F_EXP || (b[i] & F_EXP) == F_EXP)
+            if ((a[i] & F_EXP) == F_EXP || (b[i] & F_EXP) == F_EXP || (out[i] & F_ABS) == F_MIN_NORMAL)
                 out[i] = vc4_alu_fmul(a[i], b[i]);
     if (carry)
         *carry = 0;
