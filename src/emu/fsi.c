@@ -195,9 +195,13 @@ static bool add_quad(struct vc4_v3d *v, struct vc4_fsi_batch *b, const struct vc
             b->mask[i] = b->px.cov[i] = early_z_live(v, b, i);
         any |= b->mask[i] != 0;
     }
-    if (!any) { /* the slot stays free */
-        memset(&b->px.cov[base], 0, 4);
-        memset(&b->mask[base], 0, 4);
+    if (!any) { /* the slot stays free, as unused slots are: all 0 */
+        for (unsigned e = 0; e < 4; e++) {
+            unsigned i = base + e;
+            b->px.x[i] = b->px.y[i] = 0;
+            b->px.cov[i] = b->mask[i] = 0;
+            b->w[i] = b->z[i] = 0;
+        }
         return false;
     }
     b->px.nquads++;

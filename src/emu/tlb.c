@@ -65,53 +65,72 @@ bool vc4_tlb_compare(unsigned func, uint32_t a, uint32_t b)
     }
 }
 
-/* TLB_STENCIL_SETUP (Mesa vc4_state.c tlb_stencil_setup_bits and
- * vc4_create_depth_stencil_alpha_state; the diagram in tlb.h) */
-const struct vc4_tlb_field vc4_tlb_ss_fields[VC4_TLB_SS_COUNT] = {
-    [VC4_TLB_SS_VALUE_MASK] = {0, 8},
-    [VC4_TLB_SS_REF] = {8, 8},
-    [VC4_TLB_SS_FUNC] = {16, 3},
-    [VC4_TLB_SS_OP_FAIL] = {19, 3},
-    [VC4_TLB_SS_OP_ZPASS] = {22, 3},
-    [VC4_TLB_SS_OP_ZFAIL] = {25, 3},
-    [VC4_TLB_SS_WMASK] = {28, 2},
-    [VC4_TLB_SS_SELECT] = {30, 2},
-    [VC4_TLB_SS_WMASK_FRONT] = {0, 8},
-    [VC4_TLB_SS_WMASK_BACK] = {8, 8},
+/* The fields of a TLB_STENCIL_SETUP word (Mesa vc4_state.c
+ * tlb_stencil_setup_bits and vc4_create_depth_stencil_alpha_state; the
+ * diagram in tlb.h). */
+enum ss_field {
+    SS_VALUE_MASK,
+    SS_REF,
+    SS_FUNC,
+    SS_OP_FAIL,
+    SS_OP_ZPASS,
+    SS_OP_ZFAIL,
+    SS_WMASK,
+    SS_SELECT,
+    SS_WMASK_FRONT, /* of a write-mask word (select 0) */
+    SS_WMASK_BACK,
+    SS_COUNT
 };
-static_assert(VC4_ARRAY_SIZE(vc4_tlb_ss_fields) == VC4_TLB_SS_COUNT, "one field per enum value");
-static_assert(VC4_TLB_SS_SELECT == VC4_TLB_SS_COUNT - 3, "the config word's fields come first");
+enum { SS_SELECT_WMASK = 0, SS_SELECT_FRONT = 1, SS_SELECT_BACK = 2 };
+
+static const struct {
+    uint8_t shift, width;
+} ss_fields[SS_COUNT] = {
+    [SS_VALUE_MASK] = {0, 8},
+    [SS_REF] = {8, 8},
+    [SS_FUNC] = {16, 3},
+    [SS_OP_FAIL] = {19, 3},
+    [SS_OP_ZPASS] = {22, 3},
+    [SS_OP_ZFAIL] = {25, 3},
+    [SS_WMASK] = {28, 2},
+    [SS_SELECT] = {30, 2},
+    [SS_WMASK_FRONT] = {0, 8},
+    [SS_WMASK_BACK] = {8, 8},
+};
+static_assert(VC4_ARRAY_SIZE(ss_fields) == SS_COUNT, "one field per enum value");
+static_assert(SS_SELECT == SS_COUNT - 3, "the config word's fields come first");
 
 /* Mesa tlb_stencil_setup_writemask: 0x1 -> 0, 0x3 -> 1, 0xf -> 2, 0xff -> 3 */
-const uint8_t vc4_tlb_ss_wmask_code[4] = {0x01, 0x03, 0x0F, 0xFF};
+static const uint8_t ss_wmask_code[] = {0x01, 0x03, 0x0F, 0xFF};
+static_assert(VC4_ARRAY_SIZE(ss_wmask_code) == 1u << 2, "one mask per value of the 2-bit code");
 
-static unsigned ss_get(uint32_t w, enum vc4_tlb_ss_field f)
+static unsigned ss_get(uint32_t w, enum ss_field f)
 {
-    return vc4_bits(w, vc4_tlb_ss_fields[f].shift, vc4_tlb_ss_fields[f].width);
+    return vc4_bits(w, ss_fields[f].shift, ss_fields[f].width);
 }
 
 void vc4_tlb_stencil_setup(struct vc4_tlb_stencil *st, uint32_t w)
 {
-    unsigned sel = ss_get(w, VC4_TLB_SS_SELECT);
-    if (sel == VC4_TLB_SS_SELECT_WMASK) {
+    unsigned sel = ss_get(w, SS_SELECT);
+    if (sel == SS_SELECT_WMASK) {
         /* both write masks, overriding the configs' codes (Mesa writes it
          * last) */
-        st->face[0].write_mask = (uint8_t)ss_get(w, VC4_TLB_SS_WMASK_FRONT);
-        st->face[1].write_mask = (uint8_t)ss_get(w, VC4_TLB_SS_WMASK_BACK);
+        st->face[0].write_mask = (uint8_t)ss_get(w, SS_WMASK_FRONT);
+        st->face[1].write_mask = (uint8_t)ss_get(w, SS_WMASK_BACK);
         return;
     }
     struct vc4_tlb_stencil_face f = {
-        .func = (uint8_t)ss_get(w, VC4_TLB_SS_FUNC),
-        .ref = (uint8_t)ss_get(w, VC4_TLB_SS_REF),
-        .value_mask = (uint8_t)ss_get(w, VC4_TLB_SS_VALUE_MASK),
-        .write_mask = vc4_tlb_ss_wmask_code[ss_get(w, VC4_TLB_SS_WMASK)],
-        .op_fail = (uint8_t)ss_get(w, VC4_TLB_SS_OP_FAIL),
-        .op_zfail = (uint8_t)ss_get(w, VC4_TLB_SS_OP_ZFAIL),
-        .op_zpass = (uint8_t)ss_get(w, VC4_TLB_SS_OP_ZPASS),
+        .func = (uint8_t)ss_get(w, SS_FUNC),
+        .ref = (uint8_t)ss_get(w, SS_REF),
+        .value_mask = (uint8_t)ss_get(w, SS_VALUE_MASK),
+        .write_mask = ss_wmask_code[ss_get(w, SS_WMASK)],
+        .op_fail = (uint8_t)ss_get(w, SS_OP_FAIL),
+        .op_zfail = (uint8_t)ss_get(w, SS_OP_ZFAIL),
+        .op_zpass = (uint8_t)ss_get(w, SS_OP_ZPASS),
     };
-    if (sel & VC4_TLB_SS_SELECT_FRONT)
+    if (sel & SS_SELECT_FRONT)
         st->face[0] = f;
-    if (sel & VC4_TLB_SS_SELECT_BACK)
+    if (sel & SS_SELECT_BACK)
         st->face[1] = f;
     st->enabled = true;
 }

@@ -140,31 +140,6 @@ enum vc4_tlb_stencil_op {
     VC4_TLB_SOP_DECR_WRAP,
 };
 
-/* The fields of a TLB_STENCIL_SETUP word (diagram above). */
-enum vc4_tlb_ss_field {
-    VC4_TLB_SS_VALUE_MASK,
-    VC4_TLB_SS_REF,
-    VC4_TLB_SS_FUNC,
-    VC4_TLB_SS_OP_FAIL,
-    VC4_TLB_SS_OP_ZPASS,
-    VC4_TLB_SS_OP_ZFAIL,
-    VC4_TLB_SS_WMASK,
-    VC4_TLB_SS_SELECT,
-    VC4_TLB_SS_WMASK_FRONT, /* of a write-mask word (select 0) */
-    VC4_TLB_SS_WMASK_BACK,
-    VC4_TLB_SS_COUNT
-};
-struct vc4_tlb_field {
-    uint8_t shift, width;
-};
-extern const struct vc4_tlb_field vc4_tlb_ss_fields[VC4_TLB_SS_COUNT];
-/* select values */
-#define VC4_TLB_SS_SELECT_WMASK 0u
-#define VC4_TLB_SS_SELECT_FRONT 1u
-#define VC4_TLB_SS_SELECT_BACK 2u
-/* the write masks of the 2-bit code of a config word */
-extern const uint8_t vc4_tlb_ss_wmask_code[4];
-
 /* One face's stencil state. */
 struct vc4_tlb_stencil_face {
     uint8_t func, ref, value_mask, write_mask;

@@ -172,6 +172,21 @@ static uint32_t z24(double z)
     return (uint32_t)floor(z * 16777215.0 + 0.5);
 }
 
+/* Vertices of a one-triangle draw, and the triangle the rasteriser sees
+ * (for coverage). */
+static void one_tri(struct draw *d, const float v[3][3], struct vc4_raster_tri *t)
+{
+    memcpy(d->v, v, 9 * sizeof v[0][0]);
+    d->ntri = 1;
+    for (int i = 0; i < 3; i++) {
+        t->x[i] = (int32_t)lroundf(v[i][0] * 16);
+        t->y[i] = (int32_t)lroundf(v[i][1] * 16);
+    }
+}
+
+/* The 4x sample points (docs/rendering.md), 1/16 pixel. */
+static const uint8_t ms_pos[4][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}};
+
 /* a full-frame triangle at constant Z */
 static void full_tri(struct draw *d, float z)
 {
@@ -242,7 +257,6 @@ static void test_depth_functions(void)
  * sample with round(Z(sample point) * 0xFFFFFF) where covered. */
 static void test_ms_sample_z(void)
 {
-    static const uint8_t pos[4][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}}; /* 1/16 pixel */
     struct scene s = {.ms = true, .clear_color = 0xFF000000u, .clear_z = 0xFFFFFF, .clear_stencil = 7,
                       .ndraw = 1};
     struct draw *d = &s.d[0];
@@ -251,19 +265,14 @@ static void test_ms_sample_z(void)
     d->fs = fs_flat;
     d->unif[0] = 0xFFFFFFFFu;
     const float v[3][3] = {{1.5f, 2, 1.5f / 64}, {30, 5, 30.0f / 64}, {8, 29.25f, 8.0f / 64}};
-    memcpy(d->v, v, sizeof v);
-    d->ntri = 1;
-    struct vc4_emu *emu = render(&s);
     struct vc4_raster_tri t;
-    for (int i = 0; i < 3; i++) {
-        t.x[i] = (int32_t)lroundf(v[i][0] * 16);
-        t.y[i] = (int32_t)lroundf(v[i][1] * 16);
-    }
+    one_tri(d, v, &t);
+    struct vc4_emu *emu = render(&s);
     unsigned bad = 0, covered = 0;
     for (unsigned y = 0; y < 32; y++)
         for (unsigned x = 0; x < 32; x++)
             for (unsigned k = 0; k < 4; k++) {
-                int64_t sx = 16 * (int64_t)x + pos[k][0], sy = 16 * (int64_t)y + pos[k][1];
+                int64_t sx = 16 * (int64_t)x + ms_pos[k][0], sy = 16 * (int64_t)y + ms_pos[k][1];
                 bool cov = vc4_raster_covers(&t, sx, sy);
                 covered += cov;
                 uint32_t want = cov ? z24((double)sx / 16.0 / 64.0) << 8 | 7 : 0xFFFFFF07u;
@@ -483,7 +492,6 @@ static void test_stencil_faces(void)
 /* Stencil per sample with 4x multisampling: replace where covered. */
 static void test_ms_stencil(void)
 {
-    static const uint8_t pos[4][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}};
     struct scene s = {.ms = true, .clear_color = 0xFF000000u, .clear_z = 0x123456, .clear_stencil = 0x80,
                       .ndraw = 1};
     struct draw *d = &s.d[0];
@@ -492,20 +500,15 @@ static void test_ms_stencil(void)
     d->unif[0] = ss_word(3, 2, 1, 2, 1, VC4_CL_DEPTH_ALWAYS, 0x3C, 0xFF); /* replace, mask 0x0F */
     d->unif[1] = 0xFFFFFFFFu;
     const float v[3][3] = {{3.25f, 1, 0.5f}, {31, 13, 0.5f}, {11, 30.5f, 0.5f}};
-    memcpy(d->v, v, sizeof v);
-    d->ntri = 1;
-    struct vc4_emu *emu = render(&s);
     struct vc4_raster_tri t;
-    for (int i = 0; i < 3; i++) {
-        t.x[i] = (int32_t)lroundf(v[i][0] * 16);
-        t.y[i] = (int32_t)lroundf(v[i][1] * 16);
-    }
+    one_tri(d, v, &t);
+    struct vc4_emu *emu = render(&s);
     unsigned bad = 0, partial = 0;
     for (unsigned y = 0; y < 32; y++)
         for (unsigned x = 0; x < 32; x++) {
             unsigned n = 0;
             for (unsigned k = 0; k < 4; k++) {
-                bool cov = vc4_raster_covers(&t, 16 * (int64_t)x + pos[k][0], 16 * (int64_t)y + pos[k][1]);
+                bool cov = vc4_raster_covers(&t, 16 * (int64_t)x + ms_pos[k][0], 16 * (int64_t)y + ms_pos[k][1]);
                 n += cov;
                 uint32_t want = 0x123456u << 8 | (cov ? 0x8C : 0x80); /* (0x80 & ~0x0F) | (0x3C & 0x0F) */
                 bad += dump_zs(emu, &s, x, y, k) != want;
@@ -679,14 +682,14 @@ static void test_blend_over(void)
     static const unsigned alpha[2] = {0xC0, 0x55};
     const float tri[2][3][3] = {{{0, 0, 0.5f}, {60, 4, 0.5f}, {6, 58, 0.5f}},
                                 {{63, 63, 0.5f}, {10, 40, 0.5f}, {50, 2, 0.5f}}};
+    struct vc4_raster_tri t[2];
     for (unsigned k = 0; k < 2; k++) {
         s.d[k].cfg.depth_func = VC4_CL_DEPTH_ALWAYS;
         s.d[k].fs = fs_over;
         s.d[k].unif[0] = src[k];
         s.d[k].unif[1] = alpha[k] * 0x01010101u;
         s.d[k].unif[2] = (255 - alpha[k]) * 0x01010101u;
-        memcpy(s.d[k].v, tri[k], sizeof tri[k]);
-        s.d[k].ntri = 1;
+        one_tri(&s.d[k], tri[k], &t[k]);
     }
     struct vc4_emu *emu = render(&s);
     unsigned bad = 0, both = 0;
@@ -695,12 +698,7 @@ static void test_blend_over(void)
             uint32_t want = 0xFF4080C0u;
             unsigned n = 0;
             for (unsigned k = 0; k < 2; k++) {
-                struct vc4_raster_tri t;
-                for (int i = 0; i < 3; i++) {
-                    t.x[i] = (int32_t)(tri[k][i][0] * 16);
-                    t.y[i] = (int32_t)(tri[k][i][1] * 16);
-                }
-                if (vc4_raster_covers(&t, 16 * (int64_t)x + 8, 16 * (int64_t)y + 8)) {
+                if (vc4_raster_covers(&t[k], 16 * (int64_t)x + 8, 16 * (int64_t)y + 8)) {
                     want = ref_over(want, src[k], alpha[k]);
                     n++;
                 }
@@ -736,21 +734,30 @@ static const char fs_ms_inc[] =
     "nop\n"
     "nop; sbdone\n";
 
-static void test_ms_color_loads(void)
+/* Two full-frame draws of fs (one uniform) over the clear colour: every
+ * pixel must end as want, without warnings. */
+static void check_twice(bool ms, const char *fs, uint32_t unif, uint32_t clear, uint32_t want)
 {
-    struct scene s = {.ms = true, .clear_color = 0xFF102030u, .clear_z = 0xFFFFFF, .ndraw = 2};
+    struct scene s = {.ms = ms, .clear_color = clear, .clear_z = 0xFFFFFF, .ndraw = 2};
     for (unsigned k = 0; k < 2; k++) {
         s.d[k].cfg.depth_func = VC4_CL_DEPTH_ALWAYS;
-        s.d[k].fs = fs_ms_inc;
-        s.d[k].unif[0] = 0x01010101u;
+        s.d[k].fs = fs;
+        s.d[k].unif[0] = unif;
         full_tri(&s.d[k], 0.5f);
     }
     struct vc4_emu *emu = render(&s);
-    for (unsigned y = 0; y < 32; y += 5)
-        for (unsigned x = 0; x < 32; x += 3)
-            CHECK_EQ_U64(px_color(emu, &s, x, y), 0xFF122232u);
+    unsigned bad = 0;
+    for (unsigned y = 0; y < frame_dim(&s); y++)
+        for (unsigned x = 0; x < frame_dim(&s); x++)
+            bad += px_color(emu, &s, x, y) != want;
+    CHECK_MSG(bad == 0, "%u pixels are not 0x%08x (0x%08x at 0, 0)", bad, want, px_color(emu, &s, 0, 0));
     CHECK_EQ_INT(hd.warnings, 0);
     vc4_emu_destroy(emu);
+}
+
+static void test_ms_color_loads(void)
+{
+    check_twice(true, fs_ms_inc, 0x01010101u, 0xFF102030u, 0xFF122232u);
 }
 
 /* The "load colour and end" form: ldcend loads r4 and ends the program;
@@ -759,20 +766,8 @@ static const char fs_ldcend[] = "mov ra0, unif\nnop\nnop; ldcend\nav8adds tlbc, 
 
 static void test_load_and_end(void)
 {
-    struct scene s = {.clear_color = 0x80402010u, .clear_z = 0xFFFFFF, .ndraw = 2};
-    for (unsigned k = 0; k < 2; k++) {
-        s.d[k].cfg.depth_func = VC4_CL_DEPTH_ALWAYS;
-        s.d[k].fs = fs_ldcend;
-        s.d[k].unif[0] = 0x30F00101u;
-        full_tri(&s.d[k], 0.5f);
-    }
-    struct vc4_emu *emu = render(&s);
     /* twice: 0x10 + 2, 0x20 + 2, 0x40 + 0xF0 + 0xF0 saturates, 0x80 + 0x60 */
-    for (unsigned y = 0; y < 64; y += 9)
-        for (unsigned x = 0; x < 64; x += 7)
-            CHECK_EQ_U64(px_color(emu, &s, x, y), 0xE0FF2212u);
-    CHECK_EQ_INT(hd.warnings, 0);
-    vc4_emu_destroy(emu);
+    check_twice(false, fs_ldcend, 0x30F00101u, 0x80402010u, 0xE0FF2212u);
 }
 
 /* Coverage and alpha-mask loads and TLB_ALPHA_MASK are not modelled: one
