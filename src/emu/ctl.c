@@ -1307,7 +1307,22 @@ static const char *packet_at(const struct vc4_v3d *v, uint32_t addr)
     return d ? d->name : NULL;
 }
 
+static enum vc4_status ctl_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used);
+
 enum vc4_status vc4_ctl_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used)
+{
+    /* vertex and coordinate shading (vsi.c) count their QPU cycles against
+     * this run's budget; the host may have changed vertex data since the
+     * last run, so vertices are shaded again */
+    vc4_vsi_invalidate(&v->vsi, VC4_GL_VS);
+    v->vsi.budget = budget;
+    v->vsi.used = used;
+    enum vc4_status st = ctl_run(v, budget, used);
+    v->vsi.used = NULL;
+    return st;
+}
+
+static enum vc4_status ctl_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used)
 {
     struct vc4_ctl *c = &v->ctl;
     enum vc4_status st = VC4_OK;

@@ -103,6 +103,7 @@ void vc4_vsi_reset(struct vc4_vsi *s)
     s->seg_busy = 0;
     memset(s->q, 0, sizeof s->q);
     s->vpm_warned = false;
+    s->used = NULL;
     memset(s->warned_record, 0, sizeof s->warned_record);
     memset(s->warned, 0, sizeof s->warned);
     memset(&s->stats, 0, sizeof s->stats);
@@ -405,9 +406,9 @@ enum vc4_status vc4_vsi_shade(struct vc4_v3d *v, enum vc4_gl_stage st, const str
     s->g = g;
     s->stage = (uint8_t)st;
     s->failed = false;
-    /* a budget of its own per call (the binner has none to pass on) */
-    uint64_t local_used = 0, *used = &local_used;
-    uint64_t budget = v->default_budget ? v->default_budget : VSI_DEFAULT_BUDGET;
+    /* the control-list run's budget, else one of its own */
+    uint64_t local_used = 0, *used = s->used ? s->used : &local_used;
+    uint64_t budget = s->used ? s->budget : v->default_budget ? v->default_budget : VSI_DEFAULT_BUDGET;
     enum vc4_status ret = VC4_OK;
     while (s->ndone < s->npend) {
         for (unsigned i = 0; i < v->num_qpus && i < VC4_VSI_MAX_QPUS && s->pnext < s->npend; i++)

@@ -78,6 +78,9 @@ struct vc4_vsi {
     uint32_t seg_first, seg_rows, nseg, seg_busy;
     struct vc4_vsi_qpu q[VC4_VSI_MAX_QPUS];
     bool failed;                 /* a batch faulted or fetched outside memory */
+    /* the cycle budget of the control-list run in progress (ctl.c sets
+     * them for the run; used NULL: each call has the emulator's default) */
+    uint64_t budget, *used;
     bool vpm_warned;
     uint32_t warned_record[2];   /* record the rule warnings below belong to */
     uint32_t warned[2];          /* rules reported for it (bit per rule) */
