@@ -382,6 +382,10 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->rd_a != VC4_XI_RD_IO && xi->rd_b != VC4_XI_RD_IO && xi->w_add != VC4_XI_W_IO &&
         xi->w_mul != VC4_XI_W_IO) {
         xi->fast = xi->form == VC4_XI_NOP ? VC4_XI_FAST_NOP : VC4_XI_FAST_ALU;
+        if (xi->fast == VC4_XI_FAST_ALU && xi->sf == VC4_XI_SF_NONE &&
+            (xi->w_add == VC4_XI_W_NONE || in->cond_add == VC4_QPU_COND_ALWAYS) &&
+            (xi->w_mul == VC4_XI_W_NONE || in->cond_mul == VC4_QPU_COND_ALWAYS))
+            xi->fast = VC4_XI_FAST_ALU_PLAIN;
         /* results computed straight into their register: written to every
          * element, no flags from it, and not an operand of a kernel that
          * runs after it (the add runs first; its copy, if any, is made
@@ -1054,7 +1058,7 @@ QPU_NOINLINE static void step_fast_alu(const struct vc4_v3d *v, struct vc4_qpu *
 /* The delay pipelines after an instruction: SFU result to r4, the
  * uniforms-address hazard, branch delay slots (3), thread-end delay slots
  * (2).  Returns true when the thread end has completed. */
-static bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
+static inline bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     if (q->sfu_left && --q->sfu_left == 0)
         memcpy(q->acc[4], q->sfu_result, sizeof q->acc[4]);
@@ -1074,6 +1078,31 @@ static bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
     if (!ended && q->thrsw_left && --q->thrsw_left == 0)
         vc4_fsi_thread_switch(v, q);
     return ended;
+}
+
+/* The fast path of the commonest ALU instructions (VC4_XI_FAST_ALU_PLAIN):
+ * step_fast_alu when no flags are set and every write is unconditional. */
+QPU_NOINLINE static void step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+{
+    const struct vc4_alu_kernels *k = v->alu;
+    if (xi->rd_b == VC4_XI_RD_IMM)
+        memcpy(q->in_b, xi->vec, sizeof q->in_b);
+    uint32_t ra_tmp[N], rm_tmp[N];
+    uint32_t *wa = (uint32_t *)((char *)q + xi->w_off_add), *wm = (uint32_t *)((char *)q + xi->w_off_mul);
+    if (xi->w_add != VC4_XI_W_NONE)
+        k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), xi->add_direct ? wa : ra_tmp, NULL);
+    if (xi->op_mul) {
+        uint32_t *rm = xi->mul_direct ? wm : rm_tmp;
+        k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), rm, NULL);
+        memcpy(&q->last_mul[12], &rm[12], 4 * sizeof rm[0]);
+    }
+    /* add writes first, mul wins (facts 20a) */
+    if (xi->w_add != VC4_XI_W_NONE && !xi->add_direct)
+        memcpy(wa, ra_tmp, sizeof ra_tmp);
+    if (xi->w_mul != VC4_XI_W_NONE && !xi->mul_direct)
+        memcpy(wm, rm_tmp, sizeof rm_tmp);
+    q->prev_w = xi->wreg_add | xi->wreg_mul;
+    q->prev_acc = (uint8_t)(xi->wacc_add | xi->wacc_mul);
 }
 
 /* After an instruction (prev_w / prev_acc already set): count it, advance
@@ -1206,6 +1235,9 @@ static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
     if (VC4_LIKELY(xi->fast != VC4_XI_FAST_NONE) && VC4_LIKELY(!(q->prev_w & xi->rmask)) &&
         !(q->sfu_left && xi->reads_r4) && !q->general_only) {
         switch (xi->fast) {
+        case VC4_XI_FAST_ALU_PLAIN:
+            step_fast_plain(v, q, xi);
+            break;
         case VC4_XI_FAST_ALU:
             step_fast_alu(v, q, xi);
             break;
@@ -1234,15 +1266,30 @@ enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
     return step(v, q);
 }
 
+/* The cycle counters, added once per call rather than every cycle:
+ * started cycles count their idle QPUs, completed ones count as cycles. */
+static void count_cycles(struct vc4_v3d *v, uint64_t idle, uint64_t started, uint64_t completed)
+{
+    v->stats.idle_cycles += idle * started;
+    v->sched.cycle += completed;
+    v->stats.cycles += completed;
+}
+
 uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                             bool *ended)
 {
-    uint64_t idle = v->num_qpus - nact;
-    for (uint64_t c = 0; c < max_cycles; c++) {
-        bool end = false;
-        v->stats.idle_cycles += idle;
+    uint64_t idle = v->num_qpus - nact, c;
+    bool end = false;
+    /* the QPUs as pointers (loaded, not recomputed from the index at
+     * every access) */
+    struct vc4_qpu *qs[VC4_V3D_MAX_QPUS];
+    if (nact > VC4_V3D_MAX_QPUS)
+        nact = VC4_V3D_MAX_QPUS;
+    for (unsigned k = 0; k < nact; k++)
+        qs[k] = &v->qpu[act[k]];
+    for (c = 0; c < max_cycles && !end; c++) {
         for (unsigned k = 0; k < nact; k++) {
-            struct vc4_qpu *q = &v->qpu[act[k]];
+            struct vc4_qpu *q = qs[k];
             enum vc4_qpu_step r = step(v, q);
             if (VC4_LIKELY(r <= VC4_QPU_STEP_BLOCKED))
                 continue;
@@ -1253,15 +1300,14 @@ uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact
                 q->state = VC4_EMU_QPU_FAULTED;
                 v->fault = VC4_ERR_FAULT;
             }
-            if (v->fault != VC4_OK)
+            if (v->fault != VC4_OK) {
+                count_cycles(v, idle, c + 1, c); /* (this cycle is not counted) */
                 return c;
-        }
-        v->sched.cycle++;
-        v->stats.cycles++;
-        if (end) {
-            *ended = true;
-            return c + 1;
+            }
         }
     }
-    return max_cycles;
+    count_cycles(v, idle, c, c);
+    if (end)
+        *ended = true;
+    return c;
 }

@@ -75,6 +75,7 @@ enum vc4_qpu_xi_fast {
     VC4_XI_FAST_NOP,  /* no effect at all (a nop without a signal) */
     VC4_XI_FAST_ALU,  /* ALU form: no signal, blocking, I/O read or write,
                        * unpack, rotate, pack, thread-end rule or mnop quirk */
+    VC4_XI_FAST_ALU_PLAIN, /* ... without flags, every write unconditional */
     VC4_XI_FAST_BRANCH, /* a branch without register target, links or flags */
 };
 /* Signals with an effect in vc4_qpu_step (others are no-ops there). */

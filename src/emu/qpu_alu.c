@@ -477,7 +477,7 @@ static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
  * s when err is 0 or has the sign of s, else s one ulp toward zero (s is
  * nearest, so the exact value lies between that float and s).  An
  * infinite s (overflow) goes to the scalar rule. */
-VC4_KERNEL_CLONES static void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
+static inline void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
 {
     fvec x, y;
     /* flush denormals (sign kept); Inf/NaN patterns are set aside */
@@ -500,7 +500,7 @@ VC4_KERNEL_CLONES static void fadd_host(const uint32_t *a, const uint32_t *b, ui
 }
 
 /* fadd/fsub C flag: result > 0, +NaN patterns included (facts 16). */
-static uint16_t carry_positive(const uint32_t *r)
+static inline uint16_t carry_positive(const uint32_t *r)
 {
     uint32_t m = 0;
     for (int i = 0; i < N; i++)
@@ -508,14 +508,14 @@ static uint16_t carry_positive(const uint32_t *r)
     return (uint16_t)m;
 }
 
-static void k_host_fadd(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_host_fadd(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
 {
     fadd_host(a, b, 0, out);
     if (carry)
         *carry = carry_positive(out);
 }
 
-static void k_host_fsub(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_host_fsub(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
 {
     fadd_host(a, b, F_SIGN, out);
     if (carry)
