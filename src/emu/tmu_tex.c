@@ -71,16 +71,6 @@ static_assert(sizeof vc4_tmu_fields / sizeof vc4_tmu_fields[0] == VC4_TMU_F_COUN
 #define TYPE_LO_BITS 4u /* TYPE bit 4 lives in P1 */
 #define BASE_UNIT 4096u /* BASE and CMST count 4 KiB blocks */
 
-static const char *const minfilt_names[VC4_TMU_MIN_COUNT] = {
-    [VC4_TMU_MIN_LINEAR] = "linear",
-    [VC4_TMU_MIN_NEAREST] = "nearest",
-    [VC4_TMU_MIN_NEAR_MIP_NEAR] = "nearest-mip-nearest",
-    [VC4_TMU_MIN_NEAR_MIP_LIN] = "nearest-mip-linear",
-    [VC4_TMU_MIN_LIN_MIP_NEAR] = "linear-mip-nearest",
-    [VC4_TMU_MIN_LIN_MIP_LIN] = "linear-mip-linear",
-};
-static_assert(sizeof minfilt_names / sizeof minfilt_names[0] == VC4_TMU_MIN_COUNT, "filters");
-
 unsigned vc4_tmu_tex_decode(struct vc4_tmu_tex *c, const uint32_t *params, unsigned n,
                             const struct vc4_diag_sink *sink, const struct vc4_location *loc)
 {
