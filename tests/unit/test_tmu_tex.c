@@ -460,6 +460,26 @@ static void test_two_words(void)
     CHECK_EQ_U64(tmu.q[0].fifo[0].slots_used, 0);
     /* a third load is an underflow */
     CHECK_EQ_U64(vc4_tmu_load(&tmu, 0, 0, out, 0, &ready, &sink, NULL), VC4_TMU_EV_UNDERFLOW);
+    /* values: a 2x2 RGBA64 texture (LT: one 2x4 utile), red 0.0 / 1.0 in
+     * row 0, green 0.5, blue 0.25, alpha 1.0 everywhere; bilinear at
+     * s = 0.375 (fx = 64), t = 0.25 (fy = 0): red 0.25 (half 0x3400);
+     * word 0 = R | G << 16, word 1 = B | A << 16 */
+    struct vc4_tex_geom g;
+    CHECK(vc4_tex_geom_init_format(&g, VC4_TEX_RGBA64, VC4_TEX_LT, 2, 2));
+    uint8_t *img = vc4_mem_ptr(&mem, TEX, g.size);
+    for (unsigned y = 0; y < 2; y++)
+        for (unsigned x = 0; x < 2; x++) {
+            struct vc4_texel tx = {{(x ? 0x3C00u : 0u) | 0x3800u << 16, 0x3400u | 0x3C00u << 16}};
+            CHECK(vc4_tex_write_texel(VC4_TEX_RGBA64, &g, img, g.size, x, y, &tx));
+        }
+    q.params[0] = p0(TEX, 15, 0, false, false);
+    q.params[1] = p1(15, 2, 2, false, 0, 1, 1);
+    fill(q.s, 0.375f);
+    fill(q.t, 0.25f);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 0x3400u | 0x3800u << 16);
+    CHECK_EQ_U64(vc4_tmu_load(&tmu, 0, 0, out, 0, &ready, &sink, NULL), 0);
+    CHECK_EQ_U64(out[9], 0x3400u | 0x3C00u << 16);
     /* RGBA8888: one word */
     q.params[0] = p0(TEX, 0, 0, false, false);
     q.params[1] = p1(0, 4, 4, true, 1, 0, 0);
