@@ -21,7 +21,8 @@ enum fsi_rule {
     FR_EARLY_Z_SHADER_Z,
     FR_COVERAGE_LOAD,
     FR_ALPHA_MASK,
-    FR_COUNT
+    FR_COUNT,
+    FW_HW2905 = FR_COUNT /* a warning of vc4_fsi_begin (no QPU yet) */
 };
 
 /* not_modelled: hardware vc4kit does not emulate; always a warning, once */
@@ -99,6 +100,15 @@ void vc4_fsi_begin(struct vc4_v3d *v, const struct vc4_fsi_prim *p)
     unsigned df = p->depth_func & 7;
     bool lt = df == VC4_TLB_LESS || df == VC4_TLB_LEQUAL, gt = df == VC4_TLB_GREATER || df == VC4_TLB_GEQUAL;
     f->early_z = p->early_z && (p->early_z_ge ? gt : lt);
+    if (f->early_z && v->tlb.ms && v->tlb.zs_full_reload && !(f->warned & (1u << FW_HW2905))) {
+        /* a hardware bug vc4kit does not reproduce: warn */
+        f->warned |= 1u << FW_HW2905;
+        struct vc4_location l = vc4_location_none();
+        vc4_diag_emit(&v->unit_sink, VC4_WARNING, VC4_DIAG_SEMANTIC, "fsi", &l,
+                      "early Z with 4x multisampling after a full-resolution Z/stencil reload: the hardware "
+                      "may test against the previous tile's Z (HW-2905; Mesa disables early Z with "
+                      "multisampling); vc4kit tests against this tile's");
+    }
     f->tile_fx0 = p->tile_fx0;
     f->tile_fy0 = p->tile_fy0;
     f->stats.prims++;

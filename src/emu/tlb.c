@@ -39,6 +39,8 @@ void vc4_tlb_configure(struct vc4_tlb *t, bool ms, bool bit64)
 void vc4_tlb_clear(struct vc4_tlb *t, bool color, bool zs, bool vg)
 {
     uint32_t zsw = vc4_tlb_zs_word(t->clear_z, t->clear_stencil);
+    if (zs)
+        t->zs_full_reload = false;
     for (unsigned i = 0; i < VC4_TLB_ENTRIES; i++) {
         if (color)
             t->color[i] = t->clear_color;
@@ -378,6 +380,8 @@ enum vc4_tlb_result vc4_tlb_load_full(struct vc4_tlb *t, const struct vc4_mem *m
 {
     enum vc4_tlb_result r = VC4_TLB_OK;
     uint32_t n = dump_words(t);
+    if (zs)
+        t->zs_full_reload = true;
     if (color) {
         for (uint32_t i = 0; i < n; i++)
             if (!vc4_mem_read32(m, addr + 4 * i, &t->color[i]))

@@ -69,6 +69,8 @@ struct vc4_tlb {
     unsigned tile_w, tile_h; /* pixels */
     unsigned samples;        /* 1, or 4 with multisample 4x */
     bool ms, bit64;
+    bool zs_full_reload; /* the Z/stencil buffer came from a full-resolution
+                          * reload since its last clear (HW-2905, fsi.c) */
 
     /* Clear Colors (114) */
     uint32_t clear_color;    /* RGBA8888 (low word of the 64-bit field) */

@@ -45,6 +45,7 @@ struct draw {
 struct scene {
     bool ms;                       /* 4x: a 32x32 frame, else 64x64 */
     bool early_z_disable, early_z_ge;
+    bool reload_full;              /* Z/stencil from DUMP (packet 27) first */
     uint32_t clear_color, clear_z;
     uint8_t clear_stencil;
     unsigned ndraw;
@@ -113,6 +114,10 @@ static struct vc4_emu *render(const struct scene *s)
     vc4_cl_tile_coordinates(&cl, &t);
     struct vc4_cl_store_tile_buffer_general none = {.buffer = VC4_CL_BUF_NONE};
     vc4_cl_store_tile_buffer_general(&cl, &none); /* takes the clear values */
+    if (s->reload_full) {
+        struct vc4_cl_load_full_res_tile_buffer lf = {.address = DUMP, .disable_color_read = true};
+        vc4_cl_load_full_res_tile_buffer(&cl, &lf); /* runs at the Tile Coordinates */
+    }
     vc4_cl_tile_coordinates(&cl, &t);
     unsigned first = 0;
     for (unsigned k = 0; k < s->ndraw; k++) {
@@ -612,6 +617,28 @@ static void test_early_z_visible(void)
     }
 }
 
+/* HW-2905 (Mesa vc4_emit.c): early Z with multisampling after a
+ * full-resolution reload may use the previous tile's values on hardware:
+ * warned (vc4kit uses this tile's). */
+static void test_early_z_hw2905(void)
+{
+    for (int reload = 0; reload < 2; reload++) {
+        struct scene s = {.ms = true, .clear_color = 0xFF000000u, .clear_z = 0xFFFFFF, .ndraw = 1,
+                          .reload_full = reload};
+        s.d[0].cfg.depth_func = VC4_CL_DEPTH_LESS;
+        s.d[0].cfg.early_z_enable = true;
+        s.d[0].fs = fs_flat;
+        s.d[0].unif[0] = 0xFFFFFFFFu;
+        full_tri(&s.d[0], 0.5f);
+        struct vc4_emu *emu = render(&s);
+        CHECK_EQ_INT(hd.warnings, reload);
+        CHECK(!reload || strstr(hd.text, "HW-2905"));
+        /* the reloaded Z is the dump area's: zero, so LESS rejects all */
+        CHECK_EQ_U64(emu->v3d.fsi.stats.early_z_rejects, reload ? 32u * 32u * 4u : 0u);
+        vc4_emu_destroy(emu);
+    }
+}
+
 /* ---- depth offset ---------------------------------------------------------------------- */
 
 static void test_depth_offset(void)
@@ -788,5 +815,5 @@ static void test_not_modelled(void)
 }
 
 TEST_LIST(test_depth_functions, test_ms_sample_z, test_stencil_decode, test_stencil_table, test_stencil_faces,
-          test_ms_stencil, test_early_z, test_early_z_visible, test_depth_offset, test_blend_over,
+          test_ms_stencil, test_early_z, test_early_z_visible, test_early_z_hw2905, test_depth_offset, test_blend_over,
           test_ms_color_loads, test_load_and_end, test_not_modelled)
