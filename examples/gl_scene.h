@@ -26,8 +26,8 @@
 #define GL_CS_CODE 0x00113000u
 #define GL_VS_UNIF 0x00114000u
 #define GL_CS_UNIF 0x00115000u
-#define GL_INDICES 0x00116000u
-#define GL_VDATA 0x00120000u
+#define GL_INDICES 0x00116000u /* up to 168 KB */
+#define GL_VDATA 0x00140000u /* up to 768 KB (the tile allocation memory follows) */
 
 /* Seed 000's pass-through shaders, the posted words (examples/seeds/gl_*_shader.hex). */
 static const uint32_t gl_seed_vs_words[] = {
@@ -531,6 +531,34 @@ static inline bool gl_near_clip_scene(struct gl_lit *l, const char *shader_dir, 
     gl_mvp(mvp, model, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, GL_PI / 3.0f, 320.0f / 240.0f, 1.0f, 20.0f);
     const float light[3] = {0.0f, 1.0f, 0.0f};
     return gl_lit_init(l, shader_dir, v, 4, idx, 6, 320, 240, mvp, model, light);
+}
+
+/* A lit sphere of stacks x slices quads (2 x stacks x slices triangles:
+ * 50 x 100 gives the bench's 10,000), radius 1.2, coloured by latitude. */
+static inline void gl_sphere_mesh(struct gl_mesh_vertex *v, uint16_t *idx, unsigned stacks, unsigned slices)
+{
+    for (unsigned i = 0; i <= stacks; i++)
+        for (unsigned j = 0; j <= slices; j++) {
+            float th = GL_PI * (float)i / (float)stacks, ph = 2.0f * GL_PI * (float)j / (float)slices;
+            struct gl_mesh_vertex *p = &v[i * (slices + 1) + j];
+            p->normal[0] = sinf(th) * cosf(ph);
+            p->normal[1] = cosf(th);
+            p->normal[2] = sinf(th) * sinf(ph);
+            for (int k = 0; k < 3; k++)
+                p->pos[k] = 1.2f * p->normal[k];
+            float t = (float)i / (float)stacks;
+            p->color[0] = 1.0f - t;
+            p->color[1] = 0.4f + 0.5f * (float)(j % 2);
+            p->color[2] = t;
+        }
+    unsigned n = 0;
+    for (unsigned i = 0; i < stacks; i++)
+        for (unsigned j = 0; j < slices; j++) {
+            uint16_t a = (uint16_t)(i * (slices + 1) + j), b = (uint16_t)(a + slices + 1);
+            const uint16_t t6[6] = {a, b, (uint16_t)(a + 1), (uint16_t)(a + 1), b, (uint16_t)(b + 1)};
+            memcpy(idx + n, t6, sizeof t6);
+            n += 6;
+        }
 }
 
 #endif

@@ -87,4 +87,14 @@ for name in nv_triangle nv_varyings tex_triangle; do
         status=1
     fi
 done
+# Seed 000's GL-mode scene (issue 5): the same triangle through two attribute
+# streams, the post's pass-through coordinate shader (binning) and vertex
+# shader (rendering) run on the QPUs, GL_Shader_State with two arrays; the PNG
+# must equal the NV version's golden pixel for pixel.
+if "$vc4kit" render "$here/gl_triangle.qasm" -o "$out/gl_triangle.png" --expect "$here/../tests/golden/nv_triangle.png"; then
+    echo "gl_triangle: seed 000's GL scene (coordinate and vertex shaders on the QPUs); $out/gl_triangle.png equals tests/golden/nv_triangle.png pixel for pixel"
+else
+    echo "gl_triangle: rendering failed or differs from tests/golden/nv_triangle.png" >&2
+    status=1
+fi
 exit $status

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The README's main job (examples/run_seeds.sh) end to end, including the
-# seed NV scenes rendered by `vc4kit render` and compared with the golden
+# seed NV scenes and seed 000's GL scene rendered by `vc4kit render` and compared with the golden
 # PNGs pixel for pixel.
 set -eu
 vc4kit=$1
@@ -10,5 +10,6 @@ rm -rf "$out"
 sh "$src/../examples/run_seeds.sh" "$vc4kit" "$out" > "$out.log" 2>&1 || { cat "$out.log"; exit 1; }
 grep -q "nv_triangle: .* equals tests/golden/nv_triangle.png pixel for pixel" "$out.log" || { cat "$out.log"; exit 1; }
 grep -q "nv_varyings: .* equals tests/golden/nv_varyings.png pixel for pixel" "$out.log" || { cat "$out.log"; exit 1; }
-[ -s "$out/nv_triangle.png" ] && [ -s "$out/nv_varyings.png" ] || exit 1
+grep -q "gl_triangle: .* equals tests/golden/nv_triangle.png pixel for pixel" "$out.log" || { cat "$out.log"; exit 1; }
+[ -s "$out/nv_triangle.png" ] && [ -s "$out/nv_varyings.png" ] && [ -s "$out/gl_triangle.png" ] || exit 1
 echo ok
