@@ -11,6 +11,8 @@
  * top: v << 3 | v >> 2 for 5 bits, v * 17 for 4, v * 255 for 1. */
 static inline uint32_t vc4_tex_widen8(uint32_t v, unsigned n)
 {
+    if (n == 8)
+        return v & 0xFF;
     uint32_t r = 0;
     for (int s = 8 - (int)n; s > -(int)n; s -= (int)n)
         r |= s >= 0 ? v << s : v >> -s;

@@ -70,6 +70,10 @@ struct chan {
 struct texel_desc {
     enum kind kind;
     struct chan ch[4]; /* R, G, B, A */
+    /* fast path: the returned word is the 32-bit element itself, OR set
+     * (the formats stored as bytes R, G, B, A); the channels above agree */
+    bool direct;
+    uint32_t set;
 };
 
 #define F(s, b) {.shift = s, .bits = b}
@@ -78,8 +82,9 @@ struct texel_desc {
 #define WIDE4(r, g, b, a) {.kind = WIDE, .ch = {r, g, b, a}}
 
 static const struct texel_desc descs[VC4_TEX_FORMAT_COUNT] = {
-    [VC4_TEX_RGBA8888] = NARROW4(F(0, 8), F(8, 8), F(16, 8), F(24, 8)),
-    [VC4_TEX_RGBX8888] = NARROW4(F(0, 8), F(8, 8), F(16, 8), K(ONE)),
+    [VC4_TEX_RGBA8888] = {.kind = NARROW, .ch = {F(0, 8), F(8, 8), F(16, 8), F(24, 8)}, .direct = true},
+    [VC4_TEX_RGBX8888] = {.kind = NARROW, .ch = {F(0, 8), F(8, 8), F(16, 8), K(ONE)}, .direct = true,
+                          .set = 0xFF000000u},
     [VC4_TEX_RGBA4444] = NARROW4(F(12, 4), F(8, 4), F(4, 4), F(0, 4)),
     [VC4_TEX_RGBA5551] = NARROW4(F(11, 5), F(6, 5), F(1, 5), F(0, 1)),
     [VC4_TEX_RGB565] = NARROW4(F(11, 5), F(5, 6), F(0, 5), K(ONE)),
@@ -94,8 +99,8 @@ static const struct texel_desc descs[VC4_TEX_FORMAT_COUNT] = {
     [VC4_TEX_A4] = NARROW4(K(ZERO), K(ZERO), K(ZERO), F(0, 4)),
     [VC4_TEX_A1] = NARROW4(K(ZERO), K(ZERO), K(ZERO), F(0, 1)),
     [VC4_TEX_RGBA64] = WIDE4(F(0, 16), F(16, 16), F(32, 16), F(48, 16)),
-    [VC4_TEX_RGBA32R] = NARROW4(F(0, 8), F(8, 8), F(16, 8), F(24, 8)),
-    [VC4_TEX_YUYV422R] = NARROW4(F(0, 8), F(8, 8), F(16, 8), F(24, 8)),
+    [VC4_TEX_RGBA32R] = {.kind = NARROW, .ch = {F(0, 8), F(8, 8), F(16, 8), F(24, 8)}, .direct = true},
+    [VC4_TEX_YUYV422R] = {.kind = NARROW, .ch = {F(0, 8), F(8, 8), F(16, 8), F(24, 8)}, .direct = true},
 };
 static_assert(VC4_ARRAY_SIZE(descs) == VC4_TEX_FORMAT_COUNT, "one entry per format");
 
@@ -170,9 +175,10 @@ static bool locate(enum vc4_tex_format format, const struct vc4_tex_geom *g, siz
     if ((unsigned)format >= VC4_TEX_FORMAT_COUNT || !g ||
         g->bpp != vc4_tex_format_layout_bpp(format))
         return false;
-    unsigned bd = vc4_tex_format_block_dim(format);
-    x /= bd;
-    y /= bd;
+    if (format == VC4_TEX_ETC1) {
+        x /= 4; /* 4x4-pixel blocks */
+        y /= 4;
+    }
     if (x >= g->padded_w || y >= g->padded_h)
         return false;
     uint64_t bit = vc4_tex_bit_offset(g, x, y);
@@ -202,6 +208,10 @@ bool vc4_tex_read_texel(enum vc4_tex_format format, const struct vc4_tex_geom *g
     const struct texel_desc *d = &descs[format];
     if (d->kind == ETC1) {
         out->w[0] = vc4_etc1_texel(image + byte, x % 4, y % 4);
+        return true;
+    }
+    if (d->direct) {
+        out->w[0] = vc4_le32(image + byte) | d->set;
         return true;
     }
     uint64_t raw = load(image + byte, n);
