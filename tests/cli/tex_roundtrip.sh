@@ -72,6 +72,17 @@ cmp -s "$pic1" "$tmp/l0.png" || fail "level 0 of the chain"
 "$vc4kit" tex decode "$tmp/mip.bin" -f RGBA8888 -w 640 -h 480 --mips all --level 3 -o "$tmp/l3.png" || fail "decode level 3"
 [ "$(size_of "$tmp/l3.png")" = "80 60" ] || fail "level 3 size $(size_of "$tmp/l3.png")"
 
+# a cube map from six pictures: P2 carries the face stride; face 5 comes back
+"$vc4kit" tex encode "$pic2" "$pic2" "$pic2" "$pic2" "$pic2" "$pic2" -f RGBA8888 --mips 2 --base 0x200000 \
+    -o "$tmp/cube.bin" > "$tmp/cube.txt" || fail "cube encode"
+# 37x23 RGBA8888: both sides > 16 pixels, so level 0 is T: two 4K tiles, 8 KB;
+# level 1 (of the power of two 64x32) is 32x16, LT, 2 KB -> 4 KB below the base;
+# face stride 4 + 8 = 12 KB.  P0: cube bit 9, 2 levels -> 0x00200201
+grep -q '^P2 0x40003000$' "$tmp/cube.txt" || fail "cube P2: $(cat "$tmp/cube.txt")"
+grep -q '^P0 0x00200201$' "$tmp/cube.txt" || fail "cube P0: $(cat "$tmp/cube.txt")"
+"$vc4kit" tex decode "$tmp/cube.bin" -f RGBA8888 -w 37 -h 23 --mips 2 --face 5 -o "$tmp/face5.png" || fail "cube decode"
+cmp -s "$pic2" "$tmp/face5.png" || fail "cube face 5"
+
 # bad input: diagnostics and exit codes, never a crash
 "$vc4kit" tex encode "$pic2" -f RGBA32R -l t -o "$tmp/x.bin" 2> "$tmp/e1.txt"
 [ $? -eq 1 ] || fail "RGBA32R as T: exit status"
