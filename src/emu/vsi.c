@@ -253,10 +253,21 @@ static void check_batch(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_v
     const struct vc4_gl_state *g = s->g;
     enum vc4_gl_stage st = (enum vc4_gl_stage)vq->stage;
     const struct vc4_vpm_track *t = &v->vpm.track[q->num];
-    /* attributes: every byte of every fetched stream read in each used column */
+    /* attributes: every byte of every fetched stream read in each used
+     * column (rows whose record matches the attribute bytes exactly are
+     * skipped at once: the common case) */
     bool unread_done = false, nonattr_done = false;
     for (uint32_t b = 0; b < VC4_GL_MAX_OUT_ROWS * 4u; b++) {
         unsigned row = b / 4u, lane = b % 4u;
+        if (lane == 0) {
+            bool exact = true;
+            for (unsigned c = 0; c < vq->n && exact; c++)
+                exact = t->rd[row][c] == s->attr_mask[row];
+            if (exact) {
+                b += 3;
+                continue;
+            }
+        }
         int a = attr_at(g, st, b);
         for (unsigned c = 0; c < vq->n; c++) {
             bool rd = (t->rd[row][c] >> lane) & 1u;
@@ -406,6 +417,12 @@ enum vc4_status vc4_vsi_shade(struct vc4_v3d *v, enum vc4_gl_stage st, const str
     s->g = g;
     s->stage = (uint8_t)st;
     s->failed = false;
+    for (unsigned r = 0; r < VC4_GL_MAX_OUT_ROWS; r++) { /* the attribute bytes of each row */
+        s->attr_mask[r] = 0;
+        for (unsigned lane = 0; lane < 4; lane++)
+            if (attr_at(g, st, 4 * r + lane) >= 0)
+                s->attr_mask[r] |= (uint8_t)(1u << lane);
+    }
     /* the control-list run's budget, else one of its own */
     uint64_t local_used = 0, *used = s->used ? s->used : &local_used;
     uint64_t budget = s->used ? s->budget : v->default_budget ? v->default_budget : VSI_DEFAULT_BUDGET;
