@@ -179,30 +179,17 @@ static int parse_args(int argc, char **argv, struct tex_args *a)
 
 static int cmd_formats(const char *out)
 {
-    struct { char *p; size_t n, cap; } b = {0};
-    char line[256];
+    char text[VC4_TEX_FORMAT_COUNT * 128];
+    size_t n = 0;
     for (unsigned f = 0; f < VC4_TEX_FORMAT_COUNT; f++) {
         const struct vc4_tex_format_info *fi = vc4_tex_format_info(f);
-        int n = snprintf(line, sizeof line, "%2u  %-10s %2u bpp  %-7s %s\n", f, fi->name, fi->bpp,
-                         fi->raster_only ? "raster" : "T/LT", fi->description);
-        if (n < 0)
-            return 2;
-        if (b.n + (size_t)n + 1 > b.cap) {
-            b.cap = (b.cap + (size_t)n + 1) * 2;
-            char *q = realloc(b.p, b.cap);
-            if (!q) {
-                free(b.p);
-                tool_error("out of memory");
-                return 2;
-            }
-            b.p = q;
-        }
-        memcpy(b.p + b.n, line, (size_t)n);
-        b.n += (size_t)n;
+        int k = snprintf(text + n, sizeof text - n, "%2u  %-10s %2u bpp  %-7s %s\n", f, fi->name,
+                         fi->bpp, fi->raster_only ? "raster" : "T/LT", fi->description);
+        if (k < 0 || (size_t)k >= sizeof text - n)
+            return 2; /* the table's lines are short: not reached */
+        n += (size_t)k;
     }
-    int rc = tool_write_file(out ? out : "-", b.p, b.n) ? 0 : 2;
-    free(b.p);
-    return rc;
+    return tool_write_file(out ? out : "-", text, n) ? 0 : 2;
 }
 
 static int cmd_encode(const struct tex_args *a, struct vc4_diag_sink *sink)
