@@ -265,6 +265,8 @@ struct sampler {
     uint32_t addr[VC4_TMU_CUBE_FACES][VC4_TMU_MAX_LEVELS];
     uint8_t state[VC4_TMU_CUBE_FACES][VC4_TMU_MAX_LEVELS];
     struct vc4_texel border;
+    unsigned block;       /* pixels per addressed element side (ETC1: 4) */
+    uint64_t last_line;   /* cache_texel's last utile (0: none) */
 };
 
 /* The image of (face, level) in RAM, located once per request. */
@@ -294,6 +296,29 @@ static const uint8_t *image(struct sampler *sp, unsigned face, unsigned level)
     return *st == IMG_OK ? sp->ptr[face][level] : NULL;
 }
 
+/* The cache model's access for element (ex, ey) of (face, level) (ETC1:
+ * its block).  In T and LT images a 64-byte utile is one cache line, so an
+ * access in the utile of the previous one is a hit that changes nothing:
+ * counted without recomputing the address. */
+static void cache_texel(struct sampler *sp, unsigned face, unsigned level, unsigned ex,
+                        unsigned ey)
+{
+    const struct vc4_tex_geom *g = &sp->c->lvl[level].g;
+    uint64_t key = 0;
+    if (g->layout != VC4_TEX_RASTER) {
+        key = (uint64_t)(face * VC4_TMU_MAX_LEVELS + level + 1u) << 48 |
+              (uint64_t)(ey / g->utile_h) << 24 | ex / g->utile_w;
+        if (key == sp->last_line) {
+            sp->tmu->stats.cache_hits++;
+            return;
+        }
+    }
+    uint32_t a = sp->addr[face][level] + (uint32_t)(vc4_tex_bit_offset(g, ex, ey) >> 3);
+    if (!vc4_tmu_cache_touch(sp->tmu, sp->qpu, sp->phys, a))
+        sp->work->miss = true;
+    sp->last_line = key;
+}
+
 /* Texel (x, y) of (face, level), wrapped; w x h is the addressed size. */
 static struct vc4_texel fetch(struct sampler *sp, unsigned face, unsigned level, int32_t x,
                               int32_t y, unsigned w, unsigned h)
@@ -316,12 +341,8 @@ static struct vc4_texel fetch(struct sampler *sp, unsigned face, unsigned level,
         return tx;
     vc4_tex_read_texel(c->type, g, img, g->size, (unsigned)x, (unsigned)y, &tx);
     sp->work->texels++;
-    if (sp->tmu) {
-        uint32_t a = sp->addr[face][level] + (uint32_t)(vc4_tex_bit_offset(g, (unsigned)x,
-                                                                          (unsigned)y) >> 3);
-        if (!vc4_tmu_cache_touch(sp->tmu, sp->qpu, sp->phys, a))
-            sp->work->miss = true;
-    }
+    if (sp->tmu)
+        cache_texel(sp, face, level, (unsigned)x / sp->block, (unsigned)y / sp->block);
     return tx;
 }
 
@@ -473,6 +494,7 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
     sp.loc = loc;
     sp.wide = vc4_tex_texel_is_wide(c->type);
     sp.halfs = c->type == VC4_TEX_S16F || c->type == VC4_TEX_RGBA64;
+    sp.block = vc4_tex_format_block_dim(c->type);
     bool has_r = written >> 2 & 1u, has_b = written >> 3 & 1u;
 
     float s[16], tt[16];
