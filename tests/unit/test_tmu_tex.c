@@ -412,6 +412,29 @@ static void test_t_layout_texels(void)
     vc4_mem_fini(&mem);
 }
 
+/* Cache model: a 4x4 RGBA8888 texture is one LT utile, one 64-byte line:
+ * the first texel misses, every other texel of every request hits. */
+static void test_cache_stats(void)
+{
+    setup();
+    struct req q = {.params = {p0(TEX, 0, 0, false, false), p1(0, 4, 4, false, 0, 0, 0)}};
+    for (unsigned i = 0; i < 16; i++) {
+        q.s[i] = (float)i / 16.0f;
+        q.t[i] = (float)(15 - i) / 16.0f;
+    }
+    uint32_t out[16];
+    for (unsigned r = 0; r < 3; r++)
+        run(&q, out);
+    CHECK_EQ_U64(tmu.stats.texels, 3 * 16 * 4);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 1);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 3 * 16 * 4 - 1);
+    /* a flush makes the next request miss once again */
+    vc4_tmu_flush_caches(&tmu);
+    run(&q, out);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 2);
+    vc4_mem_fini(&mem);
+}
+
 static void test_cube(void)
 {
     setup();
@@ -597,4 +620,4 @@ static void test_fuzz(void)
 }
 
 TEST_LIST(test_decode, test_wrap, test_bilinear, test_quad_lod, test_mips, test_t_layout_texels,
-          test_cube, test_two_words, test_bad_configs, test_fuzz)
+          test_cache_stats, test_cube, test_two_words, test_bad_configs, test_fuzz)
