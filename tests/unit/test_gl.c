@@ -388,6 +388,64 @@ static void test_prim_modes(void)
     CHECK_EQ_INT(drawn_modes, 7 * 3); /* each case drew something */
 }
 
+/* ---- point size from the shaders ---------------------------------------------------------------- */
+
+/* A pass-through shader of n rows (read n, write n). */
+static void passthrough(char *out, size_t cap, unsigned n)
+{
+    size_t k = (size_t)snprintf(out, cap, "ldi vr_setup, 0x%08x\nldi vw_setup, 0x00001A00\nnop\nnop\n",
+                                n << 20 | 0x1A00u);
+    for (unsigned i = 0; i < n && k < cap; i++)
+        k += (size_t)snprintf(out + k, cap - k, "mov ra%u, vpm\n", i);
+    for (unsigned i = 0; i < n && k < cap; i++)
+        k += (size_t)snprintf(out + k, cap - k, "mov vpm, ra%u\n", i);
+    if (k < cap)
+        snprintf(out + k, cap - k, "nop; thrend\nnop\nnop\n");
+}
+
+/* Record flag bit 1: the coordinate shader's 8th row and the vertex
+ * shader's 4th are the point size; points of sizes 1..12 drawn as in NV
+ * mode with the size in the vertex data. */
+static void test_point_size(void)
+{
+    uint8_t vdata[256 + 12 * 32];
+    for (int i = 0; i < 12; i++) {
+        uint8_t *v = vdata + 16 * i, *c = vdata + 256 + 32 * i;
+        int x = 10 + 10 * i, y = i % 2 ? 80 : 20; /* no two points overlap */
+        sc_put32(v, gl_xy16(x * 16 + 8, y * 16 + 8));
+        sc_put32(v + 4, sc_f2u(0.5f));
+        sc_put32(v + 8, sc_f2u(1.0f));
+        sc_put32(v + 12, sc_f2u(1.0f + (float)i));
+        const float clip[4] = {x / 64.0f - 1.0f, 1.0f - y / 64.0f, 0.0f, 1.0f};
+        for (int k = 0; k < 4; k++)
+            sc_put32(c + 4 * k, sc_f2u(clip[k]));
+        memcpy(c + 16, v, 16);
+    }
+    static char vs[1024], cs[1024];
+    passthrough(vs, sizeof vs, 4);
+    passthrough(cs, sizeof cs, 8);
+    struct gl_scene s = {
+        .width = 128, .height = 128, .vs = {NULL, 0, vs}, .cs = {NULL, 0, cs},
+        .fs_src = sc_fs_uniform, .vdata = vdata, .vdata_len = sizeof vdata,
+        .attr = {{0, 15, 16, 0, 0}, {256, 31, 32, 0, 0}}, .nattrs = 2,
+        .rec = {.point_size_included = true, .enable_clipping = true, .vs_attr_select = 1, .vs_attr_size = 16,
+                .cs_attr_select = 2, .cs_attr_size = 32},
+        .fs_unif = gl_seed_fs_unif, .nfs_unif = 4, .prim_mode = VC4_CL_PRIM_POINTS, .count = 12,
+        .depth_func = VC4_CL_DEPTH_ALWAYS, .point_size = 30.0f, /* not used: the vertices carry theirs */
+        .clear_color = SC_CLEAR_COLOR,
+    };
+    uint8_t *gl = render(&s, 4);
+    CHECK_MSG(gl && hd.errors == 0 && hd.warnings == 0, "%s", hd.text);
+    s.nv_mode = true;
+    uint8_t *nv = render(&s, 4);
+    CHECK(gl && nv && memcmp(gl, nv, 128 * 128 * 4) == 0);
+    /* sizes 1..12: 1 + 4 + ... + 144 pixels if every point is whole */
+    if (gl)
+        CHECK_EQ_U64(count_not(gl, 128, 128, SC_CLEAR_COLOR), 650);
+    free(gl);
+    free(nv);
+}
+
 /* ---- rules ---------------------------------------------------------------------------------- */
 
 static const char vs_skips_attr[] =
@@ -604,4 +662,4 @@ static void test_gl_goldens(void)
 }
 
 TEST_LIST(test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_prim_modes,
-          test_rules, test_vpm_reservation, test_near_plane_clip, test_gl_goldens)
+          test_point_size, test_rules, test_vpm_reservation, test_near_plane_clip, test_gl_goldens)
