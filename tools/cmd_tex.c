@@ -296,9 +296,9 @@ static int cmd_decode(const struct tex_args *a, struct vc4_diag_sink *sink)
     if (!data)
         return 2;
     const struct vc4_tex_level *lv = &m.level[a->level];
-    int64_t at = (int64_t)m.base_offset + (int64_t)m.face_stride * (int64_t)a->face + lv->offset;
+    uint32_t at = vc4_tex_image_offset(&m, (unsigned)a->level, (unsigned)a->face);
     int rc = 0;
-    if (at < 0 || (uint64_t)at + lv->geom.size > len) {
+    if ((uint64_t)at + lv->geom.size > len) {
         tool_error("%s: %zu bytes, but level %u%s ends at byte %llu", a->in[0], len,
                    (unsigned)a->level, a->face ? " of that face" : "",
                    (unsigned long long)((uint64_t)at + lv->geom.size));
@@ -310,7 +310,7 @@ static int cmd_decode(const struct tex_args *a, struct vc4_diag_sink *sink)
         rc = 2;
     }
     if (rc == 0)
-        rc = vc4_tex_decode_image(m.format, &lv->geom, data + at, len - (size_t)at, pic,
+        rc = vc4_tex_decode_image(m.format, &lv->geom, data + at, len - at, pic,
                                   (size_t)lv->width * 4, lv->width, lv->height, a->flip_y, sink) == VC4_OK
                  ? 0 : 1;
     if (rc == 0)

@@ -181,6 +181,14 @@ VC4_API enum vc4_status vc4_tex_mip_layout(struct vc4_tex_mip_layout *m, enum vc
                                            unsigned height, unsigned levels, unsigned faces,
                                            const struct vc4_diag_sink *sink);
 
+/* Where level `level` of face `face` starts in the buffer m describes. */
+static inline uint32_t vc4_tex_image_offset(const struct vc4_tex_mip_layout *m, unsigned level,
+                                            unsigned face)
+{
+    return (uint32_t)((int64_t)m->base_offset + (int64_t)m->face_stride * face +
+                      m->level[level].offset);
+}
+
 /* Levels of a full mip chain down to 1 x 1 pixel for a width x height
  * texture (sides rounded up to powers of two, as the level sizes are). */
 VC4_API unsigned vc4_tex_full_levels(unsigned width, unsigned height);

@@ -165,8 +165,8 @@ enum vc4_status vc4_tex_encode_texture(const struct vc4_tex_mip_layout *m, uint8
         unsigned w = w0, h = h0;
         for (unsigned l = 0; l < m->levels && st == VC4_OK; l++) {
             const struct vc4_tex_level *lv = &m->level[l];
-            int64_t at = (int64_t)m->base_offset + (int64_t)m->face_stride * f + lv->offset;
-            st = vc4_tex_encode_image(m->format, &lv->geom, dst + at, dst_bytes - (size_t)at, cur,
+            uint32_t at = vc4_tex_image_offset(m, l, f);
+            st = vc4_tex_encode_image(m->format, &lv->geom, dst + at, dst_bytes - at, cur,
                                       (size_t)w * 4, w, h, flip_y, sink);
             vc4_tex_box_halve(cur, (size_t)w * 4, w, h, next);
             uint8_t *tmp = cur;

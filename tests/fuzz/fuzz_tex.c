@@ -42,6 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (unsigned l = 0; l < m.levels; l++) {
             int64_t at = (int64_t)m.base_offset + m.level[l].offset;
             check(at >= 0 && (uint64_t)at + m.level[l].geom.size <= m.size);
+            for (unsigned f = 0; f < m.faces; f++)
+                check((uint64_t)vc4_tex_image_offset(&m, l, f) + m.level[l].geom.size <= m.size);
         }
     }
     struct vc4_tex_config c = {.base = (uint32_t)w << 12, .format = format, .width = w, .height = h,

@@ -158,7 +158,8 @@ static void test_mip_chain(void)
     uint8_t *tex = malloc(m.size);
     const uint8_t *faces[1] = {pic};
     CHECK_EQ_INT(vc4_tex_encode_texture(&m, tex, m.size, faces, w * 4, false, NULL), VC4_OK);
-    const uint8_t *l1 = tex + m.base_offset + m.level[1].offset;
+    const uint8_t *l1 = tex + vc4_tex_image_offset(&m, 1, 0);
+    CHECK_EQ_INT(vc4_tex_image_offset(&m, 1, 0), 8192 - 4096); /* base 8 KB, level 1 4 KB below */
     int bad = 0;
     for (unsigned y = 0; y < 32; y++)
         for (unsigned x = 0; x < 32; x++) {
