@@ -185,6 +185,22 @@ static void test_plane(void)
     CHECK_EQ_INT(far_far_from_mean, 0);
     CHECK(near_yellow > 100);
     CHECK(near_blue > 100);
+    /* perspective: the red grid rows of the checker (t = k / 4) lie where
+     * the plane's depth puts them, y = 240 + 320 / Z with Z = 1.5 + t *
+     * 38.5 / 55 (screen-linear t would put them elsewhere: t = 0.25 at
+     * y = 452.4); column x = 340 lies between red columns */
+    for (unsigned k = 1; k <= 4; k++) {
+        double z = (double)TX_NEAR + (k / 4.0) * (double)(TX_FAR - TX_NEAR) / 55.0;
+        double yk = 240 + 320 / z;
+        bool red = false;
+        for (int y = (int)yk - 2; y <= (int)yk + 2; y++) {
+            const uint8_t *c = rgba + ((size_t)y * 640 + 340) * 4;
+            red |= c[0] > c[1] + 50 && c[0] > c[2] + 50;
+        }
+        CHECK_MSG(red, "no red grid row near y = %.1f (t = %u/4)", yk, k);
+        const uint8_t *between = rgba + ((size_t)(int)(yk + 5) * 640 + 340) * 4;
+        CHECK(!(between[0] > between[1] + 50 && between[0] > between[2] + 50));
+    }
     /* above the horizon: the clear colour */
     CHECK_EQ_U64(rgba[(100 * 640 + 320) * 4 + 0], 0);
     free(rgba);
