@@ -244,6 +244,25 @@ static void test_bilinear(void)
     q.params[1] = p1(16, 2, 2, false, 0, 0, 0);
     run(&q, out);
     CHECK_EQ_U64(out[0], 0xFF000000u | 50);
+    /* mirror at the edge: s = 1.0: texels 1 and 1 (mirrored): 100 */
+    q.params[1] = p1(16, 2, 2, false, 0, 2, 2);
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 0xFF000000u | 100);
+    /* border at the edge: s = 0, t = 0.25: texel -1 (border 0x80402010) and
+     * texel 0 half each: R (0x10 + 0) / 2 = 8, G 0x20 / 2, B 0x40 / 2,
+     * A (0x80 + 0xFF) / 2 = 191.5 -> 192 */
+    struct req b = q;
+    b.params[0] = p0(TEX, 16, 0, false, false);
+    b.params[1] = p1(16, 2, 2, false, 0, 3, 3);
+    b.params[2] = 0;
+    b.has_r = true;
+    b.use_r_raw = true;
+    for (unsigned i = 0; i < 16; i++)
+        b.r_raw[i] = 0x80402010u;
+    fill(b.s, 0.0f);
+    fill(b.t, 0.25f);
+    run(&b, out);
+    CHECK_EQ_U64(out[0], 192u << 24 | 0x20u << 16 | 0x10u << 8 | 8u);
     CHECK_EQ_INT(hd.errors, 0);
     vc4_mem_fini(&mem);
 }
