@@ -1,6 +1,9 @@
 /*
  * vc4kit/tex.h - texture and tile-buffer memory formats: the raster, LT and
- * T layouts for every bit depth, the texture pixel formats, and PNG I/O.
+ * T layouts for every bit depth, the texture pixel formats (texels as the
+ * TMU returns them, ETC1), mip levels and cube faces, the config parameter
+ * words, whole-picture conversion, and PNG I/O.  docs/textures.md explains
+ * the conventions and their sources.
  *
  * Layouts (seed post 004, "I Wanna See You Swizzle It"; Mesa vc4_tiling.c):
  *
@@ -204,7 +207,7 @@ VC4_API unsigned vc4_tex_full_levels(unsigned width, unsigned height);
  *    A << 24 (the 8a..8d unpacks give R, G, B, A), w[1] = 0;
  *  - 16-bit-per-channel formats (vc4_tex_texel_is_wide()): w[0] = R | G << 16,
  *    w[1] = B | A << 16 (the second word needs a second lookup on hardware).
- * Channel conventions per format are documented in src/tex/texel.c.
+ * Channel conventions per format: src/tex/texel.c and docs/textures.md.
  */
 struct vc4_texel {
     uint32_t w[2];
