@@ -594,7 +594,7 @@ static inline void masked_copy(uint32_t *restrict d, const uint32_t *restrict s,
         memcpy(d, s, N * sizeof *d);
         return;
     }
-    for (int i = 0; i < N; i++) {
+    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {
         uint32_t m = (mask & lane_bit[i]) ? ~0u : 0u;
         d[i] = (d[i] & ~m) | (s[i] & m);
     }
@@ -735,7 +735,7 @@ static inline void set_flags(struct vc4_qpu *q, const uint32_t *r, uint16_t carr
                              bool n_from_bit31)
 {
     uint32_t z = 0, n = 0;
-    for (int i = 0; i < N; i++) {
+    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {
         z |= lane_bit[i] & ((uint32_t)0 - (uint32_t)(r[i] == 0));
         n |= lane_bit[i] & ((uint32_t)0 - (r[i] >> 31));
     }
@@ -1082,7 +1082,7 @@ static inline bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
 
 /* The fast path of the commonest ALU instructions (VC4_XI_FAST_ALU_PLAIN):
  * step_fast_alu when no flags are set and every write is unconditional. */
-QPU_NOINLINE static void step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+static inline void step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)

@@ -268,7 +268,7 @@ static inline uint32_t f2u(float f)
     ATTR static void name(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, \
                      uint16_t *carry)                                             \
     {                                                                             \
-        for (int i = 0; i < N; i++) {                                             \
+        VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {                            \
             uint32_t x = a[i], y = b[i];                                          \
             (void)x;                                                              \
             (void)y;                                                              \
@@ -276,7 +276,7 @@ static inline uint32_t f2u(float f)
         }                                                                         \
         if (carry) {                                                              \
             uint32_t m = 0;                                                       \
-            for (int i = 0; i < N; i++) {                                         \
+            VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {                        \
                 uint32_t x = a[i], y = b[i], r = out[i];                          \
                 (void)x;                                                          \
                 (void)y;                                                          \
@@ -374,7 +374,7 @@ KERNEL_V(k_mul24, (x & 0xFFFFFFu) * (y & 0xFFFFFFu),
         uint8_t xa[4 * N], yb[4 * N], r[4 * N];                                    \
         memcpy(xa, a, sizeof xa);                                                  \
         memcpy(yb, b, sizeof yb);                                                  \
-        for (int i = 0; i < 4 * N; i++) {                                          \
+        for (int i = 0; i < 4 * N; i++) {                                         \
             uint8_t x = xa[i], y = yb[i];                                          \
             r[i] = (EXPR);                                                         \
         }                                                                          \
@@ -477,12 +477,19 @@ static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
  * s when err is 0 or has the sign of s, else s one ulp toward zero (s is
  * nearest, so the exact value lies between that float and s).  An
  * infinite s (overflow) goes to the scalar rule. */
-static inline void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
+#if defined(__GNUC__)
+#define ALU_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define ALU_ALWAYS_INLINE inline
+#endif
+/* (always inlined: clang does not otherwise inline it into the clones, and
+ * would leave it baseline code) */
+static ALU_ALWAYS_INLINE void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
 {
     fvec x, y;
     /* flush denormals (sign kept); Inf/NaN patterns are set aside */
     uint32_t special = prep2(a, b, bxor, &x, &y), overflow = 0;
-    for (int i = 0; i < N; i++) {
+    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {
         /* order by magnitude (magnitudes order as their bit patterns) */
         uint32_t xu = x.u[i], yu = y.u[i];
         uint32_t swap = lane_mask((yu & F_ABS) > (xu & F_ABS));
@@ -503,7 +510,7 @@ static inline void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor
 static inline uint16_t carry_positive(const uint32_t *r)
 {
     uint32_t m = 0;
-    for (int i = 0; i < N; i++)
+    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++)
         m |= lane_bit[i] & lane_mask(!(r[i] & F_SIGN) && r[i] != 0);
     return (uint16_t)m;
 }
@@ -568,9 +575,9 @@ static void k_host_itof(const uint32_t *a, const uint32_t *b, uint32_t *restrict
 {
     (void)b;
     dvec d;
-    for (int i = 0; i < N; i++)
+    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++)
         d.d[i] = (double)(int32_t)a[i];
-    for (int i = 0; i < N; i++)
+    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++)
         out[i] = dtrunc(DHI(d, i), DLO(d, i));
     if (carry)
         *carry = 0;
@@ -584,12 +591,12 @@ static void k_host_ftoi(const uint32_t *a, const uint32_t *b, uint32_t *restrict
     (void)b;
     fvec x;
     uint32_t in_range[N];
-    for (int i = 0; i < N; i++) {
+    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {
         uint32_t f = a[i];
         in_range[i] = lane_mask(((f >> F_EXP_SHIFT) & 0xFF) < F_BIAS + 31);
         x.u[i] = f & in_range[i] & ~(lane_mask((f & F_EXP) == 0) & F_ABS);
     }
-    for (int i = 0; i < N; i++)
+    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++)
         out[i] = (uint32_t)(int32_t)x.f[i] & in_range[i];
     if (carry)
         *carry = 0;

@@ -12,6 +12,15 @@
 
 #define VC4_QPU_SIMD 16 /* elements per QPU vector */
 
+/* Before a 16-lane loop meant to become host vector code: clang otherwise
+ * unrolls such short loops fully before its loop vectoriser sees them and
+ * leaves scalar code (GCC vectorises them as they are). */
+#if defined(__clang__)
+#define VC4_ALU_VEC_LOOP _Pragma("clang loop unroll(disable)")
+#else
+#define VC4_ALU_VEC_LOOP
+#endif
+
 /* Scalar operations: a = first operand, b = second. */
 uint32_t vc4_alu_fadd(uint32_t a, uint32_t b);
 uint32_t vc4_alu_fsub(uint32_t a, uint32_t b);
