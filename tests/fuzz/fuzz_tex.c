@@ -45,6 +45,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (unsigned f = 0; f < m.faces; f++)
                 check((uint64_t)vc4_tex_image_offset(&m, l, f) + m.level[l].geom.size <= m.size);
         }
+        /* small textures: the whole mip chain from a picture made of the bytes */
+        if ((uint64_t)w * h <= 4096 && m.size <= (1u << 20) && (size_t)w * h * 4 <= size - 8) {
+            uint8_t *tex = malloc(m.size);
+            const uint8_t *faces6[6] = {img, img, img, img, img, img};
+            if (tex)
+                check(vc4_tex_encode_texture(&m, tex, m.size, faces6, (size_t)w * 4, flip, NULL) == VC4_OK);
+            free(tex);
+        }
     }
     struct vc4_tex_config c = {.base = (uint32_t)w << 12, .format = format, .width = w, .height = h,
                                .levels = levels, .cube = faces > 1, .min_filter = data[7] >> 5,
