@@ -241,7 +241,7 @@ static void test_depth_functions(void)
                 s.d[0].unif[0] = 0xFF00FF00u;
                 full_tri(&s.d[0], zs[k]);
                 struct vc4_emu *emu = render(&s);
-                uint32_t zt = z24(zs[k]);
+                uint32_t zt = z24((double)zs[k]);
                 bool pass = ref_cmp(f, zt, 0x800000);
                 uint32_t want_c = pass ? 0xFF00FF00u : 0xFF102030u;
                 uint32_t want_zs = (pass && upd ? zt : 0x800000u) << 8 | 0x3C;
@@ -430,7 +430,9 @@ static void test_stencil_table(void)
  * with y down; with the clockwise bit clear the other winding is forward) */
 static bool forward(const float v[3][3], bool cw_bit)
 {
-    double area = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) - (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
+    double x0 = (double)v[0][0], y0 = (double)v[0][1], x1 = (double)v[1][0], y1 = (double)v[1][1],
+           x2 = (double)v[2][0], y2 = (double)v[2][1];
+    double area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
     return (area < 0) == cw_bit;
 }
 
