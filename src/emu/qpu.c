@@ -1275,34 +1275,51 @@ static void count_cycles(struct vc4_v3d *v, uint64_t idle, uint64_t started, uin
     v->stats.cycles += completed;
 }
 
+/* After a step that neither issued nor stalled: an ended program goes to
+ * the scheduler, a faulted QPU is marked.  False when the run stops at
+ * once (v->fault set). */
+static bool step_after(struct vc4_v3d *v, struct vc4_qpu *q, enum vc4_qpu_step r, bool *end)
+{
+    if (r == VC4_QPU_STEP_ENDED) {
+        vc4_sched_program_end(v, q);
+        *end = true;
+    } else if (v->fault == VC4_OK || v->fault == VC4_ERR_FAULT) {
+        q->state = VC4_EMU_QPU_FAULTED;
+        v->fault = VC4_ERR_FAULT;
+    }
+    return v->fault == VC4_OK;
+}
+
 uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                             bool *ended)
 {
     uint64_t idle = v->num_qpus - nact, c;
     bool end = false;
-    /* the QPUs as pointers (loaded, not recomputed from the index at
-     * every access) */
-    struct vc4_qpu *qs[VC4_V3D_MAX_QPUS];
-    if (nact > VC4_V3D_MAX_QPUS)
-        nact = VC4_V3D_MAX_QPUS;
-    for (unsigned k = 0; k < nact; k++)
-        qs[k] = &v->qpu[act[k]];
-    for (c = 0; c < max_cycles && !end; c++) {
-        for (unsigned k = 0; k < nact; k++) {
-            struct vc4_qpu *q = qs[k];
+    if (nact == 1) {
+        /* one QPU: its cycles back to back */
+        struct vc4_qpu *q = &v->qpu[act[0]];
+        for (c = 0; c < max_cycles && !end; c++) {
             enum vc4_qpu_step r = step(v, q);
-            if (VC4_LIKELY(r <= VC4_QPU_STEP_BLOCKED))
-                continue;
-            if (r == VC4_QPU_STEP_ENDED) {
-                vc4_sched_program_end(v, q);
-                end = true;
-            } else if (v->fault == VC4_OK || v->fault == VC4_ERR_FAULT) {
-                q->state = VC4_EMU_QPU_FAULTED;
-                v->fault = VC4_ERR_FAULT;
-            }
-            if (v->fault != VC4_OK) {
+            if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED) && !step_after(v, q, r, &end)) {
                 count_cycles(v, idle, c + 1, c); /* (this cycle is not counted) */
                 return c;
+            }
+        }
+    } else {
+        /* the QPUs as pointers (loaded, not recomputed from the index at
+         * every access) */
+        struct vc4_qpu *qs[VC4_V3D_MAX_QPUS];
+        if (nact > VC4_V3D_MAX_QPUS)
+            nact = VC4_V3D_MAX_QPUS;
+        for (unsigned k = 0; k < nact; k++)
+            qs[k] = &v->qpu[act[k]];
+        for (c = 0; c < max_cycles && !end; c++) {
+            for (unsigned k = 0; k < nact; k++) {
+                enum vc4_qpu_step r = step(v, qs[k]);
+                if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED) && !step_after(v, qs[k], r, &end)) {
+                    count_cycles(v, idle, c + 1, c);
+                    return c;
+                }
             }
         }
     }

@@ -426,20 +426,20 @@ typedef union {
     uint32_t w[2 * N];
 } dvec;
 
-/* Flush a and b ^ bxor into x and y; returns non-zero if a lane is special. */
-static inline uint32_t prep2(const uint32_t *a, const uint32_t *b, uint32_t bxor, fvec *restrict x,
-                             fvec *restrict y)
+/* Flush a and b ^ bxor into x and y; sp marks (all ones) the lanes with
+ * an Inf/NaN pattern, zeroed in x and y.  (The caller folds sp into one
+ * reduction with its own special lanes.) */
+static inline void prep2(const uint32_t *a, const uint32_t *b, uint32_t bxor, fvec *restrict x,
+                         fvec *restrict y, fvec *restrict sp)
 {
-    uint32_t special = 0;
     for (int i = 0; i < N; i++) {
         uint32_t xa = a[i], yb = b[i] ^ bxor;
         uint32_t ex = xa & F_EXP, ey = yb & F_EXP;
-        uint32_t sp = lane_mask(ex == F_EXP) | lane_mask(ey == F_EXP);
-        special |= sp;
-        x->u[i] = xa & ~(lane_mask(ex == 0) & F_ABS) & ~sp;
-        y->u[i] = yb & ~(lane_mask(ey == 0) & F_ABS) & ~sp;
+        uint32_t s = lane_mask(ex == F_EXP) | lane_mask(ey == F_EXP);
+        sp->u[i] = s;
+        x->u[i] = xa & ~(lane_mask(ex == 0) & F_ABS) & ~s;
+        y->u[i] = yb & ~(lane_mask(ey == 0) & F_ABS) & ~s;
     }
-    return special;
 }
 
 /* A double (from float operands: finite, never subnormal), given as its
@@ -486,9 +486,10 @@ static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
  * would leave it baseline code) */
 static ALU_ALWAYS_INLINE void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
 {
-    fvec x, y;
+    fvec x, y, sp;
     /* flush denormals (sign kept); Inf/NaN patterns are set aside */
-    uint32_t special = prep2(a, b, bxor, &x, &y), overflow = 0;
+    prep2(a, b, bxor, &x, &y, &sp);
+    uint32_t special = 0;
     VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {
         /* order by magnitude (magnitudes order as their bit patterns) */
         uint32_t xu = x.u[i], yu = y.u[i];
@@ -497,11 +498,11 @@ static ALU_ALWAYS_INLINE void fadd_host(const uint32_t *a, const uint32_t *b, ui
         float sum = big + small;
         float err = small - (sum - big);
         uint32_t r = f2u(sum), e = f2u(err);
-        overflow |= lane_mask((r & F_EXP) == F_EXP);
+        special |= sp.u[i] | lane_mask((r & F_EXP) == F_EXP); /* (overflow) */
         r -= (uint32_t)((e << 1) != 0) & ((e ^ r) >> 31);
         out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
     }
-    if (special | overflow) /* rare: the scalar rule for every element */
+    if (special) /* rare: the scalar rule for every element */
         for (int i = 0; i < N; i++)
             out[i] = vc4_alu_fadd(a[i], b[i] ^ bxor);
 }
@@ -553,13 +554,14 @@ static inline uint64_t d2u(double d)
 }
 VC4_KERNEL_CLONES static void k_host_fmul(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
 {
-    fvec x, y, p;
-    uint32_t special = prep2(a, b, 0, &x, &y);
+    fvec x, y, sp, p;
+    prep2(a, b, 0, &x, &y, &sp);
     for (int i = 0; i < N; i++)
         p.f[i] = (float)u2d(d2u((double)x.f[i] * (double)y.f[i]) & ~D_BELOW_FLOAT_MANT);
+    uint32_t special = 0;
     for (int i = 0; i < N; i++) {
         uint32_t r = p.u[i];
-        special |= lane_mask((r & F_ABS) == F_MIN_NORMAL);
+        special |= sp.u[i] | lane_mask((r & F_ABS) == F_MIN_NORMAL);
         out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
     }
     if (special)
