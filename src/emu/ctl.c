@@ -937,6 +937,10 @@ static enum vc4_status list_prims(struct vc4_v3d *v, uint32_t at, const struct v
                 return VC4_ERR_FAULT;
             }
         }
+        /* a cycle per primitive (vc4kit's cost, UNVERIFIED): culled and
+         * zero-area primitives cost no shading, and a list of 2^32 of them
+         * must still end inside the budget */
+        (*used)++;
         enum vc4_status st = draw_prim(v, at, pkt, per, idx, budget, used);
         if (st != VC4_OK)
             return st;

@@ -816,6 +816,42 @@ static void test_not_modelled(void)
     vc4_emu_destroy(emu);
 }
 
+/* Regression (found by fuzz_render): a Vertex Array Primitives of 2^32 - 1
+ * zero-area triangles cost nothing and ran for minutes; every primitive now
+ * costs a cycle and the list times out inside its budget. */
+static void test_degenerate_list_times_out(void)
+{
+    struct vc4_diag_sink sink = harness_sink(&hd);
+    struct vc4_emu_options eo = {.sink = sink, .mem_size = 4u << 20};
+    struct vc4_emu *emu = vc4_emu_create(&eo);
+    CHECK(sc_load_shader(emu, fs_flat, CODE, sink));
+    struct vc4_cl_nv_shader_record rec = {.vertex_stride = 0, .fs_code_addr = CODE, .fs_uniforms_addr = UNIF,
+                                          .vertex_data_addr = VERT}; /* every vertex the same */
+    uint8_t b[16];
+    vc4_cl_nv_shader_record_pack(&rec, b, NULL);
+    vc4_emu_mem_write(emu, REC, b, 16);
+    struct vc4_cl cl;
+    vc4_cl_init(&cl, NULL, RL, &sink);
+    struct vc4_cl_tile_rendering_mode_config tr = {.fb_addr = FB, .width_px = 64, .height_px = 64,
+                                                   .color_format = VC4_CL_FB_RGBA8888};
+    vc4_cl_tile_rendering_mode_config(&cl, &tr);
+    struct vc4_cl_tile_coordinates t = {0, 0};
+    vc4_cl_tile_coordinates(&cl, &t);
+    struct vc4_cl_nv_shader_state nvs = {REC};
+    vc4_cl_nv_shader_state(&cl, &nvs);
+    struct vc4_cl_vertex_array_primitives va = {.primitive_mode = VC4_CL_PRIM_TRIANGLES, .length = 0xFFFFFFFFu};
+    vc4_cl_vertex_array_primitives(&cl, &va);
+    vc4_cl_store_ms_tile_buffer_and_eof(&cl);
+    CHECK(cl.status == VC4_OK && vc4_emu_mem_write(emu, RL, cl.data, cl.len) == VC4_OK);
+    vc4_emu_reg_write(emu, VC4_V3D_CT1CA, RL);
+    vc4_emu_reg_write(emu, VC4_V3D_CT1EA, vc4_cl_addr(&cl));
+    CHECK_EQ_INT(vc4_emu_run(emu, 200000), VC4_ERR_TIMEOUT);
+    CHECK(strstr(hd.text, "cycle budget exhausted") != NULL);
+    vc4_cl_free(&cl);
+    vc4_emu_destroy(emu);
+}
+
 TEST_LIST(test_depth_functions, test_ms_sample_z, test_stencil_decode, test_stencil_table, test_stencil_faces,
           test_ms_stencil, test_early_z, test_early_z_visible, test_early_z_hw2905, test_depth_offset, test_blend_over,
-          test_ms_color_loads, test_load_and_end, test_not_modelled)
+          test_ms_color_loads, test_load_and_end, test_not_modelled,
+          test_degenerate_list_times_out)
