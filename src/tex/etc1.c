@@ -117,17 +117,23 @@ static int clamp255(int v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
 static struct sub_fit fit_sub(const uint32_t px[8], const int base[3])
 {
     struct sub_fit best = {.err = UINT32_MAX};
+    int p[8][3];
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned c = 0; c < 3; c++)
+            p[i][c] = chan_of(px[i], c);
     for (unsigned t = 0; t < 8; t++) {
+        int cand[4][3]; /* the four colours this table offers, clamped */
+        for (unsigned idx = 0; idx < 4; idx++) {
+            int mod = etc1_modifiers[t][idx & 1] * ((idx & 2) ? -1 : 1);
+            for (unsigned c = 0; c < 3; c++)
+                cand[idx][c] = clamp255(base[c] + mod);
+        }
         struct sub_fit f = {.err = 0, .table = t};
-        for (unsigned i = 0; i < 8; i++) {
+        for (unsigned i = 0; i < 8 && f.err < best.err; i++) {
             uint32_t be = UINT32_MAX;
             for (unsigned idx = 0; idx < 4; idx++) {
-                int mod = etc1_modifiers[t][idx & 1] * ((idx & 2) ? -1 : 1);
-                uint32_t e = 0;
-                for (unsigned c = 0; c < 3; c++) {
-                    int d = clamp255(base[c] + mod) - chan_of(px[i], c);
-                    e += (uint32_t)(d * d);
-                }
+                int d0 = cand[idx][0] - p[i][0], d1 = cand[idx][1] - p[i][1], d2 = cand[idx][2] - p[i][2];
+                uint32_t e = (uint32_t)(d0 * d0 + d1 * d1 + d2 * d2);
                 if (e < be) {
                     be = e;
                     f.idx[i] = (uint8_t)idx;
@@ -172,27 +178,56 @@ void vc4_tex_etc1_encode_block(const uint32_t rgba[16], uint8_t block[8])
             average(px[s], avg[s]);
         }
         for (unsigned diff = 0; diff < 2; diff++) {
-            int q[2][3], base[2][3];
-            bool ok = true;
-            for (unsigned c = 0; c < 3; c++) {
-                if (!diff) {
-                    for (unsigned s = 0; s < 2; s++) {
-                        q[s][c] = quant(avg[s][c], 4);
-                        base[s][c] = q[s][c] * 17;
+            /* base colours: each sub-block's quantised average, then one
+             * step darker and one brighter on all channels (the modifiers
+             * are symmetric, the error is not); differential deltas are
+             * clamped to their 3 bits */
+            unsigned bits = diff ? 5 : 4;
+            int qmax = (1 << bits) - 1;
+            struct sub_fit f[2] = {{.err = UINT32_MAX}, {.err = UINT32_MAX}};
+            int q[2][3] = {{0}};
+            for (int d0 = -1; d0 <= 1; d0++) {
+                int q0[3], b0[3];
+                for (unsigned c = 0; c < 3; c++) {
+                    q0[c] = quant(avg[0][c], bits) + d0;
+                    q0[c] = q0[c] < 0 ? 0 : q0[c] > qmax ? qmax : q0[c];
+                    b0[c] = (int)vc4_tex_widen8((uint32_t)q0[c], bits);
+                }
+                struct sub_fit f0 = fit_sub(px[0], b0);
+                /* individual mode: the second sub-block does not depend on
+                 * the first, so it is fitted once (d0 == -1) */
+                for (int d1 = -1; d1 <= 1 && (diff || d0 == -1); d1++) {
+                    if (diff && d0 && d1)
+                        continue; /* differential: vary one sub-block at a time */
+                    int q1[3], b1[3];
+                    for (unsigned c = 0; c < 3; c++) {
+                        q1[c] = quant(avg[1][c], bits) + d1;
+                        int lo = diff ? q0[c] - 4 : 0, hi = diff ? q0[c] + 3 : qmax;
+                        lo = lo < 0 ? 0 : lo;
+                        hi = hi > qmax ? qmax : hi;
+                        q1[c] = q1[c] < lo ? lo : q1[c] > hi ? hi : q1[c];
+                        b1[c] = (int)vc4_tex_widen8((uint32_t)q1[c], bits);
                     }
-                } else {
-                    q[0][c] = quant(avg[0][c], 5);
-                    int d = quant(avg[1][c], 5) - q[0][c];
-                    if (d < -4 || d > 3)
-                        ok = false;
-                    q[1][c] = d; /* the delta */
-                    base[0][c] = (int)vc4_tex_widen8((uint32_t)q[0][c], 5);
-                    base[1][c] = ok ? (int)vc4_tex_widen8((uint32_t)(q[0][c] + d), 5) : 0;
+                    struct sub_fit f1 = fit_sub(px[1], b1);
+                    bool better = diff ? (uint64_t)f0.err + f1.err < (uint64_t)f[0].err + f[1].err
+                                       : f1.err < f[1].err;
+                    if (better) {
+                        f[1] = f1;
+                        memcpy(q[1], q1, sizeof q1);
+                        if (diff) {
+                            f[0] = f0;
+                            memcpy(q[0], q0, sizeof q0);
+                        }
+                    }
+                }
+                if (!diff && f0.err < f[0].err) {
+                    f[0] = f0;
+                    memcpy(q[0], q0, sizeof q0);
                 }
             }
-            if (!ok)
-                continue;
-            struct sub_fit f[2] = {fit_sub(px[0], base[0]), fit_sub(px[1], base[1])};
+            if (diff)
+                for (unsigned c = 0; c < 3; c++)
+                    q[1][c] -= q[0][c]; /* stored as the delta */
             uint32_t err = f[0].err + f[1].err;
             if (err >= best_err)
                 continue;
