@@ -31,7 +31,8 @@ static const struct {
     bool not_modelled;
 } fsi_rules[FR_COUNT] = {
     [FR_SB_EARLY] = {"fs-scoreboard-first-two", "seed 002; qpu-isa-facts 19",
-                     "scoreboard wait (sbwait or the first TLB access) in the first two instructions of a fragment shader", false},
+                     "scoreboard wait (sbwait or the first TLB access) in the first two instructions of a "
+                     "fragment shader", false},
     [FR_VARY_UNREAD] = {"fs-varyings-unread", "seed 002",
                         "fragment shader ended before reading every varying the shader record sets up", false},
     [FR_VARY_OVERREAD] = {"fs-varyings-overread", "seed 002",

@@ -369,52 +369,63 @@ static uint8_t ref_op(unsigned op, uint8_t s, uint8_t ref)
 
 /* Every stencil function x every operation in each of the three slots x
  * references, stored values, value masks, write masks, depth outcome. */
+/* One case of the table: the stencil config (op in slot 0 fail, 1 zfail or
+ * 2 zpass, invert in the others) against stored value s, the depth test
+ * passing or not (LESS with updates); false when the TLB disagrees with
+ * GL's rules computed here. */
+static bool stencil_case(unsigned func, unsigned slot, unsigned op, uint8_t s, uint8_t ref, uint8_t vm,
+                         unsigned wcode, bool zp)
+{
+    static const uint8_t wmask[4] = {0x01, 0x03, 0x0F, 0xFF};
+    unsigned ops[3] = {5, 5, 5};
+    ops[slot] = op;
+    struct vc4_tlb_stencil st = {0};
+    vc4_tlb_stencil_setup(&st, ss_word(3, wcode, ops[1], ops[2], ops[0], func, ref, vm));
+    uint32_t zbuf = 0x400000, z = zp ? 0x300000 : 0x500000;
+    uint32_t zs = zbuf << 8 | s;
+    bool sfail = false;
+    bool pass = vc4_tlb_zs_test(VC4_CL_DEPTH_LESS, true, &st.face[0], z, &zs, &sfail);
+    /* (ref & vm) FUNC (s & vm); fail -> fail op, else the depth test picks
+     * zpass / zfail; the result goes through the write mask */
+    bool spass = ref_cmp(func, ref & vm, s & vm);
+    uint8_t res = ref_op(ops[!spass ? 0 : zp ? 2 : 1], s, ref);
+    uint8_t wm = wmask[wcode];
+    uint8_t want_s = (uint8_t)((s & ~wm) | (res & wm));
+    bool want_pass = spass && zp;
+    uint32_t want = (want_pass ? z : zbuf) << 8 | want_s;
+    if (pass == want_pass && sfail == !spass && zs == want)
+        return true;
+    fprintf(stderr, "  func %u slot %u op %u s %02x ref %02x vm %02x wcode %u zp %d: got %d 0x%08x, want %d 0x%08x\n",
+            func, slot, op, s, ref, vm, wcode, zp, pass, zs, want_pass, want);
+    return false;
+}
+
+/* Every stencil function x every operation in each of the three slots x
+ * references, stored values, value masks, write masks, depth outcome. */
 static void test_stencil_table(void)
 {
     static const uint8_t svals[] = {0x00, 0x01, 0x5A, 0x7F, 0x80, 0xFE, 0xFF};
     static const uint8_t refs[] = {0x00, 0x5A, 0x80, 0xFF};
     static const uint8_t vmasks[] = {0xFF, 0x0F, 0xF0, 0x00};
-    static const uint8_t wcodes[] = {0, 1, 2, 3};
-    static const uint8_t wmask[4] = {0x01, 0x03, 0x0F, 0xFF};
     unsigned cases = 0, bad = 0;
     for (unsigned func = 0; func < 8; func++)
         for (unsigned slot = 0; slot < 3; slot++)
             for (unsigned op = 0; op < 8; op++)
-                for (unsigned a = 0; a < sizeof svals; a++)
-                    for (unsigned r = 0; r < sizeof refs; r++)
-                        for (unsigned m = 0; m < sizeof vmasks; m++)
-                            for (unsigned w = 0; w < sizeof wcodes; w++)
-                                for (int zp = 0; zp < 2; zp++) {
-                                    /* op in one slot, a distinct marker op in the others */
-                                    unsigned ops[3] = {5, 5, 5};
-                                    ops[slot] = op;
-                                    uint32_t word = ss_word(3, wcodes[w], ops[1], ops[2], ops[0], func, refs[r],
-                                                            vmasks[m]);
-                                    struct vc4_tlb_stencil st = {0};
-                                    vc4_tlb_stencil_setup(&st, word);
-                                    uint8_t s = svals[a];
-                                    uint32_t zbuf = 0x400000, z = zp ? 0x300000 : 0x500000;
-                                    uint32_t zs = zbuf << 8 | s;
-                                    bool sfail = false;
-                                    bool pass = vc4_tlb_zs_test(VC4_CL_DEPTH_LESS, true, &st.face[0], z, &zs,
-                                                                &sfail);
-                                    /* reference: (ref & vm) FUNC (s & vm); fail -> fail op; else
-                                     * depth -> zpass / zfail op; result through the write mask */
-                                    bool spass = ref_cmp(func, refs[r] & vmasks[m], s & vmasks[m]);
-                                    unsigned fired = !spass ? 0 : zp ? 2 : 1;
-                                    uint8_t res = ref_op(ops[fired], s, refs[r]);
-                                    uint8_t wm = wmask[wcodes[w]];
-                                    uint8_t want_s = (uint8_t)((s & ~wm) | (res & wm));
-                                    bool want_pass = spass && zp;
-                                    uint32_t want_z = want_pass ? z : zbuf;
-                                    cases++;
-                                    if (pass != want_pass || sfail != !spass || zs != (want_z << 8 | want_s)) {
-                                        if (bad++ < 4)
-                                            fprintf(stderr, "  func %u slot %u op %u s %02x ref %02x vm %02x wm %02x zp %d: "
-                                                    "got %d 0x%08x, want %d 0x%08x\n", func, slot, op, s, refs[r],
-                                                    vmasks[m], wm, zp, pass, zs, want_pass, want_z << 8 | want_s);
-                                    }
-                                }
+                for (unsigned n = 0; n < sizeof svals * sizeof refs * sizeof vmasks * 4 * 2; n++) {
+                    unsigned c = n;
+                    uint8_t sv = svals[c % sizeof svals];
+                    c /= sizeof svals;
+                    uint8_t ref = refs[c % sizeof refs];
+                    c /= sizeof refs;
+                    uint8_t vm = vmasks[c % sizeof vmasks];
+                    c /= sizeof vmasks;
+                    unsigned wcode = c % 4;
+                    bool zp = c / 4;
+                    cases++;
+                    if (!stencil_case(func, slot, op, sv, ref, vm, wcode, zp) && ++bad > 4)
+                        goto out;
+                }
+out:
     CHECK_EQ_U64(cases, 8u * 3 * 8 * 7 * 4 * 4 * 4 * 2);
     CHECK_MSG(bad == 0, "%u of %u stencil cases wrong", bad, cases);
     /* no stencil state: the stencil byte is kept, Z updates only on pass */
@@ -524,6 +535,39 @@ static void test_ms_stencil(void)
         }
     CHECK(partial > 20);
     CHECK_MSG(bad == 0, "%u samples wrong", bad);
+    vc4_emu_destroy(emu);
+}
+
+/* Coverage into the TLB: an MS_FLAGS write (AND-mask of each element's
+ * samples) before the tests leaves the masked samples' Z, stencil and
+ * colour alone. */
+static const char fs_msmask[] = "nop\nnop\nmov ms_mask, unif\nmov stencil, unif\nmov tlbc, unif\n"
+                                "nop; thrend\nnop\nnop; sbdone\n";
+
+static void test_ms_coverage_mask(void)
+{
+    struct scene s = {.ms = true, .clear_color = 0xFF000000u, .clear_z = 0xFFFFFF, .clear_stencil = 0x10,
+                      .ndraw = 1};
+    struct draw *d = &s.d[0];
+    d->cfg.depth_func = VC4_CL_DEPTH_LESS;
+    d->cfg.z_updates_enable = true;
+    d->fs = fs_msmask;
+    d->unif[0] = 0x5; /* samples 0 and 2 */
+    d->unif[1] = ss_word(3, 3, 1, 2, 1, 7, 0x77, 0xFF);
+    d->unif[2] = 0xFFFFFFFFu;
+    full_tri(d, 0.25f);
+    struct vc4_emu *emu = render(&s);
+    unsigned bad = 0;
+    for (unsigned y = 0; y < 32; y++)
+        for (unsigned x = 0; x < 32; x++) {
+            for (unsigned k = 0; k < 4; k++) {
+                bool live = (0x5 >> k) & 1;
+                bad += dump_zs(emu, &s, x, y, k) != (live ? z24(0.25) << 8 | 0x77 : 0xFFFFFF10u);
+            }
+            /* resolved: two white and two black samples, (255 + 255 + 0 + 0 + 2) / 4 per channel */
+            bad += px_color(emu, &s, x, y) != 0xFF808080u;
+        }
+    CHECK_MSG(bad == 0, "%u wrong", bad);
     vc4_emu_destroy(emu);
 }
 
@@ -852,6 +896,6 @@ static void test_degenerate_list_times_out(void)
 }
 
 TEST_LIST(test_depth_functions, test_ms_sample_z, test_stencil_decode, test_stencil_table, test_stencil_faces,
-          test_ms_stencil, test_early_z, test_early_z_visible, test_early_z_hw2905, test_depth_offset, test_blend_over,
-          test_ms_color_loads, test_load_and_end, test_not_modelled,
+          test_ms_stencil, test_ms_coverage_mask, test_early_z, test_early_z_visible, test_early_z_hw2905,
+          test_depth_offset, test_blend_over, test_ms_color_loads, test_load_and_end, test_not_modelled,
           test_degenerate_list_times_out)
