@@ -57,6 +57,7 @@ enum {
     W_UNVERIFIED = 1u << 10,
     W_TILE_OUT = 1u << 11,
     W_VG_PRIMS = 1u << 12,
+    W_COVERAGE = 1u << 13,
 };
 
 static bool once(struct vc4_v3d *v, uint32_t w)
@@ -1060,6 +1061,11 @@ static enum vc4_status render_packet(struct vc4_v3d *v, uint32_t at, const struc
         if (r->cfg.rasteriser_oversample == VC4_CL_OVERSAMPLE_16X && once(v, W_OVERSAMPLE16))
             ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
                     "16x rasteriser oversampling (VG coverage) is not modelled: pixel-centre coverage");
+        if (r->cfg.coverage_pipe_select && once(v, W_COVERAGE))
+            ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                    "the coverage pipe (VG coverage accumulation: pipe select, update mode %u, read type %u, "
+                    "read mode %u) is not modelled: primitives shade as usual",
+                    r->cfg.coverage_update_mode, r->cfg.coverage_read_type, r->cfg.coverage_read_mode);
         return VC4_OK;
     case VC4_CL_FLAT_SHADE_FLAGS: {
         struct vc4_cl_flat_shade_flags p;

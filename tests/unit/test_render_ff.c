@@ -858,6 +858,15 @@ static void test_not_modelled(void)
     CHECK_EQ_INT(hd.warnings, 1);
     CHECK(strstr(hd.text, "coverage load (loadcv)") != NULL);
     vc4_emu_destroy(emu);
+    /* the coverage pipe of the Configuration Bits: warned, drawn as usual */
+    s.d[0].cfg.coverage_pipe_select = true;
+    s.d[0].fs = fs_flat;
+    s.d[0].unif[0] = 0xFF00FF00u;
+    emu = render(&s);
+    CHECK_EQ_U64(px_color(emu, &s, 3, 3), 0xFF00FF00u);
+    CHECK_EQ_INT(hd.warnings, 1);
+    CHECK(strstr(hd.text, "coverage pipe") != NULL);
+    vc4_emu_destroy(emu);
 }
 
 /* Regression (found by fuzz_render): a Vertex Array Primitives of 2^32 - 1
