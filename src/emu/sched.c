@@ -73,12 +73,8 @@ static void dispatch(struct vc4_v3d *v)
     }
 }
 
-void vc4_sched_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
+void vc4_sched_end_checks(struct vc4_v3d *v, struct vc4_qpu *q)
 {
-    if (vc4_fsi_program_end(v, q)) /* a fragment-shader thread (fsi.c) */
-        return;
-    if (vc4_vsi_program_end(v, q)) /* a vertex / coordinate shader batch (vsi.c) */
-        return;
     struct vc4_location l = vc4_location_none();
     l.addr = q->pc;
     l.qpu = (int)q->num;
@@ -88,6 +84,15 @@ void vc4_sched_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
         v->fault = VC4_ERR_RULE;
     if (v->sema.mutex_owner == (int)q->num)
         v->sema.mutex_owner = VC4_MUTEX_FREE; /* UNVERIFIED: a finished QPU holds nothing */
+}
+
+void vc4_sched_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    if (vc4_fsi_program_end(v, q)) /* a fragment-shader thread (fsi.c) */
+        return;
+    if (vc4_vsi_program_end(v, q)) /* a vertex / coordinate shader batch (vsi.c) */
+        return;
+    vc4_sched_end_checks(v, q);
     q->state = VC4_EMU_QPU_IDLE;
     if (q->user) {
         v->sched.completed++;

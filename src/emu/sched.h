@@ -41,5 +41,9 @@ enum vc4_status vc4_sched_run(struct vc4_v3d *v, uint64_t max_cycles);
  * completion counts; the QPU becomes idle. */
 struct vc4_qpu;
 void vc4_sched_program_end(struct vc4_v3d *v, struct vc4_qpu *q);
+/* The checks every program's end gets (VPM reads left, TMU requests left,
+ * strict mode) and the mutex it held given back; also for vertex and
+ * coordinate shaders (vsi.c). */
+void vc4_sched_end_checks(struct vc4_v3d *v, struct vc4_qpu *q);
 
 #endif

@@ -219,8 +219,9 @@ static bool start_batch(struct vc4_v3d *v, unsigned i, const struct vc4_location
         idx[vq->n++] = p[1];
     }
     uint32_t base = s->seg_first + seg * s->seg_rows;
-    if (!vc4_vcd_fetch(v, g, st, idx, vq->n, base, UNIT, loc))
-        s->failed = true;
+    /* attributes outside memory: zeros and an error (vcd.c); the batch
+     * still runs, as the hardware would shade whatever it fetched */
+    vc4_vcd_fetch(v, g, st, idx, vq->n, base, UNIT, loc);
     vq->owned = true;
     vq->stage = (uint8_t)st;
     vq->seg = (uint8_t)seg;
@@ -287,8 +288,12 @@ static void check_batch(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_v
     }
     if (t->rd_dup_row >= 0) {
         int a = attr_at(g, st, (uint32_t)t->rd_dup_row * 4u);
-        vsi_rule(v, q, VR_ATTR_TWICE, "VPM row %d (%s%d) read again at 0x%08x", t->rd_dup_row,
-                 a >= 0 ? "attribute " : "no attribute: ", a, t->rd_dup_pc);
+        if (a >= 0)
+            vsi_rule(v, q, VR_ATTR_TWICE, "VPM row %d (attribute %d) read again at 0x%08x", t->rd_dup_row, a,
+                     t->rd_dup_pc);
+        else
+            vsi_rule(v, q, VR_ATTR_TWICE, "VPM row %d (no attribute) read again at 0x%08x", t->rd_dup_row,
+                     t->rd_dup_pc);
     }
     /* outputs: every byte of the rows the PTB / PSE read, in each used column */
     unsigned nout = vc4_gl_out_rows(g, st);
@@ -310,15 +315,7 @@ bool vc4_vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
     if (!vc4_vsi_owns(s, q->num))
         return false;
     struct vc4_vsi_qpu *vq = &s->q[q->num];
-    struct vc4_location l = vc4_location_none();
-    l.addr = q->pc;
-    l.qpu = (int)q->num;
-    unsigned ev = vc4_vpm_program_end(&v->vpm, q->num, &v->unit_sink, &l);
-    ev |= vc4_tmu_program_end(&v->tmu, q->num, &v->unit_sink, &l);
-    if (ev && v->strict && v->fault == VC4_OK)
-        v->fault = VC4_ERR_RULE;
-    if (v->sema.mutex_owner == (int)q->num)
-        v->sema.mutex_owner = VC4_MUTEX_FREE;
+    vc4_sched_end_checks(v, q);
     check_batch(v, q, vq);
     /* outputs, taken from the VPM window as the PTB / PSE would */
     struct vc4_vsi_cache *c = &s->cache[vq->stage];
@@ -416,7 +413,6 @@ enum vc4_status vc4_vsi_shade(struct vc4_v3d *v, enum vc4_gl_stage st, const str
     }
     s->g = g;
     s->stage = (uint8_t)st;
-    s->failed = false;
     for (unsigned r = 0; r < VC4_GL_MAX_OUT_ROWS; r++) { /* the attribute bytes of each row */
         s->attr_mask[r] = 0;
         for (unsigned lane = 0; lane < 4; lane++)

@@ -77,7 +77,6 @@ struct vc4_vsi {
     size_t npend, pend_cap, pnext, ndone;
     uint32_t seg_first, seg_rows, nseg, seg_busy;
     struct vc4_vsi_qpu q[VC4_VSI_MAX_QPUS];
-    bool failed;                 /* a batch faulted or fetched outside memory */
     uint8_t attr_mask[VC4_GL_MAX_OUT_ROWS]; /* bytes of each VPM row an attribute fills */
     /* the cycle budget of the control-list run in progress (ctl.c sets
      * them for the run; used NULL: each call has the emulator's default) */

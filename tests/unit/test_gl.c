@@ -479,6 +479,26 @@ static const char vs_writes_twice[] =
     "nop\n"
     "nop\n";
 
+static const char vs_reads_twice[] =
+    "ldi vr_setup, 0x00301A00\n"
+    "ldi vw_setup, 0x00001A00\n"
+    "nop\n"
+    "nop\n"
+    "mov ra0, vpm\n"
+    "mov ra1, vpm\n"
+    "mov ra2, vpm\n"
+    "ldi vr_setup, 0x00101A01   # row 1 again\n"
+    "nop\n"
+    "nop\n"
+    "nop\n"
+    "mov r0, vpm\n"
+    "mov vpm, ra0\n"
+    "mov vpm, ra1\n"
+    "mov vpm, ra2\n"
+    "nop; thrend\n"
+    "nop\n"
+    "nop\n";
+
 static const char fs_touches_vpm[] =
     "ldi vw_setup, 0x00001A00\n"
     "nop; fmul r5quad.8a, unif, 1.0; @add_a=6 @add_b=7\n"
@@ -511,6 +531,11 @@ static void test_rules(void)
     CHECK_CONTAINS(hd.text, "vertex shader (GL record 0x00110000): output written to the VPM more than once: "
                             "output row 0 written again");
     CHECK_CONTAINS(hd.text, "[gl-output-write-once;");
+    /* an attribute row read twice */
+    s.vs = (struct gl_shader){NULL, 0, vs_reads_twice};
+    free(render(&s, 12));
+    CHECK_CONTAINS(hd.text, "vertex shader (GL record 0x00110000): attribute read from the VPM more than once: "
+                            "VPM row 1 (attribute 0) read again at 0x00112058");
     /* the coordinate shader run as the vertex shader: it reads 7 rows of a
      * 3-row batch (beyond the attributes) and writes 7 */
     s = gl_seed_scene(vdata);
