@@ -1,11 +1,11 @@
 /*
  * params.c - the texture config parameter words P0, P1, P2 for a texture
  * (tex.h has the diagram).  The fields are the TMU's own table
- * (vc4_tmu_fields, src/emu/tmu_tex.c), so encoder and sampler share one
+ * (vc4_tmu_fields, src/spec/tex_params.c), so encoder and sampler share one
  * description of the hardware.
  */
 #include "base/base.h"
-#include "emu/tmu_tex.h"
+#include "spec/tex_spec.h"
 #include "vc4kit/tex.h"
 
 enum {
