@@ -194,11 +194,23 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b, unsig
                 a->instructions == b->instructions && a->stat_instructions == b->stat_instructions &&
                 a->d.errors == b->d.errors && a->d.warnings == b->d.warnings && a->d.len == b->d.len &&
                 memcmp(a->d.text, b->d.text, a->d.len) == 0;
-    if (!same)
+    if (!same) {
         fprintf(stderr, "stream %u: fast and general paths differ (status %d/%d, %llu/%llu instructions, "
                         "flags Z %04x/%04x N %04x/%04x C %04x/%04x)\n", seed, (int)a->st, (int)b->st,
                 (unsigned long long)a->instructions, (unsigned long long)b->instructions, a->flag[1], b->flag[1],
                 a->flag[2], b->flag[2], a->flag[3], b->flag[3]);
+        for (unsigned r = 0; r < VC4_QPU_REGS; r++)
+            for (unsigned i = 0; i < VC4_QPU_SIMD; i++) {
+                if (a->ra[r][i] != b->ra[r][i])
+                    fprintf(stderr, "  ra%u[%u]: %08x / %08x\n", r, i, a->ra[r][i], b->ra[r][i]);
+                if (a->rb[r][i] != b->rb[r][i])
+                    fprintf(stderr, "  rb%u[%u]: %08x / %08x\n", r, i, a->rb[r][i], b->rb[r][i]);
+                if (r < 6 && a->acc[r][i] != b->acc[r][i])
+                    fprintf(stderr, "  r%u[%u]: %08x / %08x\n", r, i, a->acc[r][i], b->acc[r][i]);
+            }
+        if (a->d.len != b->d.len || memcmp(a->d.text, b->d.text, a->d.len))
+            fprintf(stderr, "  diagnostics:\n%.*s\n  /\n%.*s\n", (int)a->d.len, a->d.text, (int)b->d.len, b->d.text);
+    }
     return same;
 }
 
