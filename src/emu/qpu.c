@@ -377,11 +377,14 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->rd_b != VC4_XI_RD_REG && xi->rd_b != VC4_XI_RD_IO && xi->block == VC4_XI_BLOCK_NONE &&
         !(xi->features & VC4_XI_THREND))
         xi->form = VC4_XI_NOP;
-    /* the fast path (qpu.h): nothing but operands, ALUs, plain writes, flags */
+    /* the fast path (qpu.h): nothing but operands (uniforms included),
+     * ALUs, plain writes, flags */
+    bool unif_a = in->raddr_a == VC4_QPU_R_UNIF, unif_b = !small_imm && in->raddr_b == VC4_QPU_R_UNIF;
     if (xi->block == VC4_XI_BLOCK_NONE && !xi->sig && !xi->features && !xi->mul_quirk &&
-        xi->rd_a != VC4_XI_RD_IO && xi->rd_b != VC4_XI_RD_IO && xi->w_add != VC4_XI_W_IO &&
-        xi->w_mul != VC4_XI_W_IO) {
+        (xi->rd_a != VC4_XI_RD_IO || unif_a) && (xi->rd_b != VC4_XI_RD_IO || unif_b) &&
+        xi->w_add != VC4_XI_W_IO && xi->w_mul != VC4_XI_W_IO) {
         xi->fast = xi->form == VC4_XI_NOP ? VC4_XI_FAST_NOP : VC4_XI_FAST_ALU;
+        xi->unif = (uint8_t)(unif_a | unif_b << 1);
         if (xi->fast == VC4_XI_FAST_ALU && xi->sf == VC4_XI_SF_NONE &&
             (xi->w_add == VC4_XI_W_NONE || in->cond_add == VC4_QPU_COND_ALWAYS) &&
             (xi->w_mul == VC4_XI_W_NONE || in->cond_mul == VC4_QPU_COND_ALWAYS))
@@ -1080,6 +1083,23 @@ static inline bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
     return ended;
 }
 
+/* The fast path's uniform read (regfile A and/or B reading UNIFORM_READ
+ * take one value, as read_uniform): false, with nothing changed, when a
+ * rule applies (uniforms-address hazard, thread-end delay slot) or the
+ * read faults, for the general path to report. */
+static inline bool fast_uniform(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+{
+    uint32_t u;
+    if (q->unif_hazard || q->thrend_left || !vc4_mem_read32(&v->mem, q->unif, &u))
+        return false;
+    q->unif += 4;
+    if (xi->unif & 1)
+        fill(q->in_a, u);
+    if (xi->unif & 2)
+        fill(q->in_b, u);
+    return true;
+}
+
 /* The fast path of the commonest ALU instructions (VC4_XI_FAST_ALU_PLAIN):
  * step_fast_alu when no flags are set and every write is unconditional. */
 static inline void step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
@@ -1234,6 +1254,8 @@ static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
     /* the fast path unless a rule may apply (qpu.h) */
     if (VC4_LIKELY(xi->fast != VC4_XI_FAST_NONE) && VC4_LIKELY(!(q->prev_w & xi->rmask)) &&
         !(q->sfu_left && xi->reads_r4) && !q->general_only) {
+        if (VC4_UNLIKELY(xi->unif) && !fast_uniform(v, q, xi))
+            return step_general(v, q, e);
         switch (xi->fast) {
         case VC4_XI_FAST_ALU_PLAIN:
             step_fast_plain(v, q, xi);

@@ -63,12 +63,15 @@ enum {
     VC4_XI_THREND = 1u << 5,     /* thread-end rule check */
 };
 /*
- * The fast path (qpu.c step_fast): instructions whose whole effect is
- * "read plain operands, run the two ALUs, write plain registers under the
- * conditions, set the flags".  Decided at decode; at issue only the rules
- * that depend on the previous instructions (regfile read-after-write, r4
- * read during an SFU) are tested, and the general path runs when one may
- * apply.  Both paths give identical results (tests/unit/test_qpu_fastpath.c).
+ * The fast path (qpu.c step): instructions whose whole effect is "read
+ * plain operands or a uniform, run the two ALUs, write plain registers
+ * under the conditions, set the flags", and branches without links.
+ * Decided at decode; at issue only the rules that depend on the previous
+ * instructions (regfile read-after-write, r4 read during an SFU, uniform
+ * read after a uniforms-address write or in thread-end delay slots, branch
+ * spacing) are tested, and the general path runs when one may apply (or a
+ * uniform read faults).  Both paths give identical results
+ * (tests/unit/test_qpu_fastpath.c).
  */
 enum vc4_qpu_xi_fast {
     VC4_XI_FAST_NONE, /* the general path */
@@ -107,6 +110,7 @@ struct vc4_qpu_xi {
     uint16_t cinv_add, cinv_mul;
     uint8_t sf;              /* enum vc4_qpu_xi_sf: which ALU sets the flags */
     bool add_direct, mul_direct; /* fast path: the kernel writes the register itself */
+    uint8_t unif;            /* fast path: uniform read by file A (bit 0) / B (bit 1) */
     uint8_t features;        /* VC4_XI_* bits */
     bool sig;                /* the signal has an effect (thrend, ldtmu, TLB) */
     bool reads_r4;           /* a used operand is r4 (SFU latency rule) */
