@@ -179,7 +179,11 @@ bool vc4_vcd_fetch(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc4_gl_
                                   a->size);
                 reported = true;
             }
-            for (uint32_t k = 0; k < a->size; k++) {
+            uint32_t k = 0;
+            if (a->vpm_off[s] % 4u == 0) /* whole words: one row each */
+                for (; k + 4 <= a->size; k += 4)
+                    vc4_vpm_poke(&v->vpm, base_row + (a->vpm_off[s] + k) / 4u, c, vc4_le32(buf + k));
+            for (; k < a->size; k++) {
                 uint32_t b = a->vpm_off[s] + k;
                 unsigned row = base_row + b / 4u, lane = b % 4u;
                 uint32_t w = vc4_vpm_peek(&v->vpm, row, c);
