@@ -56,6 +56,11 @@ static void check_stage(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc
     uint8_t map[256]; /* which attribute owns each VPM byte of a vertex (0xFF = none) */
     memset(map, 0xFF, sizeof map);
     bool beyond_told = false, overlap_told = false; /* one of each per stage */
+    if ((sel & ((1u << g->nattrs) - 1u)) == 0)
+        gl_diag(v, VC4_WARNING, unit, loc, "gl-no-attribute",
+                "GL record 0x%08x: the %s fetches no attribute; Mesa always gives each shader at least one "
+                "(its simulator requires every shader to read one: facts §3.5)",
+                g->record_addr, who);
     for (unsigned i = 0; i < VC4_GL_MAX_ATTRS; i++) {
         if (!((sel >> i) & 1u))
             continue;

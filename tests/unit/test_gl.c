@@ -190,6 +190,12 @@ static void test_gl_record_parse(void)
     CHECK_CONTAINS(hd.text, "select bits name attribute 3 but packet 64 declares 3 attribute record(s): attribute 3 is not fetched [gl-attr-select");
     CHECK_CONTAINS(hd.text, "vertex shader attribute 0 (VPM offset 0, 12 bytes) reaches beyond the total attributes size 8");
     CHECK_CONTAINS(hd.text, "coordinate shader attributes 1 and 2 overlap in the VPM at byte 4");
+    rec.cs_attr_select = 0x8; /* only an absent record: nothing fetched */
+    vc4_cl_gl_shader_record_pack(&rec, a, 3, NULL, b, vc4_cl_gl_record_size(3, false), NULL);
+    vc4_emu_mem_write(emu, 0x9010, b, vc4_cl_gl_record_size(3, false));
+    st.record_addr = 0x9010;
+    CHECK(vc4_vcd_read_state(&emu->v3d, &st, &g, "test", &l));
+    CHECK_CONTAINS(hd.text, "GL record 0x00009010: the coordinate shader fetches no attribute; Mesa always gives each shader at least one");
     vc4_emu_destroy(emu);
 }
 
