@@ -99,9 +99,6 @@ bool vc4_alu_mul_result_is_float(unsigned op);
 /* Unpack one operand (bits 59:57): for float-consuming ops the float
  * conversions, otherwise the integer ones (qpu-isa-facts 11). */
 uint32_t vc4_unpack(unsigned mode, uint32_t v, bool to_float);
-/* float <-> half as the QPU converts (facts 11, 12). */
-uint32_t vc4_half_to_float(uint16_t h);
-uint16_t vc4_float_to_half(uint32_t f);
 /* Mul pack colour conversion: sat(x * 255) to a byte (facts 13). */
 uint8_t vc4_float_to_unorm8(uint32_t f);
 

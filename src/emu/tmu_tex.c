@@ -25,8 +25,8 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "emu/qpu_alu.h"
 #include "emu/tmu.h"
+#include "spec/half.h"
 
 #define UNIT "tmu"
 #define SRC_PARAMS "seed 004; Mesa vc4_packet.h VC4_TEX_P*"

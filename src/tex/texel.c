@@ -54,7 +54,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "emu/qpu_alu.h" /* vc4_half_to_float, vc4_float_to_half */
+#include "spec/half.h"
 #include "tex/etc1.h"
 #include "vc4kit/tex.h"
 

@@ -3,6 +3,7 @@
 
 #include "harness.h"
 #include "emu/qpu_alu.h"
+#include "spec/half.h"
 #include "emu/sfu.h"
 #include "vc4kit/qpu.h"
 
