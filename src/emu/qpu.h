@@ -179,7 +179,6 @@ struct vc4_qpu {
     const char *blocked_on;
     uint32_t unif;          /* next uniform's bus address */
     uint32_t unif_len;
-    uint8_t tmu_noswap_age;    /* instructions since a TMU_NOSWAP write (rule 6) */
     bool user;                 /* running a user program from the SRQ */
     bool general_only;         /* never take the fast path (tests compare the two) */
 
