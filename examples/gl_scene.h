@@ -224,37 +224,11 @@ static inline bool gl_build(struct vc4_emu *emu, const struct gl_scene *s, struc
     vc4_cl_free(&bin);
 
     /* rendering list (facts §4.3) */
-    struct vc4_cl rl;
-    vc4_cl_init(&rl, NULL, SC_RENDER_CL, &sink);
-    struct vc4_cl_clear_colors cc = {.clear_color = (uint64_t)s->clear_color << 32 | s->clear_color,
-                                     .clear_zs = 0xFFFFFF};
-    vc4_cl_clear_colors(&rl, &cc);
-    struct vc4_cl_tile_rendering_mode_config rcfg = {
-        .fb_addr = SC_FB, .width_px = s->width, .height_px = s->height, .color_format = VC4_CL_FB_RGBA8888,
-        .decimate_mode = VC4_CL_DECIMATE_1X, .memory_format = VC4_CL_MEM_RASTER,
+    const struct sc_target tgt = {
+        .width = s->width, .height = s->height, .color_format = VC4_CL_FB_RGBA8888,
+        .memory_format = VC4_CL_MEM_RASTER, .clear_color = s->clear_color, .clear_zs = 0xFFFFFF,
     };
-    vc4_cl_tile_rendering_mode_config(&rl, &rcfg);
-    struct vc4_cl_tile_coordinates tc = {0, 0};
-    vc4_cl_tile_coordinates(&rl, &tc);
-    struct vc4_cl_store_tile_buffer_general none = {.buffer = VC4_CL_BUF_NONE};
-    vc4_cl_store_tile_buffer_general(&rl, &none);
-    for (unsigned y = 0; y < ht; y++)
-        for (unsigned x = 0; x < wt; x++) {
-            struct vc4_cl_tile_coordinates t = {x, y};
-            vc4_cl_tile_coordinates(&rl, &t);
-            if (x == 0 && y == 0)
-                vc4_cl_wait_on_semaphore(&rl);
-            struct vc4_cl_branch_to_sub_list br = {SC_TILE_ALLOC + (y * wt + x) * 32};
-            vc4_cl_branch_to_sub_list(&rl, &br);
-            if (x == wt - 1 && y == ht - 1)
-                vc4_cl_store_ms_tile_buffer_and_eof(&rl);
-            else
-                vc4_cl_store_ms_tile_buffer(&rl);
-        }
-    ok &= rl.status == VC4_OK;
-    ok &= vc4_emu_mem_write(emu, SC_RENDER_CL, rl.data, rl.len) == VC4_OK;
-    *render_end = vc4_cl_addr(&rl);
-    vc4_cl_free(&rl);
+    ok &= sc_build_render_list(emu, &tgt, sink, render_end);
     return ok;
 }
 

@@ -151,6 +151,63 @@ static inline struct sc_params sc_default(bool varyings)
     return p;
 }
 
+/* What the rendering list draws into. */
+struct sc_target {
+    unsigned width, height;
+    bool multisample;
+    unsigned color_format;  /* enum vc4_cl_fb_color_format */
+    unsigned memory_format; /* enum vc4_cl_memory_format */
+    uint32_t clear_color; /* RGBA8888, byte 0 red */
+    uint32_t clear_zs;    /* Z (24 bits) and stencil word the tiles start with */
+};
+
+/* The rendering list (facts §4.3) every scene uses, at SC_RENDER_CL: clear
+ * colours, the rendering mode, a dummy store to clear the first tile, then
+ * for each tile its coordinates, a branch into the tile's list in tile
+ * allocation memory (32 bytes a tile: the binner's initial block size) and
+ * a multisample store, the last one with end of frame.  The first tile
+ * waits on the semaphore the binning list increments. */
+static inline bool sc_build_render_list(struct vc4_emu *emu, const struct sc_target *t,
+                                        struct vc4_diag_sink sink, uint32_t *render_end)
+{
+    unsigned tile = t->multisample ? 32 : 64;
+    unsigned wt = (t->width + tile - 1) / tile, ht = (t->height + tile - 1) / tile;
+    struct vc4_cl rl;
+    vc4_cl_init(&rl, NULL, SC_RENDER_CL, &sink);
+    struct vc4_cl_clear_colors cc = {.clear_color = (uint64_t)t->clear_color << 32 | t->clear_color,
+                                     .clear_zs = t->clear_zs};
+    vc4_cl_clear_colors(&rl, &cc);
+    struct vc4_cl_tile_rendering_mode_config rcfg = {
+        .fb_addr = SC_FB, .width_px = t->width, .height_px = t->height,
+        .multisample_4x = t->multisample, .color_format = t->color_format,
+        .decimate_mode = t->multisample ? VC4_CL_DECIMATE_4X : VC4_CL_DECIMATE_1X,
+        .memory_format = t->memory_format,
+    };
+    vc4_cl_tile_rendering_mode_config(&rl, &rcfg);
+    struct vc4_cl_tile_coordinates tc = {0, 0};
+    vc4_cl_tile_coordinates(&rl, &tc);
+    struct vc4_cl_store_tile_buffer_general none = {.buffer = VC4_CL_BUF_NONE};
+    vc4_cl_store_tile_buffer_general(&rl, &none);
+    for (unsigned y = 0; y < ht; y++)
+        for (unsigned x = 0; x < wt; x++) {
+            struct vc4_cl_tile_coordinates at = {x, y};
+            vc4_cl_tile_coordinates(&rl, &at);
+            if (x == 0 && y == 0)
+                vc4_cl_wait_on_semaphore(&rl);
+            struct vc4_cl_branch_to_sub_list br = {SC_TILE_ALLOC + (y * wt + x) * 32};
+            vc4_cl_branch_to_sub_list(&rl, &br);
+            if (x == wt - 1 && y == ht - 1)
+                vc4_cl_store_ms_tile_buffer_and_eof(&rl);
+            else
+                vc4_cl_store_ms_tile_buffer(&rl);
+        }
+    bool ok = rl.status == VC4_OK;
+    ok &= vc4_emu_mem_write(emu, SC_RENDER_CL, rl.data, rl.len) == VC4_OK;
+    *render_end = vc4_cl_addr(&rl);
+    vc4_cl_free(&rl);
+    return ok;
+}
+
 /* Write everything into memory; *bin_end / *render_end get the lists' ends. */
 static inline bool sc_build(struct vc4_emu *emu, const struct sc_params *p, struct vc4_diag_sink sink,
                             uint32_t *bin_end, uint32_t *render_end)
@@ -235,38 +292,12 @@ static inline bool sc_build(struct vc4_emu *emu, const struct sc_params *p, stru
     vc4_cl_free(&bin);
 
     /* rendering list (facts §4.3) */
-    struct vc4_cl rl;
-    vc4_cl_init(&rl, NULL, SC_RENDER_CL, &sink);
-    struct vc4_cl_clear_colors cc = {.clear_color = (uint64_t)SC_CLEAR_COLOR << 32 | SC_CLEAR_COLOR};
-    vc4_cl_clear_colors(&rl, &cc);
-    struct vc4_cl_tile_rendering_mode_config rcfg = {
-        .fb_addr = SC_FB, .width_px = p->width, .height_px = p->height,
-        .multisample_4x = p->multisample, .color_format = p->color_format,
-        .decimate_mode = p->multisample ? VC4_CL_DECIMATE_4X : VC4_CL_DECIMATE_1X,
-        .memory_format = p->memory_format,
+    const struct sc_target tgt = {
+        .width = p->width, .height = p->height, .multisample = p->multisample,
+        .color_format = p->color_format, .memory_format = p->memory_format,
+        .clear_color = SC_CLEAR_COLOR,
     };
-    vc4_cl_tile_rendering_mode_config(&rl, &rcfg);
-    struct vc4_cl_tile_coordinates tc = {0, 0};
-    vc4_cl_tile_coordinates(&rl, &tc);
-    struct vc4_cl_store_tile_buffer_general none = {.buffer = VC4_CL_BUF_NONE};
-    vc4_cl_store_tile_buffer_general(&rl, &none);
-    for (unsigned y = 0; y < ht; y++)
-        for (unsigned x = 0; x < wt; x++) {
-            struct vc4_cl_tile_coordinates t = {x, y};
-            vc4_cl_tile_coordinates(&rl, &t);
-            if (x == 0 && y == 0)
-                vc4_cl_wait_on_semaphore(&rl);
-            struct vc4_cl_branch_to_sub_list br = {SC_TILE_ALLOC + (y * wt + x) * 32};
-            vc4_cl_branch_to_sub_list(&rl, &br);
-            if (x == wt - 1 && y == ht - 1)
-                vc4_cl_store_ms_tile_buffer_and_eof(&rl);
-            else
-                vc4_cl_store_ms_tile_buffer(&rl);
-        }
-    ok &= rl.status == VC4_OK;
-    ok &= vc4_emu_mem_write(emu, SC_RENDER_CL, rl.data, rl.len) == VC4_OK;
-    *render_end = vc4_cl_addr(&rl);
-    vc4_cl_free(&rl);
+    ok &= sc_build_render_list(emu, &tgt, sink, render_end);
     return ok;
 }
 
