@@ -19,6 +19,7 @@
 #ifndef VC4_EXAMPLES_GL_SCENE_H
 #define VC4_EXAMPLES_GL_SCENE_H
 
+#include "gl_seed_shaders.h"
 #include "nv_scene.h"
 
 /* Bus addresses besides nv_scene.h's lists, record, uniforms and FS. */
@@ -28,22 +29,6 @@
 #define GL_CS_UNIF 0x00115000u
 #define GL_INDICES 0x00116000u /* up to 168 KB */
 #define GL_VDATA 0x00140000u /* up to 768 KB (the tile allocation memory follows) */
-
-/* Seed 000's pass-through shaders, the posted words (examples/seeds/gl_*_shader.hex). */
-static const uint32_t gl_seed_vs_words[] = {
-    0x9E7000, 0x100009E7, 0x1A341AC0, 0xE0020C67, 0x9E7000, 0x100009E7, 0x9E7000, 0x100009E7,
-    0x9E7000, 0x100009E7, 0x15C27DF7, 0x10020027, 0x15C27DF7, 0x10020067, 0x15C27DF7, 0x100200A7,
-    0x17BC1AC0, 0xE0021C67, 0x15027DF7, 0x10020C27, 0x15067DF7, 0x10020C27, 0x150A7DF7, 0x10020C27,
-    0x9E7000, 0x500009E7, 0x9E7000, 0x300009E7, 0x9E7000, 0x100009E7, 0x9E7000, 0x100009E7,
-};
-static const uint32_t gl_seed_cs_words[] = {
-    0x9E7000, 0x100009E7, 0x1A741AC0, 0xE0020C67, 0x9E7000, 0x100009E7, 0x9E7000, 0x100009E7,
-    0x9E7000, 0x100009E7, 0x15C27DF7, 0x10020027, 0x15C27DF7, 0x10020067, 0x15C27DF7, 0x100200A7,
-    0x15C27DF7, 0x100200E7, 0x15C27DF7, 0x10020127, 0x15C27DF7, 0x10020167, 0x15C27DF7, 0x100201A7,
-    0x17BC1AC0, 0xE0021C67, 0x15027DF7, 0x10020C27, 0x15067DF7, 0x10020C27, 0x150A7DF7, 0x10020C27,
-    0x150E7DF7, 0x10020C27, 0x15127DF7, 0x10020C27, 0x15167DF7, 0x10020C27, 0x151A7DF7, 0x10020C27,
-    0x9E7000, 0x500009E7, 0x9E7000, 0x300009E7, 0x9E7000, 0x100009E7, 0x9E7000, 0x100009E7,
-};
 
 /* A shader: posted words, or assembly source (one of the two). */
 struct gl_shader {

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "gl_seed_shaders.h"
 #include "vc4kit/cl.h"
 #include "vc4kit/emu.h"
 
@@ -52,22 +53,6 @@ static const uint32_t fs_words[] = {
     0x20820df7, 0xd14059e5, 0x20820037, 0xd15059e5, 0x20820037, 0xd16059e5, 0x20820037, 0xd17059e5,
     0x159e7b40, 0x10020ba7, 0x009e7000, 0x300009e7, 0x009e7000, 0x100009e7, 0x009e7000, 0x500009e7,
 };
-/* Seed 000's pass-through shaders. */
-static const uint32_t vs_words[] = {
-    0x9E7000, 0x100009E7, 0x1A341AC0, 0xE0020C67, 0x9E7000, 0x100009E7, 0x9E7000, 0x100009E7,
-    0x9E7000, 0x100009E7, 0x15C27DF7, 0x10020027, 0x15C27DF7, 0x10020067, 0x15C27DF7, 0x100200A7,
-    0x17BC1AC0, 0xE0021C67, 0x15027DF7, 0x10020C27, 0x15067DF7, 0x10020C27, 0x150A7DF7, 0x10020C27,
-    0x9E7000, 0x500009E7, 0x9E7000, 0x300009E7, 0x9E7000, 0x100009E7, 0x9E7000, 0x100009E7,
-};
-static const uint32_t cs_words[] = {
-    0x9E7000, 0x100009E7, 0x1A741AC0, 0xE0020C67, 0x9E7000, 0x100009E7, 0x9E7000, 0x100009E7,
-    0x9E7000, 0x100009E7, 0x15C27DF7, 0x10020027, 0x15C27DF7, 0x10020067, 0x15C27DF7, 0x100200A7,
-    0x15C27DF7, 0x100200E7, 0x15C27DF7, 0x10020127, 0x15C27DF7, 0x10020167, 0x15C27DF7, 0x100201A7,
-    0x17BC1AC0, 0xE0021C67, 0x15027DF7, 0x10020C27, 0x15067DF7, 0x10020C27, 0x150A7DF7, 0x10020C27,
-    0x150E7DF7, 0x10020C27, 0x15127DF7, 0x10020C27, 0x15167DF7, 0x10020C27, 0x151A7DF7, 0x10020C27,
-    0x9E7000, 0x500009E7, 0x9E7000, 0x300009E7, 0x9E7000, 0x100009E7, 0x9E7000, 0x100009E7,
-};
-
 struct input {
     const uint8_t *d;
     size_t n, pos;
@@ -162,8 +147,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vc4_emu_reg_write(e, VC4_V3D_VPMBASE, next(&in) & 0x1Fu);
 
     put_words(e, FS, fs_words, sizeof fs_words / 4, &in, false);
-    put_words(e, VS, vs_words, sizeof vs_words / 4, &in, flags & 16);
-    put_words(e, CS, cs_words, sizeof cs_words / 4, &in, flags & 32);
+    put_words(e, VS, gl_seed_vs_words, sizeof gl_seed_vs_words / 4, &in, flags & 16);
+    put_words(e, CS, gl_seed_cs_words, sizeof gl_seed_cs_words / 4, &in, flags & 32);
     uint8_t u[16];
     const uint32_t unif[4] = {0, 0x3f800000u, 0, 0x3f800000u};
     for (int i = 0; i < 4; i++)
