@@ -203,10 +203,7 @@ static inline bool gl_build(struct vc4_emu *emu, const struct gl_scene *s, struc
     }
     vc4_cl_increment_semaphore(&bin);
     vc4_cl_flush(&bin);
-    ok &= bin.status == VC4_OK;
-    ok &= vc4_emu_mem_write(emu, SC_BIN_CL, bin.data, bin.len) == VC4_OK;
-    *bin_end = vc4_cl_addr(&bin);
-    vc4_cl_free(&bin);
+    ok &= sc_store_list(emu, &bin, bin_end);
 
     /* rendering list (facts §4.3) */
     const struct sc_target tgt = {

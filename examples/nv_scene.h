@@ -151,6 +151,18 @@ static inline struct sc_params sc_default(bool varyings)
     return p;
 }
 
+/* Write a finished control list into emulated memory at the address it was
+ * built for; *end = the address after its last byte (what CTnEA gets).
+ * Frees the list; false if building or writing it failed. */
+static inline bool sc_store_list(struct vc4_emu *emu, struct vc4_cl *cl, uint32_t *end)
+{
+    bool ok = cl->status == VC4_OK;
+    ok &= vc4_emu_mem_write(emu, cl->base_addr, cl->data, cl->len) == VC4_OK;
+    *end = vc4_cl_addr(cl);
+    vc4_cl_free(cl);
+    return ok;
+}
+
 /* What the rendering list draws into. */
 struct sc_target {
     unsigned width, height;
@@ -201,11 +213,7 @@ static inline bool sc_build_render_list(struct vc4_emu *emu, const struct sc_tar
             else
                 vc4_cl_store_ms_tile_buffer(&rl);
         }
-    bool ok = rl.status == VC4_OK;
-    ok &= vc4_emu_mem_write(emu, SC_RENDER_CL, rl.data, rl.len) == VC4_OK;
-    *render_end = vc4_cl_addr(&rl);
-    vc4_cl_free(&rl);
-    return ok;
+    return sc_store_list(emu, &rl, render_end);
 }
 
 /* Write everything into memory; *bin_end / *render_end get the lists' ends. */
@@ -286,10 +294,7 @@ static inline bool sc_build(struct vc4_emu *emu, const struct sc_params *p, stru
     vc4_cl_vertex_array_primitives(&bin, &prims);
     vc4_cl_increment_semaphore(&bin);
     vc4_cl_flush(&bin);
-    ok &= bin.status == VC4_OK;
-    ok &= vc4_emu_mem_write(emu, SC_BIN_CL, bin.data, bin.len) == VC4_OK;
-    *bin_end = vc4_cl_addr(&bin);
-    vc4_cl_free(&bin);
+    ok &= sc_store_list(emu, &bin, bin_end);
 
     /* rendering list (facts §4.3) */
     const struct sc_target tgt = {
