@@ -32,17 +32,39 @@ static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, cons
 static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, const char *fmt,
                    va_list ap)
 {
+    if (sev == VC4_ERROR && as->errors >= ASM_MAX_ERRORS)
+        return; /* the pass is stopping (below) */
     if (sev == VC4_ERROR)
         as->errors++;
     else
         as->warnings++;
-    if (as->pass == 1)
-        return; /* the second pass reports */
     struct vc4_location loc = vc4_location_none();
     loc.file = as->cur_file;
     loc.line = as->cur_line;
     loc.col = col;
-    vc4_diag_emitv(&as->sink, sev, VC4_DIAG_SYNTAX, "asm", &loc, fmt, ap);
+    if (as->pass != 1) /* the second pass reports */
+        vc4_diag_emitv(&as->sink, sev, VC4_DIAG_SYNTAX, "asm", &loc, fmt, ap);
+    if (sev == VC4_ERROR && as->errors == ASM_MAX_ERRORS) {
+        /* A runaway construct can produce millions of errors: say so once
+         * and stop the pass, as compilers do. */
+        as->fatal = true;
+        if (as->pass != 1)
+            vc4_diag_emit(&as->sink, VC4_ERROR, VC4_DIAG_SYNTAX, "asm", &loc,
+                          "too many errors (%d); stopping", ASM_MAX_ERRORS);
+    }
+}
+
+/* One unit of work (a processed line or a function call) against the
+ * per-pass budget; false (and the pass stops) once it is spent. */
+static bool charge_work(struct vc4_asm *as, unsigned col)
+{
+    if (++as->lines_done <= ASM_MAX_LINES)
+        return true;
+    if (!as->fatal)
+        asm_error(as, col, "too much work (more than %d lines and function calls); runaway .rep, "
+                  "macro or recursion?", ASM_MAX_LINES);
+    as->fatal = true;
+    return false;
 }
 
 void asm_error(struct vc4_asm *as, unsigned col, const char *fmt, ...)
@@ -778,6 +800,8 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
         asm_error(as, col, "function '%s' takes %d arguments", m->name, m->nparams);
         return false;
     }
+    if (as->fatal || !charge_work(as, col))
+        return false;
     if (as->depth >= ASM_MAX_DEPTH) {
         asm_error(as, col, "functions nested too deeply (recursion?)");
         as->fatal = true;
@@ -1104,12 +1128,8 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
     is.depth = 0;
     struct asm_tok toks[ASM_MAX_TOKENS];
     for (size_t i = 0; i < n && !as->fatal; i++) {
-        if (++as->lines_done > ASM_MAX_LINES) {
-            asm_error(as, 1, "too many lines processed (more than %d); runaway .rep or macro?",
-                      ASM_MAX_LINES);
-            as->fatal = true;
+        if (!charge_work(as, 1))
             return;
-        }
         as->cur_file = lines[i].file;
         as->cur_line = lines[i].line;
         /* Lines that start with a plain identifier are code or a macro call.

@@ -27,7 +27,8 @@ enum {
     ASM_MAX_DEPTH = 64,            /* nested macro/.rep/.include/function calls */
     ASM_MAX_EXPR_DEPTH = 200,      /* expression nesting */
     ASM_MAX_REP = 1 << 20,         /* iterations of one .rep */
-    ASM_MAX_LINES = 1 << 24,       /* processed lines per pass (total work) */
+    ASM_MAX_LINES = 1 << 22,       /* processed lines + function calls per pass (total work) */
+    ASM_MAX_ERRORS = 100,          /* errors per pass before the pass stops */
     ASM_MAX_OUTPUT = 64u << 20,    /* output bytes */
     ASM_MAX_ARGS = 32,             /* macro / function parameters */
     ASM_MAX_TOKENS = 512,          /* tokens per line */

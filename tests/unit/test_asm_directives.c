@@ -275,6 +275,34 @@ static void test_hostile(void)
     vc4_asm_destroy(as);
 }
 
+/* Regression (fuzz_asm timeout): a function calling itself twice per level
+ * did 2^51 calls, each failing with an error (8 million diagnostics in 22 s).
+ * Errors are capped per pass and every function call is charged to the work
+ * budget, so both forms end at once with a diagnostic. */
+static void test_regression_exponential_recursion(void)
+{
+    static struct result r;
+    memset(&r, 0, sizeof r);
+    assemble(".func f(x)\n .if x\n  f(x-1)\n \n  f(x-1)\n .eldif\n.endf\nldi r0,!f(51)", &r);
+    CHECK(r.st != VC4_OK);
+    CHECK_CONTAINS(r.d.text, "too many errors (100); stopping");
+    CHECK(r.d.errors <= 101);
+    memset(&r, 0, sizeof r);
+    const char *g = ".func g(x)\n .if x\n  g(x-1) + g(x-1)\n .else\n  1\n .endif\n.endf\n";
+    char src[256];
+    snprintf(src, sizeof src, "%sldi r0, g(60)\n", g);
+    assemble(src, &r);
+    CHECK(r.st != VC4_OK);
+    CHECK_CONTAINS(r.d.text, "too much work");
+    CHECK(r.d.errors <= 101);
+    /* the same function within the budget still works: 2^10 */
+    memset(&r, 0, sizeof r);
+    snprintf(src, sizeof src, "%sldi r0, g(10)\n", g);
+    assemble(src, &r);
+    CHECK(r.st == VC4_OK);
+    CHECK_EQ_U64(word(&r, 0), line_word("ldi r0, 1024"));
+}
+
 static void test_symbols_api(void)
 {
     struct harness_diags d;
@@ -297,4 +325,4 @@ static void test_symbols_api(void)
 
 TEST_LIST(test_labels_and_branches, test_directives, test_data_and_comments,
           test_qinc_and_semaphores, test_corpus_program, test_diagnostics, test_hostile,
-          test_symbols_api)
+          test_symbols_api, test_regression_exponential_recursion)
