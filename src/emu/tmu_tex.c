@@ -316,7 +316,10 @@ static struct vc4_texel fetch(struct sampler *sp, unsigned face, unsigned level,
     const struct vc4_tex_geom *g = &c->lvl[level].g;
     if (!img || (unsigned)x >= c->lvl[level].w || (unsigned)y >= c->lvl[level].h)
         return tx;
-    vc4_tex_read_texel(c->type, g, img, g->size, (unsigned)x, (unsigned)y, &tx);
+    /* ETC1 with ETCFLIP clear reads the rows of each 4x4 block the other way
+     * round (UNVERIFIED: vc4_tex_etc1_row; Mesa always sets ETCFLIP). */
+    unsigned ty = c->type == VC4_TEX_ETC1 ? vc4_tex_etc1_row((unsigned)y, c->etcflip) : (unsigned)y;
+    vc4_tex_read_texel(c->type, g, img, g->size, (unsigned)x, ty, &tx);
     sp->work->texels++;
     if (sp->tmu)
         cache_texel(sp, face, level, (unsigned)x / sp->block, (unsigned)y / sp->block);

@@ -431,6 +431,64 @@ static void test_t_layout_texels(void)
     vc4_mem_fini(&mem);
 }
 
+/* ETC1 and ETCFLIP: with the bit set (Mesa's setting) a nearest lookup at
+ * texel (x, y) returns what the decoder gives for (x, y); with it clear the
+ * rows inside each 4x4 block come the other way round (vc4_tex_etc1_row).
+ * The texture is a vertical gradient, so block rows differ. */
+static void test_etc1_flip(void)
+{
+    setup();
+    enum { W = 8, H = 8 };
+    uint8_t pic[W * H * 4];
+    for (unsigned y = 0; y < H; y++)
+        for (unsigned x = 0; x < W; x++) {
+            uint8_t *px = pic + 4 * (y * W + x);
+            px[0] = (uint8_t)(y * 32);
+            px[1] = (uint8_t)(255 - y * 32);
+            px[2] = (uint8_t)(x * 16);
+            px[3] = 255;
+        }
+    struct vc4_tex_mip_layout m;
+    CHECK(vc4_tex_mip_layout(&m, VC4_TEX_ETC1, VC4_TEX_T, W, H, 1, 1, &sink) == VC4_OK);
+    static uint8_t buf[8192];
+    const uint8_t *faces[1] = {pic};
+    CHECK(m.size <= sizeof buf);
+    CHECK(vc4_tex_encode_texture(&m, buf, sizeof buf, faces, W * 4, false, &sink) == VC4_OK);
+    CHECK(vc4_mem_write(&mem, TEX - m.base_offset, buf, m.size));
+    const uint8_t *img = buf + vc4_tex_image_offset(&m, 0, 0);
+    unsigned same = 0, flipped = 0, differ = 0;
+    for (int flip = 1; flip >= 0; flip--) {
+        uint32_t etcflip = (uint32_t)flip << 19; /* P1 bit 19, Mesa VC4_TEX_P1_ETCFLIP */
+        struct req q = {.params = {p0(TEX, VC4_TEX_ETC1, 0, false, false),
+                                   p1(VC4_TEX_ETC1, W, H, true, 1, 0, 0) | etcflip}};
+        for (unsigned y = 0; y < H; y++) {
+            uint32_t out[16];
+            for (unsigned i = 0; i < 16; i++) {
+                q.s[i] = ((float)(i % W) + 0.5f) / W;
+                q.t[i] = ((float)y + 0.5f) / H;
+            }
+            run(&q, out);
+            for (unsigned i = 0; i < W; i++) {
+                struct vc4_texel a, b;
+                CHECK(vc4_tex_read_texel(VC4_TEX_ETC1, &m.level[0].geom, img, m.level[0].geom.size, i,
+                                         y, &a));
+                CHECK(vc4_tex_read_texel(VC4_TEX_ETC1, &m.level[0].geom, img, m.level[0].geom.size, i,
+                                         (y & ~3u) | (3u - (y & 3u)), &b));
+                differ += a.w[0] != b.w[0];
+                if (flip)
+                    same += out[i] == a.w[0];
+                else
+                    flipped += out[i] == b.w[0];
+            }
+        }
+    }
+    CHECK(differ > 0);
+    CHECK_EQ_INT(same, W * H);
+    CHECK_EQ_INT(flipped, W * H);
+    CHECK_EQ_INT(hd.errors, 0);
+    vc4_mem_fini(&mem);
+}
+
 /* Cache model: a 4x4 RGBA8888 texture is one LT utile, one 64-byte line:
  * the first texel misses, every other texel of every request hits. */
 static void test_cache_stats(void)
@@ -639,4 +697,4 @@ static void test_fuzz(void)
 }
 
 TEST_LIST(test_decode, test_wrap, test_bilinear, test_quad_lod, test_mips, test_t_layout_texels,
-          test_cache_stats, test_cube, test_two_words, test_bad_configs, test_fuzz)
+          test_etc1_flip, test_cache_stats, test_cube, test_two_words, test_bad_configs, test_fuzz)
