@@ -5,8 +5,9 @@
  * Mode Configuration described as a PNG.
  *
  *   vc4kit render [--load FILE@ADDR]... --bin START:END --render START:END
- *                 [-o OUT.png] [--fb ADDR]
+ *                 [-o OUT.png] [--fb ADDR] [--stats] [--dump-tiles FILE|-]
  *   vc4kit render SOURCE.qasm [--bin START:END] [--render START:END] [-o OUT.png] [--fb ADDR]
+ *                 [--stats] [--dump-tiles FILE|-]
  *
  * The assembly form (docs/rendering.md): the source is assembled at the
  * address its symbol LOAD_ADDR gives (`.set LOAD_ADDR, 0x00100000`; 0 when
@@ -28,7 +29,7 @@ static void usage(FILE *f)
     fputs("usage: vc4kit render [--load FILE@ADDR]... --bin START:END --render START:END\n"
           "                     [-o OUT.png] [--fb ADDR]\n"
           "       vc4kit render SOURCE.qasm [--bin START:END] [--render START:END] [-o OUT.png]\n"
-          "                     [--fb ADDR]\n"
+          "                     [--fb ADDR] [--stats] [--dump-tiles FILE|-]\n"
           "Run a binning control list on CT0 from START to END, then a rendering list on CT1,\n"
           "on the emulated V3D (as bare metal does: CTnCA, then CTnEA), and write the frame\n"
           "the last Tile Rendering Mode Configuration described (address, size, colour\n"
@@ -48,6 +49,13 @@ static void usage(FILE *f)
           "  --qpus N           QPUs (1..16, default 12)\n"
           "  --max-cycles N     cycle budget per list (default 100000000)\n"
           "  --strict           hardware-rule violations are errors\n"
+          "  --stats            after the run, print where the time went and what the units\n"
+          "                     did to stdout: QPU cycles, instructions and stalls by kind of\n"
+          "                     program; the binner's primitives (in, culled, zero area,\n"
+          "                     outside, clipped, binned), tile writes and blocks; vertex and\n"
+          "                     fragment shading; TMU lookups, texels and cache hit rate\n"
+          "  --dump-tiles FILE  write the tile lists the binner wrote (per tile: state\n"
+          "                     packets, the primitives of packets 48/49) to FILE (- = stdout)\n"
           "Exit status: 0 when both lists ran to their end and the PNG was written; 1 for a\n"
           "bad list, a guest fault, a stall, a timeout or a --expect mismatch (diagnostics\n"
           "name the thread, the address, the list offset and the packet); 2 for bad\n"
@@ -114,6 +122,99 @@ static int run_list(struct vc4_emu *emu, unsigned t, uint32_t start, uint32_t en
     return 0;
 }
 
+/* "12.5%" of a / (a + b), or "-" when both are 0. */
+static const char *rate(uint64_t a, uint64_t b, char *s, size_t n)
+{
+    if (a + b == 0)
+        snprintf(s, n, "-");
+    else
+        snprintf(s, n, "%.1f%%", 100.0 * (double)a / (double)(a + b));
+    return s;
+}
+
+/* The --stats report: one line per unit, "name value" pairs. */
+static void print_stats(FILE *f, const struct vc4_emu *emu)
+{
+    static const char *const kind_name[VC4_EMU_PROG_KINDS] = {
+        [VC4_EMU_PROG_USER] = "user",
+        [VC4_EMU_PROG_COORD] = "coordinate",
+        [VC4_EMU_PROG_VERTEX] = "vertex",
+        [VC4_EMU_PROG_FRAGMENT] = "fragment",
+    };
+    struct vc4_emu_render_stats s;
+    vc4_emu_render_stats(emu, &s);
+    char r[32];
+    unsigned long long sum_c = 0;
+    for (unsigned k = 0; k < VC4_EMU_PROG_KINDS; k++)
+        sum_c += s.by_kind[k].cycles;
+    fprintf(f, "render stats:\n");
+    fprintf(f, "  qpu: cycles %llu, instructions %llu, stall cycles %llu, idle cycles %llu\n",
+            (unsigned long long)s.qpu.cycles, (unsigned long long)s.qpu.instructions,
+            (unsigned long long)s.qpu.stall_cycles, (unsigned long long)s.qpu.idle_cycles);
+    for (unsigned k = 0; k < VC4_EMU_PROG_KINDS; k++) {
+        const struct vc4_emu_qpu_time *t = &s.by_kind[k];
+        fprintf(f, "  qpu %-10s cycles %llu (%s), instructions %llu, stall cycles %llu\n",
+                kind_name[k], (unsigned long long)t->cycles, rate(t->cycles, sum_c - t->cycles, r, sizeof r),
+                (unsigned long long)t->instructions, (unsigned long long)t->stall_cycles);
+    }
+    fprintf(f,
+            "  binner: prims in %llu, binned %llu, culled %llu, zero area %llu, outside %llu, bad %llu, "
+            "clipped %llu\n",
+            (unsigned long long)s.binner.prims_in, (unsigned long long)s.binner.prims_binned,
+            (unsigned long long)s.binner.prims_culled, (unsigned long long)s.binner.prims_zero_area,
+            (unsigned long long)s.binner.prims_outside, (unsigned long long)s.binner.prims_bad,
+            (unsigned long long)s.binner.prims_clipped);
+    fprintf(f, "  binner: tile writes %llu, blocks %llu, overflows %llu, stalls %llu, flushes %llu\n",
+            (unsigned long long)s.binner.tile_writes, (unsigned long long)s.binner.blocks,
+            (unsigned long long)s.binner.overflows, (unsigned long long)s.binner.stalls,
+            (unsigned long long)s.binner.flushes);
+    fprintf(f, "  vertex shading: coordinate vertices %llu in %llu batches, vertex vertices %llu in %llu batches\n",
+            (unsigned long long)s.vertex.coord_vertices, (unsigned long long)s.vertex.coord_batches,
+            (unsigned long long)s.vertex.vertex_vertices, (unsigned long long)s.vertex.vertex_batches);
+    fprintf(f,
+            "  fragment shading: prims %llu, fragments %llu, quads %llu, batches %llu, threads %llu, "
+            "thread switches %llu\n",
+            (unsigned long long)s.fragment.prims, (unsigned long long)s.fragment.fragments,
+            (unsigned long long)s.fragment.quads, (unsigned long long)s.fragment.batches,
+            (unsigned long long)s.fragment.threads, (unsigned long long)s.fragment.thread_switches);
+    fprintf(f,
+            "  tile buffer: samples written %llu, early-z rejects %llu, z fails %llu, stencil fails %llu\n",
+            (unsigned long long)s.fragment.samples_written, (unsigned long long)s.fragment.early_z_rejects,
+            (unsigned long long)s.fragment.z_fails, (unsigned long long)s.fragment.stencil_fails);
+    fprintf(f,
+            "  tmu: requests %llu (texture %llu), lookups %llu, texels %llu, cache hits %llu, misses %llu "
+            "(hit rate %s), stall cycles %llu\n",
+            (unsigned long long)s.tmu.requests, (unsigned long long)s.tmu.texture_requests,
+            (unsigned long long)s.tmu.lookups, (unsigned long long)s.tmu.texels,
+            (unsigned long long)s.tmu.cache_hits, (unsigned long long)s.tmu.cache_misses,
+            rate(s.tmu.cache_hits, s.tmu.cache_misses, r, sizeof r), (unsigned long long)s.tmu.stall_cycles);
+}
+
+/* --dump-tiles: the tile lists as text into path ("-" = stdout). */
+static int dump_tiles(const char *path, const struct vc4_emu *emu)
+{
+    size_t need = 0;
+    enum vc4_status st = vc4_emu_dump_tile_lists(emu, NULL, 0, &need);
+    if (st == VC4_ERR_INVALID) {
+        tool_error("render: --dump-tiles: the binning list configured no tile binning");
+        return 1;
+    }
+    char *text = malloc(need + 1);
+    if (!text || vc4_emu_dump_tile_lists(emu, text, need + 1, &need) != VC4_OK) {
+        free(text);
+        tool_error("render: --dump-tiles: out of memory");
+        return 2;
+    }
+    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    int rc = 0;
+    if (!f || fputs(text, f) == EOF || (f != stdout && fclose(f) != 0)) {
+        tool_error("render: cannot write %s", path);
+        rc = 2;
+    }
+    free(text);
+    return rc;
+}
+
 static int compare(const char *gold, const uint8_t *rgba, unsigned w, unsigned h,
                    struct vc4_diag_sink sink)
 {
@@ -144,7 +245,8 @@ static int compare(const char *gold, const uint8_t *rgba, unsigned w, unsigned h
 
 int cmd_render(int argc, char **argv)
 {
-    const char *source = NULL, *out = NULL, *expect = NULL;
+    const char *source = NULL, *out = NULL, *expect = NULL, *tiles_out = NULL;
+    bool stats = false;
     const char *loads[RENDER_MAX_LOADS];
     size_t nload = 0;
     bool have_bin = false, have_render = false, have_fb = false, strict = false;
@@ -159,9 +261,12 @@ int cmd_render(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--strict")) {
             strict = true;
+        } else if (!strcmp(a, "--stats")) {
+            stats = true;
         } else if (!strcmp(a, "--load") || !strcmp(a, "--bin") || !strcmp(a, "--render") ||
                    !strcmp(a, "-o") || !strcmp(a, "--fb") || !strcmp(a, "--expect") ||
-                   !strcmp(a, "--max-cycles") || !strcmp(a, "--qpus")) {
+                   !strcmp(a, "--max-cycles") || !strcmp(a, "--qpus") ||
+                   !strcmp(a, "--dump-tiles")) {
             if (!val) {
                 tool_error("render: %s needs a value", a);
                 return 2;
@@ -188,6 +293,8 @@ int cmd_render(int argc, char **argv)
                 have_render = true;
             } else if (!strcmp(a, "-o")) {
                 out = val;
+            } else if (!strcmp(a, "--dump-tiles")) {
+                tiles_out = val;
             } else if (!strcmp(a, "--expect")) {
                 expect = val;
             } else if (!strcmp(a, "--fb")) {
@@ -324,6 +431,17 @@ int cmd_render(int argc, char **argv)
         rc = run_list(emu, 0, bin_s, bin_e, max_cycles);
     if (rc == 0)
         rc = run_list(emu, 1, ren_s, ren_e, max_cycles);
+
+    /* insight: after the lists ran (or stopped: the figures say how far
+     * they got); not when the arguments or files were bad */
+    bool ran = rc != 2;
+    if (ran && stats)
+        print_stats(stdout, emu);
+    if (ran && tiles_out) {
+        int r = dump_tiles(tiles_out, emu);
+        if (rc == 0)
+            rc = r;
+    }
 
     /* the frame */
     uint8_t *rgba = NULL;

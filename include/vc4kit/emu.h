@@ -234,6 +234,78 @@ VC4_API void vc4_emu_render_frame(const struct vc4_emu *emu, struct vc4_emu_fram
 VC4_API enum vc4_status vc4_emu_read_frame(const struct vc4_emu *emu, const struct vc4_emu_frame *f,
                                            uint8_t *rgba);
 
+/* ---- rendering insight --------------------------------------------------------
+ * What the hardware never tells: where QPU time went by kind of program,
+ * what the binner did with each primitive, how much fragment and vertex
+ * shading and texturing a frame cost.  Totals since reset (vc4_emu_reset
+ * clears them), from the emulator's units. */
+
+/* The kinds of QPU program (a QPU runs one kind at a time). */
+enum vc4_emu_program_kind {
+    VC4_EMU_PROG_USER,       /* user programs (SRQPC) */
+    VC4_EMU_PROG_COORD,      /* GL coordinate shaders (binning) */
+    VC4_EMU_PROG_VERTEX,     /* GL vertex shaders (rendering) */
+    VC4_EMU_PROG_FRAGMENT,   /* fragment shaders */
+    VC4_EMU_PROG_KINDS
+};
+
+/* QPU time while programs of one kind ran. */
+struct vc4_emu_qpu_time {
+    uint64_t cycles;        /* QPU clock cycles (wall: all QPUs together) */
+    uint64_t instructions;  /* instructions issued, all QPUs */
+    uint64_t stall_cycles;  /* QPU cycles spent blocked (TMU, VPM, scoreboard, ...) */
+};
+
+struct vc4_emu_render_stats {
+    struct vc4_emu_stats qpu;                          /* the totals of vc4_emu_stats */
+    struct vc4_emu_qpu_time by_kind[VC4_EMU_PROG_KINDS];
+    struct {
+        uint64_t prims_in;        /* primitives assembled from primitive packets */
+        uint64_t prims_binned;    /* written to at least one tile list */
+        uint64_t prims_culled;    /* dropped by face culling */
+        uint64_t prims_zero_area; /* dropped: zero area */
+        uint64_t prims_outside;   /* dropped: no tile inside the clip window / frame */
+        uint64_t prims_bad;       /* dropped: unreadable vertex or index */
+        uint64_t prims_clipped;   /* binned as clipped primitives (packet 49) */
+        uint64_t tile_writes;     /* primitive appends to tile lists */
+        uint64_t blocks;          /* tile-list blocks allocated after the initial ones */
+        uint64_t overflows;       /* times overflow memory (BPOA/BPOS) was taken */
+        uint64_t stalls;          /* out-of-memory stalls */
+        uint64_t flushes;         /* Flush / Flush All State */
+    } binner;
+    struct {
+        uint64_t coord_batches, coord_vertices;   /* coordinate shading (CT0) */
+        uint64_t vertex_batches, vertex_vertices; /* vertex shading (CT1) */
+    } vertex;
+    struct {
+        uint64_t prims;           /* primitives rasterised (per tile) */
+        uint64_t batches;         /* 16-pixel batches (4 quads) given to QPUs */
+        uint64_t quads, fragments;/* 2x2 quads with coverage; covered pixels */
+        uint64_t samples_written; /* samples the TLB wrote */
+        uint64_t z_fails, stencil_fails; /* samples */
+        uint64_t early_z_rejects; /* samples rejected before shading */
+        uint64_t threads, thread_switches;
+    } fragment;
+    struct {
+        uint64_t requests, texture_requests, lookups; /* lookups = element reads */
+        uint64_t texels;          /* texels fetched by texture lookups */
+        uint64_t cache_hits, cache_misses, stall_cycles;
+    } tmu;
+};
+VC4_API void vc4_emu_render_stats(const struct vc4_emu *emu, struct vc4_emu_render_stats *out);
+
+/* The tile lists the binner wrote in the last binning run, as text: per
+ * tile with anything in it, its packets (state packets by name, the
+ * primitives of packets 48/49 one per line), following the Branches
+ * between blocks; only memory reads that are bounds-checked.  Writes at
+ * most size bytes into buf (NUL-terminated when size > 0; buf may be NULL
+ * when size is 0) and sets *needed (if not NULL) to the length the whole
+ * text needs without the NUL, like snprintf.  VC4_ERR_INVALID when no Tile
+ * Binning Mode Configuration has run; VC4_ERR_RANGE when the text was
+ * truncated; else VC4_OK. */
+VC4_API enum vc4_status vc4_emu_dump_tile_lists(const struct vc4_emu *emu, char *buf, size_t size,
+                                                size_t *needed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -52,6 +52,7 @@
 #include "emu/raster.h"
 #include "emu/tlb.h"
 #include "vc4kit/diag.h"
+#include "vc4kit/emu.h"
 
 struct vc4_v3d;
 struct vc4_qpu;
@@ -106,6 +107,7 @@ struct vc4_fsi_stats {
     uint64_t prims, batches, quads, fragments; /* fragments = covered pixels */
     uint64_t samples_written, z_fails, threads, switches;
     uint64_t stencil_fails, early_z_rejects; /* samples */
+    struct vc4_emu_qpu_time qpu; /* QPU time of fragment shaders */
 };
 
 struct vc4_fsi {

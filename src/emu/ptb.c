@@ -172,6 +172,18 @@ static uint32_t addr_from_tsda(const struct vc4_ptb *p, uint32_t stored)
     return (p->cfg.tsda_addr & ~PTB_TSDA_ADDR_MASK) | (stored & PTB_TSDA_ADDR_MASK);
 }
 
+void vc4_ptb_tsda_decode(const struct vc4_ptb *p, const uint8_t *b, struct vc4_ptb_tile_state *out)
+{
+    out->list = addr_from_tsda(p, vc4_le32(b + VC4_PTB_TSDA_LIST));
+    out->next = addr_from_tsda(p, vc4_le32(b + VC4_PTB_TSDA_NEXT));
+    out->block_end = addr_from_tsda(p, vc4_le32(b + VC4_PTB_TSDA_BLOCK_END));
+    out->flags = vc4_le32(b + VC4_PTB_TSDA_FLAGS);
+    out->seq = vc4_le32(b + VC4_PTB_TSDA_STATE_SEQ);
+    out->plf = vc4_le32(b + VC4_PTB_TSDA_PLF);
+    out->prims = vc4_le32(b + VC4_PTB_TSDA_PRIMS);
+    out->blocks = vc4_le32(b + VC4_PTB_TSDA_BLOCKS);
+}
+
 static void tile_init(const struct vc4_ptb *p, struct tile *t, uint32_t index)
 {
     memset(t, 0, sizeof *t);
@@ -217,15 +229,9 @@ static bool tile_load(struct ptb_ctx *c, uint32_t index, struct tile *t)
                  tsda_entry(p, index));
         return false;
     }
-    t->index = index;
-    t->list = addr_from_tsda(p, vc4_le32(b + VC4_PTB_TSDA_LIST));
-    t->next = addr_from_tsda(p, vc4_le32(b + VC4_PTB_TSDA_NEXT));
-    t->block_end = addr_from_tsda(p, vc4_le32(b + VC4_PTB_TSDA_BLOCK_END));
-    t->flags = vc4_le32(b + VC4_PTB_TSDA_FLAGS);
-    t->seq = vc4_le32(b + VC4_PTB_TSDA_STATE_SEQ);
-    t->plf = vc4_le32(b + VC4_PTB_TSDA_PLF);
-    t->prims = vc4_le32(b + VC4_PTB_TSDA_PRIMS);
-    t->blocks = vc4_le32(b + VC4_PTB_TSDA_BLOCKS);
+    struct vc4_ptb_tile_state s;
+    vc4_ptb_tsda_decode(p, b, &s);
+    *t = (struct tile){index, s.list, s.next, s.block_end, s.flags, s.seq, s.plf, s.prims, s.blocks};
     if (!(t->flags & VC4_PTB_TILE_VALID)) {
         tile_init(p, t, index);
         return true;

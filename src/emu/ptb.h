@@ -210,4 +210,12 @@ void vc4_ptb_tile_size(bool multisample_4x, bool tile_buffer_64bit, uint32_t *w_
  * binner is not configured or the tile is outside the frame. */
 uint32_t vc4_ptb_tile_list_addr(const struct vc4_ptb *p, uint32_t x, uint32_t y);
 
+/* One TSDA entry decoded (list addresses made whole with the TSDA
+ * address's top 4 bits): for the binner itself and for tile-list dumps. */
+struct vc4_ptb_tile_state {
+    uint32_t list, next, block_end, flags, seq, plf, prims, blocks;
+};
+/* Decode the VC4_PTB_TSDA_BYTES bytes of a TSDA entry. */
+void vc4_ptb_tsda_decode(const struct vc4_ptb *p, const uint8_t *bytes, struct vc4_ptb_tile_state *out);
+
 #endif

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "vc4kit/diag.h"
+#include "vc4kit/emu.h"
 
 #define VC4_SRQ_DEPTH 16u /* requests the queue holds (QPURQL is 6 bits) */
 
@@ -26,6 +27,7 @@ struct vc4_sched {
     uint8_t completed;  /* QPURQCC, 8 bits */
     bool error;         /* QPURQERR: queue overflow */
     uint64_t cycle;
+    struct vc4_emu_qpu_time time; /* QPU time of user programs */
 };
 
 struct vc4_v3d;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emu/tilelist.h"
 #include "emu/v3d.h"
 
 /* ---- diagnostics --------------------------------------------------------- */
@@ -340,4 +341,187 @@ enum vc4_status vc4_emu_qpu_info(const struct vc4_emu *emu, unsigned qpu, struct
 void vc4_emu_stats(const struct vc4_emu *emu, struct vc4_emu_stats *out)
 {
     *out = emu->v3d.stats;
+}
+
+/* ---- rendering insight ------------------------------------------------------------ */
+
+void vc4_emu_render_stats(const struct vc4_emu *emu, struct vc4_emu_render_stats *out)
+{
+    const struct vc4_v3d *v = &emu->v3d;
+    const struct vc4_ptb_stats *b = &v->ptb.stats;
+    const struct vc4_fsi_stats *f = &v->fsi.stats;
+    const struct vc4_vsi_stats *s = &v->vsi.stats;
+    const struct vc4_tmu_stats *t = &v->tmu.stats;
+    *out = (struct vc4_emu_render_stats){0};
+    out->qpu = v->stats;
+    out->by_kind[VC4_EMU_PROG_USER] = v->sched.time;
+    out->by_kind[VC4_EMU_PROG_COORD] = s->qpu[VC4_GL_CS];
+    out->by_kind[VC4_EMU_PROG_VERTEX] = s->qpu[VC4_GL_VS];
+    out->by_kind[VC4_EMU_PROG_FRAGMENT] = f->qpu;
+    out->binner.prims_in = b->prims_in;
+    out->binner.prims_binned = b->prims_binned;
+    out->binner.prims_culled = b->prims_culled;
+    out->binner.prims_zero_area = b->prims_zero_area;
+    out->binner.prims_outside = b->prims_outside;
+    out->binner.prims_bad = b->prims_bad;
+    out->binner.prims_clipped = b->prims_clipped;
+    out->binner.tile_writes = b->tile_writes;
+    out->binner.blocks = b->blocks;
+    out->binner.overflows = b->overflows;
+    out->binner.stalls = b->stalls;
+    out->binner.flushes = b->flushes;
+    out->vertex.coord_batches = s->batches[VC4_GL_CS];
+    out->vertex.coord_vertices = s->vertices[VC4_GL_CS];
+    out->vertex.vertex_batches = s->batches[VC4_GL_VS];
+    out->vertex.vertex_vertices = s->vertices[VC4_GL_VS];
+    out->fragment.prims = f->prims;
+    out->fragment.batches = f->batches;
+    out->fragment.quads = f->quads;
+    out->fragment.fragments = f->fragments;
+    out->fragment.samples_written = f->samples_written;
+    out->fragment.z_fails = f->z_fails;
+    out->fragment.stencil_fails = f->stencil_fails;
+    out->fragment.early_z_rejects = f->early_z_rejects;
+    out->fragment.threads = f->threads;
+    out->fragment.thread_switches = f->switches;
+    out->tmu.requests = t->requests;
+    out->tmu.texture_requests = t->texture_requests;
+    out->tmu.lookups = t->lookups;
+    out->tmu.texels = t->texels;
+    out->tmu.cache_hits = t->cache_hits;
+    out->tmu.cache_misses = t->cache_misses;
+    out->tmu.stall_cycles = t->stall_cycles;
+}
+
+/* Tile-list dumps: a packet is read from at most this many bytes of memory
+ * (the longest one the binner writes is a 49 with a 32-bit item, well
+ * inside); a tile's walk stops after this many packets (a guest that
+ * overwrote its lists with a Branch loop cannot hang the host). */
+enum { DUMP_WINDOW = 256, DUMP_MAX_PACKETS = 1u << 16 };
+
+/* One packet's fixed fields as " name=value ...". */
+static void dump_fields(struct vc4_out *o, const struct vc4_cl_packet_view *pk)
+{
+    uint64_t values[64];
+    const struct vc4_cl_layout *l = &pk->desc->layout;
+    if (l->nfields > sizeof values / sizeof values[0] || vc4_cl_decode(pk, values) != VC4_OK)
+        return;
+    for (unsigned i = 0; i < l->nfields; i++) {
+        const char *e = vc4_cl_enum_name(&l->fields[i], (uint32_t)values[i]);
+        if (e)
+            vc4_out_printf(o, " %s=%s", l->fields[i].name, e);
+        else
+            vc4_out_printf(o, " %s=0x%llx", l->fields[i].name, (unsigned long long)values[i]);
+    }
+}
+
+/* Walk one tile's list from its start to the binner's next-byte pointer (or
+ * a Return from sub-list), following Branches. */
+static void dump_tile(struct vc4_out *o, const struct vc4_mem *m, const struct vc4_ptb_tile_state *t)
+{
+    uint32_t a = t->list;
+    unsigned branches = 0;
+    for (unsigned n = 0; n < DUMP_MAX_PACKETS; n++) {
+        if (a == t->next && !(t->flags & VC4_PTB_TILE_FLUSHED)) {
+            vc4_out_printf(o, "    0x%08x  (end: not flushed)\n", a);
+            return;
+        }
+        uint32_t off;
+        if (!vc4_mem_span(m, a, 1, &off)) {
+            vc4_out_printf(o, "    0x%08x  error: outside memory\n", a);
+            return;
+        }
+        size_t avail = m->size - off < DUMP_WINDOW ? m->size - off : DUMP_WINDOW;
+        const uint8_t *p = m->ram + off;
+        size_t len = 0;
+        enum vc4_cl_len_status ls = vc4_cl_packet_length(p, avail, &len);
+        if (ls != VC4_CL_LEN_OK) {
+            vc4_out_printf(o, "    0x%08x  error: %s (byte 0x%02x)\n", a,
+                           ls == VC4_CL_LEN_UNKNOWN_OPCODE ? "unknown opcode"
+                           : ls == VC4_CL_LEN_TRUNCATED    ? "truncated packet"
+                                                           : "bad payload",
+                           p[0]);
+            return;
+        }
+        struct vc4_cl_reader r;
+        struct vc4_cl_packet_view pk;
+        vc4_cl_reader_init(&r, p, len);
+        if (!vc4_cl_next(&r, &pk) || !pk.desc)
+            return; /* cannot happen: the length was found */
+        vc4_out_printf(o, "    0x%08x  %s (%u)", a, pk.desc->name, pk.opcode);
+        if (pk.opcode == VC4_CL_COMPRESSED_PRIMITIVE_LIST || pk.opcode == VC4_CL_CLIPPED_PRIMITIVE) {
+            char line[4096];
+            size_t need = vc4_tl_dump(p, len, line, sizeof line);
+            vc4_out_printf(o, "\n");
+            /* one indented line per primitive */
+            for (const char *s = line; *s;) {
+                const char *e = strchr(s, '\n');
+                size_t l = e ? (size_t)(e - s) : strlen(s);
+                vc4_out_printf(o, "        %.*s\n", (int)l, s);
+                s += l + (e ? 1 : 0);
+            }
+            if (need >= sizeof line)
+                vc4_out_printf(o, "        ... (%zu more bytes of text)\n", need - (sizeof line - 1));
+        } else {
+            dump_fields(o, &pk);
+            vc4_out_printf(o, "\n");
+        }
+        if (pk.opcode == VC4_CL_RETURN_FROM_SUB_LIST)
+            return;
+        if (pk.opcode == VC4_CL_BRANCH) {
+            struct vc4_cl_branch br;
+            if (vc4_cl_decode_struct(&pk, &br) != VC4_OK || ++branches > t->blocks + 1u) {
+                vc4_out_printf(o, "    error: more Branches than the tile's %u blocks\n", t->blocks);
+                return;
+            }
+            a = br.address;
+            continue;
+        }
+        a += (uint32_t)len;
+    }
+    vc4_out_printf(o, "    error: more than %u packets\n", (unsigned)DUMP_MAX_PACKETS);
+}
+
+enum vc4_status vc4_emu_dump_tile_lists(const struct vc4_emu *emu, char *buf, size_t size, size_t *needed)
+{
+    const struct vc4_v3d *v = &emu->v3d;
+    const struct vc4_ptb *p = &v->ptb;
+    struct vc4_out o;
+    char dummy[1];
+    vc4_out_init(&o, size ? buf : dummy, size ? size : 0);
+    enum vc4_status st = VC4_OK;
+    if (!p->configured) {
+        st = VC4_ERR_INVALID;
+    } else {
+        vc4_out_printf(&o,
+                       "tile lists: %ux%u tiles of %ux%u pixels, tile allocation 0x%08x (+%u), "
+                       "TSDA 0x%08x\n",
+                       p->cfg.width_tiles, p->cfg.height_tiles, p->tile_w_px, p->tile_h_px,
+                       p->cfg.tile_alloc_addr, p->cfg.tile_alloc_size, p->cfg.tsda_addr);
+        unsigned shown = 0;
+        for (uint32_t i = 0; i < p->num_tiles; i++) {
+            uint8_t b[VC4_PTB_TSDA_BYTES];
+            uint32_t x = i % p->cfg.width_tiles, y = i / p->cfg.width_tiles;
+            if (!vc4_mem_read(&v->mem, p->cfg.tsda_addr + i * VC4_PTB_TSDA_BYTES, b, sizeof b)) {
+                vc4_out_printf(&o, "tile %u,%u: tile state data outside memory\n", x, y);
+                break;
+            }
+            struct vc4_ptb_tile_state t;
+            vc4_ptb_tsda_decode(p, b, &t);
+            /* nothing in it: never initialised, or no byte before NEXT */
+            if (!(t.flags & VC4_PTB_TILE_VALID) || t.next == t.list)
+                continue;
+            shown++;
+            vc4_out_printf(&o, "tile %u,%u (#%u) list 0x%08x: %u primitives, %u more blocks%s\n", x, y, i,
+                           t.list, t.prims, t.blocks,
+                           t.flags & VC4_PTB_TILE_FLUSHED ? "" : ", not flushed");
+            dump_tile(&o, &v->mem, &t);
+        }
+        vc4_out_printf(&o, "%u of %u tiles have lists\n", shown, p->num_tiles);
+    }
+    if (needed)
+        *needed = o.len;
+    if (st == VC4_OK && o.len >= size)
+        st = VC4_ERR_RANGE;
+    return st;
 }

@@ -76,6 +76,21 @@ struct vc4_emu {
     struct vc4_v3d v3d;
 };
 
+/* Run whole cycles of the QPUs in act (vc4_qpu_run_cycles) for a unit that
+ * knows which kind of program they run (sched.c: user programs, vsi.c:
+ * coordinate / vertex shaders, fsi.c: fragment shaders), and charge the
+ * cycles, instructions and stall cycles to that kind's counters t. */
+static inline uint64_t vc4_v3d_run_kind(struct vc4_v3d *v, struct vc4_emu_qpu_time *t, const uint8_t *act,
+                                        unsigned nact, uint64_t max_cycles, bool *ended)
+{
+    uint64_t i0 = v->stats.instructions, s0 = v->stats.stall_cycles;
+    uint64_t ran = vc4_qpu_run_cycles(v, act, nact, max_cycles, ended);
+    t->cycles += ran;
+    t->instructions += v->stats.instructions - i0;
+    t->stall_cycles += v->stats.stall_cycles - s0;
+    return ran;
+}
+
 /* Diagnostics from the QPUs: unit "qpu", location = QPU and PC, the
  * disassembled instruction appended to the message.  vc4_v3d_rule warns (or,
  * in strict mode, errors and stops the run). */

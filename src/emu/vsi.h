@@ -34,6 +34,7 @@
 
 #include "emu/vcd.h"
 #include "vc4kit/diag.h"
+#include "vc4kit/emu.h"
 
 struct vc4_v3d;
 struct vc4_qpu;
@@ -63,6 +64,7 @@ struct vc4_vsi_qpu {
 
 struct vc4_vsi_stats {
     uint64_t batches[2], vertices[2], qpu_cycles;
+    struct vc4_emu_qpu_time qpu[2]; /* QPU time of coordinate / vertex shaders */
 };
 
 struct vc4_vsi {
