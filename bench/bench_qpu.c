@@ -3,15 +3,17 @@
  * ALU-heavy code and for TMU/VPM-heavy code (CPU time of one thread).
  * Prints figures; asserts nothing.
  *
- *   bench_qpu [DIVISOR]
+ *   bench_qpu [DIVISOR [CASE]]
  * DIVISOR (default 1) divides every loop count: a short run for
  * instruction-counting tools (valgrind --tool=callgrind, perf stat) whose
  * host instruction count divided by the printed QPU instruction count is
- * the per-instruction cost, free of the machine's load.
+ * the per-instruction cost, free of the machine's load.  CASE (alu1,
+ * alu12, io1, io12) runs that case only.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "vc4kit/emu.h"
@@ -62,8 +64,13 @@ static size_t build(uint64_t *w, const uint64_t *body, size_t nbody, uint32_t it
     return n;
 }
 
-static void bench(const char *name, const uint64_t *body, size_t nbody, uint32_t iters, unsigned qpus)
+static const char *only; /* the one case to run (NULL: all) */
+
+static void bench(const char *name, const char *id, const uint64_t *body, size_t nbody, uint32_t iters,
+                  unsigned qpus)
 {
+    if (only && strcmp(only, id) != 0)
+        return;
     uint64_t w[256];
     size_t n = build(w, body, nbody, iters ? iters : 1);
     struct vc4_emu_options o = {.mem_size = 16u << 20, .num_qpus = 12, .max_cycles = UINT64_C(1) << 40};
@@ -92,6 +99,7 @@ int main(int argc, char **argv)
     unsigned long div = argc > 1 ? strtoul(argv[1], NULL, 0) : 1;
     if (div == 0)
         div = 1;
+    only = argc > 2 ? argv[2] : NULL;
     /* ALU: fadd r0 = r0 + r1 ; fmul r2 = r2 * r3 in the same instruction; add/shl/... */
     uint64_t alu[8];
     alu[0] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_FADD, .waddr_add = 32, .add_a = 0, .add_b = 1,
@@ -108,8 +116,8 @@ int main(int argc, char **argv)
                                         .mul_b = 3, .cond_mul = 1});
     for (int i = 4; i < 8; i++)
         alu[i] = alu[i - 4];
-    bench("ALU-heavy", alu, 8, (uint32_t)(2000000 / div), 1);
-    bench("ALU-heavy", alu, 8, (uint32_t)(200000 / div), 12);
+    bench("ALU-heavy", "alu1", alu, 8, (uint32_t)(2000000 / div), 1);
+    bench("ALU-heavy", "alu12", alu, 8, (uint32_t)(200000 / div), 12);
 
     /* TMU/VPM: vpm write setup, VPM write, TMU0_S general lookup, ldtmu0 */
     uint64_t io[6];
@@ -119,7 +127,7 @@ int main(int argc, char **argv)
     io[3] = VC4_QPU_NOP_WORD;
     io[4] = enc((struct vc4_qpu_instr){NOPF, .sig = 10});
     io[5] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_OR, .waddr_add = 48, .add_a = 4, .add_b = 4, .cond_add = 1});
-    bench("TMU/VPM-heavy", io, 6, (uint32_t)(500000 / div), 1);
-    bench("TMU/VPM-heavy", io, 6, (uint32_t)(50000 / div), 12);
+    bench("TMU/VPM-heavy", "io1", io, 6, (uint32_t)(500000 / div), 1);
+    bench("TMU/VPM-heavy", "io12", io, 6, (uint32_t)(50000 / div), 12);
     return 0;
 }
