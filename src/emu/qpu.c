@@ -393,14 +393,13 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
          * element, no flags from it, and not an operand of a kernel that
          * runs after it (the add runs first; its copy, if any, is made
          * after the mul ran, so the mul writes directly only if the add
-         * does not write the same register later) */
+         * does not write the same register later); it may be one of the
+         * kernel's own operands (qpu_alu.h) */
         bool add_w = xi->w_add != VC4_XI_W_NONE;
         xi->add_direct = add_w && in->cond_add == VC4_QPU_COND_ALWAYS && xi->sf != VC4_XI_SF_ADD &&
-                         xi->w_off_add != xi->off[0] && xi->w_off_add != xi->off[1] &&
                          (!mul_used || (xi->w_off_add != xi->off[2] && xi->w_off_add != xi->off[3]));
         xi->mul_direct = mul_used && xi->w_mul != VC4_XI_W_NONE && in->cond_mul == VC4_QPU_COND_ALWAYS &&
-                         xi->sf != VC4_XI_SF_MUL && xi->w_off_mul != xi->off[2] &&
-                         xi->w_off_mul != xi->off[3] &&
+                         xi->sf != VC4_XI_SF_MUL &&
                          !(add_w && !xi->add_direct && xi->w_off_add == xi->w_off_mul);
     }
 }
@@ -1017,9 +1016,10 @@ static void exec_branch(struct exec *x)
  * read-after-write, r4 read during an SFU: step() tests them), so no
  * diagnostic is ever due here.  An add whose result is neither written nor
  * sets flags is not computed (the ALU ops have no side effects); a mul
- * always is, for the next mnop's quirk (last_mul).
+ * always is, for the next mnop's quirk (last_mul).  Sets prev_acc and
+ * returns the registers written (the next prev_w).
  */
-QPU_NOINLINE static void step_fast_alu(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+QPU_NOINLINE static uint64_t step_fast_alu(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)
@@ -1054,8 +1054,43 @@ QPU_NOINLINE static void step_fast_alu(const struct vc4_v3d *v, struct vc4_qpu *
         set_flags(q, ra, ca, mask_add, xi->n_flag);
     else if (xi->sf == VC4_XI_SF_MUL)
         set_flags(q, rm, cm, mask_mul, true);
-    q->prev_w = w;
     q->prev_acc = acc;
+    return w;
+}
+
+/* A pipeline byte read on its own: a wider load that spans a byte just
+ * stored (as compilers make of tests of neighbouring bytes) cannot take
+ * the value from the store buffer and waits for the store to complete. */
+static inline uint8_t one_byte(const uint8_t *p)
+{
+    return *(const volatile uint8_t *)p;
+}
+
+/* The pipelines that move with every instruction issued: the SFU result
+ * lands in r4, the uniforms-address hazard passes, branches take effect
+ * after their delay slots (*pc).  Each counter is read once and written
+ * back as a byte (see one_byte); returns whether any is still running. */
+static inline bool issue_pipelines(struct vc4_qpu *q, uint32_t *pc)
+{
+    uint8_t sfu = q->sfu_left, unif = q->unif_hazard, br = q->br_left, br1 = q->br1_left;
+    if (sfu && --sfu == 0)
+        memcpy(q->acc[4], q->sfu_result, sizeof q->acc[4]);
+    if (unif)
+        unif--;
+    bool take = br && --br == 0;
+    if (br1)
+        br1--;
+    if (take) {
+        *pc = q->br_target[0];
+        q->br_target[0] = q->br_target[1];
+        br = br1;
+        br1 = 0;
+    }
+    q->sfu_left = sfu;
+    q->unif_hazard = unif;
+    q->br_left = br;
+    q->br1_left = br1;
+    return sfu || unif || br;
 }
 
 /* The delay pipelines after an instruction: SFU result to r4, the
@@ -1063,19 +1098,7 @@ QPU_NOINLINE static void step_fast_alu(const struct vc4_v3d *v, struct vc4_qpu *
  * (2).  Returns true when the thread end has completed. */
 static inline bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
 {
-    if (q->sfu_left && --q->sfu_left == 0)
-        memcpy(q->acc[4], q->sfu_result, sizeof q->acc[4]);
-    if (q->unif_hazard)
-        q->unif_hazard--;
-    bool take = q->br_left && --q->br_left == 0;
-    if (q->br1_left)
-        q->br1_left--;
-    if (take) {
-        q->pc = q->br_target[0];
-        q->br_target[0] = q->br_target[1];
-        q->br_left = q->br1_left;
-        q->br1_left = 0;
-    }
+    issue_pipelines(q, &q->pc);
     bool ended = q->thrend_left && --q->thrend_left == 0;
     /* a fragment shader's thread switch after its 2 delay slots (fsi.c) */
     if (!ended && q->thrsw_left && --q->thrsw_left == 0)
@@ -1087,10 +1110,10 @@ static inline bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
  * take one value, as read_uniform): false, with nothing changed, when a
  * rule applies (uniforms-address hazard, thread-end delay slot) or the
  * read faults, for the general path to report. */
-static inline bool fast_uniform(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+static inline bool fast_uniform_read(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     uint32_t u;
-    if (q->unif_hazard || q->thrend_left || !vc4_mem_read32(&v->mem, q->unif, &u))
+    if (!vc4_mem_read32(&v->mem, q->unif, &u))
         return false;
     q->unif += 4;
     if (xi->unif & 1)
@@ -1099,10 +1122,15 @@ static inline bool fast_uniform(const struct vc4_v3d *v, struct vc4_qpu *q, cons
         fill(q->in_b, u);
     return true;
 }
+static inline bool fast_uniform(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+{
+    return !q->unif_hazard && !q->thrend_left && fast_uniform_read(v, q, xi);
+}
 
 /* The fast path of the commonest ALU instructions (VC4_XI_FAST_ALU_PLAIN):
- * step_fast_alu when no flags are set and every write is unconditional. */
-static inline void step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+ * step_fast_alu when no flags are set and every write is unconditional.
+ * Sets prev_acc and returns the registers written. */
+static inline uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)
@@ -1121,8 +1149,8 @@ static inline void step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, c
         memcpy(wa, ra_tmp, sizeof ra_tmp);
     if (xi->w_mul != VC4_XI_W_NONE && !xi->mul_direct)
         memcpy(wm, rm_tmp, sizeof rm_tmp);
-    q->prev_w = xi->wreg_add | xi->wreg_mul;
     q->prev_acc = (uint8_t)(xi->wacc_add | xi->wacc_mul);
+    return xi->wreg_add | xi->wreg_mul;
 }
 
 /* After an instruction (prev_w / prev_acc already set): count it, advance
@@ -1258,10 +1286,10 @@ static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
             return step_general(v, q, e);
         switch (xi->fast) {
         case VC4_XI_FAST_ALU_PLAIN:
-            step_fast_plain(v, q, xi);
+            q->prev_w = step_fast_plain(v, q, xi);
             break;
         case VC4_XI_FAST_ALU:
-            step_fast_alu(v, q, xi);
+            q->prev_w = step_fast_alu(v, q, xi);
             break;
         case VC4_XI_FAST_BRANCH:
             if (q->br_left > 1)
@@ -1286,6 +1314,90 @@ static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
 enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     return step(v, q);
+}
+
+/* fetch() without the check against memory: the entry for pc if it is
+ * current (generation gen), else NULL. */
+static inline const struct vc4_icache_entry *cached(const struct vc4_icache_slot *slots, uint32_t pc, uint64_t gen)
+{
+    uint32_t off = pc & VC4_BUS_OFFSET_MASK;
+    const struct vc4_icache_entry *e = &slots[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)].e;
+    return VC4_LIKELY(e->addr == off && e->gen == gen) ? e : NULL;
+}
+
+/*
+ * One QPU's cycles back to back on the fast path (vc4_qpu_run_cycles with
+ * one QPU): the same steps as step() for the instructions its fast path
+ * takes, with the PC and the written-register bits held in locals, the
+ * delay pipelines moved only while one runs, the cycle and instruction
+ * counts added once, and only what the fast path needs tested per
+ * instruction.  Nothing here stalls or ends: it runs only when no stall,
+ * thread end or thread switch is pending (those come from the general
+ * path), and stops before the first instruction that needs step() (a
+ * decode, a rule that may apply, anything beyond the fast path).  Returns
+ * the cycles run, each an issued instruction (< budget when it stopped
+ * early).  (Kept out of line: its loop gets the host registers to itself.)
+ */
+QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint64_t budget)
+{
+    uint32_t pc = q->pc;
+    /* (the commonest way out first: an instruction for the general path) */
+    const struct vc4_icache_entry *e = cached(v->icache.s, pc, v->code_gen);
+    if (!e || e->xi.fast == VC4_XI_FAST_NONE || budget == 0 || q->stall_until > q->time || q->general_only ||
+        q->step_only || one_byte(&q->thrend_left) || one_byte(&q->thrsw_left))
+        return 0;
+    uint64_t prev_w = q->prev_w, left = budget;
+    /* (br1_left only behind br_left) */
+    bool busy = one_byte(&q->sfu_left) || one_byte(&q->unif_hazard) || one_byte(&q->br_left);
+    for (;;) {
+        const struct vc4_qpu_xi *xi = &e->xi;
+        if (VC4_UNLIKELY(xi->fast == VC4_XI_FAST_NONE || (prev_w & xi->rmask) || (xi->reads_r4 && q->sfu_left)))
+            break;
+        if (VC4_UNLIKELY(xi->unif) && (q->unif_hazard || !fast_uniform_read(v, q, xi)))
+            break;
+        switch (xi->fast) {
+        case VC4_XI_FAST_ALU_PLAIN:
+            prev_w = step_fast_plain(v, q, xi);
+            break;
+        case VC4_XI_FAST_ALU:
+            prev_w = step_fast_alu(v, q, xi);
+            break;
+        case VC4_XI_FAST_BRANCH:
+            if (q->br_left > 1)
+                goto done; /* the branch-spacing rule */
+            if (branch_taken(q, e->in.cond_br)) {
+                branch_queue(q, (e->in.rel ? branch_link(pc) : 0) + e->in.imm);
+                busy = true;
+            }
+            prev_w = 0;
+            q->prev_acc = 0;
+            break;
+        default: /* VC4_XI_FAST_NOP */
+            prev_w = 0;
+            q->prev_acc = 0;
+            break;
+        }
+        pc += VC4_QPU_INSTR_BYTES;
+        if (VC4_UNLIKELY(busy))
+            busy = issue_pipelines(q, &pc); /* (no thread end or switch is pending) */
+        if (--left == 0)
+            break;
+        e = cached(v->icache.s, pc, v->code_gen);
+        if (VC4_UNLIKELY(!e))
+            break;
+    }
+done:;
+    uint64_t n = budget - left;
+    if (n) {
+        q->pc = pc;
+        q->time += n;
+        q->instructions += n;
+        v->stats.instructions += n;
+        q->prev_w = prev_w;
+        q->state = VC4_EMU_QPU_RUNNING;
+        q->blocked_on = NULL;
+    }
+    return n;
 }
 
 /* The cycle counters, added once per call rather than every cycle:
@@ -1320,12 +1432,26 @@ uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact
     if (nact == 1) {
         /* one QPU: its cycles back to back */
         struct vc4_qpu *q = &v->qpu[act[0]];
-        for (c = 0; c < max_cycles && !end; c++) {
+        for (c = 0; c < max_cycles && !end;) {
+            if (q->stall_until > q->time) {
+                /* stalled cycles at once (as step() counts them) */
+                uint64_t k = q->stall_until - q->time;
+                if (k > max_cycles - c)
+                    k = max_cycles - c;
+                q->time += k;
+                v->stats.stall_cycles += k;
+                c += k;
+                continue;
+            }
+            c += run_fast(v, q, max_cycles - c);
+            if (c >= max_cycles)
+                break;
             enum vc4_qpu_step r = step(v, q);
             if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED) && !step_after(v, q, r, &end)) {
                 count_cycles(v, idle, c + 1, c); /* (this cycle is not counted) */
                 return c;
             }
+            c++;
         }
     } else {
         /* the QPUs as pointers (loaded, not recomputed from the index at

@@ -181,6 +181,7 @@ struct vc4_qpu {
     uint32_t unif_len;
     bool user;                 /* running a user program from the SRQ */
     bool general_only;         /* never take the fast path (tests compare the two) */
+    bool step_only;            /* one instruction per step(), never run_fast (tests) */
 
     /* Operand sources, all inside this struct so that the execution record
      * can name each operand by its offset here: the accumulators, the

@@ -262,29 +262,34 @@ static inline uint32_t f2u(float f)
 }
 
 /* One kernel per op: OUT is the result of x = a[i], y = b[i]; CARRY the
- * C flag (facts 16), which may use r = out[i]. */
-#define KERNEL(name, OUT, CARRY) KERNEL_ATTR(, name, OUT, CARRY)
-#define KERNEL_V(name, OUT, CARRY) KERNEL_ATTR(VC4_KERNEL_CLONES, name, OUT, CARRY)
-#define KERNEL_ATTR(ATTR, name, OUT, CARRY)                                       \
-    ATTR static void name(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, \
-                     uint16_t *carry)                                             \
+ * C flag (facts 16), which may use r = out[i].  Element i's result
+ * depends on element i of a and b only, and is written after they are
+ * read: out may be a or b (VC4_ALU_LANES). */
+#define KERNEL(name, OUT, CARRY) KERNEL_ATTR(, VC4_ALU_LANES, name, OUT, CARRY)
+#define KERNEL_V(name, OUT, CARRY) KERNEL_ATTR(VC4_KERNEL_CLONES, VC4_ALU_LANES, name, OUT, CARRY)
+/* (the scalar rules: loops no compiler vectorises, left as they are) */
+#define KERNEL_S(name, OUT, CARRY) KERNEL_ATTR(, , name, OUT, CARRY)
+#define KERNEL_ATTR(ATTR, LOOP, name, OUT, CARRY)                                 \
+    ATTR static void name(const uint32_t *a, const uint32_t *b, uint32_t *out,    \
+                          uint16_t *carry)                                        \
     {                                                                             \
-        VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {                            \
-            uint32_t x = a[i], y = b[i];                                          \
-            (void)x;                                                              \
-            (void)y;                                                              \
-            out[i] = (OUT);                                                       \
-        }                                                                         \
         if (carry) {                                                              \
             uint32_t m = 0;                                                       \
-            VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {                        \
-                uint32_t x = a[i], y = b[i], r = out[i];                          \
+            LOOP for (int i = 0; i < N; i++) {                                    \
+                uint32_t x = a[i], y = b[i], r = (OUT);                           \
                 (void)x;                                                          \
                 (void)y;                                                          \
-                (void)r;                                                          \
                 m |= lane_bit[i] & lane_mask(CARRY);                              \
+                out[i] = r;                                                       \
             }                                                                     \
             *carry = (uint16_t)m;                                                 \
+        } else {                                                                  \
+            LOOP for (int i = 0; i < N; i++) {                                    \
+                uint32_t x = a[i], y = b[i];                                      \
+                (void)x;                                                          \
+                (void)y;                                                          \
+                out[i] = (OUT);                                                   \
+            }                                                                     \
         }                                                                         \
     }
 
@@ -302,16 +307,16 @@ static inline uint32_t ror32(uint32_t x, uint32_t s)
     return s ? (x >> s) | (x << (32 - s)) : x;
 }
 KERNEL(k_zero, 0u, 0)
-KERNEL(k_fadd, vc4_alu_fadd(x, y), !(r & F_SIGN) && r != 0) /* C: result > 0, +NaN patterns too */
-KERNEL(k_fsub, vc4_alu_fsub(x, y), !(r & F_SIGN) && r != 0)
+KERNEL_S(k_fadd, vc4_alu_fadd(x, y), !(r & F_SIGN) && r != 0) /* C: result > 0, +NaN patterns too */
+KERNEL_S(k_fsub, vc4_alu_fsub(x, y), !(r & F_SIGN) && r != 0)
 /* fmin/fmax/fminabs/fmaxabs (abs: the absolute values, Mesa, vc4asm):
  * equal to vc4_alu_fmin/fmax/fminabs/fmaxabs, each key computed once;
  * C = src1 > src2 (facts 16). */
-static inline void minmax16(const uint32_t *a, const uint32_t *b, uint32_t *restrict out,
+static inline void minmax16(const uint32_t *a, const uint32_t *b, uint32_t *out,
                             uint16_t *carry, uint32_t absmask, bool is_max)
 {
     uint32_t m = 0, max_sel = lane_mask(is_max);
-    for (int i = 0; i < N; i++) {
+    VC4_ALU_LANES for (int i = 0; i < N; i++) {
         uint32_t x = a[i] & absmask, y = b[i] & absmask;
         x &= ~(lane_mask((x & F_EXP) == 0) & F_ABS); /* flush, sign kept */
         y &= ~(lane_mask((y & F_EXP) == 0) & F_ABS);
@@ -327,24 +332,24 @@ static inline void minmax16(const uint32_t *a, const uint32_t *b, uint32_t *rest
     if (carry)
         *carry = (uint16_t)m;
 }
-VC4_KERNEL_CLONES static void k_fmin(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_fmin(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
     minmax16(a, b, out, carry, ~0u, false);
 }
-VC4_KERNEL_CLONES static void k_fmax(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_fmax(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
     minmax16(a, b, out, carry, ~0u, true);
 }
-VC4_KERNEL_CLONES static void k_fminabs(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_fminabs(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
     minmax16(a, b, out, carry, F_ABS, false);
 }
-VC4_KERNEL_CLONES static void k_fmaxabs(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_fmaxabs(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
     minmax16(a, b, out, carry, F_ABS, true);
 }
-KERNEL(k_ftoi, vc4_alu_ftoi(x), 0)
-KERNEL(k_itof, vc4_alu_itof(x), 0)
+KERNEL_S(k_ftoi, vc4_alu_ftoi(x), 0)
+KERNEL_S(k_itof, vc4_alu_itof(x), 0)
 KERNEL(k_add, x + y, r < x) /* unsigned carry out */
 KERNEL(k_sub, x - y, x < y) /* unsigned borrow */
 KERNEL_V(k_shr, x >> (y & 31), shift_carry(x, y))
@@ -357,8 +362,8 @@ KERNEL(k_and, x & y, 0)
 KERNEL(k_or, x | y, 0)
 KERNEL(k_xor, x ^ y, 0)
 KERNEL(k_not, ~x, 0)
-KERNEL(k_clz, vc4_alu_clz(x), 0)
-KERNEL(k_fmul, vc4_alu_fmul(x, y), 0)
+KERNEL_S(k_clz, vc4_alu_clz(x), 0)
+KERNEL_S(k_fmul, vc4_alu_fmul(x, y), 0)
 /* C = product > 0xFFFFFF (facts 16) */
 KERNEL_V(k_mul24, (x & 0xFFFFFFu) * (y & 0xFFFFFFu),
        (uint64_t)(x & 0xFFFFFFu) * (y & 0xFFFFFFu) > 0xFFFFFFu)
@@ -366,10 +371,11 @@ KERNEL_V(k_mul24, (x & 0xFFFFFFu) * (y & 0xFFFFFFu),
 /* Per-byte ops (unsigned bytes, saturating; Mesa / vc4asm) on the 64 bytes
  * of the vector at once: byte order inside an element does not matter to a
  * byte-wise op, and 64-byte loops of uint8_t vectorise (written in the
- * forms compilers turn into saturating byte instructions).  Equal to
+ * forms compilers turn into saturating byte instructions; out may be a or
+ * b: the operands are copied first).  Equal to
  * vc4_alu_v8*() (test_emu_alu.c checks every byte pair). */
 #define BYTE_KERNEL(name, EXPR)                                                    \
-    static void name(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, \
+    static void name(const uint32_t *a, const uint32_t *b, uint32_t *out,          \
                      uint16_t *carry)                                              \
     {                                                                              \
         uint8_t xa[4 * N], yb[4 * N], r[4 * N];                                    \
@@ -408,8 +414,9 @@ BYTE_KERNEL(k_v8muld, muld8(x, y))
 
 /* ---- host-arithmetic float kernels ---------------------------------------------
  * The operands are flushed (denormal -> signed zero), lanes holding an
- * exponent-255 pattern are set aside (computed by the scalar rule
- * afterwards) and zeroed so that the host never sees Inf or NaN. */
+ * exponent-255 pattern are set aside (their result given by the rule) and
+ * zeroed so that the host never sees Inf or NaN.  Every operand is read
+ * before out is written (out may be a or b). */
 
 #if FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
 #define VC4_HOST_FP 1
@@ -476,8 +483,8 @@ static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
  * with gradual underflow whenever s is finite, and no intermediate can
  * overflow): the exact sum is s + err, so truncating it toward zero gives
  * s when err is 0 or has the sign of s, else s one ulp toward zero (s is
- * nearest, so the exact value lies between that float and s).  An
- * infinite s (overflow) goes to the scalar rule. */
+ * nearest, so the exact value lies between that float and s).  A sum that
+ * may overflow goes to the scalar rule. */
 #if defined(__GNUC__)
 #define ALU_ALWAYS_INLINE __attribute__((always_inline)) inline
 #else
@@ -485,12 +492,25 @@ static inline uint32_t dtrunc(uint32_t hi, uint32_t lo)
 #endif
 /* (always inlined: clang does not otherwise inline it into the clones, and
  * would leave it baseline code) */
-static ALU_ALWAYS_INLINE void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *restrict out)
+static ALU_ALWAYS_INLINE void fadd_host(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *out)
 {
     fvec x, y, sp;
     /* flush denormals (sign kept); Inf/NaN patterns are set aside */
     prep2(a, b, bxor, &x, &y, &sp);
+    /* Lanes the float sum cannot give go to the scalar rule (rare; for
+     * every element): Inf/NaN patterns, and an operand from 2^127 on
+     * (exponent field 254), with which the sum may overflow (below, |x + y|
+     * <= 2 * (2^127 - 2^103) = FLT_MAX: finite). */
     uint32_t special = 0;
+    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++)
+        special |= sp.u[i] | lane_mask((x.u[i] & F_EXP) == F_EXP - F_HIDDEN) |
+                   lane_mask((y.u[i] & F_EXP) == F_EXP - F_HIDDEN);
+    if (special) {
+        /* (each element's operands read before its result is written) */
+        for (int i = 0; i < N; i++)
+            out[i] = vc4_alu_fadd(a[i], b[i] ^ bxor);
+        return;
+    }
     VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {
         /* order by magnitude (magnitudes order as their bit patterns) */
         uint32_t xu = x.u[i], yu = y.u[i];
@@ -499,13 +519,9 @@ static ALU_ALWAYS_INLINE void fadd_host(const uint32_t *a, const uint32_t *b, ui
         float sum = big + small;
         float err = small - (sum - big);
         uint32_t r = f2u(sum), e = f2u(err);
-        special |= sp.u[i] | lane_mask((r & F_EXP) == F_EXP); /* (overflow) */
         r -= (uint32_t)((e << 1) != 0) & ((e ^ r) >> 31);
         out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
     }
-    if (special) /* rare: the scalar rule for every element */
-        for (int i = 0; i < N; i++)
-            out[i] = vc4_alu_fadd(a[i], b[i] ^ bxor);
 }
 
 /* fadd/fsub C flag: result > 0, +NaN patterns included (facts 16). */
@@ -517,14 +533,14 @@ static inline uint16_t carry_positive(const uint32_t *r)
     return (uint16_t)m;
 }
 
-VC4_KERNEL_CLONES static void k_host_fadd(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_host_fadd(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
     fadd_host(a, b, 0, out);
     if (carry)
         *carry = carry_positive(out);
 }
 
-VC4_KERNEL_CLONES static void k_host_fsub(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_host_fsub(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
     fadd_host(a, b, F_SIGN, out);
     if (carry)
@@ -535,12 +551,13 @@ VC4_KERNEL_CLONES static void k_host_fsub(const uint32_t *a, const uint32_t *b, 
  * low 29 mantissa bits truncates it toward zero to float precision (24
  * bits), after which converting it to float is exact in the normal range
  * and an infinity of its sign from 2^128 on (IEEE overflow, as the rule
- * wants).  Below 2^-126 the conversion rounds to a denormal or zero, which
- * the output flush turns into a signed zero, except for the one product
- * that rounds up to 2^-126 (2^-126 - 2^-150, a tie): lanes whose result is
- * +-2^-126 take the scalar rule, like the Inf/NaN operands. */
+ * wants).  Below 2^-126 the rule gives a signed zero (output flush): the
+ * product is made one before the conversion (which would otherwise round
+ * to a denormal, or up to 2^-126).  An Inf/NaN pattern operand gives the
+ * infinity of the product's sign (vc4_alu_fmul).  No lane needs the
+ * scalar rule. */
 #define D_BELOW_FLOAT_MANT UINT64_C(0x1FFFFFFF) /* 52 - 23 bits */
-#define F_MIN_NORMAL F_HIDDEN
+#define D_SIGN (UINT64_C(1) << 63)
 static inline double u2d(uint64_t u)
 {
     double d;
@@ -553,28 +570,25 @@ static inline uint64_t d2u(double d)
     memcpy(&u, &d, sizeof u);
     return u;
 }
-VC4_KERNEL_CLONES static void k_host_fmul(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+VC4_KERNEL_CLONES static void k_host_fmul(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
-    fvec x, y, sp, p;
+    fvec x, y, sp, inf, p;
     prep2(a, b, 0, &x, &y, &sp);
     for (int i = 0; i < N; i++)
-        p.f[i] = (float)u2d(d2u((double)x.f[i] * (double)y.f[i]) & ~D_BELOW_FLOAT_MANT);
-    uint32_t special = 0;
+        inf.u[i] = ((a[i] ^ b[i]) & F_SIGN) | F_INF;
     for (int i = 0; i < N; i++) {
-        uint32_t r = p.u[i];
-        special |= sp.u[i] | lane_mask((r & F_ABS) == F_MIN_NORMAL);
-        out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
+        uint64_t d = d2u((double)x.f[i] * (double)y.f[i]) & ~D_BELOW_FLOAT_MANT;
+        d = u2d(d & ~D_SIGN) < 0x1p-126 ? d & D_SIGN : d;
+        p.f[i] = (float)u2d(d);
     }
-    if (special)
-        for (int i = 0; i < N; i++)
-            if ((a[i] & F_EXP) == F_EXP || (b[i] & F_EXP) == F_EXP || (out[i] & F_ABS) == F_MIN_NORMAL)
-                out[i] = vc4_alu_fmul(a[i], b[i]);
+    for (int i = 0; i < N; i++)
+        out[i] = (p.u[i] & ~sp.u[i]) | (inf.u[i] & sp.u[i]);
     if (carry)
         *carry = 0;
 }
 
 /* itof: a 32-bit integer is exact in a double; truncate it like a sum. */
-static void k_host_itof(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+static void k_host_itof(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
     (void)b;
     dvec d;
@@ -589,7 +603,7 @@ static void k_host_itof(const uint32_t *a, const uint32_t *b, uint32_t *restrict
 /* ftoi: C's float -> int conversion truncates toward zero, as ftoi does,
  * for |x| < 2^31; outside (and Inf/NaN patterns) the result is 0, and the
  * lane is zeroed first so that no conversion is out of range. */
-static void k_host_ftoi(const uint32_t *a, const uint32_t *b, uint32_t *restrict out, uint16_t *carry)
+static void k_host_ftoi(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
     (void)b;
     fvec x;

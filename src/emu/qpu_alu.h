@@ -20,6 +20,17 @@
 #else
 #define VC4_ALU_VEC_LOOP
 #endif
+/* ... whose element i reads element i of its inputs and then writes
+ * element i of its output, which may be one of the inputs (no dependence
+ * between elements: vectorised without a run-time overlap test, which
+ * would take the scalar loop for an output that is an input). */
+#if defined(__clang__)
+#define VC4_ALU_LANES _Pragma("clang loop unroll(disable) vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define VC4_ALU_LANES _Pragma("GCC ivdep")
+#else
+#define VC4_ALU_LANES
+#endif
 
 /* Scalar operations: a = first operand, b = second. */
 uint32_t vc4_alu_fadd(uint32_t a, uint32_t b);
@@ -53,8 +64,10 @@ bool vc4_alu_mul_vec(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t
                      uint16_t *carry);
 
 /*
- * Kernels: out[i] = op(a[i], b[i]) for the 16 elements (a and b may be the
- * same vector; out is neither), *carry as above when non-NULL.  Reserved op
+ * Kernels: out[i] = op(a[i], b[i]) for the 16 elements, *carry as above
+ * when non-NULL.  out may be a or b (every operand is read before out is
+ * written), so that an instruction's result goes straight into its
+ * register even when that register is one of its operands.  Reserved op
  * codes have a kernel that gives zeros (the decoder rejects them first).
  *
  * Two tables give bit-identical results:
@@ -68,7 +81,7 @@ bool vc4_alu_mul_vec(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t
  *    arithmetic, round to nearest, gradual underflow).  Cross-checked
  *    against exact by tests/unit/test_emu_alu.c.
  */
-typedef void vc4_alu_kernel(const uint32_t *a, const uint32_t *b, uint32_t *restrict out,
+typedef void vc4_alu_kernel(const uint32_t *a, const uint32_t *b, uint32_t *out,
                             uint16_t *carry);
 struct vc4_alu_kernels {
     vc4_alu_kernel *add[32]; /* by add op code */

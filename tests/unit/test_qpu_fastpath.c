@@ -1,10 +1,16 @@
 /* test_qpu_fastpath.c - the QPU's fast path (qpu.c step_fast_alu and the
  * fast branch, chosen at decode) against the general path: random
- * instruction streams run twice from the same random register contents,
- * once as usual and once with every QPU forced onto the general path
- * (struct vc4_qpu general_only); registers, accumulators, flags, the mnop
- * quirk's last mul result, the SFU result, PC, counts and every diagnostic
- * must be identical.  The streams favour what the fast path decides on:
+ * instruction streams run three times from the same random register
+ * contents: as usual (one QPU: run_fast, fast-path instructions back to
+ * back), one instruction per step() (struct vc4_qpu step_only: step()'s
+ * own fast path, as with several QPUs), and with every instruction on the
+ * general path (general_only); registers, accumulators, flags, the mnop
+ * quirk's last mul result, the SFU result, PC, counts, cycles and every
+ * diagnostic must be identical.  Also: the ALU kernels writing one of
+ * their own operands (the fast path's results go straight into their
+ * register), and the host float kernels where they stop using the host's
+ * arithmetic as it is (products near 2^-126, sums near the top of the
+ * range).  The streams favour what the fast path decides on:
  * few registers (destinations that are operands, both ALUs writing one
  * register, a mul reading what the add writes), every condition, flags from
  * either ALU, small immediates, reads right after writes (the
@@ -155,13 +161,17 @@ struct outcome {
     uint32_t acc[6][VC4_QPU_SIMD], sfu[VC4_QPU_SIMD], last_mul[VC4_QPU_SIMD];
     uint16_t flag[4];
     uint32_t pc;
-    uint64_t instructions, stat_instructions;
+    uint64_t instructions, stat_instructions, time, cycles, stall_cycles, idle_cycles;
     struct harness_diags d;
     unsigned fast_entries; /* decoded words that take the fast path */
 };
 
-/* Run p on one QPU from the registers in init, on the fast or general path. */
-static void run_one(const struct prog *p, const struct vc4_qpu *init, bool general_only, struct outcome *o)
+enum path { PATH_RUN, PATH_STEP, PATH_GENERAL };
+
+/* Run p on one QPU from the registers in init, on the given path, within
+ * budget cycles. */
+static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum path path, uint64_t budget,
+                       struct outcome *o)
 {
     memset(o, 0, sizeof *o);
     struct vc4_emu *e = mk(1, &o->d);
@@ -175,14 +185,17 @@ static void run_one(const struct prog *p, const struct vc4_qpu *init, bool gener
     memcpy(q->rb, init->rb, sizeof q->rb);
     memcpy(q->acc, init->acc, sizeof q->acc);
     memcpy(q->flag, init->flag, sizeof q->flag);
-    q->general_only = general_only;
+    q->general_only = path == PATH_GENERAL;
+    q->step_only = path == PATH_STEP;
     uint8_t unif[4 * 64];
     for (size_t i = 0; i < sizeof unif; i += 4) {
         uint32_t u = init->sfu_result[(i / 4) % VC4_QPU_SIMD] + (uint32_t)i;
         memcpy(unif + i, &u, 4);
     }
     vc4_emu_mem_write(e, UNIF, unif, sizeof unif);
-    o->st = run(e, p);
+    load(e, CODE, p);
+    queue(e, CODE);
+    o->st = vc4_emu_run(e, budget);
     memcpy(o->ra, q->ra, sizeof o->ra);
     memcpy(o->rb, q->rb, sizeof o->rb);
     memcpy(o->acc, q->acc, sizeof o->acc);
@@ -192,10 +205,18 @@ static void run_one(const struct prog *p, const struct vc4_qpu *init, bool gener
     o->pc = q->pc;
     o->instructions = q->instructions;
     o->stat_instructions = v->stats.instructions;
+    o->time = q->time;
+    o->cycles = v->stats.cycles;
+    o->stall_cycles = v->stats.stall_cycles;
+    o->idle_cycles = v->stats.idle_cycles;
     for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++)
         if (v->icache.s[i].e.addr != VC4_ICACHE_NONE && v->icache.s[i].e.xi.fast != VC4_XI_FAST_NONE)
             o->fast_entries++;
     vc4_emu_destroy(e);
+}
+static void run_one(const struct prog *p, const struct vc4_qpu *init, enum path path, struct outcome *o)
+{
+    run_budget(p, init, path, 100000, o);
 }
 
 static bool same_outcome(const struct outcome *a, const struct outcome *b, unsigned seed)
@@ -205,12 +226,17 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b, unsig
                 memcmp(a->last_mul, b->last_mul, sizeof a->last_mul) == 0 &&
                 memcmp(a->flag, b->flag, sizeof a->flag) == 0 && a->pc == b->pc &&
                 a->instructions == b->instructions && a->stat_instructions == b->stat_instructions &&
+                a->time == b->time && a->cycles == b->cycles && a->stall_cycles == b->stall_cycles &&
+                a->idle_cycles == b->idle_cycles &&
                 a->d.errors == b->d.errors && a->d.warnings == b->d.warnings && a->d.len == b->d.len &&
                 memcmp(a->d.text, b->d.text, a->d.len) == 0;
     if (!same) {
         fprintf(stderr, "stream %u: fast and general paths differ (status %d/%d, %llu/%llu instructions, "
-                        "flags Z %04x/%04x N %04x/%04x C %04x/%04x)\n", seed, (int)a->st, (int)b->st,
-                (unsigned long long)a->instructions, (unsigned long long)b->instructions, a->flag[1], b->flag[1],
+                        "%llu/%llu cycles, %llu/%llu stalled, pc %08x/%08x, flags Z %04x/%04x N %04x/%04x "
+                        "C %04x/%04x)\n", seed, (int)a->st, (int)b->st,
+                (unsigned long long)a->instructions, (unsigned long long)b->instructions,
+                (unsigned long long)a->cycles, (unsigned long long)b->cycles, (unsigned long long)a->stall_cycles,
+                (unsigned long long)b->stall_cycles, a->pc, b->pc, a->flag[1], b->flag[1],
                 a->flag[2], b->flag[2], a->flag[3], b->flag[3]);
         for (unsigned r = 0; r < VC4_QPU_REGS; r++)
             for (unsigned i = 0; i < VC4_QPU_SIMD; i++) {
@@ -249,15 +275,16 @@ static void rnd_state(struct vc4_qpu *init)
 static void test_fast_matches_general(void)
 {
     static struct vc4_qpu init;
-    static struct outcome fast, general;
+    static struct outcome fast, stepped, general;
     static struct prog p;
     unsigned differ = 0, fast_entries = 0, ok_runs = 0;
     for (unsigned seed = 0; seed < 300; seed++) {
         rnd_state(&init);
         rnd_prog(&p, 40 + pick(160));
-        run_one(&p, &init, false, &fast);
-        run_one(&p, &init, true, &general);
-        if (!same_outcome(&fast, &general, seed))
+        run_one(&p, &init, PATH_RUN, &fast);
+        run_one(&p, &init, PATH_STEP, &stepped);
+        run_one(&p, &init, PATH_GENERAL, &general);
+        if (!same_outcome(&fast, &general, seed) || !same_outcome(&stepped, &general, seed))
             differ++;
         fast_entries += fast.fast_entries;
         ok_runs += fast.st == VC4_OK;
@@ -300,8 +327,8 @@ static void test_fast_loop_values(void)
         init.acc[2][i] = 0x40490FDBu ^ (i << 3);    /* ~pi */
         init.acc[3][i] = 0x00C00000u + i;           /* tiny: products flush */
     }
-    run_one(&p, &init, false, &fast);
-    run_one(&p, &init, true, &general);
+    run_one(&p, &init, PATH_RUN, &fast);
+    run_one(&p, &init, PATH_GENERAL, &general);
     CHECK(fast.st == VC4_OK);
     CHECK(same_outcome(&fast, &general, 0));
     CHECK(fast.fast_entries >= 4);
@@ -322,4 +349,140 @@ static void test_fast_loop_values(void)
     CHECK_EQ_U64(fast.acc[3][0], r3);
 }
 
-TEST_LIST(test_fast_matches_general, test_fast_loop_values)
+/* A loop that never ends, stopped by cycle budgets that fall anywhere in
+ * it (in a run of fast-path instructions, in a branch's delay slots, on a
+ * TMU stall): the same timeout, PC, registers and counts on every path. */
+static void test_fast_budget_stop(void)
+{
+    static struct vc4_qpu init;
+    static struct outcome fast, stepped, general;
+    struct prog p = {0};
+    emit(&p, ldi(VC4_QPU_W_TMU0_S, UNIF));                                   /* a TMU lookup: a stall */
+    emit(&p, I(.sig = VC4_QPU_SIG_LOAD_TMU0));
+    emit(&p, I(.op_add = VC4_QPU_A_FADD, .waddr_add = R0, .add_a = 0, .add_b = 1,
+               .op_mul = VC4_QPU_M_FMUL, .waddr_mul = R1, .mul_a = 1, .mul_b = 2));
+    emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = R2, .add_a = 2, .add_b = 4));
+    emit(&p, vc4_qpu_encode(&(struct vc4_qpu_instr){.sig = VC4_QPU_SIG_BRANCH, .cond_br = VC4_QPU_BCOND_ALWAYS,
+                                                     .rel = 1, .imm = (uint32_t)-(8 * 8),
+                                                     .waddr_add = WNOP, .waddr_mul = WNOP}));
+    emit(&p, I(.op_add = VC4_QPU_A_SUB, .waddr_add = R3, .add_a = 3, .add_b = 0));
+    emit(&p, NOP);
+    emit(&p, NOP);
+    memset(&init, 0, sizeof init);
+    unsigned differ = 0, timeouts = 0;
+    for (uint64_t budget = 1; budget < 200; budget += 1 + budget / 16) {
+        run_budget(&p, &init, PATH_RUN, budget, &fast);
+        run_budget(&p, &init, PATH_STEP, budget, &stepped);
+        run_budget(&p, &init, PATH_GENERAL, budget, &general);
+        if (!same_outcome(&fast, &general, (unsigned)budget) || !same_outcome(&stepped, &general, (unsigned)budget))
+            differ++;
+        timeouts += fast.st == VC4_ERR_TIMEOUT;
+        CHECK(fast.cycles <= budget);
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK(timeouts > 20);
+    CHECK(fast.stall_cycles > 0); /* the TMU stall was among them */
+}
+
+/* Every kernel of both tables with its output one of its operands (a, b
+ * or both) gives what it gives into a separate vector: the fast path
+ * computes a register's new value straight into it. */
+static void test_kernels_in_place(void)
+{
+    struct vc4_alu_fpenv env;
+    vc4_alu_fp_enter(&env);
+    const struct vc4_alu_kernels *tabs[2] = {&vc4_alu_kernels_exact, &vc4_alu_kernels_host};
+    unsigned bad = 0;
+    for (int it = 0; it < 200; it++) {
+        uint32_t a[VC4_QPU_SIMD], b[VC4_QPU_SIMD];
+        for (int i = 0; i < VC4_QPU_SIMD; i++) {
+            a[i] = rnd_value();
+            b[i] = rnd_value();
+        }
+        for (int t = 0; t < 2; t++)
+            for (unsigned op = 0; op < 32 + 8; op++) {
+                vc4_alu_kernel *k = op < 32 ? tabs[t]->add[op] : tabs[t]->mul[op - 32];
+                uint32_t want[VC4_QPU_SIMD], wsame[VC4_QPU_SIMD], x[VC4_QPU_SIMD], y[VC4_QPU_SIMD];
+                uint16_t cw = 0, cs = 0, cx = 0, cy = 0, cz = 0;
+                k(a, b, want, &cw);
+                k(a, a, wsame, &cs);
+                memcpy(x, a, sizeof x);
+                k(x, b, x, &cx); /* out = a */
+                memcpy(y, b, sizeof y);
+                k(a, y, y, &cy); /* out = b */
+                bad += memcmp(x, want, sizeof x) != 0 || memcmp(y, want, sizeof y) != 0 || cx != cw || cy != cw;
+                memcpy(x, a, sizeof x);
+                k(x, x, x, &cz); /* out = a = b */
+                bad += memcmp(x, wsame, sizeof x) != 0 || cz != cs;
+                memcpy(x, a, sizeof x);
+                k(x, b, x, NULL); /* without the carry */
+                bad += memcmp(x, want, sizeof x) != 0;
+                if (bad && bad < 4)
+                    fprintf(stderr, "table %d op %u in place differs\n", t, op);
+            }
+    }
+    vc4_alu_fp_leave(&env);
+    CHECK_EQ_INT(bad, 0);
+}
+
+/* The host float kernels where they leave the host's arithmetic: fmul
+ * products from just below to just above 2^-126 (a signed zero below,
+ * the one that rounds up to 2^-126 included) and products that overflow,
+ * fadd/fsub with operands from 2^126 to 2^128 (sums that may overflow),
+ * Inf/NaN patterns; against the scalar rules. */
+static void test_host_float_edges(void)
+{
+    struct vc4_alu_fpenv env;
+    bool host = vc4_alu_fp_enter(&env);
+    unsigned bad = 0;
+    for (int it = 0; it < 20000; it++) {
+        uint32_t a[VC4_QPU_SIMD], b[VC4_QPU_SIMD], r[VC4_QPU_SIMD];
+        for (int i = 0; i < VC4_QPU_SIMD; i++) {
+            uint32_t s = rnd() & 0x80000000u, m1 = rnd() & 0x7FFFFFu, m2 = rnd() & 0x7FFFFFu;
+            if (pick(4) == 0)
+                m1 = 0x7FFFFFu - pick(4); /* mantissa products near the next power of two */
+            if (pick(4) == 0)
+                m2 = 0x7FFFFFu - pick(4);
+            unsigned e1 = 1 + pick(253), e2;
+            if (it & 1) /* fmul: exponents that sum to about -126 (or 128) */
+                e2 = (unsigned)((int)(pick(2) ? 127 - 126 + 127 : 127 + 128 + 127) - (int)e1 + (int)pick(3) - 1);
+            else /* fadd: near the top */
+                e1 = 252 + pick(3), e2 = 252 + pick(3);
+            if (e2 < 1 || e2 > 254)
+                e2 = 1 + pick(254);
+            if (pick(32) == 0)
+                e1 = 255;
+            a[i] = s | e1 << 23 | m1;
+            b[i] = (rnd() & 0x80000000u) | e2 << 23 | m2;
+        }
+        vc4_alu_kernels_host.mul[VC4_QPU_M_FMUL](a, b, r, NULL);
+        for (int i = 0; i < VC4_QPU_SIMD; i++)
+            bad += r[i] != vc4_alu_fmul(a[i], b[i]);
+        vc4_alu_kernels_host.add[VC4_QPU_A_FADD](a, b, r, NULL);
+        for (int i = 0; i < VC4_QPU_SIMD; i++)
+            bad += r[i] != vc4_alu_fadd(a[i], b[i]);
+        vc4_alu_kernels_host.add[VC4_QPU_A_FSUB](a, b, r, NULL);
+        for (int i = 0; i < VC4_QPU_SIMD; i++)
+            bad += r[i] != vc4_alu_fsub(a[i], b[i]);
+    }
+    /* the tie: (1 - 2^-24) * 2^-126 = 2^-126 - 2^-150, halfway between the
+     * largest denormal and 2^-126, which rounds to nearest (even) up to
+     * 2^-126: a signed zero by the rule */
+    uint32_t a[VC4_QPU_SIMD], b[VC4_QPU_SIMD], r[VC4_QPU_SIMD];
+    for (int i = 0; i < VC4_QPU_SIMD; i++) {
+        a[i] = (uint32_t)(i & 1) << 31 | 0x3F7FFFFFu; /* 1 - 2^-24 */
+        b[i] = 0x00800000u + (uint32_t)i / 2;        /* 2^-126 (+ ulps) */
+    }
+    vc4_alu_kernels_host.mul[VC4_QPU_M_FMUL](a, b, r, NULL);
+    for (int i = 0; i < VC4_QPU_SIMD; i++)
+        bad += r[i] != vc4_alu_fmul(a[i], b[i]);
+    vc4_alu_fp_leave(&env);
+    CHECK_EQ_U64(vc4_alu_fmul(0x3F7FFFFFu, 0x00800000u), 0); /* below 2^-126: +0 */
+    CHECK_EQ_U64(r[0], 0);
+    CHECK_EQ_U64(r[1], 0x80000000u);
+    CHECK_EQ_INT(bad, 0);
+    (void)host;
+}
+
+TEST_LIST(test_fast_matches_general, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
+          test_host_float_edges)
