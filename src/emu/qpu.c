@@ -1400,6 +1400,15 @@ done:;
     return n;
 }
 
+/* Is the instruction at the PC a decoded one for the fast path?  (Tested
+ * before calling run_fast, which an instruction for the general path would
+ * enter and leave for nothing.) */
+static inline bool fast_next(const struct vc4_v3d *v, const struct vc4_qpu *q)
+{
+    const struct vc4_icache_entry *e = cached(v->icache.s, q->pc, v->code_gen);
+    return e && e->xi.fast != VC4_XI_FAST_NONE;
+}
+
 /* The cycle counters, added once per call rather than every cycle:
  * started cycles count their idle QPUs, completed ones count as cycles. */
 static void count_cycles(struct vc4_v3d *v, uint64_t idle, uint64_t started, uint64_t completed)
@@ -1443,9 +1452,11 @@ uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact
                 c += k;
                 continue;
             }
-            c += run_fast(v, q, max_cycles - c);
-            if (c >= max_cycles)
-                break;
+            if (fast_next(v, q)) {
+                c += run_fast(v, q, max_cycles - c);
+                if (c >= max_cycles)
+                    break;
+            }
             enum vc4_qpu_step r = step(v, q);
             if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED) && !step_after(v, q, r, &end)) {
                 count_cycles(v, idle, c + 1, c); /* (this cycle is not counted) */
