@@ -760,8 +760,9 @@ static enum vc4_status draw_prim(struct vc4_v3d *v, uint32_t at, const char *pkt
     return draw_triangle(v, vv, budget, used);
 }
 
-/* A 49's polygon: vertices from the clipped record, varyings weighted from
- * the original primitive's vertices, drawn as the fan (0, i, i+1). */
+/* A 49's polygon (or clipped line): vertices from the clipped record,
+ * varyings weighted from the original primitive's vertices, a polygon drawn
+ * as the fan (0, i, i+1), a line as a line. */
 static enum vc4_status draw_clipped(struct vc4_v3d *v, uint32_t at, const char *pkt,
                                     const struct vc4_tl_reader *tr, const struct vc4_tl_prim *tp,
                                     uint64_t budget, uint64_t *used)
@@ -781,14 +782,22 @@ static enum vc4_status draw_clipped(struct vc4_v3d *v, uint32_t at, const char *
                 "the clipped-primitive record at 0x%08x is outside memory or malformed", rec);
         return VC4_ERR_FAULT;
     }
-    if (tp->nverts != 3) {
+    if (tp->nverts == 1) {
         ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
-                "a clipped %s: only triangles are clipped; drawn unclipped",
-                tp->nverts == 1 ? "point" : "line");
+                "a clipped point: only lines and triangles are clipped; drawn unclipped");
         return draw_prim(v, at, pkt, tp->nverts, tp->index, budget, used);
     }
-    struct vc4_pse_vertex orig[3], poly[VC4_TL_CLIP_MAX_VERTS];
-    for (unsigned i = 0; i < 3; i++)
+    /* a line's record holds its 2 clipped end points, a triangle's a
+     * polygon of 3 or more (docs/tile-lists.md) */
+    bool line = tp->nverts == 2;
+    if (line != (c.nverts == 2)) {
+        ct_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt,
+                "the clipped-primitive record at 0x%08x holds %u vertices for a %s", rec, c.nverts,
+                line ? "line" : "triangle");
+        return VC4_ERR_FAULT;
+    }
+    struct vc4_pse_vertex orig[3] = {0}, poly[VC4_TL_CLIP_MAX_VERTS];
+    for (unsigned i = 0; i < tp->nverts; i++)
         if (!fetch_vertex(v, at, pkt, tp->index[i], &orig[i]))
             return VC4_ERR_FAULT;
     unsigned nvary = r->nv.fs_num_varyings < VC4_PSE_MAX_VARYINGS ? r->nv.fs_num_varyings : VC4_PSE_MAX_VARYINGS;
@@ -803,7 +812,7 @@ static enum vc4_status draw_clipped(struct vc4_v3d *v, uint32_t at, const char *
         for (unsigned k = 0; k < nvary; k++) {
             double s0 = (double)cv->b[0] * (double)orig[0].vary[k];
             double s1 = (double)cv->b[1] * (double)orig[1].vary[k];
-            double s2 = (double)cv->b[2] * (double)orig[2].vary[k];
+            double s2 = line ? 0.0 : (double)cv->b[2] * (double)orig[2].vary[k];
             double sum = s0 + s1;
             sum += s2;
             /* inside float's range (a record from memory may hold anything) */
@@ -812,6 +821,8 @@ static enum vc4_status draw_clipped(struct vc4_v3d *v, uint32_t at, const char *
         }
     }
     v->ctl.ct[1].prims++;
+    if (line)
+        return draw_line(v, &poly[0], &poly[1], budget, used);
     for (unsigned i = 1; i + 1 < c.nverts; i++) {
         const struct vc4_pse_vertex *vv[3] = {&poly[0], &poly[i], &poly[i + 1]};
         enum vc4_status st = draw_triangle(v, vv, budget, used);

@@ -1059,10 +1059,11 @@ static enum prim_fate prim_tiles(const struct vc4_ptb *p, const struct screen_pr
  * With clip coordinates (NV: the clip header, record flag bit 3) and
  * clipping enabled (record flag bit 2; facts §2.2), a primitive is clipped
  * in clip space against Wc >= PTB_CLIP_W_MIN and the guard band, the screen
- * range the 12.4 s16 shaded X/Y can hold.  Z is not clipped here: the Z
- * Clipping Planes packet is copied into the tile lists for the rasteriser
- * [?] (which planes the hardware clips against geometrically is not in the
- * open sources).  Points and lines outside a plane are dropped (not cut). */
+ * range the 12.4 s16 shaded X/Y can hold, and in GL mode after a Z
+ * Clipping Planes packet against near and far too (clip_planes below; which
+ * planes the hardware clips against geometrically is not in the open
+ * sources [?]).  Lines are cut like triangles' edges (a 49 whose record
+ * holds the 2 clipped end points); points outside a plane are dropped. */
 #define PTB_CLIP_W_MIN 1e-5
 /* 12.4 s16 range less one pixel: |Xs|, |Ys| <= 2047 px (facts §2.4) */
 #define PTB_GUARD_BAND_1_16PX (2047.0 * PTB_SUBPIXELS)
@@ -1106,8 +1107,49 @@ static double clip_dist(const struct vc4_ptb *p, unsigned plane, const struct cl
 
 enum clip_result { CLIP_NOT_NEEDED, CLIP_REJECT, CLIP_DONE };
 
-/* Clip the primitive; for a triangle that needed it, the polygon (screen
- * positions in *sp, the record in *rec) and the clip flags. */
+/* The point where the edge a -> b crosses a plane (signed distances da, db
+ * of opposite signs): a + t (b - a), t = da / (da - db), in clip space and
+ * in the weights. */
+static void clip_lerp(const struct clip_vertex *a, const struct clip_vertex *b, double da, double db,
+                      struct clip_vertex *o)
+{
+    double t = da / (da - db);
+    for (unsigned k = 0; k < 4; k++) {
+        double d = b->c[k] - a->c[k];
+        double step = t * d;
+        o->c[k] = a->c[k] + step;
+    }
+    for (unsigned k = 0; k < 3; k++) {
+        double d = b->b[k] - a->b[k];
+        double step = t * d;
+        o->b[k] = a->b[k] + step;
+    }
+    o->src = -1;
+}
+
+/* A line: the segment clipped against one plane after the other (GL's
+ * line clipping: the part inside every plane is kept), the end point
+ * outside a plane moved onto it.  The number of end points left (2, or 0
+ * when nothing remains). */
+static unsigned clip_segment(const struct vc4_ptb *p, unsigned nplanes, struct clip_vertex v[2])
+{
+    for (unsigned pl = 0; pl < nplanes; pl++) {
+        double da = clip_dist(p, pl, &v[0]), db = clip_dist(p, pl, &v[1]);
+        bool ina = da >= 0.0, inb = db >= 0.0; /* NaN is outside */
+        if (!ina && !inb)
+            return 0;
+        if (ina && inb)
+            continue;
+        struct clip_vertex o;
+        clip_lerp(&v[0], &v[1], da, db, &o);
+        v[ina ? 1 : 0] = o;
+    }
+    return 2;
+}
+
+/* Clip the primitive; for a line or triangle that needed it, the clipped
+ * segment / polygon (screen positions in *sp, the record in *rec) and the
+ * clip flags. */
 static enum clip_result clip_prim(const struct vc4_ptb *p, const struct vc4_ptb_vertex *vx,
                                   unsigned nverts, struct screen_prim *sp, struct vc4_tl_clipped *rec,
                                   uint32_t *flags)
@@ -1132,11 +1174,13 @@ static enum clip_result clip_prim(const struct vc4_ptb *p, const struct vc4_ptb_
     }
     if (!*flags)
         return CLIP_NOT_NEEDED;
-    if (outside_all || nverts < 3)
-        return CLIP_REJECT;
-    /* Sutherland-Hodgman, one plane at a time: each plane adds at most one
-     * vertex, 3 + CLIP_PLANES <= VC4_TL_CLIP_MAX_VERTS */
-    for (unsigned pl = 0; pl < nplanes && n >= 3; pl++) {
+    if (outside_all || nverts < 2)
+        return CLIP_REJECT; /* points: kept or dropped by their centre */
+    if (nverts == 2)
+        n = clip_segment(p, nplanes, in);
+    /* triangles: Sutherland-Hodgman, one plane at a time: each plane adds at
+     * most one vertex, 3 + CLIP_PLANES <= VC4_TL_CLIP_MAX_VERTS */
+    for (unsigned pl = 0; pl < nplanes && nverts == 3 && n >= 3; pl++) {
         unsigned m = 0;
         for (unsigned i = 0; i < n; i++) {
             const struct clip_vertex *a = &in[i], *b = &in[(i + 1) % n];
@@ -1144,31 +1188,18 @@ static enum clip_result clip_prim(const struct vc4_ptb *p, const struct vc4_ptb_
             bool ina = da >= 0.0, inb = db >= 0.0;
             if (ina && m < VC4_TL_CLIP_MAX_VERTS)
                 out[m++] = *a;
-            if (ina != inb && m < VC4_TL_CLIP_MAX_VERTS) {
-                double t = da / (da - db);
-                struct clip_vertex *o = &out[m++];
-                for (unsigned k = 0; k < 4; k++) {
-                    double d = b->c[k] - a->c[k];
-                    double step = t * d;
-                    o->c[k] = a->c[k] + step;
-                }
-                for (unsigned k = 0; k < 3; k++) {
-                    double d = b->b[k] - a->b[k];
-                    double step = t * d;
-                    o->b[k] = a->b[k] + step;
-                }
-                o->src = -1;
-            }
+            if (ina != inb && m < VC4_TL_CLIP_MAX_VERTS)
+                clip_lerp(a, b, da, db, &out[m++]);
         }
         memcpy(in, out, m * sizeof out[0]);
         n = m;
     }
-    if (n < 3)
+    if (n < nverts)
         return CLIP_REJECT;
     /* project: original vertices keep their shaded values exactly */
     memset(sp, 0, sizeof *sp);
     memset(rec, 0, sizeof *rec);
-    sp->kind = 3;
+    sp->kind = nverts;
     sp->n = rec->nverts = n;
     for (unsigned i = 0; i < n; i++) {
         struct vc4_tl_clip_vertex *r = &rec->v[i];

@@ -193,7 +193,7 @@ enum {
 
 size_t vc4_tl_clipped_size(unsigned nverts)
 {
-    if (nverts < 3 || nverts > VC4_TL_CLIP_MAX_VERTS)
+    if (nverts < VC4_TL_CLIP_MIN_VERTS || nverts > VC4_TL_CLIP_MAX_VERTS)
         return 0;
     return VC4_TL_CLIP_HEADER + (size_t)nverts * VC4_TL_CLIP_VERTEX;
 }

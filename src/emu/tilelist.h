@@ -101,8 +101,10 @@ enum vc4_tl_status vc4_tl_packet_length(const uint8_t *bytes, size_t avail, size
 
 /* ---- clipped-primitive record (what a 49 points to) ------------------------- *
  * vc4kit's own layout (docs/tile-lists.md), little-endian, 8-byte aligned:
- *   +0  u32  vertex count n (3..VC4_TL_CLIP_MAX_VERTS): a convex polygon,
- *            drawn as the fan (0, i, i+1)
+ *   +0  u32  vertex count n: 2 for a line (the 49's item has 2 vertices),
+ *            the clipped segment's end points; 3..VC4_TL_CLIP_MAX_VERTS for
+ *            a triangle (item of 3 vertices), a convex polygon drawn as the
+ *            fan (0, i, i+1)
  *   +4  u32  reserved (0)
  *   +8  n x 24 bytes, one per polygon vertex:
  *        +0  s16 X, s16 Y   screen position, 12.4, relative to the viewport
@@ -111,8 +113,10 @@ enum vc4_tl_status vc4_tl_packet_length(const uint8_t *bytes, size_t avail, size
  *        +4  f32 Zs
  *        +8  f32 1/Wc
  *        +12 f32 b0, b1, b2  weights of the original primitive's vertices
- *                           0, 1, 2 in clip space (varyings = sum bi x vi) */
+ *                           0, 1, 2 in clip space (varyings = sum bi x vi;
+ *                           b2 = 0 for a line) */
 enum {
+    VC4_TL_CLIP_MIN_VERTS = 2, /* a clipped line */
     VC4_TL_CLIP_MAX_VERTS = 9, /* a triangle clipped by 6 planes */
     VC4_TL_CLIP_HEADER = 8,
     VC4_TL_CLIP_VERTEX = 24,

@@ -679,6 +679,91 @@ static void golden_lit(const char *name, struct gl_lit *l, bool ok)
     gl_lit_free(l);
 }
 
+/* A GL line (width 3) between two clip-space vertices, with or without
+ * the near/far Z clipping planes; the frame (NULL on failure) and the
+ * binner's clipped / outside counts. */
+static uint8_t *gl_line_frame(const float clip[2][4], bool planes, uint64_t *clipped, uint64_t *outside)
+{
+    uint8_t vdata[256 + 2 * 28];
+    memset(vdata, 0, sizeof vdata);
+    for (int i = 0; i < 2; i++) {
+        uint8_t *v = vdata + 12 * i, *c = vdata + 256 + 28 * i;
+        int x16 = (int)lroundf(clip[i][0] / clip[i][3] * 64 * 16), y16 = (int)lroundf(clip[i][1] / clip[i][3] * -64 * 16);
+        sc_put32(v, gl_xy16(x16, y16));
+        sc_put32(v + 4, sc_f2u(clip[i][2] / clip[i][3] * 0.5f + 0.5f));
+        sc_put32(v + 8, sc_f2u(1.0f / clip[i][3]));
+        for (int k = 0; k < 4; k++)
+            sc_put32(c + 4 * k, sc_f2u(clip[i][k]));
+        memcpy(c + 16, v, 12);
+    }
+    struct gl_scene s = {
+        .width = 128, .height = 128,
+        .vs = {gl_seed_vs_words, sizeof gl_seed_vs_words / 4, NULL},
+        .cs = {gl_seed_cs_words, sizeof gl_seed_cs_words / 4, NULL},
+        .fs_src = sc_fs_uniform, .vdata = vdata, .vdata_len = sizeof vdata,
+        .attr = {{0, 11, 12, 0, 0}, {256, 27, 28, 0, 0}}, .nattrs = 2,
+        .rec = {.enable_clipping = true, .vs_attr_select = 1, .vs_attr_size = 12, .cs_attr_select = 2,
+                .cs_attr_size = 28},
+        .fs_unif = gl_seed_fs_unif, .nfs_unif = 4, .prim_mode = VC4_CL_PRIM_LINES, .count = 2,
+        .depth_func = VC4_CL_DEPTH_ALWAYS, .clipper = true, .z_scale = 0.5f, .z_offset = 0.5f,
+        .z_min = planes ? 0.0f : -100.0f, .z_max = 1.0f, .clear_color = SC_CLEAR_COLOR, .line_width = 3.0f,
+    };
+    struct vc4_emu *emu = mk(4);
+    uint8_t *rgba = gl_render_on(emu, &s, harness_sink(&hd));
+    CHECK_MSG(rgba && hd.errors == 0 && hd.warnings == 0, "%s", hd.text);
+    *clipped = emu->v3d.ptb.stats.prims_clipped;
+    *outside = emu->v3d.ptb.stats.prims_outside;
+    vc4_emu_destroy(emu);
+    return rgba;
+}
+
+static unsigned count_not_clear(const uint8_t *rgba)
+{
+    unsigned n = 0;
+    for (unsigned y = 0; y < 128; y++)
+        for (unsigned x = 0; x < 128; x++)
+            n += pixel(rgba, 128, x, y) != SC_CLEAR_COLOR;
+    return n;
+}
+
+/* A line from in front of the camera (Zs 0.5) to behind the near plane
+ * (Zc/Wc = -2, Zs = -0.5 < Z min 0) is cut where Z scale x Zc + Z offset x
+ * Wc = 0: t = 0.5 / (0.5 + 0.5) = 1/2, at clip (0, 0, -1, 1), the frame
+ * centre.  It draws exactly the pixels of the line drawn unclipped to that
+ * point; a line wholly behind the near plane draws nothing. */
+static void test_near_plane_line_clip(void)
+{
+    static const float cross[2][4] = {{-0.5f, -0.5f, 0.0f, 1.0f}, {0.5f, 0.5f, -2.0f, 1.0f}};
+    static const float by_hand[2][4] = {{-0.5f, -0.5f, 0.0f, 1.0f}, {0.0f, 0.0f, -1.0f, 1.0f}};
+    static const float behind[2][4] = {{-0.5f, -0.5f, -3.0f, 1.0f}, {0.5f, 0.5f, -2.0f, 1.0f}};
+    uint64_t clipped, outside;
+    uint8_t *cut = gl_line_frame(cross, true, &clipped, &outside);
+    CHECK_EQ_U64(clipped, 1);
+    CHECK_EQ_U64(outside, 0);
+    uint8_t *ref = gl_line_frame(by_hand, true, &clipped, &outside);
+    CHECK_EQ_U64(clipped, 0);
+    uint8_t *whole = gl_line_frame(cross, false, &clipped, &outside);
+    CHECK_EQ_U64(clipped, 0);
+    uint8_t *none = gl_line_frame(behind, true, &clipped, &outside);
+    CHECK_EQ_U64(clipped, 0);
+    CHECK_EQ_U64(outside, 1);
+    if (cut && ref && whole && none) {
+        unsigned ncut = count_not_clear(cut), nwhole = count_not_clear(whole);
+        CHECK(memcmp(cut, ref, 128 * 128 * 4) == 0);
+        /* columns 32..63 of the diagonal, 3 px each; the whole line twice that */
+        CHECK_MSG(ncut == 96, "%u pixels", ncut);
+        CHECK_MSG(nwhole == 2 * ncut, "%u vs %u pixels", nwhole, ncut);
+        CHECK_EQ_U64(pixel(cut, 128, 40, 88), 0xFF00FF00u); /* on the near half (row = 128 - x) */
+        CHECK_EQ_U64(pixel(cut, 128, 88, 40), SC_CLEAR_COLOR); /* on the far half, cut away */
+        CHECK_EQ_U64(pixel(whole, 128, 88, 40), 0xFF00FF00u);
+        CHECK_EQ_INT(count_not_clear(none), 0);
+    }
+    free(cut);
+    free(ref);
+    free(whole);
+    free(none);
+}
+
 static void test_gl_goldens(void)
 {
     struct gl_mesh_vertex v[24];
@@ -693,4 +778,4 @@ static void test_gl_goldens(void)
 }
 
 TEST_LIST(test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_prim_modes,
-          test_point_size, test_rules, test_vpm_reservation, test_near_plane_clip, test_gl_goldens)
+          test_point_size, test_rules, test_vpm_reservation, test_near_plane_clip, test_near_plane_line_clip, test_gl_goldens)

@@ -493,40 +493,32 @@ static void test_triangle_list_shared_edges(void)
     }
 }
 
-/* Clipping (packet 49): a triangle far beyond the 12.4 guard band, with
- * clip coordinates (NV clip header, clipping enabled).  The binner clips
- * it to the guard band and sends a polygon record; the renderer draws the
- * polygon as a fan.  Its visible edges are the original x = 10 and y = 10
- * (clipped vertices on them stay exact): every pixel from (10, 10) on is
- * counted exactly once, none before. */
-static void test_clipped_polygon(void)
+/* Set by run_clip_scene: the tile list held a 49. */
+static bool g_clip_scene_had_49;
+
+/* A clipping scene on a 64x64 frame (one tile), viewport centre (32, 32),
+ * clipper XY scale 32 x 16: NV vertices with the clip header (Xc Yc Zc Wc,
+ * then X/Y 12.4, Zs, 1/Wc, nvary varyings), clipping enabled, drawn with
+ * fs; the frame read into fb (64 x 64 x 4 bytes).  False if it did not run
+ * cleanly. */
+static bool run_clip_scene(const uint8_t *vdata, unsigned nverts, unsigned nvary, unsigned mode,
+                           float line_width, const char *fs, uint8_t *fb)
 {
     struct harness_diags hd;
     struct vc4_diag_sink sink = harness_sink(&hd);
     struct vc4_emu_options eo = {.sink = sink, .mem_size = 16u << 20};
     struct vc4_emu *emu = vc4_emu_create(&eo);
-    CHECK(sc_load_shader(emu, fs_count, CV_SHADER, sink));
-    /* screen (px) -> clip: Xc = (x - 32) * 16 / (32 * 16), Wc = 1 */
-    const double sx[3] = {10, 100010, 10}, sy[3] = {10, 10, 100010};
-    for (unsigned i = 0; i < 3; i++) {
-        uint8_t v[28];
-        float xc = (float)((sx[i] - 32) / 32), yc = (float)((sy[i] - 32) / 32);
-        sc_put32(v, sc_f2u(xc));
-        sc_put32(v + 4, sc_f2u(yc));
-        sc_put32(v + 8, sc_f2u(0.5f));
-        sc_put32(v + 12, sc_f2u(1.0f));
-        int32_t x16 = sx[i] < 2000 ? (int32_t)((sx[i] - 32) * 16) : 0x7FFF, y16 = sy[i] < 2000 ? (int32_t)((sy[i] - 32) * 16) : 0x7FFF;
-        sc_put32(v + 16, (uint32_t)(uint16_t)x16 | (uint32_t)(uint16_t)y16 << 16);
-        sc_put32(v + 20, sc_f2u(0.5f));
-        sc_put32(v + 24, sc_f2u(1.0f));
-        vc4_emu_mem_write(emu, CV_VERTICES + 28 * i, v, 28);
-    }
+    bool ok = emu && sc_load_shader(emu, fs, CV_SHADER, sink);
+    uint32_t stride = 28 + 4 * nvary;
+    if (ok)
+        vc4_emu_mem_write(emu, CV_VERTICES, vdata, stride * nverts);
     struct vc4_cl_nv_shader_record rec = {.enable_clipping = true, .clip_header_included = true,
-                                          .vertex_stride = 28, .fs_code_addr = CV_SHADER,
-                                          .vertex_data_addr = CV_VERTICES};
+                                          .vertex_stride = stride, .fs_code_addr = CV_SHADER,
+                                          .fs_num_varyings = nvary, .vertex_data_addr = CV_VERTICES};
     uint8_t rb[16];
-    CHECK(vc4_cl_nv_shader_record_pack(&rec, rb, &sink) == VC4_OK);
-    vc4_emu_mem_write(emu, CV_RECORD, rb, 16);
+    ok = ok && vc4_cl_nv_shader_record_pack(&rec, rb, &sink) == VC4_OK;
+    if (ok)
+        vc4_emu_mem_write(emu, CV_RECORD, rb, 16);
     struct vc4_cl bin;
     vc4_cl_init(&bin, NULL, CV_LISTS, &sink);
     struct vc4_cl_tile_binning_mode_config bcfg = {.tile_alloc_addr = CV_TILE_ALLOC, .tile_alloc_size = 0x100000,
@@ -543,13 +535,18 @@ static void test_clipped_polygon(void)
     vc4_cl_clipper_xy_scaling(&bin, &xy);
     struct vc4_cl_clipper_z_scaling zs = {1.0f, 0.0f};
     vc4_cl_clipper_z_scaling(&bin, &zs);
+    if (line_width > 0.0f) {
+        struct vc4_cl_line_width lw = {line_width};
+        vc4_cl_line_width(&bin, &lw);
+    }
     struct vc4_cl_nv_shader_state nvs = {CV_RECORD};
     vc4_cl_nv_shader_state(&bin, &nvs);
-    struct vc4_cl_vertex_array_primitives va = {.primitive_mode = VC4_CL_PRIM_TRIANGLES, .length = 3};
+    struct vc4_cl_vertex_array_primitives va = {.primitive_mode = mode, .length = nverts};
     vc4_cl_vertex_array_primitives(&bin, &va);
     vc4_cl_increment_semaphore(&bin);
     vc4_cl_flush(&bin);
-    vc4_emu_mem_write(emu, CV_LISTS, bin.data, bin.len);
+    if (ok)
+        vc4_emu_mem_write(emu, CV_LISTS, bin.data, bin.len);
     struct vc4_cl rl;
     vc4_cl_init(&rl, NULL, CV_RENDER, &sink);
     struct vc4_cl_clear_colors cc = {0};
@@ -566,17 +563,22 @@ static void test_clipped_polygon(void)
     struct vc4_cl_branch_to_sub_list br = {CV_TILE_ALLOC};
     vc4_cl_branch_to_sub_list(&rl, &br);
     vc4_cl_store_ms_tile_buffer_and_eof(&rl);
-    vc4_emu_mem_write(emu, CV_RENDER, rl.data, rl.len);
-    vc4_emu_reg_write(emu, VC4_V3D_CT0CA, CV_LISTS);
-    vc4_emu_reg_write(emu, VC4_V3D_CT0EA, vc4_cl_addr(&bin));
-    vc4_emu_reg_write(emu, VC4_V3D_CT1CA, CV_RENDER);
-    vc4_emu_reg_write(emu, VC4_V3D_CT1EA, vc4_cl_addr(&rl));
-    CHECK(vc4_emu_run(emu, 0) == VC4_OK);
-    CHECK_MSG(hd.errors == 0 && hd.warnings == 0, "%s", hd.text);
-    /* a 49 reached the tile list: walk it (Branch links blocks) */
+    if (ok) {
+        vc4_emu_mem_write(emu, CV_RENDER, rl.data, rl.len);
+        vc4_emu_reg_write(emu, VC4_V3D_CT0CA, CV_LISTS);
+        vc4_emu_reg_write(emu, VC4_V3D_CT0EA, vc4_cl_addr(&bin));
+        vc4_emu_reg_write(emu, VC4_V3D_CT1CA, CV_RENDER);
+        vc4_emu_reg_write(emu, VC4_V3D_CT1EA, vc4_cl_addr(&rl));
+        ok = vc4_emu_run(emu, 0) == VC4_OK;
+        CHECK_MSG(hd.errors == 0 && hd.warnings == 0, "%s", hd.text);
+        ok = ok && hd.errors == 0 && hd.warnings == 0;
+    }
+    if (ok)
+        vc4_emu_mem_read(emu, CV_FB, fb, 64 * 64 * 4);
+    /* the tile list holds a 49 exactly when the binner clipped something */
     bool found = false;
     uint32_t at = CV_TILE_ALLOC;
-    for (int steps = 0; steps < 200 && !found; steps++) {
+    for (int steps = 0; ok && steps < 200 && !found; steps++) {
         uint8_t pk[64];
         vc4_emu_mem_read(emu, at, pk, sizeof pk);
         struct vc4_cl_reader rd;
@@ -593,18 +595,89 @@ static void test_clipped_polygon(void)
             at += (uint32_t)pv.length;
         }
     }
-    CHECK(found);
-    unsigned bad = 0;
-    for (unsigned y = 0; y < 64; y++)
-        for (unsigned x = 0; x < 64; x++) {
-            uint8_t c[4];
-            vc4_emu_mem_read(emu, CV_FB + 4 * (y * 64 + x), c, 4);
-            bad += c[0] != (x >= 10 && y >= 10 ? 1 : 0);
-        }
-    CHECK_MSG(bad == 0, "clipped polygon: %u pixels counted wrongly", bad);
+    g_clip_scene_had_49 = found;
     vc4_cl_free(&bin);
     vc4_cl_free(&rl);
     vc4_emu_destroy(emu);
+    return ok;
 }
 
-TEST_LIST(test_clipped_polygon, test_mesh, test_fan, test_strip, test_points, test_lines, test_triangle_list_shared_edges)
+/* One vertex of a clipping scene at screen (x, y) px with Wc = 1 (Xc =
+ * (x - 32) / 32); the shaded X/Y saturate off the 12.4 range (unused then:
+ * such a vertex is always clipped). */
+static void clip_scene_vertex(uint8_t *v, double x, double y, unsigned nvary, const float *vary)
+{
+    float xc = (float)((x - 32) / 32), yc = (float)((y - 32) / 32);
+    sc_put32(v, sc_f2u(xc));
+    sc_put32(v + 4, sc_f2u(yc));
+    sc_put32(v + 8, sc_f2u(0.5f));
+    sc_put32(v + 12, sc_f2u(1.0f));
+    int32_t x16 = fabs(x - 32) < 2000 ? (int32_t)lround((x - 32) * 16) : 0x7FFF;
+    int32_t y16 = fabs(y - 32) < 2000 ? (int32_t)lround((y - 32) * 16) : 0x7FFF;
+    sc_put32(v + 16, (uint32_t)(uint16_t)x16 | (uint32_t)(uint16_t)y16 << 16);
+    sc_put32(v + 20, sc_f2u(0.5f));
+    sc_put32(v + 24, sc_f2u(1.0f));
+    for (unsigned k = 0; k < nvary; k++)
+        sc_put32(v + 28 + 4 * k, sc_f2u(vary[k]));
+}
+
+/* Clipping (packet 49): a triangle far beyond the 12.4 guard band, with
+ * clip coordinates (NV clip header, clipping enabled).  The binner clips
+ * it to the guard band and sends a polygon record; the renderer draws the
+ * polygon as a fan.  Its visible edges are the original x = 10 and y = 10
+ * (clipped vertices on them stay exact): every pixel from (10, 10) on is
+ * counted exactly once, none before. */
+static void test_clipped_polygon(void)
+{
+    const double sx[3] = {10, 100010, 10}, sy[3] = {10, 10, 100010};
+    uint8_t vdata[3 * 28];
+    for (unsigned i = 0; i < 3; i++)
+        clip_scene_vertex(vdata + 28 * i, sx[i], sy[i], 0, NULL);
+    static uint8_t fb[64 * 64 * 4];
+    CHECK(run_clip_scene(vdata, 3, 0, VC4_CL_PRIM_TRIANGLES, 0.0f, fs_count, fb));
+    CHECK(g_clip_scene_had_49);
+    unsigned bad = 0;
+    for (unsigned y = 0; y < 64; y++)
+        for (unsigned x = 0; x < 64; x++)
+            bad += fb[4 * (y * 64 + x)] != (x >= 10 && y >= 10 ? 1 : 0);
+    CHECK_MSG(bad == 0, "clipped polygon: %u pixels counted wrongly", bad);
+}
+
+/* A clipped line (packet 49 with a 2-vertex record): a 3 px wide line
+ * along row 20.5 from x = 10 to x = 4148 px crosses the guard band
+ * (|Xs| <= 2047 px from the viewport centre, x = 2079): with the clipper
+ * scale 512, the distances to the plane are 32752 + 352 and 32752 - 65856,
+ * so t = 1/2 exactly and the clipped end is x = 2079 px with the varyings'
+ * mean.  The frame equals that of the same line drawn unclipped to that end
+ * point with those varyings (colour ramps along the line included).  A line
+ * wholly beyond the guard band leaves the frame clear. */
+static void test_clipped_line(void)
+{
+    static const float v0[3] = {0.0f, 0.25f, 1.0f}, v1[3] = {1.0f, 0.75f, 0.0f}, mid[3] = {0.5f, 0.5f, 0.5f};
+    uint8_t cut[2 * 40], by_hand[2 * 40], beyond[2 * 40];
+    clip_scene_vertex(cut, 10, 20.5, 3, v0);
+    clip_scene_vertex(cut + 40, 4148, 20.5, 3, v1);
+    clip_scene_vertex(by_hand, 10, 20.5, 3, v0);
+    clip_scene_vertex(by_hand + 40, 32 + 2047, 20.5, 3, mid);
+    clip_scene_vertex(beyond, 4148, 20.5, 3, v0);
+    clip_scene_vertex(beyond + 40, 4148 + 100, 30.5, 3, v1);
+    static uint8_t fb_cut[64 * 64 * 4], fb_ref[64 * 64 * 4], fb_none[64 * 64 * 4];
+    CHECK(run_clip_scene(cut, 2, 3, VC4_CL_PRIM_LINES, 3.0f, sc_fs_varyings, fb_cut));
+    CHECK(g_clip_scene_had_49);
+    CHECK(run_clip_scene(by_hand, 2, 3, VC4_CL_PRIM_LINES, 3.0f, sc_fs_varyings, fb_ref));
+    CHECK(!g_clip_scene_had_49);
+    CHECK(run_clip_scene(beyond, 2, 3, VC4_CL_PRIM_LINES, 3.0f, sc_fs_varyings, fb_none));
+    CHECK(!g_clip_scene_had_49);
+    CHECK(memcmp(fb_cut, fb_ref, sizeof fb_cut) == 0);
+    /* rows 19..21 from x = 10 on, nothing else; blue falls off to the right */
+    unsigned drawn = 0, none = 0;
+    for (unsigned i = 0; i < 64 * 64; i++) {
+        drawn += fb_cut[4 * i + 3] != 0;
+        none += fb_none[4 * i + 3] != 0;
+    }
+    CHECK_EQ_U64(drawn, 3 * 54);
+    CHECK_EQ_U64(none, 0);
+    CHECK(fb_cut[4 * (20 * 64 + 10) + 2] > fb_cut[4 * (20 * 64 + 63) + 2]);
+}
+
+TEST_LIST(test_clipped_polygon, test_clipped_line, test_mesh, test_fan, test_strip, test_points, test_lines, test_triangle_list_shared_edges)

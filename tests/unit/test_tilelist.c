@@ -159,8 +159,20 @@ static void test_clipped_packet_and_record(void)
     CHECK_EQ_U64(back.nverts, 5);
     CHECK(memcmp(&back, &c, sizeof c) == 0);
     CHECK(!vc4_tl_read_clipped(rec, rn - 1, &back));
+    /* a clipped line: 2 end points, 8 + 2 x 24 bytes, the count first */
     c.nverts = 2;
+    rn = vc4_tl_write_clipped(&c, rec, sizeof rec);
+    CHECK_EQ_U64(rn, 56);
+    CHECK_EQ_U64(vc4_le32(rec), 2);
+    CHECK(vc4_tl_read_clipped(rec, rn, &back));
+    CHECK_EQ_U64(back.nverts, 2);
+    CHECK(memcmp(&back.v[0], &c.v[0], 2 * sizeof c.v[0]) == 0);
+    CHECK(!vc4_tl_read_clipped(rec, rn - 1, &back));
+    /* nothing below a line */
+    c.nverts = 1;
     CHECK_EQ_U64(vc4_tl_write_clipped(&c, rec, sizeof rec), 0);
+    vc4_st32(rec, 1);
+    CHECK(!vc4_tl_read_clipped(rec, sizeof rec, &back));
     vc4_st32(rec, 1000);
     CHECK(!vc4_tl_read_clipped(rec, sizeof rec, &back));
 }
