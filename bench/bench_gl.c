@@ -46,7 +46,7 @@ static void shading_rate(struct vc4_emu *emu, enum vc4_gl_stage st, unsigned qpu
     static uint32_t idx[NVERTS];
     for (uint32_t i = 0; i < NVERTS; i++)
         idx[i] = i;
-    uint64_t verts = 0, cycles0 = v->vsi.stats.qpu_cycles;
+    uint64_t verts = 0, cycles0 = v->vsi.stats.qpu[st].cycles;
     double t0 = cpu_seconds(), t = t0;
     while (t - t0 < seconds) {
         vc4_vsi_invalidate(&v->vsi, st);
@@ -58,7 +58,7 @@ static void shading_rate(struct vc4_emu *emu, enum vc4_gl_stage st, unsigned qpu
     double dt = t - t0 > 0 ? t - t0 : 1e-9;
     printf("%-17s %2u QPU%s %10.0f vertices/s  (%llu vertices, %.1f V3D cycles per batch of 16)\n",
            vc4_gl_stage_name[st], qpus, qpus == 1 ? " " : "s", (double)verts / dt, (unsigned long long)verts,
-           verts ? (double)(v->vsi.stats.qpu_cycles - cycles0) / ((double)verts / 16.0) : 0.0);
+           verts ? (double)(v->vsi.stats.qpu[st].cycles - cycles0) / ((double)verts / 16.0) : 0.0);
 }
 
 int main(int argc, char **argv)

@@ -676,6 +676,14 @@ static enum vc4_status draw_triangle(struct vc4_v3d *v, const struct vc4_pse_ver
     return shade(v, &t, &s, budget, used);
 }
 
+/* Points and lines are quads: two triangles with one setup (pse.h). */
+static enum vc4_status shade_quad(struct vc4_v3d *v, const struct vc4_raster_tri t[2],
+                                  const struct vc4_pse_setup *s, uint64_t budget, uint64_t *used)
+{
+    enum vc4_status st = shade(v, &t[0], s, budget, used);
+    return st == VC4_OK ? shade(v, &t[1], s, budget, used) : st;
+}
+
 static enum vc4_status draw_point(struct vc4_v3d *v, const struct vc4_pse_vertex *p, uint64_t budget,
                                   uint64_t *used)
 {
@@ -686,12 +694,7 @@ static enum vc4_status draw_point(struct vc4_v3d *v, const struct vc4_pse_vertex
     struct vc4_pse_setup s;
     vc4_pse_setup_const(p, r->nv.fs_num_varyings, &s);
     r->prims_drawn++;
-    for (int k = 0; k < 2; k++) {
-        enum vc4_status st = shade(v, &t[k], &s, budget, used);
-        if (st != VC4_OK)
-            return st;
-    }
-    return VC4_OK;
+    return shade_quad(v, t, &s, budget, used);
 }
 
 static enum vc4_status draw_line(struct vc4_v3d *v, const struct vc4_pse_vertex *a,
@@ -705,12 +708,7 @@ static enum vc4_status draw_line(struct vc4_v3d *v, const struct vc4_pse_vertex 
     if (!vc4_pse_setup_line(a, b, r->nv.fs_num_varyings, r->flat_flags, &s))
         return VC4_OK;
     r->prims_drawn++;
-    for (int k = 0; k < 2; k++) {
-        enum vc4_status st = shade(v, &t[k], &s, budget, used);
-        if (st != VC4_OK)
-            return st;
-    }
-    return VC4_OK;
+    return shade_quad(v, t, &s, budget, used);
 }
 
 /* Can primitives be drawn now?  VC4_OK: yes (frame, tile and an NV

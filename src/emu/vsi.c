@@ -448,7 +448,6 @@ enum vc4_status vc4_vsi_shade(struct vc4_v3d *v, enum vc4_gl_stage st, const str
         bool ended = false;
         uint64_t ran = vc4_v3d_run_kind(v, &s->stats.qpu[st], act, nact, budget - *used, &ended);
         *used += ran;
-        s->stats.qpu_cycles += ran;
         if (v->fault != VC4_OK) {
             ret = v->fault;
             break;

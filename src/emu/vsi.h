@@ -63,7 +63,7 @@ struct vc4_vsi_qpu {
 };
 
 struct vc4_vsi_stats {
-    uint64_t batches[2], vertices[2], qpu_cycles;
+    uint64_t batches[2], vertices[2];
     struct vc4_emu_qpu_time qpu[2]; /* QPU time of coordinate / vertex shaders */
 };
 
