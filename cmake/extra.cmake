@@ -8,7 +8,10 @@
 # libvc4kit.  libvc4kit exports the same functions for programs that link.
 add_library(bcm_host SHARED ${PROJECT_SOURCE_DIR}/src/mailbox/bcm_host.c)
 set_target_properties(bcm_host PROPERTIES C_VISIBILITY_PRESET hidden OUTPUT_NAME bcm_host)
-target_include_directories(bcm_host PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_include_directories(bcm_host PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
 target_compile_definitions(bcm_host PRIVATE VC4KIT_BUILDING=1)
 target_compile_options(bcm_host PRIVATE ${VC4KIT_WARNINGS})
 install(TARGETS bcm_host LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+
+# The preload of `vc4kit exec` (src/host/, docs/exec.md).
+include(${PROJECT_SOURCE_DIR}/cmake/host.cmake)

@@ -21,6 +21,7 @@ static const struct {
     {"render", cmd_render, "run binning + rendering control lists to a PNG"},
     {"cl", cmd_cl, "dump and validate control lists"},
     {"tex", cmd_tex, "convert images to and from texture formats"},
+    {"exec", cmd_exec, "run an unmodified Pi GPU program on a virtual Pi"},
 };
 
 static void usage(FILE *f)

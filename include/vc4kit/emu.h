@@ -116,7 +116,8 @@ enum vc4_v3d_reg {
 /* ---- creating a device ------------------------------------------------ */
 
 struct vc4_emu_options {
-    uint32_t mem_size;                 /* bytes of bus memory; 0 = 256 MiB; at most 1 GiB */
+    uint32_t mem_size;                 /* bytes of bus memory; 0 = 512 MiB (a Pi 1 B); at most 1 GiB;
+                                          * pages are filled lazily: size costs nothing until used */
     unsigned num_qpus;                 /* 1..16; 0 = 12 (BCM2835: 3 slices of 4) */
     struct vc4_diag_sink sink;         /* diagnostics; {NULL} discards them */
     const struct vc4_allocator *alloc; /* NULL = malloc */
@@ -144,6 +145,13 @@ VC4_API enum vc4_status vc4_emu_mem_write(struct vc4_emu *emu, uint32_t bus, con
 /* Host pointer to [bus, bus+len) of emulated memory, or NULL if any byte is
  * outside it (what mapmem gives a Pi program).  Valid until destroy. */
 VC4_API void *vc4_emu_mem_ptr(struct vc4_emu *emu, uint32_t bus, size_t len);
+/* A file descriptor whose bytes 0 .. mem_size-1 are the emulated RAM, as
+ * /dev/mem is a Pi's: mmap(MAP_SHARED) of it at a page-aligned RAM offset
+ * gives a host mapping that sees what the GPU sees and stays valid after
+ * vc4_emu_destroy until munmap.  -1 when the RAM is not file-backed (a
+ * caller's allocator, or no memfd_create).  Owned by the emulator (do not
+ * close it); destroy closes it. */
+VC4_API int vc4_emu_mem_fd(struct vc4_emu *emu);
 
 /* ---- V3D registers -------------------------------------------------------- */
 

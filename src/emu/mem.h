@@ -23,9 +23,12 @@ struct vc4_mem {
     uint8_t *ram;
     uint32_t size; /* bytes; at most 1 GiB (the alias bits are above) */
     const struct vc4_allocator *alloc;
+    int fd;        /* the memory file behind ram (mem.c), or -1 */
+    bool mapped;   /* ram is a mapping (memory file or anonymous), not an allocation */
 };
 
-/* Allocate size bytes of zeroed RAM. */
+/* size bytes of zeroed RAM: a lazily filled mapping with the default
+ * allocator, else an allocation from alloc (mem.c). */
 enum vc4_status vc4_mem_init(struct vc4_mem *m, uint32_t size, const struct vc4_allocator *alloc);
 void vc4_mem_fini(struct vc4_mem *m);
 /* Zero all of RAM. */

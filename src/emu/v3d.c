@@ -151,6 +151,17 @@ void *vc4_emu_mem_ptr(struct vc4_emu *emu, uint32_t bus, size_t len)
     return vc4_mem_ptr(&emu->v3d.mem, bus, (uint32_t)len);
 }
 
+int vc4_emu_mem_fd(struct vc4_emu *emu)
+{
+    if (emu->v3d.mem.fd < 0)
+        return -1;
+    /* a host mapping of the file writes memory behind the emulator's back,
+     * as the pointer from vc4_emu_mem_ptr does */
+    emu->v3d.mem_exposed = true;
+    emu->v3d.code_gen++;
+    return emu->v3d.mem.fd;
+}
+
 /* ---- registers ---------------------------------------------------------------- */
 
 static bool pctr_index(uint32_t off, unsigned *n)

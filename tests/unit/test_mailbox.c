@@ -3,17 +3,49 @@
  * allocation and bus aliases, mapmem, execute_qpu on 12 QPUs, timeouts,
  * bad control blocks, and concurrent callers.
  */
+#define _GNU_SOURCE
 #include "harness.h"
 
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "vc4kit/bcm_host.h"
 #include "vc4kit/mailbox.h"
 
 #include "../data/mailbox_code.inc"
 
+/* The mailbox layer's report, read back by the tests (VC4KIT_DIAG_FILE). */
+static char diag_path[64];
+
+static void diag_setup(void)
+{
+    snprintf(diag_path, sizeof diag_path, "/tmp/vc4kit_test_mailbox.%d", (int)getpid());
+    remove(diag_path);
+    setenv("VC4KIT_DIAG_FILE", diag_path, 1);
+    setenv("VC4KIT_DIAG", "all", 1);
+}
+
+/* How many lines of the report contain s. */
+static unsigned diag_lines(const char *s)
+{
+    FILE *f = fopen(diag_path, "r");
+    char line[512];
+    unsigned n = 0;
+    if (!f)
+        return 0;
+    fflush(NULL);
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, s) != NULL;
+    fclose(f);
+    return n;
+}
+
 static void test_open_close(void)
 {
+    diag_setup();
     int a = mbox_open(), b = mbox_open();
     CHECK(a >= 0);
     CHECK(b >= 0 && b != a);
@@ -25,7 +57,11 @@ static void test_open_close(void)
     mbox_close(a);
     mbox_close(a); /* twice: harmless */
     CHECK_EQ_U64(mem_alloc(a, 4096, 4096, 0), 0);
-    CHECK(mapmem(0x1000, 16) == NULL); /* no device left */
+    /* /dev/mem needs no mailbox: the RAM stays mappable */
+    void *p = mapmem(0x1000, 16);
+    CHECK(p != NULL);
+    unmapmem(p, 16);
+    CHECK(diag_lines("descriptor") >= 1);
 }
 
 static void test_alloc_aliases(void)
@@ -176,6 +212,103 @@ static void test_timeout_then_recover(void)
     job_done(&j);
 }
 
+/* issue 17: a mapping of a block stays valid after mem_free and
+ * mbox_close until unmapmem, as a /dev/mem mapping does on a Pi. */
+static void test_mapping_outlives_close(void)
+{
+    int mb = mbox_open();
+    unsigned h = mem_alloc(mb, 8192, 4096, MEM_FLAG_DIRECT);
+    unsigned bus = mem_lock(mb, h);
+    volatile unsigned *p = mapmem(bus & 0x3FFFFFFFu, 8192);
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    CHECK_EQ_U64(p[5], 0xFFFFFFFFu); /* filled with ones */
+    p[7] = 0x12345678u;
+    mem_unlock(mb, h);
+    CHECK_EQ_U64(mem_free(mb, h), 0);
+    mbox_close(mb);
+    CHECK_EQ_U64(p[7], 0x12345678u);
+    p[2047] = 1;
+    unmapmem((void *)(uintptr_t)p, 8192);
+    /* double free and use after close: the firmware's error, a diagnostic */
+    CHECK_EQ_U64(mem_free(mb, h), 0x80000000u);
+    CHECK_EQ_U64(mem_alloc(mb, 4096, 4096, 0), 0);
+    CHECK(diag_lines("is not allocated") >= 1);
+}
+
+static uint64_t ms_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+/* issue 17: the timeout is wall time (within 20%), whatever the QPU count;
+ * 0 ms returns at once. */
+static void test_wall_timeout(void)
+{
+    struct job j = job_setup(12, loop_code, sizeof loop_code);
+    CHECK(j.arm != NULL);
+    if (!j.arm)
+        return;
+    static const unsigned timeouts[] = {0, 50, 400};
+    for (unsigned k = 0; k < sizeof timeouts / sizeof timeouts[0]; k++) {
+        uint64_t t0 = ms_now();
+        CHECK_EQ_U64(execute_qpu(j.mb, 12, j.bus + 0x600, 0, timeouts[k]), 0x80000000u);
+        uint64_t dt = ms_now() - t0;
+        printf("execute_qpu timeout %u ms: returned after %llu ms\n", timeouts[k], (unsigned long long)dt);
+        CHECK(dt * 5 >= timeouts[k] * 4);
+        CHECK(dt * 5 <= timeouts[k] * 6 + 5 * 5);
+    }
+    CHECK(diag_lines("still running") >= 1);
+    /* 13 programs on 12 QPUs: the queue takes them, as on a Pi */
+    memcpy(j.arm, mailbox_qpu_code, sizeof mailbox_qpu_code);
+    for (unsigned i = 0; i < 13; i++) {
+        j.arm[0x200 / 4 + 2 * i] = 100 * i + 1;
+        j.arm[0x200 / 4 + 2 * i + 1] = j.bus + 0x1000 + 64 * i;
+        j.arm[0x600 / 4 + 2 * i] = j.bus + 0x200 + 8 * i;
+        j.arm[0x600 / 4 + 2 * i + 1] = j.bus;
+    }
+    CHECK_EQ_U64(execute_qpu(j.mb, 13, j.bus + 0x600, 0, 1000), 0);
+    CHECK(job_check(&j, 13));
+    job_done(&j);
+}
+
+/* mapmem of the peripherals gives live V3D registers: a program started by
+ * SRQUA/SRQPC writes completes while the host polls SRQCS (GPU_FFT's
+ * direct path); other peripherals read 0 with one diagnostic. */
+static void test_peripheral_window(void)
+{
+    struct job j = job_setup(4, mailbox_qpu_code, sizeof mailbox_qpu_code);
+    volatile unsigned *peri = mapmem(bcm_host_get_peripheral_address(), bcm_host_get_peripheral_size());
+    CHECK(j.arm != NULL && peri != NULL);
+    if (!j.arm || !peri)
+        return;
+    volatile unsigned *v3d = peri + 0xC00000 / 4;
+    CHECK_EQ_U64(v3d[0], 0x02443356u); /* IDENT0 */
+    v3d[0x010 / 4] = 0xCAFEF00Du;       /* SCRATCH */
+    CHECK_EQ_U64(v3d[0x010 / 4], 0xCAFEF00Du);
+    v3d[0xE00 / 4] = 0;                 /* DBCFG */
+    v3d[0xE2C / 4] = 0;                 /* DBQITE */
+    v3d[0xE30 / 4] = 0xFFFFFFFFu;       /* DBQITC */
+    v3d[0x43C / 4] = 1u << 7 | 1u << 8 | 1u << 16;
+    for (unsigned i = 0; i < 4; i++) {
+        v3d[0x434 / 4] = j.bus + 0x200 + 8 * i; /* SRQUA */
+        v3d[0x430 / 4] = j.bus;                 /* SRQPC */
+    }
+    unsigned polls = 0;
+    while (((v3d[0x43C / 4] >> 16) & 0xFF) != 4 && polls < 100000)
+        polls++;
+    CHECK(polls < 100000);
+    CHECK(job_check(&j, 4));
+    CHECK_EQ_U64(peri[0x200000 / 4], 0); /* GPIO: not emulated */
+    CHECK_EQ_U64(peri[0x200000 / 4], 0);
+    CHECK_EQ_U64(diag_lines("0x20200000: warning: read of peripheral register"), 1);
+    unmapmem((void *)(uintptr_t)peri, bcm_host_get_peripheral_size());
+    job_done(&j);
+}
+
 static void *thread_main(void *arg)
 {
     int *ok = arg;
@@ -213,4 +346,4 @@ static void test_bcm_host(void)
 }
 
 TEST_LIST(test_open_close, test_alloc_aliases, test_execute_qpu, test_timeout_then_recover,
-          test_threads, test_bcm_host)
+          test_mapping_outlives_close, test_wall_timeout, test_peripheral_window, test_threads, test_bcm_host)
