@@ -50,6 +50,7 @@
 #include "vc4kit/mailbox.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -101,6 +102,7 @@ struct mbox_diag_key {
     int64_t addr;
     uint64_t count;
     bool shown;
+    char what[48]; /* rule id, or unit */
     char text[240];
 };
 
@@ -175,6 +177,13 @@ static void record(struct mbox_context *c, const void *kind, const struct vc4_di
     struct mbox_diag_key *k = &c->keys[c->nkeys++];
     *k = (struct mbox_diag_key){.kind = kind, .cls = (int)d->cls, .addr = addr, .count = 1, .shown = show};
     memcpy(k->text, text, sizeof text);
+    /* what it is in the summary: the rule, else the call the message names
+     * ("mem_free: ..."), else the unit */
+    const char *colon = d->rule || !d->message ? NULL : strchr(d->message, ':');
+    if (colon && colon - d->message < (ptrdiff_t)sizeof k->what)
+        snprintf(k->what, sizeof k->what, "%.*s", (int)(colon - d->message), d->message);
+    else
+        snprintf(k->what, sizeof k->what, "%s", d->rule ? d->rule : d->unit ? d->unit : "emu");
 }
 
 /* The emulator's sink.  Called with the lock held (inside vc4_emu_run). */
@@ -242,10 +251,18 @@ static void at_exit(void)
     pthread_mutex_lock(&mbox.lock);
     struct mbox_context *c = mbox.ctx;
     if (c) {
+        bool head = false;
         for (unsigned i = 0; i < c->nkeys; i++) {
             const struct mbox_diag_key *k = &c->keys[i];
-            if (k->shown && k->count > 1)
-                fprintf(c->out, "vc4kit: %s [%" PRIu64 " times in all]\n", k->text, k->count);
+            if (!k->shown)
+                continue;
+            if (!head)
+                fprintf(c->out, "vc4kit: at exit, the diagnostics above (each printed once) occurred:\n");
+            head = true;
+            if (k->addr >= 0)
+                fprintf(c->out, "vc4kit:   %" PRIu64 " x %s at 0x%08" PRIx64 "\n", k->count, k->what, (uint64_t)k->addr);
+            else
+                fprintf(c->out, "vc4kit:   %" PRIu64 " x %s\n", k->count, k->what);
         }
         if (c->unkeyed && c->level != MBOX_DIAG_OFF)
             fprintf(c->out, "vc4kit: %" PRIu64 " more diagnostics of other kinds not itemised\n", c->unkeyed);
