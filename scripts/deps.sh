@@ -2,7 +2,7 @@
 # Installs the Debian packages vc4kit needs, only those that are missing.
 set -e
 need=""
-for p in build-essential cmake clang libpng-dev pkg-config; do
+for p in build-essential cmake clang libpng-dev pkg-config libzydis-dev; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -z "$need" ]; then

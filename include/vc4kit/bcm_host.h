@@ -3,9 +3,11 @@
  * GPU-compute programs use to find the peripherals and the SDRAM alias
  * (hello_fft's gpu_fft_base.c loads them from libbcm_host.so at run time).
  *
- * The emulator is a Pi 1 (BCM2835): peripherals at ARM physical 0x20000000,
- * 16 MiB of them, and SDRAM seen by the GPU through the 0x40000000
- * (L2-allocating) bus alias.  Pi 2/3 would report 0x3F000000 / 0xC0000000.
+ * The emulated Pi is a Pi 1 (BCM2835) unless VC4KIT_MODEL says pi2 / pi3:
+ * peripherals at ARM physical 0x20000000, 16 MiB of them, and SDRAM seen by
+ * the GPU through the 0x40000000 (L2-allocating) bus alias; a Pi 2/3
+ * reports 0x3F000000 / 0xC0000000.  The VC4_BCM2835_ constants are the
+ * Pi 1's.
  * Exported by libvc4kit and by the small shared library libbcm_host.so.
  */
 #ifndef VC4KIT_BCM_HOST_H

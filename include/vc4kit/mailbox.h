@@ -13,13 +13,18 @@
  *   MEM_FLAG_COHERENT          0x8  -> 0x80000000 alias (L2 non-allocating)
  *   MEM_FLAG_L1_NONALLOCATING  0xC  -> 0x40000000 alias (L2 allocating)
  * All aliases reach the same emulated RAM; mapmem(bus & 0x3FFFFFFF, size)
- * returns a host pointer into it.
+ * maps it as /dev/mem does (the mapping stays valid after mem_free and
+ * mbox_close until unmapmem), and mapmem(bcm_host_get_peripheral_address(),
+ * ...) maps the live V3D registers.
  *
- * Emulator specifics (see src/mailbox/mailbox.c): execute_qpu's timeout in
- * milliseconds becomes a budget of timeout * 250000 QPU cycles (the V3D's
- * 250 MHz clock on a Pi 1); a guest fault also returns 0x80000000;
- * execute_code cannot run VideoCore VPU code and returns 0x80000000.
- * Environment: VC4KIT_MEM_SIZE = emulated RAM in MiB (default 256).
+ * Emulator specifics (see src/mailbox/mailbox.c, docs/exec.md):
+ * execute_qpu's timeout is milliseconds of wall time, as on a Pi, and also
+ * a budget of QPU cycles at the V3D clock; a guest fault also returns
+ * 0x80000000; execute_code cannot run VideoCore VPU code and returns
+ * 0x80000000.  Environment: VC4KIT_MODEL, VC4KIT_MEM_SIZE (MiB, default
+ * the model's: 512 on a Pi 1), VC4KIT_QPUS, VC4KIT_STRICT, VC4KIT_DIAG,
+ * VC4KIT_DIAG_FILE, VC4KIT_STATS; misuse and the emulator's diagnostics
+ * are reported on stderr once each, with counts at exit.
  */
 #ifndef VC4KIT_MAILBOX_H
 #define VC4KIT_MAILBOX_H
