@@ -196,6 +196,8 @@ static void emu_diag(void *user, const struct vc4_diag *d)
 }
 
 static void vreport(struct mbox_context *c, enum vc4_severity sev, int64_t addr, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+static void vreport(struct mbox_context *c, enum vc4_severity sev, int64_t addr, const char *fmt, va_list ap)
 {
     char msg[200];
     vsnprintf(msg, sizeof msg, fmt, ap);
