@@ -216,6 +216,16 @@ struct vc4_emu_stats {
 
 VC4_API void vc4_emu_stats(const struct vc4_emu *emu, struct vc4_emu_stats *out);
 
+/* VPM traffic since reset: generic (QPU) reads and writes in 16-word
+ * vectors, VDW stores and VDR loads with their bytes, and the modelled DMA
+ * engine time. */
+struct vc4_emu_vpm_stats {
+    uint64_t generic_reads, generic_writes;
+    uint64_t vdw_jobs, vdw_bytes, vdr_jobs, vdr_bytes;
+    uint64_t dma_cycles;
+};
+VC4_API void vc4_emu_vpm_stats(const struct vc4_emu *emu, struct vc4_emu_vpm_stats *out);
+
 /* ---- rendering (control lists) ----------------------------------------------
  * A host runs a binning and a rendering control list as bare metal does:
  * write CT0CA then CT0EA (writing the end address starts the thread), the

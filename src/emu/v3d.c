@@ -356,6 +356,13 @@ void vc4_emu_stats(const struct vc4_emu *emu, struct vc4_emu_stats *out)
 
 /* ---- rendering insight ------------------------------------------------------------ */
 
+void vc4_emu_vpm_stats(const struct vc4_emu *emu, struct vc4_emu_vpm_stats *out)
+{
+    const struct vc4_vpm_stats *s = &emu->v3d.vpm.stats;
+    *out = (struct vc4_emu_vpm_stats){s->generic_reads, s->generic_writes, s->vdw_jobs, s->vdw_bytes,
+                                      s->vdr_jobs, s->vdr_bytes, s->dma_cycles};
+}
+
 void vc4_emu_render_stats(const struct vc4_emu *emu, struct vc4_emu_render_stats *out)
 {
     const struct vc4_v3d *v = &emu->v3d;

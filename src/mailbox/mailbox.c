@@ -241,8 +241,11 @@ static void print_stats(struct mbox_context *c)
     fprintf(f, "vc4kit stats: TMU requests %" PRIu64 ", lookups %" PRIu64 ", cache hits %" PRIu64
                " / misses %" PRIu64 ", stall cycles %" PRIu64 "\n",
             s.tmu.requests, s.tmu.lookups, s.tmu.cache_hits, s.tmu.cache_misses, s.tmu.stall_cycles);
-    /* VPM DMA totals are the V3D's own counters where the model keeps them:
-     * PCTR events are not enabled by the host here, so none are shown */
+    struct vc4_emu_vpm_stats v;
+    vc4_emu_vpm_stats(c->emu, &v);
+    fprintf(f, "vc4kit stats: VPM generic reads %" PRIu64 " / writes %" PRIu64 " (16-word vectors), VDW %" PRIu64
+               " stores / %" PRIu64 " bytes, VDR %" PRIu64 " loads / %" PRIu64 " bytes, DMA cycles %" PRIu64 "\n",
+            v.generic_reads, v.generic_writes, v.vdw_jobs, v.vdw_bytes, v.vdr_jobs, v.vdr_bytes, v.dma_cycles);
     double secs = (double)c->run_ns / 1e9;
     fprintf(f, "vc4kit stats: host: %.3f s emulating, %.1f M QPU instructions/s, emulator created in %.3f ms\n",
             secs, secs > 0 ? (double)s.qpu.instructions / secs / 1e6 : 0.0, (double)c->create_ns / 1e6);

@@ -58,6 +58,8 @@ rm -f "$out/diag.txt"
 [ -s "$out/file.err" ] && bad "--diag-file: stderr not empty"
 grep -q "regfile-read-after-write" "$out/diag.txt" || bad "--diag-file: no diagnostic in the file"
 grep -q "^vc4kit stats: QPU instructions [1-9]" "$out/diag.txt" || bad "--stats: no statistics"
+# 8 rows on 12 QPUs, both ways: 192 VDW stores of 64 bytes
+grep -q "VDW 192 stores / 12288 bytes" "$out/diag.txt" || bad "--stats: VPM traffic"
 # relinked programs read the same environment
 VC4KIT_DIAG=all VC4KIT_STATS=1 LD_LIBRARY_PATH="$build" "$bin/vcio_prog_relinked" "$out/rule.bin" 8 12 \
     > /dev/null 2> "$out/rel_rule.err" || bad "relinked rule program failed"
