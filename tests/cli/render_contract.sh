@@ -68,11 +68,11 @@ run_bad loop '\020\000\000\020\000' 0x100005
 expect_err loop "ct1:" "cycle budget"
 expect_err loop "Branch (list offset 0)"
 # a packet cut short by the end of memory (a Branch opcode in the last byte
-# of the 256 MB)
+# of the default 512 MiB, a Pi 1 B's)
 printf '\020' > "$out/trunc.bin"
-if "$vc4kit" render --load "$out/trunc.bin@0x0FFFFFFF" --bin 0:0 --render 0x0FFFFFFF:0x10000004 \
+if "$vc4kit" render --load "$out/trunc.bin@0x1FFFFFFF" --bin 0:0 --render 0x1FFFFFFF:0x20000004 \
     -o "$out/x.png" 2> "$out/trunc.err"; then fail "truncated: exited 0"; fi
-expect_err trunc "ct1: 0x0fffffff: error: Branch" "runs past the end of memory"
+expect_err trunc "ct1: 0x1fffffff: error: Branch" "runs past the end of memory"
 # a list outside memory
 if "$vc4kit" render --bin 0:0 --render 0x3FFFFFF0:0x3FFFFFFF -o "$out/x.png" 2> "$out/outside.err"; then
     fail "outside: exited 0"
