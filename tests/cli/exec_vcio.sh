@@ -82,6 +82,16 @@ done
 "$vc4kit" exec "$out/no-such-program" 2> "$out/opt.err"
 [ $? = 127 ] && grep -q "no-such-program" "$out/opt.err" || bad "missing program: want 127 and a message"
 
+# installed: bin/vc4kit finds the preload and libbcm_host.so in the library directory
+inst=$(mktemp -d)
+if cmake --install "$build" --prefix "$inst" > /dev/null 2>&1; then
+    "$inst/bin/vc4kit" exec "$bin/vcio_prog" "$out/scale.bin" 2 12 > "$out/inst.txt" 2>&1 ||
+        { cat "$out/inst.txt"; bad "installed vc4kit exec"; }
+else
+    bad "cmake --install"
+fi
+rm -rf "$inst"
+
 # misuse: the Pi's errors or a diagnostic, never a crash
 "$vc4kit" exec "$bin/vcio_misuse" > "$out/misuse.txt" 2> "$out/misuse.err"
 rc=$?
