@@ -51,6 +51,7 @@
 #define PERIPH_WORD 4u
 #define X86_MAX_INSN 15u          /* longest x86 instruction, bytes */
 #define X86_EFLAGS_TF 0x100       /* trap flag */
+#define X86_MAX_ACCESS 64u        /* widest memory operand (AVX-512), bytes */
 
 struct periph_window {
     uint8_t *base;
@@ -80,7 +81,8 @@ bool vc4_periph_supported(void)
 #if PERIPH_TRAP
 /* The instruction in flight on this thread. */
 static __thread struct {
-    bool active, write;
+    bool active, write, changed_only;
+    uint32_t before[X86_MAX_ACCESS / PERIPH_WORD + 1]; /* the words as filled in */
     uint8_t *page;
     const struct periph_window *w;
     unsigned first, last; /* word indexes in the page */
@@ -149,30 +151,38 @@ static void on_segv(int sig, siginfo_t *si, void *vctx)
         chain(sig, si, vctx, &periph.old_segv);
         return;
     }
-    unsigned size = 0, actions = 0;
+    /* the memory operand; an instruction with two (movs, cmps) is taken as
+     * reading and writing the window, and writes only the words it changed
+     * (which of its addresses faulted is not worked out) */
+    unsigned size = 0, actions = 0, mem_ops = 0;
     for (unsigned i = 0; i < in.operand_count; i++)
         if (op[i].type == ZYDIS_OPERAND_TYPE_MEMORY && op[i].mem.type == ZYDIS_MEMOP_TYPE_MEM) {
-            size = op[i].size / 8u;
-            actions = op[i].actions;
-            break;
+            unsigned bytes = op[i].size / 8u;
+            size = bytes > size ? bytes : size;
+            actions |= op[i].actions;
+            mem_ops++;
         }
     uint8_t *page = (uint8_t *)((uintptr_t)a & ~(uintptr_t)(PERIPH_PAGE - 1));
     size_t off = (size_t)(a - page);
-    if (size == 0 || off + size > PERIPH_PAGE ||
+    if (size == 0 || size > X86_MAX_ACCESS || off + size > PERIPH_PAGE ||
         mprotect(page, PERIPH_PAGE, PROT_READ | PROT_WRITE) != 0) {
         chain(sig, si, vctx, &periph.old_segv); /* not an access we can model */
         return;
     }
     unsigned first = (unsigned)(off / PERIPH_WORD), last = (unsigned)((off + size - 1) / PERIPH_WORD);
     bool partial = off % PERIPH_WORD || (off + size) % PERIPH_WORD;
+    if (mem_ops > 1)
+        actions |= ZYDIS_OPERAND_ACTION_MASK_READ;
     for (unsigned i = first; i <= last; i++) {
         uint32_t v = 0;
         if ((actions & ZYDIS_OPERAND_ACTION_MASK_READ) || partial)
             v = w->ops->read(w->user, word_phys(w, page, i));
         memcpy(page + PERIPH_WORD * i, &v, PERIPH_WORD);
+        pending.before[i - first] = v;
     }
     pending.active = true;
     pending.write = (actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) != 0;
+    pending.changed_only = mem_ops > 1;
     pending.page = page;
     pending.w = w;
     pending.first = first;
@@ -191,7 +201,7 @@ static void on_trap(int sig, siginfo_t *si, void *vctx)
     for (unsigned i = pending.first; i <= pending.last; i++) {
         uint32_t v;
         memcpy(&v, pending.page + PERIPH_WORD * i, PERIPH_WORD);
-        if (pending.write)
+        if (pending.write && (!pending.changed_only || v != pending.before[i - pending.first]))
             w->ops->write(w->user, word_phys(w, pending.page, i), v);
         memset(pending.page + PERIPH_WORD * i, 0, PERIPH_WORD);
     }

@@ -291,6 +291,18 @@ static void test_peripheral_window(void)
     CHECK_EQ_U64(v3d[0], 0x02443356u); /* IDENT0 */
     v3d[0x010 / 4] = 0xCAFEF00Du;       /* SCRATCH */
     CHECK_EQ_U64(v3d[0x010 / 4], 0xCAFEF00Du);
+    /* any x86 access: a byte, a 16-bit store into part of a word, a
+     * 64-bit load over two registers, an atomic read-modify-write, a copy */
+    CHECK_EQ_U64(((volatile uint8_t *)v3d)[1], 0x33);
+    ((volatile uint16_t *)v3d)[0x010 / 2] = 0x1234;
+    CHECK_EQ_U64(v3d[0x010 / 4], 0xCAFE1234u);
+    CHECK_EQ_U64(((volatile uint64_t *)v3d)[0x010 / 8] & 0xFFFFFFFFu, 0xCAFE1234u);
+    __atomic_fetch_or((unsigned *)(uintptr_t)&v3d[0x010 / 4], 0x0000C000u, __ATOMIC_SEQ_CST);
+    CHECK_EQ_U64(v3d[0x010 / 4], 0xCAFED234u);
+    unsigned copy[8];
+    memcpy(copy, (const void *)(uintptr_t)v3d, sizeof copy);
+    CHECK_EQ_U64(copy[0], 0x02443356u);
+    CHECK_EQ_U64(copy[0x010 / 4], 0xCAFED234u);
     v3d[0xE00 / 4] = 0;                 /* DBCFG */
     v3d[0xE2C / 4] = 0;                 /* DBQITE */
     v3d[0xE30 / 4] = 0xFFFFFFFFu;       /* DBQITC */
