@@ -52,6 +52,14 @@ n=$(grep -c "warning: .*\[regfile-read-after-write" "$out/rule.err")
 grep -q "^vc4kit:   [0-9]* x regfile-read-after-write at 0x" "$out/rule.err" || bad "no count at exit"
 "$vc4kit" exec --diag off "$bin/vcio_prog" "$out/rule.bin" 8 12 > /dev/null 2> "$out/off.err"
 [ -s "$out/off.err" ] && bad "--diag off printed something"
+# --diag error shows errors only; --strict makes the rule an error that stops the GPU
+"$vc4kit" exec --diag error "$bin/vcio_prog" "$out/rule.bin" 8 12 > /dev/null 2> "$out/err.err"
+[ -s "$out/err.err" ] && bad "--diag error printed a warning"
+"$vc4kit" exec --strict "$bin/vcio_prog" "$out/rule.bin" 2 2 mailbox > /dev/null 2> "$out/strict.err" &&
+    bad "--strict: a broken rule did not fail the launch"
+grep -q "error: .*\[regfile-read-after-write" "$out/strict.err" || bad "--strict: no error for the rule"
+grep -q "execute_qpu returned 0x80000000" "$out/strict.err" || bad "--strict: execute_qpu did not fail"
+
 # diagnostics to a file, statistics on request
 rm -f "$out/diag.txt"
 "$vc4kit" exec --diag-file "$out/diag.txt" --stats "$bin/vcio_prog" "$out/rule.bin" 8 12 > /dev/null 2> "$out/file.err"
