@@ -90,6 +90,13 @@ done
 "$vc4kit" exec "$out/no-such-program" 2> "$out/opt.err"
 [ $? = 127 ] && grep -q "no-such-program" "$out/opt.err" || bad "missing program: want 127 and a message"
 
+# Python reaches the devices through os.open, fcntl.ioctl and mmap
+if command -v python3 > /dev/null 2>&1; then
+    got=$("$vc4kit" exec python3 "$src/data/vcio/vcio_py.py" 2>&1)
+    [ "$got" = "revision 0xe status 0x80000000 ident0 0x02443356 scratch 0xdeadbeef" ] ||
+        bad "python: $got"
+fi
+
 # installed: bin/vc4kit finds the preload and libbcm_host.so in the library directory
 inst=$(mktemp -d)
 if cmake --install "$build" --prefix "$inst" > /dev/null 2>&1; then
