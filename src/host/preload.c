@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -61,6 +62,7 @@ static struct {
     munmap_fn munmap;
     unsigned char kind[PRELOAD_MAX_FDS];
     int handle[PRELOAD_MAX_FDS]; /* mbox_open descriptor of a /dev/vcio */
+    dev_t null_rdev;             /* the stand-ins are /dev/null's */
 } pre = {.lock = PTHREAD_MUTEX_INITIALIZER, .once = PTHREAD_ONCE_INIT};
 
 static void resolve(void)
@@ -93,15 +95,31 @@ static enum preload_kind kind_of_path(const char *path)
     return FD_NONE;
 }
 
+/* Is fd still the /dev/null stand-in it was?  A descriptor closed behind
+ * the preload's back (dup2 over it, close_range, fclose of an fdopen
+ * stream) may be reused by another file. */
+static bool still_ours(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == pre.null_rdev;
+}
+
 static enum preload_kind kind_of_fd(int fd, int *handle)
 {
     if (fd < 0 || fd >= PRELOAD_MAX_FDS)
         return FD_NONE;
     pthread_mutex_lock(&pre.lock);
     enum preload_kind k = pre.kind[fd];
-    if (handle)
-        *handle = pre.handle[fd];
+    int h = pre.handle[fd];
+    if (k && !still_ours(fd)) {
+        pre.kind[fd] = FD_NONE;
+        if (k == FD_VCIO)
+            mbox_close(h);
+        k = FD_NONE;
+    }
     pthread_mutex_unlock(&pre.lock);
+    if (handle)
+        *handle = h;
     return k;
 }
 
@@ -124,7 +142,10 @@ static int open_device(enum preload_kind k, int flags)
             mbox_close(h);
         return -1;
     }
+    struct stat st;
     pthread_mutex_lock(&pre.lock);
+    if (fstat(fd, &st) == 0)
+        pre.null_rdev = st.st_rdev;
     pre.kind[fd] = (unsigned char)k;
     pre.handle[fd] = h;
     pthread_mutex_unlock(&pre.lock);

@@ -90,6 +90,17 @@ int main(void)
         munmap((void *)(uintptr_t)peri, 0x1000000);
     }
     close(mem);
+    /* a stand-in descriptor replaced behind the preload's back: the file
+     * that takes its number is an ordinary file again */
+    int stale = open("/dev/mem", O_RDWR);
+    int file = open("/proc/self/exe", O_RDONLY);
+    expect(stale >= 0 && file >= 0 && dup2(file, stale) == stale, "dup2 over /dev/mem");
+    void *ordinary = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, stale, 0);
+    expect(ordinary != MAP_FAILED && memcmp(ordinary, "\177ELF", 4) == 0, "the file behind dup2 maps as itself");
+    if (ordinary != MAP_FAILED)
+        munmap(ordinary, 4096);
+    close(stale);
+    close(file);
     /* memory: double free, bad handles, execute_qpu with bogus input */
     qpu_enable(fd, 1);
     unsigned h = mem_alloc(fd, 65536, 4096, 0xC);
