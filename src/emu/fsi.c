@@ -7,6 +7,7 @@
 
 #include "base/base.h"
 #include "emu/v3d.h"
+#include "spec/rules.h"
 
 #define N VC4_RASTER_SIMD
 
@@ -25,30 +26,29 @@ enum fsi_rule {
     FW_HW2905 = FR_COUNT /* a warning of vc4_fsi_begin (no QPU yet) */
 };
 
-/* not_modelled: hardware vc4kit does not emulate; always a warning, once */
+/* rule: the registry's (src/spec/rules.c); VC4_RULE_NONE for hardware vc4kit
+ * does not model, which is always a warning, once, and not a rule */
 static const struct {
-    const char *id, *source, *what;
-    bool not_modelled;
+    enum vc4_rule_id rule;
+    const char *what;
 } fsi_rules[FR_COUNT] = {
-    [FR_SB_EARLY] = {"fs-scoreboard-first-two", "seed 002; qpu-isa-facts 19",
+    [FR_SB_EARLY] = {VC4_RULE_FS_SCOREBOARD_FIRST_TWO,
                      "scoreboard wait (sbwait or the first TLB access) in the first two instructions of a "
-                     "fragment shader", false},
-    [FR_VARY_UNREAD] = {"fs-varyings-unread", "seed 002",
-                        "fragment shader ended before reading every varying the shader record sets up", false},
-    [FR_VARY_OVERREAD] = {"fs-varyings-overread", "seed 002",
-                          "VARYING_READ beyond the varyings the shader record sets up (reads 0)", false},
-    [FR_SWITCH_SB] = {"fs-thread-switch-scoreboard", "hardware facts 6.10 (13)",
-                      "thread switch while the scoreboard is locked", false},
-    [FR_QUAD_XY] = {"fs-quad-xy-write", "hardware facts 6.9",
-                    "write to QUAD_X / QUAD_Y / REV_FLAG (no known effect; ignored)", false},
-    [FR_EARLY_Z_SHADER_Z] = {"fs-early-z-shader-z", "Mesa vc4_program.c / vc4_emit.c (disable_early_z)",
+                     "fragment shader"},
+    [FR_VARY_UNREAD] = {VC4_RULE_FS_VARYINGS_UNREAD,
+                        "fragment shader ended before reading every varying the shader record sets up"},
+    [FR_VARY_OVERREAD] = {VC4_RULE_FS_VARYINGS_OVERREAD,
+                          "VARYING_READ beyond the varyings the shader record sets up (reads 0)"},
+    [FR_SWITCH_SB] = {VC4_RULE_THRSW_SB_LOCKED, "thread switch while the scoreboard is locked"},
+    [FR_QUAD_XY] = {VC4_RULE_FS_QUAD_XY_WRITE, "write to QUAD_X / QUAD_Y / REV_FLAG (no known effect; ignored)"},
+    [FR_EARLY_Z_SHADER_Z] = {VC4_RULE_FS_EARLY_Z_SHADER_Z,
                              "TLB_Z write with early Z enabled: samples were already rejected with the "
-                             "rasteriser's Z (drivers disable early Z for shaders that write Z)", false},
-    [FR_COVERAGE_LOAD] = {"fs-coverage-load", NULL,
-                          "coverage load (loadcv): the VG coverage buffer is not modelled; r4 = 0", true},
-    [FR_ALPHA_MASK] = {"fs-alpha-mask", NULL,
+                             "rasteriser's Z (drivers disable early Z for shaders that write Z)"},
+    [FR_COVERAGE_LOAD] = {VC4_RULE_NONE,
+                          "coverage load (loadcv): the VG coverage buffer is not modelled; r4 = 0"},
+    [FR_ALPHA_MASK] = {VC4_RULE_NONE,
                        "alpha-mask load / TLB_ALPHA_MASK write: the VG alpha-mask buffer is not modelled "
-                       "(loads give 0, writes are ignored)", true},
+                       "(loads give 0, writes are ignored)"},
 };
 
 /* back: instructions before the PC the rule is about (the thread end is
@@ -56,16 +56,16 @@ static const struct {
 static void fsi_rule_at(struct vc4_v3d *v, struct vc4_qpu *q, enum fsi_rule r, uint32_t back)
 {
     struct vc4_fsi *f = &v->fsi;
-    bool strict = v->strict && !fsi_rules[r].not_modelled;
+    bool not_modelled = fsi_rules[r].rule == VC4_RULE_NONE;
+    bool strict = v->strict && !not_modelled;
     if (!strict && (f->warned & (1u << r)))
         return;
     f->warned |= 1u << r;
     uint32_t pc = q->pc;
     q->pc -= back * VC4_QPU_INSTR_BYTES;
-    vc4_v3d_qpu_diag(v, q, strict ? VC4_ERROR : VC4_WARNING,
-                     fsi_rules[r].not_modelled ? VC4_DIAG_SEMANTIC : VC4_DIAG_RULE,
-                     fsi_rules[r].not_modelled ? NULL : fsi_rules[r].id,
-                     fsi_rules[r].not_modelled ? NULL : fsi_rules[r].source, "%s", fsi_rules[r].what);
+    const struct vc4_rule *rd = not_modelled ? NULL : &vc4_rule_table[fsi_rules[r].rule];
+    vc4_v3d_qpu_diag(v, q, strict ? VC4_ERROR : VC4_WARNING, rd ? VC4_DIAG_RULE : VC4_DIAG_SEMANTIC,
+                     rd ? rd->id : NULL, rd ? rd->source : NULL, "%s", fsi_rules[r].what);
     q->pc = pc;
     if (strict && v->fault == VC4_OK)
         v->fault = VC4_ERR_RULE;

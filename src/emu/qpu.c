@@ -10,12 +10,14 @@
  * delay-slot pipelines (branches 3, thrend 2, SFU->r4 2).
  * Rules are from ../shared/reference/qpu-isa-facts.md (numbers in brackets).
  */
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "base/base.h"
 #include "emu/sfu.h"
 #include "emu/v3d.h"
+#include "spec/rules.h"
 
 #define N VC4_QPU_SIMD
 #define ALL_ELEMS 0xFFFFu
@@ -29,12 +31,15 @@
 
 /* ---- rules the hardware enforces by misbehaving --------------------------- */
 
+/* The rules the QPU checks as it runs (id, source: src/spec/rules.c), warned
+ * once per instruction address (icache entry's warned bits). */
 enum qpu_rule {
     RULE_REGFILE_RAW,
     RULE_R4_EARLY,
     RULE_R4_OVERLAP,
     RULE_UNIF_EARLY,
-    RULE_ROTATE_HAZARD,
+    RULE_ROTATE_R5,
+    RULE_ROTATE_ACC,
     RULE_THREND_REGFILE,
     RULE_THREND_SLOT_IO,
     RULE_BRANCH_SPACING,
@@ -44,31 +49,31 @@ enum qpu_rule {
 };
 
 struct rule_desc {
-    const char *id, *source, *what;
+    enum vc4_rule_id id;
+    const char *what;
 };
 
 static const struct rule_desc rules[RULE_COUNT] = {
-    [RULE_REGFILE_RAW] = {"regfile-read-after-write", "qpu-isa-facts 20 (Mesa, vc4asm, VC4C)",
+    [RULE_REGFILE_RAW] = {VC4_RULE_REGFILE_READ_AFTER_WRITE,
                           "regfile location read in the instruction after it was written"},
-    [RULE_R4_EARLY] = {"sfu-r4-early", "qpu-isa-facts 10 (Mesa validate)",
-                       "r4 read within 2 instructions of an SFU write"},
-    [RULE_R4_OVERLAP] = {"sfu-r4-overlap", "qpu-isa-facts 10 (Mesa validate)",
+    [RULE_R4_EARLY] = {VC4_RULE_SFU_R4_EARLY, "r4 read within 2 instructions of an SFU write"},
+    [RULE_R4_OVERLAP] = {VC4_RULE_SFU_R4_CONFLICT,
                          "r4 written (SFU/ldtmu) while an SFU result is still pending"},
-    [RULE_UNIF_EARLY] = {"unif-addr-early-read", "qpu-isa-facts 22 (Broadcom p.22 via VC4C)",
+    [RULE_UNIF_EARLY] = {VC4_RULE_UNIF_AFTER_UNIF_ADDR,
                          "uniform read within 2 instructions of a uniforms-address write"},
-    [RULE_ROTATE_HAZARD] = {"rotate-after-write", "qpu-isa-facts 8 (Mesa, vc4asm)",
-                            "vector rotate of an accumulator (or by r5) written by the previous instruction"},
-    [RULE_THREND_REGFILE] = {"thrend-regfile-write", "qpu-isa-facts 19 (Mesa validate)",
-                             "thread-end instruction writes register file A or B"},
-    [RULE_THREND_SLOT_IO] = {"thrend-slot-io", "qpu-isa-facts 19 (Mesa validate)",
-                             "uniform/VPM access in the thread end or its delay slots"},
-    [RULE_BRANCH_SPACING] = {"branch-spacing", "qpu-isa-facts 18 (vc4asm addendum)",
-                             "fewer than 2 non-branch instructions between branches"},
-    [RULE_NO_TLB] = {"user-program-no-tlb", "hardware facts 6.9",
+    [RULE_ROTATE_R5] = {VC4_RULE_ROT_R5_AFTER_WRITE,
+                        "vector rotate by r5 right after r5 was written"},
+    [RULE_ROTATE_ACC] = {VC4_RULE_ROT_ACC_AFTER_WRITE,
+                         "vector rotate of an accumulator written by the previous instruction"},
+    [RULE_THREND_REGFILE] = {VC4_RULE_THREND_REGFILE_WRITE, "thread-end instruction writes register file A or B"},
+    [RULE_THREND_SLOT_IO] = {VC4_RULE_THREND_DELAY_IO, "uniform/VPM access in the thread end or its delay slots"},
+    [RULE_BRANCH_SPACING] = {VC4_RULE_BRANCH_SPACING, "fewer than 2 non-branch instructions between branches"},
+    [RULE_NO_TLB] = {VC4_RULE_USER_PROGRAM_NO_TLB,
                      "fragment-shader register or signal (TLB, varyings) in a user program"},
-    [RULE_BRANCH_FLAGS] = {"branch-odd-raddr-sf", "qpu-isa-facts 18 (vc4asm addendum)",
+    [RULE_BRANCH_FLAGS] = {VC4_RULE_BRANCH_ODD_RADDR_SF,
                            "branch through an odd register sets flags (sf shares bit 45)"},
 };
+static_assert(RULE_COUNT <= 16, "rules fit the icache entry's warned bits");
 
 struct exec {
     struct vc4_v3d *v;
@@ -89,8 +94,8 @@ static void rule(struct exec *x, enum qpu_rule r)
     if (!v->strict && (x->e->warned & (1u << r)))
         return; /* once per instruction address */
     x->e->warned |= (uint16_t)(1u << r);
-    vc4_v3d_qpu_diag(v, x->q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, rules[r].id,
-                     rules[r].source, "%s", rules[r].what);
+    vc4_v3d_qpu_diag(v, x->q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, vc4_rule_table[rules[r].id].id,
+                     vc4_rule_table[rules[r].id].source, "%s", rules[r].what);
     if (v->strict) {
         x->stop = true;
         if (v->fault == VC4_OK)
@@ -812,10 +817,10 @@ static void operand_features(struct exec *x, const uint32_t **aa, const uint32_t
         unsigned n = in->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5 ? (q->acc[5][0] & 15)
                                                               : (unsigned)in->raddr_b - VC4_QPU_SMALL_IMM_ROT_1 + 1u;
         if (in->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5 && (q->prev_acc & (1u << 5)))
-            rule(x, RULE_ROTATE_HAZARD);
+            rule(x, RULE_ROTATE_R5);
         bool full = in->mul_a < VC4_QPU_MUX_R4 && in->mul_b < VC4_QPU_MUX_R4;
         if (full && ((q->prev_acc >> in->mul_a) & 1 || (q->prev_acc >> in->mul_b) & 1))
-            rule(x, RULE_ROTATE_HAZARD);
+            rule(x, RULE_ROTATE_ACC);
         for (int i = 0; i < N; i++) {
             int j = full ? (int)((unsigned)(i - (int)n) & 15) : (i & ~3) | (int)((unsigned)(i - (int)n) & 3);
             rot_a[i] = (*ma)[j];

@@ -9,9 +9,9 @@
 
 #include "base/base.h"
 #include "emu/v3d.h"
+#include "spec/rules.h"
 
 #define UNIT "vsi"
-#define SRC_S0 "seed 000 (every attribute read from and written to VPM exactly once)"
 #define SLOT_EMPTY UINT32_MAX
 #define VSI_DEFAULT_BUDGET UINT64_C(100000000)
 
@@ -20,13 +20,14 @@
 enum vsi_rule { VR_ATTR_UNREAD, VR_ATTR_TWICE, VR_READ_NON_ATTR, VR_OUT_UNWRITTEN, VR_OUT_TWICE, VR_COUNT };
 
 static const struct {
-    const char *id, *what;
+    enum vc4_rule_id rule; /* id and source: src/spec/rules.c */
+    const char *what;
 } vsi_rules[VR_COUNT] = {
-    [VR_ATTR_UNREAD] = {"gl-attr-read-once", "attribute not read from the VPM"},
-    [VR_ATTR_TWICE] = {"gl-attr-read-once", "attribute read from the VPM more than once"},
-    [VR_READ_NON_ATTR] = {"gl-attr-read-once", "VPM read of a row that holds no attribute"},
-    [VR_OUT_UNWRITTEN] = {"gl-output-write-once", "output not written to the VPM"},
-    [VR_OUT_TWICE] = {"gl-output-write-once", "output written to the VPM more than once"},
+    [VR_ATTR_UNREAD] = {VC4_RULE_GL_ATTR_READ_ONCE, "attribute not read from the VPM"},
+    [VR_ATTR_TWICE] = {VC4_RULE_GL_ATTR_READ_ONCE, "attribute read from the VPM more than once"},
+    [VR_READ_NON_ATTR] = {VC4_RULE_GL_ATTR_READ_ONCE, "VPM read of a row that holds no attribute"},
+    [VR_OUT_UNWRITTEN] = {VC4_RULE_GL_OUTPUT_WRITE_ONCE, "output not written to the VPM"},
+    [VR_OUT_TWICE] = {VC4_RULE_GL_OUTPUT_WRITE_ONCE, "output written to the VPM more than once"},
 };
 
 /* Report rule r for the batch on QPU q (at its thread end: 3 instructions
@@ -51,7 +52,8 @@ static void vsi_rule(struct vc4_v3d *v, struct vc4_qpu *q, enum vsi_rule r, cons
     va_end(ap);
     uint32_t pc = q->pc;
     q->pc -= (VC4_QPU_THREND_SLOTS + 1) * VC4_QPU_INSTR_BYTES;
-    vc4_v3d_qpu_diag(v, q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, vsi_rules[r].id, SRC_S0,
+    vc4_v3d_qpu_diag(v, q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, vc4_rule_table[vsi_rules[r].rule].id,
+                     vc4_rule_table[vsi_rules[r].rule].source,
                      "%s (GL record 0x%08x): %s: %s", vc4_gl_stage_name[st], s->g->record_addr,
                      vsi_rules[r].what, msg);
     q->pc = pc;
