@@ -304,6 +304,8 @@ static void restore_ctx(struct vc4_qpu *q, const struct vc4_fsi_ctx *c)
 
 /* Begin the batch of slot s as the QPU's current thread: the shader from
  * its first instruction, uniforms from the start, W in ra15, Z in rb15. */
+static const struct vc4_qpu_port fsi_port; /* below: the I/O entries it names come later */
+
 static void start_thread(struct vc4_v3d *v, struct vc4_qpu *q, unsigned s)
 {
     struct vc4_fsi *f = &v->fsi;
@@ -311,7 +313,7 @@ static void start_thread(struct vc4_v3d *v, struct vc4_qpu *q, unsigned s)
     struct vc4_fsi_slot *sl = &fq->slot[s];
     struct vc4_fsi_batch *b = &f->b[sl->batch];
     fq->cur = (uint8_t)s;
-    vc4_qpu_start(q, f->code, f->unif, 0, false);
+    vc4_qpu_start(q, &fsi_port, f->code, f->unif, 0);
     b->start_instr = q->instructions;
     memcpy(q->ra[15], b->w, sizeof b->w);
     memcpy(q->rb[15], b->z, sizeof b->z);
@@ -331,7 +333,7 @@ static void run_slot(struct vc4_v3d *v, struct vc4_qpu *q, unsigned s)
         start_thread(v, q, s);
 }
 
-void vc4_fsi_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q)
+static void vc4_fsi_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!vc4_fsi_owns(f, q->num))
@@ -354,7 +356,7 @@ static bool overlap(const struct vc4_fsi_batch *a, const struct vc4_fsi_batch *b
     return false;
 }
 
-bool vc4_fsi_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q)
+static bool vc4_fsi_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!vc4_fsi_owns(f, q->num))
@@ -380,7 +382,7 @@ static void release_sb(struct vc4_fsi_batch *b)
 
 /* ---- I/O ------------------------------------------------------------------------------ */
 
-bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
+static bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!vc4_fsi_owns(f, q->num))
@@ -423,7 +425,7 @@ bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned 
     }
 }
 
-bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
+static bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
                    const uint32_t *val, uint16_t mask)
 {
     struct vc4_fsi *f = &v->fsi;
@@ -477,7 +479,7 @@ bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned
     }
 }
 
-bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
+static bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!vc4_fsi_owns(f, q->num))
@@ -517,7 +519,7 @@ bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
     }
 }
 
-void vc4_fsi_post(struct vc4_v3d *v, struct vc4_qpu *q)
+static void vc4_fsi_post(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     if (q->num >= VC4_FSI_MAX_QPUS)
         return;
@@ -541,11 +543,11 @@ static void finish_batch(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_fsi_ba
     f->ndone++;
 }
 
-bool vc4_fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
+/* Thread end of a fragment shader: the QPU runs the other thread, a new
+ * batch, or becomes idle. */
+static void fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     struct vc4_fsi *f = &v->fsi;
-    if (!vc4_fsi_owns(f, q->num))
-        return false;
     struct vc4_fsi_qpu *fq = &f->q[q->num];
     struct vc4_fsi_slot *sl = &fq->slot[fq->cur];
     if (sl->batch >= 0)
@@ -562,8 +564,19 @@ bool vc4_fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
         fq->owned = false;
         q->state = VC4_EMU_QPU_IDLE;
     }
-    return true;
 }
+
+/* The port of a QPU running fragment-shader threads (qpu.h). */
+static const struct vc4_qpu_port fsi_port = {
+    .read = vc4_fsi_read,
+    .write = vc4_fsi_write,
+    .signal = vc4_fsi_signal,
+    .post = vc4_fsi_post,
+    .sb_wait = vc4_fsi_sb_wait,
+    .thread_switch = vc4_fsi_thread_switch,
+    .program_end = fsi_program_end,
+    .user = false,
+};
 
 /* Give queued batches to free thread slots: first one thread on each idle
  * QPU (lowest number first), then the second threads of threaded shaders. */

@@ -478,8 +478,10 @@ void vc4_qpu_reset(struct vc4_qpu *q, unsigned num)
         q->elem[i] = i;
 }
 
-void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_len, bool user)
+void vc4_qpu_start(struct vc4_qpu *q, const struct vc4_qpu_port *port, uint32_t pc, uint32_t unif,
+                   uint32_t unif_len)
 {
+    q->port = port;
     q->state = VC4_EMU_QPU_RUNNING;
     q->blocked_on = NULL;
     q->pc = pc & ~(VC4_QPU_INSTR_BYTES - 1);
@@ -489,8 +491,45 @@ void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_
     q->br1_left = 0;
     q->prev_w = 0;
     q->prev_acc = 0;
-    q->user = user;
+    q->user = port->user;
     q->stall_until = 0;
+}
+
+/* ---- the port's "nothing here" entries ------------------------------------------------ */
+
+bool vc4_qpu_port_no_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
+{
+    (void)v, (void)q, (void)file, (void)raddr, (void)out;
+    return false;
+}
+
+bool vc4_qpu_port_no_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
+                           const uint32_t *val, uint16_t mask)
+{
+    (void)v, (void)q, (void)file, (void)waddr, (void)val, (void)mask;
+    return false;
+}
+
+bool vc4_qpu_port_no_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
+{
+    (void)v, (void)q, (void)sig;
+    return false;
+}
+
+void vc4_qpu_port_no_post(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    (void)v, (void)q;
+}
+
+bool vc4_qpu_port_no_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    (void)v, (void)q;
+    return true; /* no scoreboard outside fragment shading */
+}
+
+void vc4_qpu_port_no_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    (void)v, (void)q; /* no other thread: this one carries on */
 }
 
 /* ---- register reads ------------------------------------------------------------ */
@@ -574,7 +613,7 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
     case VC4_QPU_R_VARY:
     case VC4_QPU_R_XY_COORD:
     case VC4_QPU_R_MS_REV:
-        if (vc4_fsi_read(v, q, file, raddr, tmp)) /* a fragment shader's payload */
+        if (q->port->read(v, q, file, raddr, tmp)) /* a fragment shader's payload */
             return tmp;
         if (q->user)
             rule(x, RULE_NO_TLB);
@@ -726,7 +765,7 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
             return;
         }
         /* 41-47: TLB and fragment-shader registers */
-        if (vc4_fsi_write(v, q, file, waddr, val, mask))
+        if (q->port->write(v, q, file, waddr, val, mask))
             return;
         if (q->user)
             rule(x, RULE_NO_TLB);
@@ -1105,9 +1144,9 @@ static inline bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     issue_pipelines(q, &q->pc);
     bool ended = q->thrend_left && --q->thrend_left == 0;
-    /* a fragment shader's thread switch after its 2 delay slots (fsi.c) */
+    /* a fragment shader's thread switch after its 2 delay slots (the port) */
     if (!ended && q->thrsw_left && --q->thrsw_left == 0)
-        vc4_fsi_thread_switch(v, q);
+        q->port->thread_switch(v, q);
     return ended;
 }
 
@@ -1194,7 +1233,7 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
                 return VC4_QPU_STEP_BLOCKED;
             }
         } else if (xi->block == VC4_XI_BLOCK_SB) {
-            if (!vc4_fsi_sb_wait(v, q)) {
+            if (!q->port->sb_wait(v, q)) {
                 q->state = VC4_EMU_QPU_BLOCKED;
                 q->blocked_on = "scoreboard";
                 v->stats.stall_cycles++;
@@ -1247,21 +1286,21 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
         }
         case VC4_QPU_SIG_COLOR_LOAD_END:
             q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
-            if (!vc4_fsi_signal(v, q, in->sig) && q->user)
+            if (!q->port->signal(v, q, in->sig) && q->user)
                 rule(&x, RULE_NO_TLB);
             break;
         case VC4_QPU_SIG_COVERAGE_LOAD:
         case VC4_QPU_SIG_COLOR_LOAD:
         case VC4_QPU_SIG_ALPHA_MASK_LOAD:
-            if (!vc4_fsi_signal(v, q, in->sig) && q->user)
+            if (!q->port->signal(v, q, in->sig) && q->user)
                 rule(&x, RULE_NO_TLB);
             break;
         default:
             /* thread switches, scoreboard unlock: fragment shaders only */
-            vc4_fsi_signal(v, q, in->sig);
+            q->port->signal(v, q, in->sig);
             break;
         }
-        vc4_fsi_post(v, q); /* r5 = C after a varying read */
+        q->port->post(v, q); /* r5 = C after a varying read */
     }
     if (VC4_UNLIKELY(x.failed))
         return VC4_QPU_STEP_FAULT;
@@ -1429,7 +1468,7 @@ static void count_cycles(struct vc4_v3d *v, uint64_t idle, uint64_t started, uin
 static bool step_after(struct vc4_v3d *v, struct vc4_qpu *q, enum vc4_qpu_step r, bool *end)
 {
     if (r == VC4_QPU_STEP_ENDED) {
-        vc4_sched_program_end(v, q);
+        q->port->program_end(v, q);
         *end = true;
     } else if (v->fault == VC4_OK || v->fault == VC4_ERR_FAULT) {
         q->state = VC4_EMU_QPU_FAULTED;

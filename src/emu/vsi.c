@@ -202,6 +202,8 @@ const uint32_t *vc4_vsi_get(const struct vc4_vsi *s, enum vc4_gl_stage st, uint3
 /* ---- batches on the QPUs ------------------------------------------------------------------- */
 
 /* Start the next batch on idle QPU i in a free VPM window. */
+static const struct vc4_qpu_port vsi_port; /* below, after vsi_program_end */
+
 static bool start_batch(struct vc4_v3d *v, unsigned i, const struct vc4_location *loc)
 {
     struct vc4_vsi *s = &v->vsi;
@@ -232,7 +234,7 @@ static bool start_batch(struct vc4_v3d *v, unsigned i, const struct vc4_location
     vc4_vpm_qpu_reset(&v->vpm, i);
     vc4_vpm_qpu_role(&v->vpm, i, st == VC4_GL_CS ? VC4_VPM_ROLE_CS : VC4_VPM_ROLE_VS, base);
     vc4_tmu_qpu_reset(&v->tmu, i);
-    vc4_qpu_start(q, vc4_gl_code(g, st), vc4_gl_unif(g, st), 0, false);
+    vc4_qpu_start(q, &vsi_port, vc4_gl_code(g, st), vc4_gl_unif(g, st), 0);
     s->stats.batches[st]++;
     s->stats.vertices[st] += vq->n;
     return true;
@@ -311,11 +313,11 @@ static void check_batch(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_v
         vsi_rule(v, q, VR_OUT_TWICE, "output row %d written again at 0x%08x", t->wr_dup_row, t->wr_dup_pc);
 }
 
-bool vc4_vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
+/* Thread end of a vertex / coordinate shader batch: its outputs to the
+ * stage's cache; the QPU becomes idle. */
+static void vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     struct vc4_vsi *s = &v->vsi;
-    if (!vc4_vsi_owns(s, q->num))
-        return false;
     struct vc4_vsi_qpu *vq = &s->q[q->num];
     vc4_sched_end_checks(v, q);
     check_batch(v, q, vq);
@@ -333,8 +335,19 @@ bool vc4_vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
     vc4_vpm_qpu_role(&v->vpm, q->num, VC4_VPM_ROLE_USER, 0);
     s->ndone += vq->n;
     q->state = VC4_EMU_QPU_IDLE;
-    return true;
 }
+
+/* The port of a QPU shading a vertex batch: no fragment-shader I/O (qpu.h). */
+static const struct vc4_qpu_port vsi_port = {
+    .read = vc4_qpu_port_no_read,
+    .write = vc4_qpu_port_no_write,
+    .signal = vc4_qpu_port_no_signal,
+    .post = vc4_qpu_port_no_post,
+    .sb_wait = vc4_qpu_port_no_sb_wait,
+    .thread_switch = vc4_qpu_port_no_thread_switch,
+    .program_end = vsi_program_end,
+    .user = false,
+};
 
 static void release_all(struct vc4_v3d *v)
 {
