@@ -112,19 +112,19 @@ bool vc4_ctl_reg_read(struct vc4_v3d *v, uint32_t offset, uint32_t *value)
     if (offset == VC4_V3D_PCS) {
         uint32_t pcs = 0;
         if (c->ct[0].run && !c->ct[0].err)
-            pcs |= VC4_PCS_BMACTIVE | VC4_PCS_BMBUSY;
+            pcs |= VC4_V3D_PCS_BMACTIVE | VC4_V3D_PCS_BMBUSY;
         if (c->ct[1].run && !c->ct[1].err)
-            pcs |= VC4_PCS_RMACTIVE | VC4_PCS_RMBUSY;
+            pcs |= VC4_V3D_PCS_RMACTIVE | VC4_V3D_PCS_RMBUSY;
         if (v->ptb.oom)
-            pcs |= VC4_PCS_BMOOM;
+            pcs |= VC4_V3D_PCS_BMOOM;
         *value = pcs;
         return true;
     }
     if ((t = thread_of(offset, VC4_V3D_CT0CS)) >= 0) {
         const struct vc4_ct *ct = &c->ct[t];
-        *value = (c->sema & 7u) << VC4_CTCS_CTSEMA_SHIFT | (ct->depth & 3u) << VC4_CTCS_CTRTSD_SHIFT |
-                 (ct->run && !ct->err ? VC4_CTCS_CTRUN : 0) | (ct->depth ? VC4_CTCS_CTSUBS : 0) |
-                 (ct->err ? VC4_CTCS_CTERR : 0);
+        *value = (c->sema & 7u) << VC4_V3D_CTCS_CTSEMA_SHIFT | (ct->depth & 3u) << VC4_V3D_CTCS_CTRTSD_SHIFT |
+                 (ct->run && !ct->err ? VC4_V3D_CTCS_CTRUN : 0) | (ct->depth ? VC4_V3D_CTCS_CTSUBS : 0) |
+                 (ct->err ? VC4_V3D_CTCS_CTERR : 0);
         return true;
     }
     if ((t = thread_of(offset, VC4_V3D_CT0EA)) >= 0) {
@@ -156,10 +156,10 @@ bool vc4_ctl_reg_write(struct vc4_v3d *v, uint32_t offset, uint32_t value)
     int t;
     if ((t = thread_of(offset, VC4_V3D_CT0CS)) >= 0) {
         struct vc4_ct *ct = &c->ct[t];
-        if (value & VC4_CTCS_CTRSTA)
+        if (value & VC4_V3D_CTCS_CTRSTA)
             reset_thread(ct);
         /* CTRUN written: resume / pause (UNVERIFIED: drivers only reset) */
-        ct->run = (value & VC4_CTCS_CTRUN) && ct->ca != ct->ea && !ct->err;
+        ct->run = (value & VC4_V3D_CTCS_CTRUN) && ct->ca != ct->ea && !ct->err;
         return true;
     }
     if ((t = thread_of(offset, VC4_V3D_CT0EA)) >= 0) {

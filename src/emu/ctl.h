@@ -40,19 +40,7 @@ struct vc4_v3d;
 
 #define VC4_CT_STACK 2u /* sub-list nesting [PL] */
 
-/* CTnCS bits (facts §11). */
-#define VC4_CTCS_CTRSTA (1u << 15)
-#define VC4_CTCS_CTSEMA_SHIFT 12
-#define VC4_CTCS_CTRTSD_SHIFT 8
-#define VC4_CTCS_CTRUN (1u << 5)
-#define VC4_CTCS_CTSUBS (1u << 4)
-#define VC4_CTCS_CTERR (1u << 3)
-/* PCS bits. */
-#define VC4_PCS_BMACTIVE (1u << 0)
-#define VC4_PCS_BMBUSY (1u << 1)
-#define VC4_PCS_RMACTIVE (1u << 2)
-#define VC4_PCS_RMBUSY (1u << 3)
-#define VC4_PCS_BMOOM (1u << 8)
+/* CTnCS and PCS bits: VC4_V3D_CTCS_*, VC4_V3D_PCS_* (vc4kit/emu.h). */
 /* INTCTL bits. */
 #define VC4_INT_FRDONE (1u << 0)
 #define VC4_INT_FLDONE (1u << 1)
