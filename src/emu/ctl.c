@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "emu/prim.h"
 #include "emu/tilelist.h"
 #include "emu/v3d.h"
 
@@ -868,22 +869,7 @@ static enum vc4_status tile_list_prims(struct vc4_v3d *v, uint32_t at, const str
 
 /* Packets 32 / 33 in a rendering list: vc4kit draws them into the current
  * tile (UNVERIFIED that the hardware accepts them there; the binner's tile
- * lists use 48/49).  Strips, fans and loops as GL assembles them. */
-static uint32_t index_at(struct vc4_v3d *v, const struct vc4_cl_indexed_primitive_list *ip, uint32_t i,
-                         bool *ok)
-{
-    if (!ip)
-        return i;
-    if (ip->index_type == VC4_CL_INDEX_16BIT) {
-        uint16_t h = 0;
-        *ok = vc4_mem_read16(&v->mem, ip->index_addr + 2 * i, &h);
-        return h;
-    }
-    uint8_t b = 0;
-    *ok = vc4_mem_read8(&v->mem, ip->index_addr + i, &b);
-    return b;
-}
-
+ * lists use 48/49), assembled by the binner's rules (emu/prim.h). */
 static enum vc4_status list_prims(struct vc4_v3d *v, uint32_t at, const struct vc4_cl_packet_view *pv,
                                   uint64_t budget, uint64_t *used)
 {
@@ -894,56 +880,42 @@ static enum vc4_status list_prims(struct vc4_v3d *v, uint32_t at, const struct v
     enum vc4_status ready = ready_to_draw(v, at, pkt);
     if (ready != VC4_OK)
         return ready == VC4_ERR_UNSUPPORTED ? VC4_OK : ready;
-    struct vc4_cl_indexed_primitive_list ipl;
-    struct vc4_cl_vertex_array_primitives vap;
-    const struct vc4_cl_indexed_primitive_list *ip = NULL;
-    uint32_t mode, count, first = 0;
-    if (pv->opcode == VC4_CL_INDEXED_PRIMITIVE_LIST) {
-        vc4_cl_decode_struct(pv, &ipl);
-        ip = &ipl;
-        mode = ipl.primitive_mode;
-        count = ipl.length;
-    } else {
-        vc4_cl_decode_struct(pv, &vap);
-        mode = vap.primitive_mode;
-        count = vap.length;
-        first = vap.first_index;
-    }
-    unsigned per = mode == VC4_CL_PRIM_POINTS ? 1 : mode <= VC4_CL_PRIM_LINE_STRIP ? 2 : 3;
-    if (mode > VC4_CL_PRIM_TRIANGLE_FAN) {
-        ct_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt, "primitive mode %u does not exist", mode);
+    struct vc4_prim_src src;
+    switch (vc4_prim_src_read(pv, &src)) {
+    case VC4_PRIM_SRC_OK:
+        break;
+    case VC4_PRIM_SRC_UNDECODABLE:
+        ct_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt, "cannot decode the packet");
+        return VC4_ERR_FAULT;
+    case VC4_PRIM_SRC_BAD_INDEX_TYPE:
+        ct_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt, "index type %u is neither 8-bit (0) nor 16-bit (1)",
+                src.index_type);
+        return VC4_ERR_FAULT;
+    default: /* VC4_PRIM_SRC_BAD_MODE */
+        ct_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt, "primitive mode %u does not exist", src.mode);
         return VC4_ERR_FAULT;
     }
-    uint32_t nprims;
-    switch (mode) {
-    case VC4_CL_PRIM_LINE_LOOP: nprims = count >= 2 ? count : 0; break;
-    case VC4_CL_PRIM_LINE_STRIP: nprims = count >= 2 ? count - 1 : 0; break;
-    case VC4_CL_PRIM_TRIANGLE_STRIP:
-    case VC4_CL_PRIM_TRIANGLE_FAN: nprims = count >= 3 ? count - 2 : 0; break;
-    default: nprims = count / per; break;
-    }
+    uint32_t nprims = vc4_prim_count(&src);
     for (uint32_t p = 0; p < nprims; p++) {
-        uint32_t k[3] = {0, 0, 0};
-        switch (mode) {
-        case VC4_CL_PRIM_LINE_LOOP: k[0] = p; k[1] = (p + 1) % count; break;
-        case VC4_CL_PRIM_LINE_STRIP: k[0] = p; k[1] = p + 1; break;
-        case VC4_CL_PRIM_TRIANGLE_STRIP: /* odd triangles keep the winding */
-            k[0] = p;
-            k[1] = p & 1 ? p + 2 : p + 1;
-            k[2] = p & 1 ? p + 1 : p + 2;
-            break;
-        case VC4_CL_PRIM_TRIANGLE_FAN: k[0] = 0; k[1] = p + 1; k[2] = p + 2; break;
-        default:
-            for (unsigned i = 0; i < per; i++)
-                k[i] = p * per + i;
-            break;
-        }
-        uint32_t idx[3];
-        for (unsigned i = 0; i < per; i++) {
-            bool ok = true;
-            idx[i] = index_at(v, ip, k[i], &ok) + (ip ? 0 : first);
-            if (!ok) {
-                ct_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt, "index %u is outside memory", k[i]);
+        uint32_t pos[VC4_PRIM_MAX_VERTS], idx[VC4_PRIM_MAX_VERTS];
+        unsigned per = vc4_prim_positions(&src, p, pos);
+        bool drop = false;
+        for (unsigned i = 0; i < per && !drop; i++) {
+            switch (vc4_prim_index(&v->mem, &src, pos[i], &idx[i])) {
+            case VC4_PRIM_INDEX_OK:
+                break;
+            case VC4_PRIM_INDEX_ABOVE_MAX: /* as the binner: the primitive is dropped */
+                ct_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                        "index %u at position %u exceeds the maximum index %u: primitive dropped", idx[i], pos[i],
+                        src.max_index);
+                drop = true;
+                break;
+            case VC4_PRIM_INDEX_OVERFLOW:
+                ct_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt, "vertex index %u + %u overflows 32 bits",
+                        src.first, pos[i]);
+                return VC4_ERR_FAULT;
+            default: /* VC4_PRIM_INDEX_OUTSIDE */
+                ct_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt, "index %u is outside memory", pos[i]);
                 return VC4_ERR_FAULT;
             }
         }
@@ -951,9 +923,11 @@ static enum vc4_status list_prims(struct vc4_v3d *v, uint32_t at, const struct v
          * zero-area primitives cost no shading, and a list of 2^32 of them
          * must still end inside the budget */
         (*used)++;
-        enum vc4_status st = draw_prim(v, at, pkt, per, idx, budget, used);
-        if (st != VC4_OK)
-            return st;
+        if (!drop) {
+            enum vc4_status st = draw_prim(v, at, pkt, per, idx, budget, used);
+            if (st != VC4_OK)
+                return st;
+        }
         if (*used >= budget)
             return VC4_ERR_TIMEOUT;
     }
