@@ -2,7 +2,7 @@
  * prim.h - primitive assembly: which vertices make each primitive of a
  * Vertex Array Primitives (33) or Indexed Primitive List (32) packet.  One
  * unit, used by the binner (ptb.c) and by primitives drawn directly in a
- * rendering list (ctl.c), so the two agree on every mode.
+ * rendering list (draw.c), so the two agree on every mode.
  *
  * Modes (facts §1 packets 32/33; GL's assembly rules, OpenGL ES 2.0 §2.6.1
  * / OpenGL 4.6 §10.1):
