@@ -300,7 +300,7 @@ static bool store_general(struct vc4_v3d *v, uint32_t at, const struct vc4_cl_pa
     struct vc4_tlb *t = &v->tlb;
     const char *pkt = pv->desc->name;
     struct vc4_cl_store_tile_buffer_general p;
-    vc4_cl_decode_struct(pv, &p);
+    vc4_cl_decode_store_tile_buffer_general(pv, &p);
     if (!vc4_ctl_need_frame(v, at, pkt))
         return false;
     bool ok = true;
@@ -368,7 +368,7 @@ static bool store_ms(struct vc4_v3d *v, uint32_t at, const char *pkt, bool eof)
 static bool store_full(struct vc4_v3d *v, uint32_t at, const struct vc4_cl_packet_view *pv)
 {
     struct vc4_cl_store_full_res_tile_buffer p;
-    vc4_cl_decode_struct(pv, &p);
+    vc4_cl_decode_store_full_res_tile_buffer(pv, &p);
     if (!vc4_ctl_need_frame(v, at, pv->desc->name))
         return false;
     uint32_t bad = 0;
@@ -392,10 +392,10 @@ static void queue_load(struct vc4_v3d *v, uint32_t at, const struct vc4_cl_packe
                      "a load is already pending (only one may be, facts §3.3): it is replaced");
     if (pv->opcode == VC4_CL_LOAD_FULL_RES_TILE_BUFFER) {
         r->load = VC4_CTL_LOAD_FULL;
-        vc4_cl_decode_struct(pv, &r->load_full);
+        vc4_cl_decode_load_full_res_tile_buffer(pv, &r->load_full);
     } else {
         r->load = VC4_CTL_LOAD_GENERAL;
-        vc4_cl_decode_struct(pv, &r->load_general);
+        vc4_cl_decode_load_tile_buffer_general(pv, &r->load_general);
     }
     r->load_at = at;
 }
@@ -404,7 +404,7 @@ static bool tile_coordinates(struct vc4_v3d *v, uint32_t at, const struct vc4_cl
 {
     struct vc4_ctl_render *r = &v->ctl.r;
     struct vc4_cl_tile_coordinates p;
-    vc4_cl_decode_struct(pv, &p);
+    vc4_cl_decode_tile_coordinates(pv, &p);
     r->tile_x = p.column;
     r->tile_y = p.row;
     r->have_tile = true;
@@ -485,7 +485,7 @@ static enum vc4_status r_plf(const struct rpkt *c)
     struct vc4_v3d *v = c->v;
     struct vc4_ctl_render *r = &v->ctl.r;
     struct vc4_cl_primitive_list_format p;
-    vc4_cl_decode_struct(c->pv, &p);
+    vc4_cl_decode_primitive_list_format(c->pv, &p);
     r->plf_type = p.primitive_type;
     r->plf_data = p.data_type;
     if (p.primitive_type == VC4_CL_PLF_RHT && vc4_ctl_once(v, VC4_CTL_W_RHT))
@@ -499,7 +499,7 @@ static enum vc4_status r_nv_shader_state(const struct rpkt *c)
     struct vc4_v3d *v = c->v;
     struct vc4_ctl_render *r = &v->ctl.r;
     struct vc4_cl_nv_shader_state p;
-    vc4_cl_decode_struct(c->pv, &p);
+    vc4_cl_decode_nv_shader_state(c->pv, &p);
     uint8_t rec[16];
     if (!vc4_mem_read(&v->mem, p.record_addr, rec, sizeof rec)) {
         vc4_ctl_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, c->at, c->name,
@@ -522,7 +522,7 @@ static enum vc4_status r_gl_shader_state(const struct rpkt *c)
     struct vc4_v3d *v = c->v;
     struct vc4_ctl_render *r = &v->ctl.r;
     struct vc4_cl_gl_shader_state p;
-    vc4_cl_decode_struct(c->pv, &p);
+    vc4_cl_decode_gl_shader_state(c->pv, &p);
     struct vc4_location l = vc4_location_none();
     l.addr = c->at;
     r->shader = VC4_CTL_SHADER_GL;
@@ -559,7 +559,7 @@ static enum vc4_status r_vg_inline_shader_record(const struct rpkt *c)
 {
     struct vc4_v3d *v = c->v;
     struct vc4_cl_vg_inline_shader_record p;
-    vc4_cl_decode_struct(c->pv, &p);
+    vc4_cl_decode_vg_inline_shader_record(c->pv, &p);
     v->ctl.r.shader = VC4_CTL_SHADER_VG;
     if (vc4_ctl_once(v, VC4_CTL_W_VG))
         vc4_ctl_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, c->at, c->name,
@@ -582,7 +582,7 @@ static enum vc4_status r_config_bits(const struct rpkt *c)
 {
     struct vc4_v3d *v = c->v;
     struct vc4_ctl_render *r = &v->ctl.r;
-    vc4_cl_decode_struct(c->pv, &r->cfg);
+    vc4_cl_decode_configuration_bits(c->pv, &r->cfg);
     if (r->cfg.rasteriser_oversample == VC4_CL_OVERSAMPLE_16X && vc4_ctl_once(v, VC4_CTL_W_OVERSAMPLE16))
         vc4_ctl_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, c->at, c->name,
                      "16x rasteriser oversampling (VG coverage) is not modelled: pixel-centre coverage");
@@ -597,7 +597,7 @@ static enum vc4_status r_config_bits(const struct rpkt *c)
 static enum vc4_status r_flat_shade_flags(const struct rpkt *c)
 {
     struct vc4_cl_flat_shade_flags p;
-    vc4_cl_decode_struct(c->pv, &p);
+    vc4_cl_decode_flat_shade_flags(c->pv, &p);
     c->v->ctl.r.flat_flags = p.flags;
     return VC4_OK;
 }
@@ -605,7 +605,7 @@ static enum vc4_status r_flat_shade_flags(const struct rpkt *c)
 static enum vc4_status r_point_size(const struct rpkt *c)
 {
     struct vc4_cl_point_size p;
-    vc4_cl_decode_struct(c->pv, &p);
+    vc4_cl_decode_point_size(c->pv, &p);
     c->v->ctl.r.point_size = p.point_size;
     return VC4_OK;
 }
@@ -613,7 +613,7 @@ static enum vc4_status r_point_size(const struct rpkt *c)
 static enum vc4_status r_line_width(const struct rpkt *c)
 {
     struct vc4_cl_line_width p;
-    vc4_cl_decode_struct(c->pv, &p);
+    vc4_cl_decode_line_width(c->pv, &p);
     c->v->ctl.r.line_width = p.line_width;
     return VC4_OK;
 }
@@ -621,7 +621,7 @@ static enum vc4_status r_line_width(const struct rpkt *c)
 static enum vc4_status r_clip_window(const struct rpkt *c)
 {
     struct vc4_ctl_render *r = &c->v->ctl.r;
-    vc4_cl_decode_struct(c->pv, &r->clip);
+    vc4_cl_decode_clip_window(c->pv, &r->clip);
     r->clip_set = true;
     return VC4_OK;
 }
@@ -630,7 +630,7 @@ static enum vc4_status r_viewport_offset(const struct rpkt *c)
 {
     struct vc4_ctl_render *r = &c->v->ctl.r;
     struct vc4_cl_viewport_offset p;
-    vc4_cl_decode_struct(c->pv, &p);
+    vc4_cl_decode_viewport_offset(c->pv, &p);
     r->vp_x_1_16px = p.x_1_16px;
     r->vp_y_1_16px = p.y_1_16px;
     return VC4_OK;
@@ -638,7 +638,7 @@ static enum vc4_status r_viewport_offset(const struct rpkt *c)
 
 static enum vc4_status r_depth_offset(const struct rpkt *c)
 {
-    vc4_cl_decode_struct(c->pv, &c->v->ctl.r.depth_offset);
+    vc4_cl_decode_depth_offset(c->pv, &c->v->ctl.r.depth_offset);
     return VC4_OK;
 }
 
@@ -654,7 +654,7 @@ static enum vc4_status r_render_config(const struct rpkt *c)
 {
     struct vc4_v3d *v = c->v;
     struct vc4_ctl_render *r = &v->ctl.r;
-    vc4_cl_decode_struct(c->pv, &r->trmc);
+    vc4_cl_decode_tile_rendering_mode_config(c->pv, &r->trmc);
     r->have_trmc = true;
     vc4_tlb_configure(&v->tlb, r->trmc.multisample_4x, r->trmc.tile_buffer_64bit);
     if (r->trmc.tile_buffer_64bit && vc4_ctl_once(v, VC4_CTL_W_64BIT))
@@ -670,7 +670,7 @@ static enum vc4_status r_clear_colors(const struct rpkt *c)
 {
     struct vc4_tlb *t = &c->v->tlb;
     struct vc4_cl_clear_colors p;
-    vc4_cl_decode_struct(c->pv, &p);
+    vc4_cl_decode_clear_colors(c->pv, &p);
     t->clear_color = (uint32_t)p.clear_color;
     t->clear_color_hi = (uint32_t)(p.clear_color >> 32);
     t->clear_z = p.clear_zs & VC4_TLB_Z_MAX;
@@ -823,14 +823,14 @@ static enum step ct_step(struct vc4_v3d *v, unsigned t, uint64_t budget, uint64_
         break;
     case VC4_CL_BRANCH: {
         struct vc4_cl_branch p;
-        vc4_cl_decode_struct(&pv, &p);
+        vc4_cl_decode_branch(&pv, &p);
         next = p.address;
         jumped = true;
         break;
     }
     case VC4_CL_BRANCH_TO_SUB_LIST: {
         struct vc4_cl_branch_to_sub_list p;
-        vc4_cl_decode_struct(&pv, &p);
+        vc4_cl_decode_branch_to_sub_list(&pv, &p);
         if (ct->depth >= VC4_CT_STACK) {
             vc4_ctl_diag(v, t, VC4_ERROR, VC4_DIAG_FAULT, at, pkt,
                          "sub-lists nest deeper than the %u-entry return stack", VC4_CT_STACK);

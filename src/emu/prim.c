@@ -10,14 +10,14 @@ enum vc4_prim_src_result vc4_prim_src_read(const struct vc4_cl_packet_view *pv, 
     *s = (struct vc4_prim_src){0};
     if (pv->opcode == VC4_CL_VERTEX_ARRAY_PRIMITIVES) {
         struct vc4_cl_vertex_array_primitives a;
-        if (vc4_cl_decode_struct(pv, &a) != VC4_OK)
+        if (vc4_cl_decode_vertex_array_primitives(pv, &a) != VC4_OK)
             return VC4_PRIM_SRC_UNDECODABLE;
         s->mode = a.primitive_mode;
         s->len = a.length;
         s->first = a.first_index;
     } else {
         struct vc4_cl_indexed_primitive_list a;
-        if (vc4_cl_decode_struct(pv, &a) != VC4_OK)
+        if (vc4_cl_decode_indexed_primitive_list(pv, &a) != VC4_OK)
             return VC4_PRIM_SRC_UNDECODABLE;
         s->mode = a.primitive_mode;
         s->len = a.length;

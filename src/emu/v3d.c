@@ -523,7 +523,7 @@ static void dump_tile(struct vc4_out *o, const struct vc4_mem *m, const struct v
             return;
         if (pk.opcode == VC4_CL_BRANCH) {
             struct vc4_cl_branch br;
-            if (vc4_cl_decode_struct(&pk, &br) != VC4_OK || ++branches > t->blocks + 1u) {
+            if (vc4_cl_decode_branch(&pk, &br) != VC4_OK || ++branches > t->blocks + 1u) {
                 vc4_out_printf(o, "    error: more Branches than the tile's %u blocks\n", t->blocks);
                 return;
             }
