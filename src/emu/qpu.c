@@ -239,7 +239,7 @@ static inline const uint32_t *qvec(const struct vc4_qpu *q, uint16_t off)
 }
 
 /* Fragment shaders: the TLB registers (43-47) wait on the scoreboard at
- * their first access, like the sbwait signal and the TLB loads (fsi.c). */
+ * their first access, like the sbwait signal and the TLB loads (the port). */
 static bool tlb_waddr(unsigned waddr)
 {
     return waddr >= VC4_QPU_W_TLB_STENCIL_SETUP && waddr <= VC4_QPU_W_TLB_ALPHA_MASK;
@@ -253,9 +253,9 @@ static bool sig_has_effect(unsigned sig)
     case VC4_QPU_SIG_COVERAGE_LOAD: case VC4_QPU_SIG_COLOR_LOAD: case VC4_QPU_SIG_ALPHA_MASK_LOAD:
     case VC4_QPU_SIG_THREAD_SWITCH: case VC4_QPU_SIG_LAST_THREAD_SWITCH:
     case VC4_QPU_SIG_SCOREBOARD_UNLOCK:
-        return true; /* (the fragment-shader ones act through fsi.c) */
+        return true; /* (the fragment-shader ones act through the port) */
     default:
-        return false; /* breakpoint; sbwait blocks before the instruction (fsi.c) */
+        return false; /* breakpoint; sbwait blocks before the instruction (the port) */
     }
 }
 
@@ -374,7 +374,7 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->sf = add_used ? VC4_XI_SF_ADD : VC4_XI_SF_MUL;
     xi->n_flag = !(xi->sf == VC4_XI_SF_ADD && in->op_add == VC4_QPU_A_CLZ); /* clz: N = 0 (facts 16) */
     xi->mul_quirk = !mul_used && (xi->w_mul != VC4_XI_W_NONE || xi->sf == VC4_XI_SF_MUL);
-    /* (a varying read gives r5 its C after the instruction: fsi.c) */
+    /* (a varying read gives r5 its C after the instruction: the port's post) */
     xi->sig = sig_has_effect(in->sig) || in->raddr_a == VC4_QPU_R_VARY ||
               (!small_imm && in->raddr_b == VC4_QPU_R_VARY);
     if (!add_used && !mul_used && xi->w_add == VC4_XI_W_NONE && xi->w_mul == VC4_XI_W_NONE &&
