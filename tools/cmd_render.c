@@ -107,12 +107,12 @@ static int run_list(struct vc4_emu *emu, unsigned t, uint32_t start, uint32_t en
         tool_error("render: %s: %s", name, vc4_status_name(st));
         return 1;
     }
-    if (cs & (1u << 3)) { /* CTERR */
+    if (cs & VC4_V3D_CTCS_CTERR) {
         tool_error("render: %s stopped by an error at 0x%08x", name, ca);
         return 1;
     }
-    if (cs & (1u << 5)) { /* CTRUN: stalled */
-        if (t == 0 && (pcs & (1u << 8)))
+    if (cs & VC4_V3D_CTCS_CTRUN) { /* stalled */
+        if (t == 0 && (pcs & VC4_V3D_PCS_BMOOM))
             tool_error("render: %s stalled at 0x%08x: the binner is out of memory (BPOA/BPOS)", name, ca);
         else
             tool_error("render: %s stalled at 0x%08x (Wait on Semaphore with no Increment to match)",

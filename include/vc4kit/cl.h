@@ -566,6 +566,15 @@ VC4_API enum vc4_status vc4_cl_emit(struct vc4_cl *cl, unsigned opcode, const vo
 #define VC4_CL_DECLARE_EMITTER(op, id, has) VC4_CL_DECLARE_EMITTER_##has(id)
 VC4_CL_PACKET_LIST(VC4_CL_DECLARE_EMITTER)
 
+/* Typed decoders, one per packet with fields, generated from the same list:
+ * vc4_cl_decode_<id>(view, &struct) fills the struct from a packet view of
+ * that opcode; VC4_ERR_INVALID for another opcode or a short packet. */
+#define VC4_CL_DECLARE_DECODER_0(id)
+#define VC4_CL_DECLARE_DECODER_1(id)                                           \
+    VC4_API enum vc4_status vc4_cl_decode_##id(const struct vc4_cl_packet_view *p, struct vc4_cl_##id *out);
+#define VC4_CL_DECLARE_DECODER(op, id, has) VC4_CL_DECLARE_DECODER_##has(id)
+VC4_CL_PACKET_LIST(VC4_CL_DECLARE_DECODER)
+
 /* Variable-length packets: the fixed part, then items, then END. */
 VC4_API enum vc4_status vc4_cl_prim_items(struct vc4_cl *cl, const struct vc4_cl_prim_item *items,
                                           size_t n);

@@ -85,6 +85,24 @@ struct vc4_diag_sink {
     void *user;
 };
 
+/*
+ * One hardware programming rule: the registry (src/spec/rules.c) holds every
+ * rule a diagnostic can name, the same ids docs/rules.md lists.  severity is
+ * what breaking the rule does on hardware (error: garbage, lost data, a hang;
+ * warning: unreliable, useless or not modelled).
+ */
+struct vc4_rule {
+    const char *id;      /* short stable id, e.g. "thrend-regfile-write" */
+    enum vc4_severity severity;
+    const char *summary; /* the rule in one sentence */
+    const char *source;  /* where it comes from: seed post, guide page, addendum, Mesa/Linux file */
+};
+
+/* Every rule; *count (if non-NULL) receives the number. */
+VC4_API const struct vc4_rule *vc4_rules(size_t *count);
+/* The rule with this id, or NULL. */
+VC4_API const struct vc4_rule *vc4_rule_find(const char *id);
+
 /* A location with every field "none". */
 VC4_API struct vc4_location vc4_location_none(void);
 

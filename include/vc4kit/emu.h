@@ -107,6 +107,21 @@ enum vc4_v3d_reg {
     VC4_V3D_REG_SPAN = 0x1000 /* size of the register block */
 };
 
+/* CT0CS / CT1CS fields (hardware facts §11; Linux vc4_regs.h V3D_CTNCS_*). */
+#define VC4_V3D_CTCS_CTRSTA (1u << 15)   /* write 1: reset the thread */
+#define VC4_V3D_CTCS_CTSEMA_SHIFT 12     /* 14:12 semaphore count */
+#define VC4_V3D_CTCS_CTRTSD_SHIFT 8      /* 9:8 return stack depth */
+#define VC4_V3D_CTCS_CTRUN (1u << 5)     /* running (or stalled); write: resume / pause */
+#define VC4_V3D_CTCS_CTSUBS (1u << 4)    /* in a sub-list */
+#define VC4_V3D_CTCS_CTERR (1u << 3)     /* stopped by an error */
+
+/* PCS fields (hardware facts §11). */
+#define VC4_V3D_PCS_BMACTIVE (1u << 0)   /* binning mode active */
+#define VC4_V3D_PCS_BMBUSY (1u << 1)
+#define VC4_V3D_PCS_RMACTIVE (1u << 2)   /* rendering mode active */
+#define VC4_V3D_PCS_RMBUSY (1u << 3)
+#define VC4_V3D_PCS_BMOOM (1u << 8)      /* the binner is out of memory (BPOA/BPOS) */
+
 /* SRQCS fields (reference guide; hello_fft writes bits 7, 8, 16 to clear). */
 #define VC4_V3D_SRQCS_QPURQL_MASK 0x3Fu       /* 5:0 queue length */
 #define VC4_V3D_SRQCS_QPURQERR (1u << 7)      /* queue overflow; write 1 clears */

@@ -466,14 +466,9 @@ struct vc4_validate_options {
     const unsigned *lines;
 };
 
-/* One hardware rule the validator checks. */
-struct vc4_qpu_rule {
-    const char *id;      /* short stable id, e.g. "thrend-regfile-write" */
-    const char *summary; /* the rule in one sentence */
-    const char *source;  /* where it comes from: seed post, guide page, addendum */
-};
-
-VC4_API const struct vc4_qpu_rule *vc4_qpu_rules(size_t *count);
+/* The rules the validator checks (struct vc4_rule: vc4kit/diag.h), the first
+ * *count of vc4_rules(). */
+VC4_API const struct vc4_rule *vc4_qpu_rules(size_t *count);
 
 /*
  * Check a program against every rule.  Each violation is reported to the sink

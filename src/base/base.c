@@ -123,13 +123,20 @@ void vc4_diag_rule(const struct vc4_diag_sink *sink, enum vc4_severity sev, cons
                    const char *rule, const char *source, const struct vc4_location *loc,
                    const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    vc4_diag_rulev(sink, sev, unit, rule, source, loc, fmt, ap);
+    va_end(ap);
+}
+
+void vc4_diag_rulev(const struct vc4_diag_sink *sink, enum vc4_severity sev, const char *unit,
+                    const char *rule, const char *source, const struct vc4_location *loc,
+                    const char *fmt, va_list ap)
+{
     if (!sink || !sink->fn)
         return;
     char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     struct vc4_diag d = {
         .severity = sev, .cls = VC4_DIAG_RULE, .unit = unit, .rule = rule, .source = source,
         .loc = loc ? *loc : vc4_location_none(), .message = msg,

@@ -53,6 +53,9 @@ void vc4_diag_emitv(const struct vc4_diag_sink *sink, enum vc4_severity sev,
 void vc4_diag_rule(const struct vc4_diag_sink *sink, enum vc4_severity sev, const char *unit,
                    const char *rule, const char *source, const struct vc4_location *loc,
                    const char *fmt, ...) VC4_PRINTF(7, 8);
+void vc4_diag_rulev(const struct vc4_diag_sink *sink, enum vc4_severity sev, const char *unit,
+                    const char *rule, const char *source, const struct vc4_location *loc,
+                    const char *fmt, va_list ap) VC4_PRINTF(7, 0);
 
 /* ---- growable buffer --------------------------------------------------- */
 

@@ -62,6 +62,18 @@ enum vc4_status vc4_cl_decode_struct(const struct vc4_cl_packet_view *p, void *s
     return st;
 }
 
+/* The typed decoders: the opcode checked, then vc4_cl_decode_struct. */
+#define DEFINE_DECODER_0(op, id)
+#define DEFINE_DECODER_1(op, id)                                                                   \
+    enum vc4_status vc4_cl_decode_##id(const struct vc4_cl_packet_view *p, struct vc4_cl_##id *out) \
+    {                                                                                              \
+        if (!p || p->opcode != VC4_CL_##op || !out)                                                \
+            return VC4_ERR_INVALID;                                                                \
+        return vc4_cl_decode_struct(p, out);                                                       \
+    }
+#define DEFINE_DECODER(op, id, has) DEFINE_DECODER_##has(op, id)
+VC4_CL_PACKET_LIST(DEFINE_DECODER)
+
 enum vc4_status vc4_cl_get(const struct vc4_cl_packet_view *p, const char *field, uint64_t *value)
 {
     if (!p || !p->desc || !p->bytes || p->length < p->desc->length)

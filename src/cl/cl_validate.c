@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "cl/cl_internal.h"
+#include "spec/rules.h"
 
 enum {
     TSDA_BYTES_PER_TILE = 48,     /* facts §3.1, §4.1 */
@@ -43,9 +44,6 @@ enum {
     FB_BPP_RGBA8888 = 4,
     FB_BPP_565 = 2,
 };
-
-static const char KERNEL_SRC[] = "Linux drivers/gpu/drm/vc4/vc4_validate.c";
-static const char FACTS_SRC[] = "v3d-hardware-facts.md";
 
 struct vstate {
     const struct vc4_cl_validate_options *o;
@@ -70,11 +68,13 @@ struct vstate {
     struct vc4_cl_tile_rendering_mode_config rcfg;
 };
 
-static void report(struct vstate *st, enum vc4_severity sev, size_t off, const char *rule,
-                   const char *source, const char *fmt, ...) VC4_PRINTF(6, 7);
+/* rule: VC4_RULE_NONE for a plain (non-rule) diagnostic; id and source come
+ * from the registry (src/spec/rules.c) */
+static void report(struct vstate *st, enum vc4_severity sev, size_t off, enum vc4_rule_id rule,
+                   const char *fmt, ...) VC4_PRINTF(5, 6);
 
-static void report(struct vstate *st, enum vc4_severity sev, size_t off, const char *rule,
-                   const char *source, const char *fmt, ...)
+static void report(struct vstate *st, enum vc4_severity sev, size_t off, enum vc4_rule_id rule,
+                   const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -85,15 +85,12 @@ static void report(struct vstate *st, enum vc4_severity sev, size_t off, const c
         st->errors++;
     struct vc4_location loc = vc4_location_none();
     loc.addr = (int64_t)off;
-    if (rule)
-        vc4_diag_rule(st->sink, sev, "cl", rule, source, &loc, "%s", msg);
-    else
-        vc4_diag_emit(st->sink, sev, VC4_DIAG_SEMANTIC, "cl", &loc, "%s", msg);
+    vc4_rule_report(st->sink, sev, "cl", rule, &loc, "%s", msg);
 }
 
-#define ERR(st, off, ...) report(st, VC4_ERROR, off, NULL, NULL, __VA_ARGS__)
-#define WARN(st, off, ...) report(st, VC4_WARNING, off, NULL, NULL, __VA_ARGS__)
-#define RULE(st, sev, off, rule, src, ...) report(st, sev, off, rule, src, __VA_ARGS__)
+#define ERR(st, off, ...) report(st, VC4_ERROR, off, VC4_RULE_NONE, __VA_ARGS__)
+#define WARN(st, off, ...) report(st, VC4_WARNING, off, VC4_RULE_NONE, __VA_ARGS__)
+#define RULE(st, sev, off, rule, ...) report(st, sev, off, rule, __VA_ARGS__)
 
 /* ---- memory ---------------------------------------------------------------- */
 
@@ -174,7 +171,7 @@ static void check_vertices(struct vstate *st, size_t off, const char *pk, uint64
             }
             uint64_t need = max_index * stride + a.num_bytes_minus_1 + 1;
             if (!in_mem(st, a.address, need))
-                RULE(st, VC4_ERROR, off, "cl-attr-range", KERNEL_SRC,
+                RULE(st, VC4_ERROR, off, VC4_RULE_CL_ATTR_RANGE,
                      "%s: attribute array %u (0x%08x, %llu bytes per vertex, stride %llu) "
                      "runs outside memory at index %llu",
                      pk, i, a.address, (unsigned long long)a.num_bytes_minus_1 + 1,
@@ -308,7 +305,7 @@ static void check_primitive(struct vstate *st, const struct vc4_cl_packet_view *
     const char *pk = p->desc->name;
     bool vg = p->desc->flags & VC4_CL_PF_VG_ONLY;
     if (!st->shader_op) {
-        RULE(st, VC4_ERROR, p->offset, "cl-shader-state", KERNEL_SRC,
+        RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_SHADER_STATE,
              "%s before any shader state (GL/NV/VG Shader State)", pk);
     } else if (vg != (st->shader_op == VC4_CL_VG_SHADER_STATE ||
                       st->shader_op == VC4_CL_VG_INLINE_SHADER_RECORD)) {
@@ -317,7 +314,7 @@ static void check_primitive(struct vstate *st, const struct vc4_cl_packet_view *
     }
     if (st->list == VC4_CL_LIST_BIN) {
         if (!st->stb)
-            RULE(st, VC4_ERROR, p->offset, "cl-start-binning", FACTS_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_START_BINNING,
                  "%s before Start Tile Binning: the binner is not set up", pk);
         if (!st->clip_window)
             WARN(st, p->offset, "%s without a Clip Window: the binner clips to its reset state",
@@ -341,7 +338,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
              (unsigned)d->opcode, d->source);
     need_list(st, p);
     if (st->o->kernel_rules && st->list == VC4_CL_LIST_BIN && !(d->flags & VC4_CL_PF_KERNEL_BIN))
-        RULE(st, VC4_ERROR, p->offset, "kernel-bin-whitelist", KERNEL_SRC,
+        RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_BIN_WHITELIST,
              "%s is not in the kernel's binning-list whitelist", pk);
     if (st->flush && st->list == VC4_CL_LIST_BIN && d->opcode != VC4_CL_HALT &&
         d->opcode != VC4_CL_NOP)
@@ -352,13 +349,13 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         struct vc4_cl_tile_binning_mode_config *b = &st->bin;
         vc4_cl_values_to_struct(&d->layout, v, b);
         if (st->tbmc_count++ && st->o->kernel_rules)
-            RULE(st, VC4_ERROR, p->offset, "kernel-one-bin-config", KERNEL_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_ONE_BIN_CONFIG,
                  "%s: more than one in a binning list", pk);
         st->tbmc = true;
         if (st->stb)
             WARN(st, p->offset, "%s after Start Tile Binning has no effect on this frame", pk);
         if (!b->width_tiles || !b->height_tiles)
-            RULE(st, VC4_ERROR, p->offset, "cl-bin-size", KERNEL_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_BIN_SIZE,
                  "%s: %u x %u tiles: width and height must be non-zero", pk, b->width_tiles,
                  b->height_tiles);
         check_align(st, p->offset, pk, "tile state data array address", b->tsda_addr, 16);
@@ -374,16 +371,16 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
                 "%llu tiles (%llu bytes)",
                 pk, b->tile_alloc_size, (unsigned long long)tiles, (unsigned long long)initial);
         if (st->o->kernel_rules && (b->double_buffer_non_ms || b->tile_buffer_64bit))
-            RULE(st, VC4_ERROR, p->offset, "kernel-bin-flags", KERNEL_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_BIN_FLAGS,
                  "%s: double-buffer and 64-bit tile buffer are rejected by the kernel", pk);
         break;
     }
     case VC4_CL_START_TILE_BINNING:
         if (!st->tbmc)
-            RULE(st, VC4_ERROR, p->offset, "cl-order-bin-config", KERNEL_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_ORDER_BIN_CONFIG,
                  "%s before Tile Binning Mode Configuration", pk);
         if (st->stb_count++ && st->o->kernel_rules)
-            RULE(st, VC4_ERROR, p->offset, "kernel-one-start-binning", KERNEL_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_ONE_START_BINNING,
                  "%s: more than one in a binning list", pk);
         st->stb = true;
         break;
@@ -474,7 +471,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         check_primitive(st, p);
         uint64_t last = (uint64_t)va.first_index + va.length;
         if (last > UINT32_MAX + UINT64_C(1))
-            RULE(st, VC4_ERROR, p->offset, "cl-array-overflow", KERNEL_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_ARRAY_OVERFLOW,
                  "%s: first vertex %u + length %u overflows", pk, va.first_index, va.length);
         else if (va.length)
             check_vertices(st, p->offset, pk, last - 1);
@@ -511,7 +508,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
     }
     case VC4_CL_TILE_COORDINATES: {
         if (!st->trmc) {
-            RULE(st, VC4_ERROR, p->offset, "cl-order-render-config", FACTS_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_ORDER_RENDER_CONFIG,
                  "%s before Tile Rendering Mode Configuration", pk);
         } else {
             unsigned w, h;
@@ -530,15 +527,15 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
     case VC4_CL_LOAD_FULL_RES_TILE_BUFFER:
     case VC4_CL_LOAD_TILE_BUFFER_GENERAL:
         if (!st->trmc)
-            RULE(st, VC4_ERROR, p->offset, "cl-order-render-config", FACTS_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_ORDER_RENDER_CONFIG,
                  "%s before Tile Rendering Mode Configuration", pk);
         if (st->load_pending)
-            RULE(st, VC4_ERROR, p->offset, "cl-one-load", "Linux vc4_render_cl.c",
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_ONE_LOAD,
                  "%s: a load is already pending (at +%zu); only one may wait for the next Tile "
                  "Coordinates",
                  pk, st->load_off);
         else if (st->tile && !st->stored_since_tile)
-            RULE(st, VC4_WARNING, p->offset, "cl-store-between-loads", "Linux vc4_render_cl.c",
+            RULE(st, VC4_WARNING, p->offset, VC4_RULE_CL_STORE_BETWEEN_LOADS,
                  "%s: after Tile Coordinates a store must happen before another load", pk);
         st->load_pending = true;
         st->load_off = p->offset;
@@ -560,10 +557,10 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
     case VC4_CL_STORE_FULL_RES_TILE_BUFFER:
     case VC4_CL_STORE_TILE_BUFFER_GENERAL: {
         if (!st->trmc)
-            RULE(st, VC4_ERROR, p->offset, "cl-order-render-config", FACTS_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_ORDER_RENDER_CONFIG,
                  "%s before Tile Rendering Mode Configuration", pk);
         if (!st->tile)
-            RULE(st, VC4_ERROR, p->offset, "cl-order-tile-coords", FACTS_SRC,
+            RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_ORDER_TILE_COORDS,
                  "%s before Tile Coordinates: no tile to store", pk);
         st->stored_since_tile = true;
         bool eof = d->opcode == VC4_CL_STORE_MS_TILE_BUFFER_AND_EOF;
@@ -651,15 +648,15 @@ enum vc4_status vc4_cl_validate(const uint8_t *data, size_t size,
         size_t len = 0;
         vc4_cl_packet_length(st.data + off, st.size - off, &len);
         if (r.error == VC4_CL_LEN_UNKNOWN_OPCODE)
-            RULE(&st, VC4_ERROR, off, "cl-unknown-opcode", KERNEL_SRC,
+            RULE(&st, VC4_ERROR, off, VC4_RULE_CL_UNKNOWN_OPCODE,
                  "unknown opcode %u (0x%02x): not a V3D 2.1 packet", st.data[off], st.data[off]);
         else if (r.error == VC4_CL_LEN_TRUNCATED)
-            RULE(&st, VC4_ERROR, off, "cl-truncated", KERNEL_SRC,
+            RULE(&st, VC4_ERROR, off, VC4_RULE_CL_TRUNCATED,
                  "%s: truncated: the packet needs %s%zu bytes, the list has %zu left",
                  d ? d->name : "packet", d && (d->flags & VC4_CL_PF_VARIABLE) ? "at least " : "",
                  len > st.size - off ? len : st.size - off + 1, st.size - off);
         else
-            RULE(&st, VC4_ERROR, off, "cl-bad-items", "docs/control-lists.md",
+            RULE(&st, VC4_ERROR, off, VC4_RULE_CL_BAD_ITEMS,
                  "%s: malformed primitive items at +%zu (tag 0x%02x)",
                 d ? d->name : "packet", len, len < st.size - off ? st.data[off + len] : 0);
         return VC4_ERR_INVALID;
@@ -670,13 +667,13 @@ enum vc4_status vc4_cl_validate(const uint8_t *data, size_t size,
     /* end-of-list rules */
     if (st.list == VC4_CL_LIST_BIN && !branched) {
         if (!st.tbmc)
-            RULE(&st, VC4_ERROR, last, "cl-required-bin-config", KERNEL_SRC,
+            RULE(&st, VC4_ERROR, last, VC4_RULE_CL_REQUIRED_BIN_CONFIG,
                  "binning list without a Tile Binning Mode Configuration");
         if (!st.stb)
-            RULE(&st, VC4_ERROR, last, "cl-required-start-binning", KERNEL_SRC,
+            RULE(&st, VC4_ERROR, last, VC4_RULE_CL_REQUIRED_START_BINNING,
                  "binning list without Start Tile Binning");
         if (!st.flush)
-            RULE(&st, VC4_ERROR, last, "cl-bin-ends-with-flush", KERNEL_SRC,
+            RULE(&st, VC4_ERROR, last, VC4_RULE_CL_BIN_ENDS_WITH_FLUSH,
                  "binning list does not end with Flush: the tile lists are never closed");
         else if (!st.inc_sem)
             WARN(&st, last,
@@ -684,15 +681,15 @@ enum vc4_status vc4_cl_validate(const uint8_t *data, size_t size,
                  "Semaphore never returns");
         if (st.o->kernel_rules) {
             if (!halted && (last_op != VC4_CL_FLUSH || end_off != st.size))
-                RULE(&st, VC4_ERROR, last, "kernel-flush-last", KERNEL_SRC,
+                RULE(&st, VC4_ERROR, last, VC4_RULE_KERNEL_FLUSH_LAST,
                      "the kernel wants Flush as the very last byte of the binning list");
             else if (!halted && (!st.inc_sem || st.inc_sem_off + 1 != last))
-                RULE(&st, VC4_ERROR, last, "kernel-semaphore-before-flush", KERNEL_SRC,
+                RULE(&st, VC4_ERROR, last, VC4_RULE_KERNEL_SEMAPHORE_BEFORE_FLUSH,
                      "the kernel wants Increment Semaphore just before the final Flush");
         }
     } else if (st.list == VC4_CL_LIST_RENDER && !branched) {
         if (!st.trmc)
-            RULE(&st, VC4_ERROR, last, "cl-required-render-config", FACTS_SRC,
+            RULE(&st, VC4_ERROR, last, VC4_RULE_CL_REQUIRED_RENDER_CONFIG,
                  "rendering list without a Tile Rendering Mode Configuration");
         else if (!st.tile)
             WARN(&st, last, "rendering list without Tile Coordinates: nothing is rendered");

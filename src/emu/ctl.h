@@ -15,9 +15,8 @@
  * Both threads execute Halt, NOP, Branch, Branch to sub-list, Return from
  * sub-list and the semaphore packets here; CT0 hands every binning packet
  * to the binner (src/emu/ptb.h), CT1 executes the rendering packets (tile
- * buffer set-up, loads and stores via src/emu/tlb.h, primitives via the
- * tile-list reader src/emu/tilelist.h, the PSE, the rasteriser and the
- * fragment shaders of src/emu/fsi.h).  Packets are read with the cl layer's
+ * buffer set-up, loads and stores via src/emu/tlb.h, the render state, and
+ * primitives drawn by src/emu/draw.h).  Packets are read with the cl layer's
  * reader and decoded with its tables; every read is bounds-checked.
  *
  * Semaphore: Increment Semaphore in CT1 counts at once; in CT0 it is queued
@@ -33,6 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/base.h"
 #include "vc4kit/cl.h"
 #include "vc4kit/diag.h"
 
@@ -40,19 +40,7 @@ struct vc4_v3d;
 
 #define VC4_CT_STACK 2u /* sub-list nesting [PL] */
 
-/* CTnCS bits (facts §11). */
-#define VC4_CTCS_CTRSTA (1u << 15)
-#define VC4_CTCS_CTSEMA_SHIFT 12
-#define VC4_CTCS_CTRTSD_SHIFT 8
-#define VC4_CTCS_CTRUN (1u << 5)
-#define VC4_CTCS_CTSUBS (1u << 4)
-#define VC4_CTCS_CTERR (1u << 3)
-/* PCS bits. */
-#define VC4_PCS_BMACTIVE (1u << 0)
-#define VC4_PCS_BMBUSY (1u << 1)
-#define VC4_PCS_RMACTIVE (1u << 2)
-#define VC4_PCS_RMBUSY (1u << 3)
-#define VC4_PCS_BMOOM (1u << 8)
+/* CTnCS and PCS bits: VC4_V3D_CTCS_*, VC4_V3D_PCS_* (vc4kit/emu.h). */
 /* INTCTL bits. */
 #define VC4_INT_FRDONE (1u << 0)
 #define VC4_INT_FLDONE (1u << 1)
@@ -127,5 +115,31 @@ bool vc4_ctl_busy(const struct vc4_ctl *c);
  * (strict mode) or VC4_ERR_TIMEOUT.
  */
 enum vc4_status vc4_ctl_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used);
+
+/* One-shot warnings (per reset): bits of struct vc4_ctl warned. */
+enum {
+    VC4_CTL_W_WRONG_LIST = 1u << 0,
+    VC4_CTL_W_GL_MODE = 1u << 1,
+    VC4_CTL_W_VG = 1u << 2,
+    VC4_CTL_W_STRIDE = 1u << 3,
+    VC4_CTL_W_64BIT = 1u << 4,
+    VC4_CTL_W_DECIMATE = 1u << 5,
+    VC4_CTL_W_FULL_GENERAL = 1u << 6,
+    VC4_CTL_W_VARYINGS = 1u << 7,
+    VC4_CTL_W_RHT = 1u << 8,
+    VC4_CTL_W_OVERSAMPLE16 = 1u << 9,
+    VC4_CTL_W_UNVERIFIED = 1u << 10,
+    VC4_CTL_W_TILE_OUT = 1u << 11,
+    VC4_CTL_W_VG_PRIMS = 1u << 12,
+    VC4_CTL_W_COVERAGE = 1u << 13,
+};
+
+/* For the drawing unit (draw.c): a CT diagnostic (unit "ct0"/"ct1", located
+ * at the packet, naming it and its list offset), a one-shot warning test,
+ * and "the frame and the tile are set up" (a diagnostic when not). */
+void vc4_ctl_diag(struct vc4_v3d *v, unsigned t, enum vc4_severity sev, enum vc4_diag_class cls, uint32_t addr,
+                  const char *pkt, const char *fmt, ...) VC4_PRINTF(7, 8);
+bool vc4_ctl_once(struct vc4_v3d *v, uint32_t w);
+bool vc4_ctl_need_frame(struct vc4_v3d *v, uint32_t at, const char *pkt);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "base/base.h"
 #include "emu/v3d.h"
+#include "spec/rules.h"
 
 #define N VC4_RASTER_SIMD
 
@@ -25,30 +26,29 @@ enum fsi_rule {
     FW_HW2905 = FR_COUNT /* a warning of vc4_fsi_begin (no QPU yet) */
 };
 
-/* not_modelled: hardware vc4kit does not emulate; always a warning, once */
+/* rule: the registry's (src/spec/rules.c); VC4_RULE_NONE for hardware vc4kit
+ * does not model, which is always a warning, once, and not a rule */
 static const struct {
-    const char *id, *source, *what;
-    bool not_modelled;
+    enum vc4_rule_id rule;
+    const char *what;
 } fsi_rules[FR_COUNT] = {
-    [FR_SB_EARLY] = {"fs-scoreboard-first-two", "seed 002; qpu-isa-facts 19",
+    [FR_SB_EARLY] = {VC4_RULE_FS_SCOREBOARD_FIRST_TWO,
                      "scoreboard wait (sbwait or the first TLB access) in the first two instructions of a "
-                     "fragment shader", false},
-    [FR_VARY_UNREAD] = {"fs-varyings-unread", "seed 002",
-                        "fragment shader ended before reading every varying the shader record sets up", false},
-    [FR_VARY_OVERREAD] = {"fs-varyings-overread", "seed 002",
-                          "VARYING_READ beyond the varyings the shader record sets up (reads 0)", false},
-    [FR_SWITCH_SB] = {"fs-thread-switch-scoreboard", "hardware facts 6.10 (13)",
-                      "thread switch while the scoreboard is locked", false},
-    [FR_QUAD_XY] = {"fs-quad-xy-write", "hardware facts 6.9",
-                    "write to QUAD_X / QUAD_Y / REV_FLAG (no known effect; ignored)", false},
-    [FR_EARLY_Z_SHADER_Z] = {"fs-early-z-shader-z", "Mesa vc4_program.c / vc4_emit.c (disable_early_z)",
+                     "fragment shader"},
+    [FR_VARY_UNREAD] = {VC4_RULE_FS_VARYINGS_UNREAD,
+                        "fragment shader ended before reading every varying the shader record sets up"},
+    [FR_VARY_OVERREAD] = {VC4_RULE_FS_VARYINGS_OVERREAD,
+                          "VARYING_READ beyond the varyings the shader record sets up (reads 0)"},
+    [FR_SWITCH_SB] = {VC4_RULE_THRSW_SB_LOCKED, "thread switch while the scoreboard is locked"},
+    [FR_QUAD_XY] = {VC4_RULE_FS_QUAD_XY_WRITE, "write to QUAD_X / QUAD_Y / REV_FLAG (no known effect; ignored)"},
+    [FR_EARLY_Z_SHADER_Z] = {VC4_RULE_FS_EARLY_Z_SHADER_Z,
                              "TLB_Z write with early Z enabled: samples were already rejected with the "
-                             "rasteriser's Z (drivers disable early Z for shaders that write Z)", false},
-    [FR_COVERAGE_LOAD] = {"fs-coverage-load", NULL,
-                          "coverage load (loadcv): the VG coverage buffer is not modelled; r4 = 0", true},
-    [FR_ALPHA_MASK] = {"fs-alpha-mask", NULL,
+                             "rasteriser's Z (drivers disable early Z for shaders that write Z)"},
+    [FR_COVERAGE_LOAD] = {VC4_RULE_NONE,
+                          "coverage load (loadcv): the VG coverage buffer is not modelled; r4 = 0"},
+    [FR_ALPHA_MASK] = {VC4_RULE_NONE,
                        "alpha-mask load / TLB_ALPHA_MASK write: the VG alpha-mask buffer is not modelled "
-                       "(loads give 0, writes are ignored)", true},
+                       "(loads give 0, writes are ignored)"},
 };
 
 /* back: instructions before the PC the rule is about (the thread end is
@@ -56,16 +56,16 @@ static const struct {
 static void fsi_rule_at(struct vc4_v3d *v, struct vc4_qpu *q, enum fsi_rule r, uint32_t back)
 {
     struct vc4_fsi *f = &v->fsi;
-    bool strict = v->strict && !fsi_rules[r].not_modelled;
+    bool not_modelled = fsi_rules[r].rule == VC4_RULE_NONE;
+    bool strict = v->strict && !not_modelled;
     if (!strict && (f->warned & (1u << r)))
         return;
     f->warned |= 1u << r;
     uint32_t pc = q->pc;
     q->pc -= back * VC4_QPU_INSTR_BYTES;
-    vc4_v3d_qpu_diag(v, q, strict ? VC4_ERROR : VC4_WARNING,
-                     fsi_rules[r].not_modelled ? VC4_DIAG_SEMANTIC : VC4_DIAG_RULE,
-                     fsi_rules[r].not_modelled ? NULL : fsi_rules[r].id,
-                     fsi_rules[r].not_modelled ? NULL : fsi_rules[r].source, "%s", fsi_rules[r].what);
+    const struct vc4_rule *rd = not_modelled ? NULL : &vc4_rule_table[fsi_rules[r].rule];
+    vc4_v3d_qpu_diag(v, q, strict ? VC4_ERROR : VC4_WARNING, rd ? VC4_DIAG_RULE : VC4_DIAG_SEMANTIC,
+                     rd ? rd->id : NULL, rd ? rd->source : NULL, "%s", fsi_rules[r].what);
     q->pc = pc;
     if (strict && v->fault == VC4_OK)
         v->fault = VC4_ERR_RULE;
@@ -304,6 +304,8 @@ static void restore_ctx(struct vc4_qpu *q, const struct vc4_fsi_ctx *c)
 
 /* Begin the batch of slot s as the QPU's current thread: the shader from
  * its first instruction, uniforms from the start, W in ra15, Z in rb15. */
+static const struct vc4_qpu_port fsi_port; /* below: the I/O entries it names come later */
+
 static void start_thread(struct vc4_v3d *v, struct vc4_qpu *q, unsigned s)
 {
     struct vc4_fsi *f = &v->fsi;
@@ -311,7 +313,7 @@ static void start_thread(struct vc4_v3d *v, struct vc4_qpu *q, unsigned s)
     struct vc4_fsi_slot *sl = &fq->slot[s];
     struct vc4_fsi_batch *b = &f->b[sl->batch];
     fq->cur = (uint8_t)s;
-    vc4_qpu_start(q, f->code, f->unif, 0, false);
+    vc4_qpu_start(q, &fsi_port, f->code, f->unif, 0);
     b->start_instr = q->instructions;
     memcpy(q->ra[15], b->w, sizeof b->w);
     memcpy(q->rb[15], b->z, sizeof b->z);
@@ -331,7 +333,7 @@ static void run_slot(struct vc4_v3d *v, struct vc4_qpu *q, unsigned s)
         start_thread(v, q, s);
 }
 
-void vc4_fsi_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q)
+static void vc4_fsi_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!vc4_fsi_owns(f, q->num))
@@ -354,7 +356,7 @@ static bool overlap(const struct vc4_fsi_batch *a, const struct vc4_fsi_batch *b
     return false;
 }
 
-bool vc4_fsi_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q)
+static bool vc4_fsi_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!vc4_fsi_owns(f, q->num))
@@ -380,7 +382,7 @@ static void release_sb(struct vc4_fsi_batch *b)
 
 /* ---- I/O ------------------------------------------------------------------------------ */
 
-bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
+static bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!vc4_fsi_owns(f, q->num))
@@ -423,7 +425,7 @@ bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned 
     }
 }
 
-bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
+static bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
                    const uint32_t *val, uint16_t mask)
 {
     struct vc4_fsi *f = &v->fsi;
@@ -477,7 +479,7 @@ bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned
     }
 }
 
-bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
+static bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!vc4_fsi_owns(f, q->num))
@@ -517,7 +519,7 @@ bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
     }
 }
 
-void vc4_fsi_post(struct vc4_v3d *v, struct vc4_qpu *q)
+static void vc4_fsi_post(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     if (q->num >= VC4_FSI_MAX_QPUS)
         return;
@@ -541,11 +543,11 @@ static void finish_batch(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_fsi_ba
     f->ndone++;
 }
 
-bool vc4_fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
+/* Thread end of a fragment shader: the QPU runs the other thread, a new
+ * batch, or becomes idle. */
+static void fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     struct vc4_fsi *f = &v->fsi;
-    if (!vc4_fsi_owns(f, q->num))
-        return false;
     struct vc4_fsi_qpu *fq = &f->q[q->num];
     struct vc4_fsi_slot *sl = &fq->slot[fq->cur];
     if (sl->batch >= 0)
@@ -562,8 +564,19 @@ bool vc4_fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
         fq->owned = false;
         q->state = VC4_EMU_QPU_IDLE;
     }
-    return true;
 }
+
+/* The port of a QPU running fragment-shader threads (qpu.h). */
+static const struct vc4_qpu_port fsi_port = {
+    .read = vc4_fsi_read,
+    .write = vc4_fsi_write,
+    .signal = vc4_fsi_signal,
+    .post = vc4_fsi_post,
+    .sb_wait = vc4_fsi_sb_wait,
+    .thread_switch = vc4_fsi_thread_switch,
+    .program_end = fsi_program_end,
+    .user = false,
+};
 
 /* Give queued batches to free thread slots: first one thread on each idle
  * QPU (lowest number first), then the second threads of threaded shaders. */

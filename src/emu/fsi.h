@@ -1,7 +1,8 @@
 /*
  * fsi.h - the fragment-shader interface: runs the fragment shader of each
  * 16-pixel batch on the QPUs and serves the fragment-shader I/O that the
- * QPU core hands over (src/emu/qpu.c calls these):
+ * QPU core hands over through the port fsi.c installs (struct vc4_qpu_port,
+ * qpu.h):
  *
  *   reads   VARYING_READ (35): V = A*(x-x0) + B*(y-y0) of the next varying,
  *                              C arriving in r5 after the instruction (seed 002)
@@ -154,31 +155,10 @@ enum vc4_status vc4_fsi_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used);
 /* Drop the queue and release the QPUs (after a fault or a timeout). */
 void vc4_fsi_abort(struct vc4_v3d *v);
 
-/* ---- hooks for the QPU core (src/emu/qpu.c) ------------------------------------ */
-
+/* The QPU core reaches fragment shading only through the port fsi.c
+ * installs when it starts a thread (struct vc4_qpu_port, qpu.h). */
 static inline bool vc4_fsi_owns(const struct vc4_fsi *f, unsigned qpu)
 {
     return qpu < VC4_FSI_MAX_QPUS && f->q[qpu].owned;
 }
-/* An I/O read of raddr 35, 41 or 42: false when the QPU is not running a
- * fragment shader (the caller then does what it does for user programs). */
-bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out);
-/* A write of waddr 41-47 (mask = elements whose condition passed); false
- * when the QPU is not running a fragment shader. */
-bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
-                   const uint32_t *val, uint16_t mask);
-/* A fragment-shader signal (thread switches, scoreboard, TLB loads) after
- * the instruction's ALU work; false when not a fragment shader. */
-bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig);
-/* After an instruction that read varyings: C lands in r5. */
-void vc4_fsi_post(struct vc4_v3d *v, struct vc4_qpu *q);
-/* Before an instruction that waits on the scoreboard (sbwait, or the
- * batch's first TLB access): true when it may go ahead. */
-bool vc4_fsi_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q);
-/* A thread switch's delay slots have passed: switch threads. */
-void vc4_fsi_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q);
-/* Thread end of a fragment shader: true when handled here (the QPU then
- * runs the other thread, a new batch, or becomes idle). */
-bool vc4_fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q);
-
 #endif

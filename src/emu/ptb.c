@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "emu/prim.h"
 #include "emu/tilelist.h"
 #include "emu/v3d.h"
 
@@ -846,96 +847,25 @@ static bool nv_fetch(void *user, struct vc4_v3d *v, uint32_t index, struct vc4_p
     return true;
 }
 
-/* ---- primitive assembly (facts §1 packets 32/33; GL's rules for strips,
- * fans and loops) -------------------------------------------------------------------- */
+/* ---- primitive assembly: emu/prim.h ------------------------------------------------ */
 
-struct prim_src {
-    unsigned mode;        /* enum vc4_cl_primitive_mode */
-    uint32_t len;         /* vertices (array) / indices (indexed) */
-    bool indexed;
-    uint32_t first;       /* array: index of the first vertex */
-    uint32_t index_addr;  /* indexed: the index list */
-    uint32_t index_bytes; /* 1 or 2 */
-    uint32_t max_index;
-};
-
-static uint32_t prim_count(const struct prim_src *s)
+static bool src_index(struct ptb_ctx *c, const struct vc4_prim_src *s, uint32_t pos, uint32_t *idx)
 {
-    uint32_t n = s->len;
-    switch (s->mode) {
-    case VC4_CL_PRIM_POINTS: return n;
-    case VC4_CL_PRIM_LINES: return n / 2;
-    case VC4_CL_PRIM_LINE_LOOP: return n >= 2 ? n : 0;
-    case VC4_CL_PRIM_LINE_STRIP: return n >= 2 ? n - 1 : 0;
-    case VC4_CL_PRIM_TRIANGLES: return n / 3;
-    case VC4_CL_PRIM_TRIANGLE_STRIP:
-    case VC4_CL_PRIM_TRIANGLE_FAN: return n >= 3 ? n - 2 : 0;
-    default: return 0;
-    }
-}
-
-/* Positions (in the packet's vertex list) of primitive k; the vertex count. */
-static unsigned prim_positions(const struct prim_src *s, uint32_t k, uint32_t pos[3])
-{
-    switch (s->mode) {
-    case VC4_CL_PRIM_POINTS:
-        pos[0] = k;
-        return 1;
-    case VC4_CL_PRIM_LINES:
-        pos[0] = 2 * k;
-        pos[1] = 2 * k + 1;
-        return 2;
-    case VC4_CL_PRIM_LINE_LOOP: /* the last line closes the loop */
-        pos[0] = k;
-        pos[1] = k + 1 < s->len ? k + 1 : 0;
-        return 2;
-    case VC4_CL_PRIM_LINE_STRIP:
-        pos[0] = k;
-        pos[1] = k + 1;
-        return 2;
-    case VC4_CL_PRIM_TRIANGLES:
-        pos[0] = 3 * k;
-        pos[1] = 3 * k + 1;
-        pos[2] = 3 * k + 2;
-        return 3;
-    case VC4_CL_PRIM_TRIANGLE_STRIP: /* odd triangles swap their first two
-                                       * vertices to keep the winding (GL) */
-        pos[0] = k & 1 ? k + 1 : k;
-        pos[1] = k & 1 ? k : k + 1;
-        pos[2] = k + 2;
-        return 3;
-    default: /* VC4_CL_PRIM_TRIANGLE_FAN */
-        pos[0] = 0;
-        pos[1] = k + 1;
-        pos[2] = k + 2;
-        return 3;
-    }
-}
-
-static bool src_index(struct ptb_ctx *c, const struct prim_src *s, uint32_t pos, uint32_t *idx)
-{
-    if (!s->indexed) {
-        if (pos > UINT32_MAX - s->first) {
-            ptb_diag(c, VC4_ERROR, "vertex index %u + %u overflows 32 bits", s->first, pos);
-            return false;
-        }
-        *idx = s->first + pos;
+    switch (vc4_prim_index(&c->v->mem, s, pos, idx)) {
+    case VC4_PRIM_INDEX_OK:
         return true;
-    }
-    uint32_t at = s->index_addr + pos * s->index_bytes;
-    uint8_t b[2] = {0, 0};
-    if (!vc4_mem_read(&c->v->mem, at, b, s->index_bytes)) {
-        ptb_diag(c, VC4_ERROR, "index %u at 0x%08x is outside memory", pos, at);
+    case VC4_PRIM_INDEX_OVERFLOW:
+        ptb_diag(c, VC4_ERROR, "vertex index %u + %u overflows 32 bits", s->first, pos);
         return false;
-    }
-    *idx = s->index_bytes == 2 ? vc4_le16(b) : b[0];
-    if (*idx > s->max_index) {
-        /* the packet's maximum index bounds every index (facts §1 op 32) */
+    case VC4_PRIM_INDEX_OUTSIDE:
+        ptb_diag(c, VC4_ERROR, "index %u at 0x%08x is outside memory", pos,
+                 s->index_addr + pos * s->index_bytes);
+        return false;
+    default: /* VC4_PRIM_INDEX_ABOVE_MAX */
         ptb_diag(c, VC4_WARNING, "index %u at position %u exceeds the maximum index %u: primitive dropped",
                  *idx, pos, s->max_index);
         return false;
     }
-    return true;
 }
 
 /* ---- binning one primitive ------------------------------------------------------- */
@@ -1253,12 +1183,12 @@ static enum alloc_result write_clipped(struct ptb_ctx *c, const struct vc4_tl_cl
 /* GL mode: hand every vertex index of the packet (in order) to the
  * source, which shades them in batches before the primitives are binned.
  * False: nothing to bin (diagnostics given). */
-static bool prepare_vertices(struct ptb_ctx *c, const struct prim_src *s, uint32_t count,
+static bool prepare_vertices(struct ptb_ctx *c, const struct vc4_prim_src *s, uint32_t count,
                              const struct vc4_ptb_vertex_source *src)
 {
     uint32_t npos = 0, pos[3];
     for (uint32_t k = 0; k < count; k++) { /* positions 0..npos-1 are used */
-        unsigned nv = prim_positions(s, k, pos);
+        unsigned nv = vc4_prim_positions(s, k, pos);
         for (unsigned i = 0; i < nv; i++)
             if (pos[i] + 1 > npos)
                 npos = pos[i] + 1;
@@ -1285,30 +1215,17 @@ static bool prepare_vertices(struct ptb_ctx *c, const struct prim_src *s, uint32
 static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
 {
     struct vc4_ptb *p = c->p;
-    struct prim_src s = {0};
-    if (c->pkt->opcode == VC4_CL_VERTEX_ARRAY_PRIMITIVES) {
-        struct vc4_cl_vertex_array_primitives a;
-        if (!decode(c, &a))
-            return VC4_PTB_ERROR;
-        s.mode = a.primitive_mode;
-        s.len = a.length;
-        s.first = a.first_index;
-    } else {
-        struct vc4_cl_indexed_primitive_list a;
-        if (!decode(c, &a))
-            return VC4_PTB_ERROR;
-        s.mode = a.primitive_mode;
-        s.len = a.length;
-        s.indexed = true;
-        s.index_addr = a.index_addr;
-        s.max_index = a.max_index;
-        if (a.index_type != VC4_CL_INDEX_8BIT && a.index_type != VC4_CL_INDEX_16BIT) {
-            ptb_diag(c, VC4_ERROR, "index type %u is neither 8-bit (0) nor 16-bit (1)", a.index_type);
-            return VC4_PTB_ERROR;
-        }
-        s.index_bytes = a.index_type == VC4_CL_INDEX_16BIT ? 2 : 1;
-    }
-    if (s.mode > VC4_CL_PRIM_TRIANGLE_FAN) {
+    struct vc4_prim_src s;
+    switch (vc4_prim_src_read(c->pkt, &s)) {
+    case VC4_PRIM_SRC_OK:
+        break;
+    case VC4_PRIM_SRC_UNDECODABLE:
+        ptb_diag(c, VC4_ERROR, "cannot decode the packet");
+        return VC4_PTB_ERROR;
+    case VC4_PRIM_SRC_BAD_INDEX_TYPE:
+        ptb_diag(c, VC4_ERROR, "index type %u is neither 8-bit (0) nor 16-bit (1)", s.index_type);
+        return VC4_PTB_ERROR;
+    default: /* VC4_PRIM_SRC_BAD_MODE */
         ptb_diag(c, VC4_ERROR, "primitive mode %u does not exist (0..6)", s.mode);
         return VC4_PTB_ERROR;
     }
@@ -1340,7 +1257,7 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
     if (!p->state[VC4_PTB_ST_CONFIG_BITS].len && s.mode >= VC4_CL_PRIM_TRIANGLES)
         ptb_diag(c, VC4_WARNING,
                  "no Configuration Bits since reset: both facings disabled, every triangle is culled");
-    uint32_t count = prim_count(&s);
+    uint32_t count = vc4_prim_count(&s);
     if (count > PTB_MAX_PRIMS_PER_PACKET) {
         ptb_diag(c, VC4_ERROR, "%u primitives: more than the emulator's %u per packet; the rest dropped",
                  count, PTB_MAX_PRIMS_PER_PACKET);
@@ -1369,7 +1286,7 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
         uint32_t pos[3];
         struct vc4_tl_prim prim = {0};
         struct vc4_ptb_vertex vx[VC4_TL_MAX_VERTS];
-        prim.nverts = (uint8_t)prim_positions(&s, k, pos);
+        prim.nverts = (uint8_t)vc4_prim_positions(&s, k, pos);
         bool ok = true;
         for (unsigned i = 0; i < prim.nverts && ok; i++) {
             ok = src_index(c, &s, pos[i], &prim.index[i]);

@@ -10,12 +10,14 @@
  * delay-slot pipelines (branches 3, thrend 2, SFU->r4 2).
  * Rules are from ../shared/reference/qpu-isa-facts.md (numbers in brackets).
  */
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "base/base.h"
 #include "emu/sfu.h"
 #include "emu/v3d.h"
+#include "spec/rules.h"
 
 #define N VC4_QPU_SIMD
 #define ALL_ELEMS 0xFFFFu
@@ -29,12 +31,15 @@
 
 /* ---- rules the hardware enforces by misbehaving --------------------------- */
 
+/* The rules the QPU checks as it runs (id, source: src/spec/rules.c), warned
+ * once per instruction address (icache entry's warned bits). */
 enum qpu_rule {
     RULE_REGFILE_RAW,
     RULE_R4_EARLY,
     RULE_R4_OVERLAP,
     RULE_UNIF_EARLY,
-    RULE_ROTATE_HAZARD,
+    RULE_ROTATE_R5,
+    RULE_ROTATE_ACC,
     RULE_THREND_REGFILE,
     RULE_THREND_SLOT_IO,
     RULE_BRANCH_SPACING,
@@ -44,31 +49,31 @@ enum qpu_rule {
 };
 
 struct rule_desc {
-    const char *id, *source, *what;
+    enum vc4_rule_id id;
+    const char *what;
 };
 
 static const struct rule_desc rules[RULE_COUNT] = {
-    [RULE_REGFILE_RAW] = {"regfile-read-after-write", "qpu-isa-facts 20 (Mesa, vc4asm, VC4C)",
+    [RULE_REGFILE_RAW] = {VC4_RULE_REGFILE_READ_AFTER_WRITE,
                           "regfile location read in the instruction after it was written"},
-    [RULE_R4_EARLY] = {"sfu-r4-early", "qpu-isa-facts 10 (Mesa validate)",
-                       "r4 read within 2 instructions of an SFU write"},
-    [RULE_R4_OVERLAP] = {"sfu-r4-overlap", "qpu-isa-facts 10 (Mesa validate)",
+    [RULE_R4_EARLY] = {VC4_RULE_SFU_R4_EARLY, "r4 read within 2 instructions of an SFU write"},
+    [RULE_R4_OVERLAP] = {VC4_RULE_SFU_R4_CONFLICT,
                          "r4 written (SFU/ldtmu) while an SFU result is still pending"},
-    [RULE_UNIF_EARLY] = {"unif-addr-early-read", "qpu-isa-facts 22 (Broadcom p.22 via VC4C)",
+    [RULE_UNIF_EARLY] = {VC4_RULE_UNIF_AFTER_UNIF_ADDR,
                          "uniform read within 2 instructions of a uniforms-address write"},
-    [RULE_ROTATE_HAZARD] = {"rotate-after-write", "qpu-isa-facts 8 (Mesa, vc4asm)",
-                            "vector rotate of an accumulator (or by r5) written by the previous instruction"},
-    [RULE_THREND_REGFILE] = {"thrend-regfile-write", "qpu-isa-facts 19 (Mesa validate)",
-                             "thread-end instruction writes register file A or B"},
-    [RULE_THREND_SLOT_IO] = {"thrend-slot-io", "qpu-isa-facts 19 (Mesa validate)",
-                             "uniform/VPM access in the thread end or its delay slots"},
-    [RULE_BRANCH_SPACING] = {"branch-spacing", "qpu-isa-facts 18 (vc4asm addendum)",
-                             "fewer than 2 non-branch instructions between branches"},
-    [RULE_NO_TLB] = {"user-program-no-tlb", "hardware facts 6.9",
+    [RULE_ROTATE_R5] = {VC4_RULE_ROT_R5_AFTER_WRITE,
+                        "vector rotate by r5 right after r5 was written"},
+    [RULE_ROTATE_ACC] = {VC4_RULE_ROT_ACC_AFTER_WRITE,
+                         "vector rotate of an accumulator written by the previous instruction"},
+    [RULE_THREND_REGFILE] = {VC4_RULE_THREND_REGFILE_WRITE, "thread-end instruction writes register file A or B"},
+    [RULE_THREND_SLOT_IO] = {VC4_RULE_THREND_DELAY_IO, "uniform/VPM access in the thread end or its delay slots"},
+    [RULE_BRANCH_SPACING] = {VC4_RULE_BRANCH_SPACING, "fewer than 2 non-branch instructions between branches"},
+    [RULE_NO_TLB] = {VC4_RULE_USER_PROGRAM_NO_TLB,
                      "fragment-shader register or signal (TLB, varyings) in a user program"},
-    [RULE_BRANCH_FLAGS] = {"branch-odd-raddr-sf", "qpu-isa-facts 18 (vc4asm addendum)",
+    [RULE_BRANCH_FLAGS] = {VC4_RULE_BRANCH_ODD_RADDR_SF,
                            "branch through an odd register sets flags (sf shares bit 45)"},
 };
+static_assert(RULE_COUNT <= 16, "rules fit the icache entry's warned bits");
 
 struct exec {
     struct vc4_v3d *v;
@@ -89,8 +94,8 @@ static void rule(struct exec *x, enum qpu_rule r)
     if (!v->strict && (x->e->warned & (1u << r)))
         return; /* once per instruction address */
     x->e->warned |= (uint16_t)(1u << r);
-    vc4_v3d_qpu_diag(v, x->q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, rules[r].id,
-                     rules[r].source, "%s", rules[r].what);
+    vc4_v3d_qpu_diag(v, x->q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, vc4_rule_table[rules[r].id].id,
+                     vc4_rule_table[rules[r].id].source, "%s", rules[r].what);
     if (v->strict) {
         x->stop = true;
         if (v->fault == VC4_OK)
@@ -234,7 +239,7 @@ static inline const uint32_t *qvec(const struct vc4_qpu *q, uint16_t off)
 }
 
 /* Fragment shaders: the TLB registers (43-47) wait on the scoreboard at
- * their first access, like the sbwait signal and the TLB loads (fsi.c). */
+ * their first access, like the sbwait signal and the TLB loads (the port). */
 static bool tlb_waddr(unsigned waddr)
 {
     return waddr >= VC4_QPU_W_TLB_STENCIL_SETUP && waddr <= VC4_QPU_W_TLB_ALPHA_MASK;
@@ -248,9 +253,9 @@ static bool sig_has_effect(unsigned sig)
     case VC4_QPU_SIG_COVERAGE_LOAD: case VC4_QPU_SIG_COLOR_LOAD: case VC4_QPU_SIG_ALPHA_MASK_LOAD:
     case VC4_QPU_SIG_THREAD_SWITCH: case VC4_QPU_SIG_LAST_THREAD_SWITCH:
     case VC4_QPU_SIG_SCOREBOARD_UNLOCK:
-        return true; /* (the fragment-shader ones act through fsi.c) */
+        return true; /* (the fragment-shader ones act through the port) */
     default:
-        return false; /* breakpoint; sbwait blocks before the instruction (fsi.c) */
+        return false; /* breakpoint; sbwait blocks before the instruction (the port) */
     }
 }
 
@@ -369,7 +374,7 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->sf = add_used ? VC4_XI_SF_ADD : VC4_XI_SF_MUL;
     xi->n_flag = !(xi->sf == VC4_XI_SF_ADD && in->op_add == VC4_QPU_A_CLZ); /* clz: N = 0 (facts 16) */
     xi->mul_quirk = !mul_used && (xi->w_mul != VC4_XI_W_NONE || xi->sf == VC4_XI_SF_MUL);
-    /* (a varying read gives r5 its C after the instruction: fsi.c) */
+    /* (a varying read gives r5 its C after the instruction: the port's post) */
     xi->sig = sig_has_effect(in->sig) || in->raddr_a == VC4_QPU_R_VARY ||
               (!small_imm && in->raddr_b == VC4_QPU_R_VARY);
     if (!add_used && !mul_used && xi->w_add == VC4_XI_W_NONE && xi->w_mul == VC4_XI_W_NONE &&
@@ -473,8 +478,10 @@ void vc4_qpu_reset(struct vc4_qpu *q, unsigned num)
         q->elem[i] = i;
 }
 
-void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_len, bool user)
+void vc4_qpu_start(struct vc4_qpu *q, const struct vc4_qpu_port *port, uint32_t pc, uint32_t unif,
+                   uint32_t unif_len)
 {
+    q->port = port;
     q->state = VC4_EMU_QPU_RUNNING;
     q->blocked_on = NULL;
     q->pc = pc & ~(VC4_QPU_INSTR_BYTES - 1);
@@ -484,8 +491,45 @@ void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_
     q->br1_left = 0;
     q->prev_w = 0;
     q->prev_acc = 0;
-    q->user = user;
+    q->user = port->user;
     q->stall_until = 0;
+}
+
+/* ---- the port's "nothing here" entries ------------------------------------------------ */
+
+bool vc4_qpu_port_no_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
+{
+    (void)v, (void)q, (void)file, (void)raddr, (void)out;
+    return false;
+}
+
+bool vc4_qpu_port_no_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
+                           const uint32_t *val, uint16_t mask)
+{
+    (void)v, (void)q, (void)file, (void)waddr, (void)val, (void)mask;
+    return false;
+}
+
+bool vc4_qpu_port_no_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
+{
+    (void)v, (void)q, (void)sig;
+    return false;
+}
+
+void vc4_qpu_port_no_post(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    (void)v, (void)q;
+}
+
+bool vc4_qpu_port_no_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    (void)v, (void)q;
+    return true; /* no scoreboard outside fragment shading */
+}
+
+void vc4_qpu_port_no_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    (void)v, (void)q; /* no other thread: this one carries on */
 }
 
 /* ---- register reads ------------------------------------------------------------ */
@@ -569,7 +613,7 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
     case VC4_QPU_R_VARY:
     case VC4_QPU_R_XY_COORD:
     case VC4_QPU_R_MS_REV:
-        if (vc4_fsi_read(v, q, file, raddr, tmp)) /* a fragment shader's payload */
+        if (q->port->read(v, q, file, raddr, tmp)) /* a fragment shader's payload */
             return tmp;
         if (q->user)
             rule(x, RULE_NO_TLB);
@@ -721,7 +765,7 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
             return;
         }
         /* 41-47: TLB and fragment-shader registers */
-        if (vc4_fsi_write(v, q, file, waddr, val, mask))
+        if (q->port->write(v, q, file, waddr, val, mask))
             return;
         if (q->user)
             rule(x, RULE_NO_TLB);
@@ -812,10 +856,10 @@ static void operand_features(struct exec *x, const uint32_t **aa, const uint32_t
         unsigned n = in->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5 ? (q->acc[5][0] & 15)
                                                               : (unsigned)in->raddr_b - VC4_QPU_SMALL_IMM_ROT_1 + 1u;
         if (in->raddr_b == VC4_QPU_SMALL_IMM_ROT_R5 && (q->prev_acc & (1u << 5)))
-            rule(x, RULE_ROTATE_HAZARD);
+            rule(x, RULE_ROTATE_R5);
         bool full = in->mul_a < VC4_QPU_MUX_R4 && in->mul_b < VC4_QPU_MUX_R4;
         if (full && ((q->prev_acc >> in->mul_a) & 1 || (q->prev_acc >> in->mul_b) & 1))
-            rule(x, RULE_ROTATE_HAZARD);
+            rule(x, RULE_ROTATE_ACC);
         for (int i = 0; i < N; i++) {
             int j = full ? (int)((unsigned)(i - (int)n) & 15) : (i & ~3) | (int)((unsigned)(i - (int)n) & 3);
             rot_a[i] = (*ma)[j];
@@ -1100,9 +1144,9 @@ static inline bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     issue_pipelines(q, &q->pc);
     bool ended = q->thrend_left && --q->thrend_left == 0;
-    /* a fragment shader's thread switch after its 2 delay slots (fsi.c) */
+    /* a fragment shader's thread switch after its 2 delay slots (the port) */
     if (!ended && q->thrsw_left && --q->thrsw_left == 0)
-        vc4_fsi_thread_switch(v, q);
+        q->port->thread_switch(v, q);
     return ended;
 }
 
@@ -1189,7 +1233,7 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
                 return VC4_QPU_STEP_BLOCKED;
             }
         } else if (xi->block == VC4_XI_BLOCK_SB) {
-            if (!vc4_fsi_sb_wait(v, q)) {
+            if (!q->port->sb_wait(v, q)) {
                 q->state = VC4_EMU_QPU_BLOCKED;
                 q->blocked_on = "scoreboard";
                 v->stats.stall_cycles++;
@@ -1242,21 +1286,21 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
         }
         case VC4_QPU_SIG_COLOR_LOAD_END:
             q->thrend_left = VC4_QPU_THREND_SLOTS + 1;
-            if (!vc4_fsi_signal(v, q, in->sig) && q->user)
+            if (!q->port->signal(v, q, in->sig) && q->user)
                 rule(&x, RULE_NO_TLB);
             break;
         case VC4_QPU_SIG_COVERAGE_LOAD:
         case VC4_QPU_SIG_COLOR_LOAD:
         case VC4_QPU_SIG_ALPHA_MASK_LOAD:
-            if (!vc4_fsi_signal(v, q, in->sig) && q->user)
+            if (!q->port->signal(v, q, in->sig) && q->user)
                 rule(&x, RULE_NO_TLB);
             break;
         default:
             /* thread switches, scoreboard unlock: fragment shaders only */
-            vc4_fsi_signal(v, q, in->sig);
+            q->port->signal(v, q, in->sig);
             break;
         }
-        vc4_fsi_post(v, q); /* r5 = C after a varying read */
+        q->port->post(v, q); /* r5 = C after a varying read */
     }
     if (VC4_UNLIKELY(x.failed))
         return VC4_QPU_STEP_FAULT;
@@ -1424,7 +1468,7 @@ static void count_cycles(struct vc4_v3d *v, uint64_t idle, uint64_t started, uin
 static bool step_after(struct vc4_v3d *v, struct vc4_qpu *q, enum vc4_qpu_step r, bool *end)
 {
     if (r == VC4_QPU_STEP_ENDED) {
-        vc4_sched_program_end(v, q);
+        q->port->program_end(v, q);
         *end = true;
     } else if (v->fault == VC4_OK || v->fault == VC4_ERR_FAULT) {
         q->state = VC4_EMU_QPU_FAULTED;

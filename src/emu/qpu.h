@@ -15,6 +15,7 @@
 #include "vc4kit/qpu.h"
 
 struct vc4_v3d;
+struct vc4_qpu;
 
 #define VC4_QPU_REGS 32u
 #define VC4_QPU_BRANCH_SLOTS 3u  /* delay slots after a branch (facts 18) */
@@ -148,6 +149,53 @@ struct vc4_icache {
     struct vc4_icache_slot *s;
 };
 
+/*
+ * The QPU's port to the rest of the machine.  The core (qpu.c) owns its
+ * registers, the uniforms stream, the SFU, and reaches the units every
+ * program may use (VPM, VCD, TMU, semaphores, mutex, host interrupt)
+ * directly; what depends on who started the thread goes through the port
+ * the owner installs with vc4_qpu_start: the fragment-shader I/O registers
+ * and signals, the scoreboard, thread switches, and the program end.  The
+ * scheduler installs its port for user programs (sched.c), fragment shading
+ * its own (fsi.c), vertex and coordinate shading its own (vsi.c); the core
+ * names none of them, as mGBA's ARM core sees its machine only through
+ * ARMMemory and ARMInterruptHandler.  The port is called only on I/O,
+ * never on the fast path.  vc4_qpu_port_none supplies the "nothing here"
+ * entries for owners without fragment-shader I/O.
+ */
+struct vc4_qpu_port {
+    /* Read of a fragment-payload register (raddr 35 VARYING_READ, 41 X/Y_PIXEL_COORD, 42 MS_FLAGS /
+     * REV_FLAG): false when the owner has none (the core then reads 0, a rule in a user program). */
+    bool (*read)(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out);
+    /* Write of a TLB / fragment register (waddr 41-47; mask = elements whose condition passed):
+     * false when the owner has none. */
+    bool (*write)(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr, const uint32_t *val,
+                  uint16_t mask);
+    /* A fragment signal (thread switches, scoreboard unlock, colour / coverage / alpha-mask loads)
+     * after the instruction's ALU work: false when the owner has none. */
+    bool (*signal)(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig);
+    /* After the signals of an instruction that has any (a varying read's C lands in r5). */
+    void (*post)(struct vc4_v3d *v, struct vc4_qpu *q);
+    /* Before an instruction that waits on the scoreboard: true when it may go ahead. */
+    bool (*sb_wait)(struct vc4_v3d *v, struct vc4_qpu *q);
+    /* A thread switch's delay slots have passed. */
+    void (*thread_switch)(struct vc4_v3d *v, struct vc4_qpu *q);
+    /* The thread end's delay slots have passed: the owner gives the QPU its next work or makes it
+     * idle. */
+    void (*program_end)(struct vc4_v3d *v, struct vc4_qpu *q);
+    /* A user program (SRQ): fragment-shader I/O there is a rule violation (user-program-no-tlb). */
+    bool user;
+};
+
+/* The entries of a port for owners without fragment-shader I/O. */
+bool vc4_qpu_port_no_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out);
+bool vc4_qpu_port_no_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
+                           const uint32_t *val, uint16_t mask);
+bool vc4_qpu_port_no_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig);
+void vc4_qpu_port_no_post(struct vc4_v3d *v, struct vc4_qpu *q);
+bool vc4_qpu_port_no_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q);
+void vc4_qpu_port_no_thread_switch(struct vc4_v3d *v, struct vc4_qpu *q);
+
 struct vc4_qpu {
     /* hot scalar state first */
     uint32_t pc;
@@ -176,6 +224,7 @@ struct vc4_qpu {
     uint64_t instructions;
 
     unsigned num;
+    const struct vc4_qpu_port *port; /* the owner of the running thread (vc4_qpu_start) */
     const char *blocked_on;
     uint32_t unif;          /* next uniform's bus address */
     uint32_t unif_len;
@@ -210,14 +259,16 @@ void vc4_icache_fini(struct vc4_icache *c, const struct vc4_allocator *alloc);
 void vc4_icache_clear(struct vc4_icache *c);
 
 void vc4_qpu_reset(struct vc4_qpu *q, unsigned num);
-/* Start a program (registers keep their contents, as on hardware). */
-void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_len, bool user);
+/* Start a program owned by port's owner (registers keep their contents, as
+ * on hardware). */
+void vc4_qpu_start(struct vc4_qpu *q, const struct vc4_qpu_port *port, uint32_t pc, uint32_t unif,
+                   uint32_t unif_len);
 /* Issue one instruction (or stall). */
 enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q);
 /*
  * Run whole cycles: in each, the QPUs act[0..nact) issue one instruction
  * each in that order (lock-step, deterministic); a QPU whose thread end
- * completes is handed to vc4_sched_program_end at once.  Stops after the
+ * completes is handed to its port's program_end at once.  Stops after the
  * cycle in which a program ended (*ended = true), after max_cycles cycles,
  * or in the middle of a cycle at a fault (v->fault set; that cycle is not
  * counted).  Counts cycles and idle QPU cycles; returns the cycles run.

@@ -55,6 +55,27 @@ void vc4_sched_write_srqcs(struct vc4_sched *s, uint32_t value)
         s->completed = 0;
 }
 
+/* A user program's thread end: the checks, a completion; the QPU is idle. */
+static void user_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    vc4_sched_end_checks(v, q);
+    q->state = VC4_EMU_QPU_IDLE;
+    v->sched.completed++;
+    v->stats.programs_completed++;
+}
+
+/* User programs have no fragment-shader I/O: the QPU reports it (qpu.h). */
+static const struct vc4_qpu_port user_port = {
+    .read = vc4_qpu_port_no_read,
+    .write = vc4_qpu_port_no_write,
+    .signal = vc4_qpu_port_no_signal,
+    .post = vc4_qpu_port_no_post,
+    .sb_wait = vc4_qpu_port_no_sb_wait,
+    .thread_switch = vc4_qpu_port_no_thread_switch,
+    .program_end = user_program_end,
+    .user = true,
+};
+
 /* Hand queued programs to idle QPUs, lowest number first. */
 static void dispatch(struct vc4_v3d *v)
 {
@@ -68,7 +89,7 @@ static void dispatch(struct vc4_v3d *v)
         s->len--;
         vc4_vpm_qpu_reset(&v->vpm, i);
         vc4_tmu_qpu_reset(&v->tmu, i);
-        vc4_qpu_start(q, e->pc, e->unif, e->unif_len, true);
+        vc4_qpu_start(q, &user_port, e->pc, e->unif, e->unif_len);
         v->stats.programs_started++;
     }
 }
@@ -86,19 +107,6 @@ void vc4_sched_end_checks(struct vc4_v3d *v, struct vc4_qpu *q)
         v->sema.mutex_owner = VC4_MUTEX_FREE; /* UNVERIFIED: a finished QPU holds nothing */
 }
 
-void vc4_sched_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
-{
-    if (vc4_fsi_program_end(v, q)) /* a fragment-shader thread (fsi.c) */
-        return;
-    if (vc4_vsi_program_end(v, q)) /* a vertex / coordinate shader batch (vsi.c) */
-        return;
-    vc4_sched_end_checks(v, q);
-    q->state = VC4_EMU_QPU_IDLE;
-    if (q->user) {
-        v->sched.completed++;
-        v->stats.programs_completed++;
-    }
-}
 
 static void report_timeout(struct vc4_v3d *v)
 {

@@ -39,10 +39,7 @@ uint32_t vc4_sched_srqcs(const struct vc4_sched *s);
 void vc4_sched_write_srqcs(struct vc4_sched *s, uint32_t value);
 /* Run until idle or the budget ends (see vc4_emu_run). */
 enum vc4_status vc4_sched_run(struct vc4_v3d *v, uint64_t max_cycles);
-/* A QPU executed its thread end: program-end checks (VPM, TMU), the mutex,
- * completion counts; the QPU becomes idle. */
 struct vc4_qpu;
-void vc4_sched_program_end(struct vc4_v3d *v, struct vc4_qpu *q);
 /* The checks every program's end gets (VPM reads left, TMU requests left,
  * strict mode) and the mutex it held given back; also for vertex and
  * coordinate shaders (vsi.c). */

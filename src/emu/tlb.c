@@ -13,7 +13,6 @@
 #include "base/base.h"
 #include "emu/ptb.h"
 #include "emu/tlb.h"
-#include "emu/v3d.h"
 
 void vc4_tlb_reset(struct vc4_tlb *t)
 {
@@ -394,56 +393,4 @@ enum vc4_tlb_result vc4_tlb_load_full(struct vc4_tlb *t, const struct vc4_mem *m
                 note_bad(&r, bad, base + 4 * i);
     }
     return r;
-}
-
-/* ---- the public frame reader (vc4kit/emu.h) ------------------------------------ */
-
-void vc4_emu_render_frame(const struct vc4_emu *emu, struct vc4_emu_frame *out)
-{
-    const struct vc4_ctl_render *r = &emu->v3d.ctl.r;
-    *out = (struct vc4_emu_frame){0};
-    out->frames = r->frames;
-    if (!r->have_trmc)
-        return;
-    out->valid = true;
-    out->addr = r->trmc.fb_addr;
-    out->width = r->trmc.width_px;
-    out->height = r->trmc.height_px;
-    out->color_format = r->trmc.color_format;
-    out->memory_format = r->trmc.memory_format;
-    out->multisample = r->trmc.multisample_4x;
-}
-
-enum vc4_status vc4_emu_read_frame(const struct vc4_emu *emu, const struct vc4_emu_frame *f,
-                                   uint8_t *rgba)
-{
-    if (!emu || !f || !rgba || f->memory_format > VC4_CL_MEM_LT || f->color_format > VC4_CL_FB_BGR565)
-        return VC4_ERR_INVALID;
-    const struct vc4_mem *m = &emu->v3d.mem;
-    bool is565 = f->color_format != VC4_CL_FB_RGBA8888;
-    struct vc4_tex_geom g;
-    if (!vc4_tex_geom_init(&g, (enum vc4_tex_layout)f->memory_format, is565 ? 16 : 32, f->width,
-                           f->height))
-        return f->width && f->height ? VC4_ERR_UNSUPPORTED : VC4_ERR_INVALID;
-    enum vc4_status st = VC4_OK;
-    for (unsigned y = 0; y < f->height; y++)
-        for (unsigned x = 0; x < f->width; x++) {
-            uint32_t a = f->addr + vc4_tex_byte_offset(&g, x, y), c = 0;
-            bool ok;
-            if (is565) {
-                uint16_t h = 0;
-                ok = vc4_mem_read16(m, a, &h);
-                c = vc4_tlb_565_to_rgba(h);
-            } else {
-                ok = vc4_mem_read32(m, a, &c);
-            }
-            if (!ok)
-                st = VC4_ERR_RANGE;
-            uint8_t *p = rgba + ((size_t)y * f->width + x) * 4;
-            p[0] = (uint8_t)c;
-            p[1] = (uint8_t)(c >> 8);
-            p[2] = (uint8_t)(c >> 16);
-            p[3] = (uint8_t)(c >> 24);
-        }
-    return st;
 }

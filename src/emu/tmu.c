@@ -12,11 +12,10 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "spec/rules.h"
 #include "emu/tmu_tex.h"
 
 #define UNIT "tmu"
-#define SRC_ADDENDUM "vc4asm VideoCoreIV-addendum"
-#define SRC_FIFO "Reference Guide via Mesa vc4_qir_schedule.c; seed 004"
 
 void vc4_tmu_reset(struct vc4_tmu *t)
 {
@@ -152,10 +151,10 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
     unsigned r = (unsigned)reg & 3u;
 
     if (mask != 0xFFFFu) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-cond-write", SRC_ADDENDUM, loc,
-                      "conditional write to TMU%u_%c (mask 0x%04x): the FIFO is triggered "
-                      "anyway with undefined data; emulator uses 0 for the other elements",
-                      unit & 1u, "STRB"[r], mask);
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_COND_WRITE, loc,
+                        "conditional write to TMU%u_%c (mask 0x%04x): the FIFO is triggered "
+                        "anyway with undefined data; emulator uses 0 for the other elements",
+                        unit & 1u, "STRB"[r], mask);
         ev |= VC4_TMU_EV_COND_WRITE;
     }
     for (unsigned i = 0; i < 16; i++)
@@ -184,17 +183,17 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
     f->nparams = 0;
 
     if (f->slots_used + slots > VC4_TMU_FIFO_SLOTS || f->count >= VC4_TMU_FIFO_SLOTS) {
-        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-fifo-overflow", SRC_FIFO, loc,
-                      "TMU%u request FIFO overflow: %u slots in use, this request needs %u of "
-                      "%u (hardware deadlocks); request dropped", phys, (unsigned)f->slots_used,
-                      slots, VC4_TMU_FIFO_SLOTS);
+        vc4_rule_report(sink, VC4_ERROR, UNIT, VC4_RULE_TMU_FIFO_OVERFLOW, loc,
+                        "TMU%u request FIFO overflow: %u slots in use, this request needs %u of "
+                        "%u (hardware deadlocks); request dropped", phys, (unsigned)f->slots_used,
+                        slots, VC4_TMU_FIFO_SLOTS);
         return ev | VC4_TMU_EV_OVERFLOW;
     }
     if (f->count + 1u > VC4_TMU_FIFO_RELIABLE) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-fifo-unreliable", SRC_ADDENDUM, loc,
-                      "%u TMU%u requests outstanding: more than %u is unreliable on hardware "
-                      "(results may come from 4 slots ahead)", f->count + 1u, phys,
-                      VC4_TMU_FIFO_RELIABLE);
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_FIFO_DEEP, loc,
+                        "%u TMU%u requests outstanding: more than %u is unreliable on hardware "
+                        "(results may come from 4 slots ahead)", f->count + 1u, phys,
+                        VC4_TMU_FIFO_RELIABLE);
         ev |= VC4_TMU_EV_UNRELIABLE;
     }
 
@@ -244,9 +243,9 @@ unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t o
     unsigned phys = vc4_tmu_physical(t, qpu, unit);
     struct vc4_tmu_fifo *f = &t->q[qpu].fifo[phys];
     if (!f->count) {
-        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-load-empty", SRC_FIFO, loc,
-                      "ldtmu%u with no TMU%u request outstanding (hardware hangs); r4 = 0",
-                      unit & 1u, phys);
+        vc4_rule_report(sink, VC4_ERROR, UNIT, VC4_RULE_TMU_LOAD_EMPTY, loc,
+                        "ldtmu%u with no TMU%u request outstanding (hardware hangs); r4 = 0",
+                        unit & 1u, phys);
         memset(out, 0, 16 * sizeof out[0]);
         return VC4_TMU_EV_UNDERFLOW;
     }
@@ -283,8 +282,8 @@ unsigned vc4_tmu_program_end(struct vc4_tmu *t, unsigned qpu, const struct vc4_d
     for (unsigned u = 0; u < VC4_TMU_UNITS; u++) {
         struct vc4_tmu_fifo *f = &t->q[qpu].fifo[u];
         if (f->count) {
-            vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-unconsumed", SRC_FIFO, loc,
-                          "program ended with %u TMU%u result(s) never loaded", f->count, u);
+            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_UNCONSUMED, loc,
+                            "program ended with %u TMU%u result(s) never loaded", f->count, u);
             ev |= VC4_TMU_EV_UNCONSUMED;
         }
         memset(f, 0, sizeof *f);

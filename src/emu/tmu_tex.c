@@ -25,13 +25,11 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "spec/rules.h"
 #include "emu/tmu.h"
 #include "spec/half.h"
 
 #define UNIT "tmu"
-#define SRC_PARAMS "seed 004; Mesa vc4_packet.h VC4_TEX_P*"
-#define SRC_MESA_TEX "Mesa vc4_program.c ntq_emit_tex"
-#define SRC_MIPS "Mesa vc4_resource.c vc4_setup_slices (vc4_tex_mip_layout)"
 
 /* UNVERIFIED: 8 sub-texel bits for addressing and bilinear weights (no
  * source gives the TMU's precision; 8 is the common choice of GPUs of its
@@ -98,25 +96,25 @@ unsigned vc4_tmu_tex_decode(struct vc4_tmu_tex *c, const uint32_t *params, unsig
     }
 
     if (c->type_raw >= VC4_TEX_FORMAT_COUNT) {
-        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-tex-type", SRC_PARAMS, loc,
-                      "texture TYPE %u (P0 bits 7:4, P1 bit 31) is not a pixel format (0..%u); "
-                      "the lookup returns 0", c->type_raw, VC4_TEX_FORMAT_COUNT - 1u);
+        vc4_rule_report(sink, VC4_ERROR, UNIT, VC4_RULE_TMU_TEX_TYPE, loc,
+                        "texture TYPE %u (P0 bits 7:4, P1 bit 31) is not a pixel format (0..%u); "
+                        "the lookup returns 0", c->type_raw, VC4_TEX_FORMAT_COUNT - 1u);
         c->levels = 0;
         return VC4_TMU_TEX_BAD_CONFIG;
     }
     c->type = (enum vc4_tex_format)c->type_raw;
     if (c->minfilt >= VC4_TMU_MIN_COUNT) {
-        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-tex-minfilt", SRC_PARAMS, loc,
-                      "MINFILT %u (P1 bits 6:4) is reserved (0..5 defined); emulator uses nearest",
-                      c->minfilt);
+        vc4_rule_report(sink, VC4_ERROR, UNIT, VC4_RULE_TMU_TEX_MINFILT, loc,
+                        "MINFILT %u (P1 bits 6:4) is reserved (0..5 defined); emulator uses nearest",
+                        c->minfilt);
         c->minfilt = VC4_TMU_MIN_NEAREST;
         ev |= VC4_TMU_TEX_BAD_CONFIG;
     }
     if (have_dims != have_off) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-child", SRC_PARAMS, loc,
-                      "child image %s given without its %s (P2/P3 PTYPE 2 and 3 go together); "
-                      "the child image is ignored", have_dims ? "dimensions" : "offsets",
-                      have_dims ? "offsets" : "dimensions");
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_TEX_CHILD, loc,
+                        "child image %s given without its %s (P2/P3 PTYPE 2 and 3 go together); "
+                        "the child image is ignored", have_dims ? "dimensions" : "offsets",
+                        have_dims ? "offsets" : "dimensions");
         ev |= VC4_TMU_TEX_UNSUPPORTED;
     } else if (have_dims) {
         c->child = true;
@@ -126,17 +124,17 @@ unsigned vc4_tmu_tex_decode(struct vc4_tmu_tex *c, const uint32_t *params, unsig
         if (!c->child_h)
             c->child_h = VC4_TMU_SIZE_ZERO;
         if (c->child_x + c->child_w > c->width || c->child_y + c->child_h > c->height) {
-            vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-child", SRC_PARAMS, loc,
-                          "child image %ux%u at (%u, %u) reaches outside its %ux%u parent; "
-                          "texels outside the parent read 0", c->child_w, c->child_h,
-                          c->child_x, c->child_y, c->width, c->height);
+            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_TEX_CHILD, loc,
+                            "child image %ux%u at (%u, %u) reaches outside its %ux%u parent; "
+                            "texels outside the parent read 0", c->child_w, c->child_h,
+                            c->child_x, c->child_y, c->width, c->height);
             ev |= VC4_TMU_TEX_UNSUPPORTED;
         }
     }
     if (c->cube && !c->cube_stride) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-cube-stride", SRC_MESA_TEX, loc,
-                      "cube map (P0 CMMODE) without a cube map stride (P2/P3 PTYPE 1): "
-                      "every face reads face 0");
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_TEX_CUBE_STRIDE, loc,
+                        "cube map (P0 CMMODE) without a cube map stride (P2/P3 PTYPE 1): "
+                        "every face reads face 0");
         ev |= VC4_TMU_TEX_UNSUPPORTED;
     }
 
@@ -146,25 +144,25 @@ unsigned vc4_tmu_tex_decode(struct vc4_tmu_tex *c, const uint32_t *params, unsig
     unsigned max_levels = vc4_tex_full_levels(c->width, c->height);
     c->levels = miplvls + 1u;
     if (c->levels > max_levels) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-miplevels", SRC_MIPS, loc,
-                      "MIPLVLS %u asks for %u levels, a %ux%u texture has %u; the emulator uses "
-                      "%u", miplvls, c->levels, c->width, c->height, max_levels, max_levels);
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_TEX_MIPLEVELS, loc,
+                        "MIPLVLS %u asks for %u levels, a %ux%u texture has %u; the emulator uses "
+                        "%u", miplvls, c->levels, c->width, c->height, max_levels, max_levels);
         c->levels = max_levels;
         ev |= VC4_TMU_TEX_BAD_CONFIG;
     }
     if (c->child && c->levels > 1) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "tmu-tex-child-mips", SRC_PARAMS, loc,
-                      "child image with %u mip levels: not modelled, level 0 only", c->levels);
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_TEX_CHILD_MIPS, loc,
+                        "child image with %u mip levels: not modelled, level 0 only", c->levels);
         c->levels = 1;
         ev |= VC4_TMU_TEX_UNSUPPORTED;
     }
     struct vc4_tex_mip_layout m;
     enum vc4_tex_layout lay = vc4_tex_format_info(c->type)->raster_only ? VC4_TEX_RASTER : VC4_TEX_T;
     if (vc4_tex_mip_layout(&m, c->type, lay, c->width, c->height, c->levels, 1, NULL) != VC4_OK) {
-        vc4_diag_rule(sink, VC4_ERROR, UNIT, "tmu-tex-geometry", SRC_PARAMS, loc,
-                      "a %ux%u %s texture with %u levels has no memory layout; the lookup "
-                      "returns 0", c->width, c->height, vc4_tex_format_info(c->type)->name,
-                      c->levels);
+        vc4_rule_report(sink, VC4_ERROR, UNIT, VC4_RULE_TMU_TEX_GEOMETRY, loc,
+                        "a %ux%u %s texture with %u levels has no memory layout; the lookup "
+                        "returns 0", c->width, c->height, vc4_tex_format_info(c->type)->name,
+                        c->levels);
         c->levels = 0;
         return ev | VC4_TMU_TEX_BAD_CONFIG;
     }

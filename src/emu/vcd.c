@@ -9,10 +9,9 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "spec/rules.h"
 #include "emu/v3d.h"
 
-#define SRC_S0 "seed 000 (GL shader record, attribute streams)"
-#define SRC_S3 "seed 003 (VPM sharing, quoting the guide)"
 #define GL_RECORD_ALIGN 16u
 #define EXT_STRIDE_KEEP 0xFFFFFF00u /* extended words: bits 31:8 extend the 8-bit stride (facts §2.1) */
 
@@ -30,20 +29,18 @@ unsigned vc4_gl_out_rows(const struct vc4_gl_state *g, enum vc4_gl_stage s)
     return n < VC4_GL_MAX_OUT_ROWS ? n : VC4_GL_MAX_OUT_ROWS;
 }
 
+/* rule: VC4_RULE_NONE for a plain (non-rule) diagnostic */
 static void gl_diag(struct vc4_v3d *v, enum vc4_severity sev, const char *unit, const struct vc4_location *loc,
-                    const char *rule, const char *fmt, ...) VC4_PRINTF(6, 7);
+                    enum vc4_rule_id rule, const char *fmt, ...) VC4_PRINTF(6, 7);
 static void gl_diag(struct vc4_v3d *v, enum vc4_severity sev, const char *unit, const struct vc4_location *loc,
-                    const char *rule, const char *fmt, ...)
+                    enum vc4_rule_id rule, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (rule)
-        vc4_diag_rule(&v->unit_sink, sev, unit, rule, SRC_S0, loc, "%s", msg);
-    else
-        vc4_diag_emit(&v->unit_sink, sev, VC4_DIAG_SEMANTIC, unit, loc, "%s", msg);
+    vc4_rule_report(&v->unit_sink, sev, unit, rule, loc, "%s", msg);
 }
 
 /* Check one stage's streams: selected records exist, fit the total
@@ -57,7 +54,7 @@ static void check_stage(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc
     memset(map, 0xFF, sizeof map);
     bool beyond_told = false, overlap_told = false; /* one of each per stage */
     if ((sel & ((1u << g->nattrs) - 1u)) == 0)
-        gl_diag(v, VC4_WARNING, unit, loc, "gl-no-attribute",
+        gl_diag(v, VC4_WARNING, unit, loc, VC4_RULE_GL_NO_ATTRIBUTE,
                 "GL record 0x%08x: the %s fetches no attribute; Mesa always gives each shader at least one "
                 "(its simulator requires every shader to read one: facts §3.5)",
                 g->record_addr, who);
@@ -65,7 +62,7 @@ static void check_stage(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc
         if (!((sel >> i) & 1u))
             continue;
         if (i >= g->nattrs) {
-            gl_diag(v, VC4_WARNING, unit, loc, "gl-attr-select",
+            gl_diag(v, VC4_WARNING, unit, loc, VC4_RULE_GL_ATTR_SELECT,
                     "GL record 0x%08x: the %s's select bits name attribute %u but packet 64 declares %u "
                     "attribute record(s): attribute %u is not fetched",
                     g->record_addr, who, i, g->nattrs, i);
@@ -75,7 +72,7 @@ static void check_stage(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc
         uint32_t off = a->vpm_off[s];
         if (off + a->size > total && !beyond_told) {
             beyond_told = true;
-            gl_diag(v, VC4_WARNING, unit, loc, "gl-attr-total-size",
+            gl_diag(v, VC4_WARNING, unit, loc, VC4_RULE_GL_ATTR_TOTAL_SIZE,
                     "GL record 0x%08x: %s attribute %u (VPM offset %u, %u bytes) reaches beyond the total "
                     "attributes size %u: the VPM rows beyond it belong to the next vertex batch's data",
                     g->record_addr, who, i, off, a->size, total);
@@ -83,7 +80,7 @@ static void check_stage(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc
         for (uint32_t k = 0; k < a->size && off + k < sizeof map; k++) {
             if (map[off + k] != 0xFF && !overlap_told) {
                 overlap_told = true;
-                gl_diag(v, VC4_WARNING, unit, loc, "gl-attr-overlap",
+                gl_diag(v, VC4_WARNING, unit, loc, VC4_RULE_GL_ATTR_OVERLAP,
                         "GL record 0x%08x: %s attributes %u and %u overlap in the VPM at byte %u: the later "
                         "stream overwrites the earlier",
                         g->record_addr, who, map[off + k], i, off + k);
@@ -93,7 +90,8 @@ static void check_stage(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc
         }
     }
     if (vc4_gl_code(g, s) % 8u)
-        gl_diag(v, VC4_WARNING, unit, loc, NULL, "GL record 0x%08x: %s code address 0x%08x is not 8-byte aligned",
+        gl_diag(v, VC4_WARNING, unit, loc, VC4_RULE_NONE,
+                "GL record 0x%08x: %s code address 0x%08x is not 8-byte aligned",
                 g->record_addr, who, vc4_gl_code(g, s));
 }
 
@@ -105,12 +103,12 @@ bool vc4_vcd_read_state(struct vc4_v3d *v, const struct vc4_cl_gl_shader_state *
     out->nattrs = pkt->num_attr_arrays ? pkt->num_attr_arrays : VC4_GL_MAX_ATTRS;
     out->extended = pkt->extended;
     if (out->record_addr % GL_RECORD_ALIGN)
-        gl_diag(v, VC4_WARNING, unit, loc, NULL, "GL shader record 0x%08x is not 16-byte aligned",
+        gl_diag(v, VC4_WARNING, unit, loc, VC4_RULE_NONE, "GL shader record 0x%08x is not 16-byte aligned",
                 out->record_addr);
     size_t size = vc4_cl_gl_record_size(out->nattrs, out->extended);
     uint8_t rec[VC4_CL_GL_EXT_STRIDE_OFFSET + 4 * VC4_GL_MAX_ATTRS];
     if (size > sizeof rec || !vc4_mem_read(&v->mem, out->record_addr, rec, (uint32_t)size)) {
-        gl_diag(v, VC4_ERROR, unit, loc, NULL,
+        gl_diag(v, VC4_ERROR, unit, loc, VC4_RULE_NONE,
                 "GL shader record 0x%08x (%zu bytes for %u attribute record(s)%s) is outside memory",
                 out->record_addr, size, out->nattrs, out->extended ? ", extended" : "");
         return false;
@@ -131,7 +129,7 @@ bool vc4_vcd_read_state(struct vc4_v3d *v, const struct vc4_cl_gl_shader_state *
     check_stage(v, out, VC4_GL_CS, unit, loc);
     check_stage(v, out, VC4_GL_VS, unit, loc);
     if (out->rec.fs_num_varyings > VC4_GL_MAX_OUT_ROWS - VC4_GL_VS_OUT_ROWS - 1)
-        gl_diag(v, VC4_WARNING, unit, loc, NULL,
+        gl_diag(v, VC4_WARNING, unit, loc, VC4_RULE_NONE,
                 "GL record 0x%08x: %u varyings do not fit the 64 VPM rows a vertex shader can write",
                 out->record_addr, out->rec.fs_num_varyings);
     out->valid = true;
@@ -148,10 +146,10 @@ void vc4_vcd_vpm_window(struct vc4_v3d *v, uint32_t *first_row, uint32_t *rows, 
     uint32_t left = size - ursv;
     if (left < VC4_GL_3D_MIN_VPM && !*warned) {
         *warned = true;
-        vc4_diag_rule(&v->unit_sink, VC4_WARNING, unit, "gl-vpm-8kb", SRC_S3, loc,
-                      "VPMBASE reserves %u of the %u bytes of VPM for user programs, leaving %u for "
-                      "vertex and coordinate shading: at least 8 KB must be left for 3D",
-                      ursv, size, left);
+        vc4_rule_report(&v->unit_sink, VC4_WARNING, unit, VC4_RULE_GL_VPM_8KB, loc,
+                        "VPMBASE reserves %u of the %u bytes of VPM for user programs, leaving %u for "
+                        "vertex and coordinate shading: at least 8 KB must be left for 3D",
+                        ursv, size, left);
     }
     *first_row = ursv / (VC4_VPM_ROW_WORDS * 4u);
     *rows = left / (VC4_VPM_ROW_WORDS * 4u);

@@ -8,12 +8,10 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "spec/rules.h"
 
 #define FLD(v, name) vc4_bits((v), name##_SHIFT, name##_WIDTH)
 #define UNIT "vpm"
-#define SRC_GUIDE "VideoCore IV 3D Reference Guide section 7"
-#define SRC_ADDENDUM "vc4asm VideoCoreIV-addendum"
-#define SRC_SEED3 "seed 003 (VPM, VCD and VCM)"
 
 #define VPM_WORDS (VC4_VPM_MAX_ROWS * VC4_VPM_ROW_WORDS)
 
@@ -131,10 +129,10 @@ static unsigned fs_access(struct vc4_vpm *v, unsigned qpu, const char *what,
     if (q->role != VC4_VPM_ROLE_FS || q->fs_reported)
         return 0;
     q->fs_reported = true;
-    vc4_diag_rule(sink, VC4_WARNING, UNIT, "fs-vpm-access", SRC_SEED3, loc,
-                  "fragment shader accesses the VPM (%s): the VPM/VCD FIFO is shared with varying "
-                  "interpolation, so fragment shaders cannot use it (hardware: corrupted varyings)",
-                  what);
+    vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_FS_VPM_ACCESS, loc,
+                    "fragment shader accesses the VPM (%s): the VPM/VCD FIFO is shared with varying "
+                    "interpolation, so fragment shaders cannot use it (hardware: corrupted varyings)",
+                    what);
     return VC4_VPM_EV_FS_ACCESS;
 }
 
@@ -223,8 +221,8 @@ static void generic_advance(struct vc4_vpm_generic *g)
 static unsigned bad_size(const struct vc4_diag_sink *sink, const struct vc4_location *loc,
                          const char *what)
 {
-    vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-setup-size", SRC_GUIDE, loc,
-                  "generic VPM %s setup has the reserved SIZE 3; ignored", what);
+    vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_SETUP_SIZE, loc,
+                    "generic VPM %s setup has the reserved SIZE 3; ignored", what);
     return VC4_VPM_EV_BAD_SETUP;
 }
 
@@ -248,9 +246,9 @@ unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
     case VC4_VPM_ID_DMA_BASIC:
         q->vdw_basic = value;
         if (!dma_mode_decode(FLD(value, VC4_VDW_MODEW)).valid) {
-            vc4_diag_rule(sink, VC4_WARNING, UNIT, "vdw-modew", SRC_GUIDE, loc,
-                          "VDW setup 0x%08x has MODEW 1 (not an element mode); treated as 32-bit",
-                          value);
+            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VDW_MODEW, loc,
+                            "VDW setup 0x%08x has MODEW 1 (not an element mode); treated as 32-bit",
+                            value);
             return VC4_VPM_EV_BAD_SETUP;
         }
         return 0;
@@ -258,17 +256,16 @@ unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
         q->vdw_stride = value;
         unsigned stride = FLD(value, VC4_VDW_STRIDE);
         if (stride > VC4_VDW_STRIDE_GUARANTEED_MAX) {
-            vc4_diag_rule(sink, VC4_WARNING, UNIT, "vdw-stride-width",
-                          "vc4asm addendum (16 bits) vs Idein/qmkl PR #43 (13 bits)", loc,
-                          "VDW stride %u exceeds 8191: honoured as 16 bits, not guaranteed on "
-                          "hardware", stride);
+            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VDW_STRIDE_WIDTH, loc,
+                            "VDW stride %u exceeds 8191: honoured as 16 bits, not guaranteed on "
+                            "hardware", stride);
             return VC4_VPM_EV_WIDE_STRIDE;
         }
         return 0;
     }
     default:
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-setup-id", SRC_GUIDE, loc,
-                      "VPMVCD_WR_SETUP 0x%08x has the reserved ID 01; ignored", value);
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_SETUP_ID, loc,
+                        "VPMVCD_WR_SETUP 0x%08x has the reserved ID 01; ignored", value);
         return VC4_VPM_EV_BAD_SETUP;
     }
 }
@@ -290,8 +287,8 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
         return 0;
     }
     if (FLD(value, VC4_VPM_ID) != VC4_VPM_ID_GENERIC) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-setup-id", SRC_GUIDE, loc,
-                      "VPMVCD_RD_SETUP 0x%08x has the reserved ID 01; ignored", value);
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_SETUP_ID, loc,
+                        "VPMVCD_RD_SETUP 0x%08x has the reserved ID 01; ignored", value);
         return VC4_VPM_EV_BAD_SETUP;
     }
     struct vc4_vpm_generic g = generic_decode(value, true, now);
@@ -301,9 +298,9 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
      * previous setup is outstanding [A].  With exactly one outstanding, that
      * value is still delivered first (it is already in the FIFO). */
     if (q->rd.valid && q->rd.left > 1) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-read-setup-queued", SRC_ADDENDUM, loc,
-                      "VPM read setup 0x%08x ignored: %u values of the previous setup are "
-                      "still unread", value, (unsigned)q->rd.left);
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_SETUP_QUEUED, loc,
+                        "VPM read setup 0x%08x ignored: %u values of the previous setup are "
+                        "still unread", value, (unsigned)q->rd.left);
         return VC4_VPM_EV_SETUP_IGNORED;
     }
     q->rd_prev = q->rd;
@@ -321,9 +318,9 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
     struct vc4_vpm_generic *g = &v->q[qpu].wr;
     unsigned ev = 0;
     if (mask != 0xFFFFu) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-cond-write", SRC_ADDENDUM, loc,
-                      "conditional VPM write (mask 0x%04x): hardware writes undefined data to "
-                      "the other elements; emulator leaves them unchanged", mask);
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_COND_WRITE, loc,
+                        "conditional VPM write (mask 0x%04x): hardware writes undefined data to "
+                        "the other elements; emulator leaves them unchanged", mask);
         ev |= VC4_VPM_EV_COND_WRITE;
     }
     if (!g->valid) {
@@ -413,18 +410,18 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
     }
     struct vc4_vpm_generic *g = &q->rd;
     if (!g->valid || g->left == 0) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-read-count", SRC_SEED3, loc,
-                      "VPM read beyond the number of vectors the read setup asked for "
-                      "(hardware: garbage or a hang); emulator continues at the next address");
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_COUNT, loc,
+                        "VPM read beyond the number of vectors the read setup asked for "
+                        "(hardware: garbage or a hang); emulator continues at the next address");
         ev |= VC4_VPM_EV_READ_OVERRUN;
         if (!g->valid)
             *g = generic_decode(0, true, now - VC4_VPM_READ_LATENCY);
         g->left = 1;
     } else if (now - g->setup_at < VC4_VPM_READ_LATENCY) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-read-latency", SRC_SEED3, loc,
-                      "VPM read %u instruction(s) after the read setup; needs at least %u "
-                      "(hardware returns garbage)", (unsigned)(now - g->setup_at),
-                      VC4_VPM_READ_LATENCY);
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_LATENCY, loc,
+                        "VPM read %u instruction(s) after the read setup; needs at least %u "
+                        "(hardware returns garbage)", (unsigned)(now - g->setup_at),
+                        VC4_VPM_READ_LATENCY);
         ev |= VC4_VPM_EV_READ_EARLY;
     }
     generic_fetch(v, qpu, g, out, loc);
@@ -444,9 +441,8 @@ unsigned vc4_vpm_program_end(struct vc4_vpm *v, unsigned qpu, const struct vc4_d
     q->rd_prev.left = 0;
     if (!left)
         return 0;
-    vc4_diag_rule(sink, VC4_WARNING, UNIT, "vpm-read-unconsumed",
-                  "Reference Guide p.24 (via py-videocore PR #8)", loc,
-                  "program ended with %u programmed VPM read(s) not consumed", left);
+    vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_UNCONSUMED, loc,
+                    "program ended with %u programmed VPM read(s) not consumed", left);
     return VC4_VPM_EV_UNCONSUMED;
 }
 
@@ -471,9 +467,9 @@ static unsigned dma_word(struct dma_ctx *c, unsigned row, unsigned col)
     row %= VC4_VPM_DMA_ROWS;
     if (row >= vpm_rows) {
         if (!c->out_of_vpm_reported)
-            vc4_diag_rule(c->sink, VC4_WARNING, UNIT, "vpm-dma-range", SRC_GUIDE, c->loc,
-                          "%s reaches VPM row %u beyond the %u KB VPM; wrapped", c->engine, row,
-                          c->v->size_bytes / 1024u);
+            vc4_rule_report(c->sink, VC4_WARNING, UNIT, VC4_RULE_VPM_DMA_RANGE, c->loc,
+                            "%s reaches VPM row %u beyond the %u KB VPM; wrapped", c->engine, row,
+                            c->v->size_bytes / 1024u);
         c->out_of_vpm_reported = true;
         c->ev |= VC4_VPM_EV_OUT_OF_VPM;
         row %= vpm_rows;
@@ -535,8 +531,8 @@ unsigned vc4_vpm_st_addr(struct vc4_vpm *v, struct vc4_mem *mem, unsigned qpu, u
     struct vc4_vpm_qpu *q = &v->q[qpu];
     uint32_t w = q->vdw_basic;
     if (FLD(w, VC4_VPM_ID) != VC4_VPM_ID_DMA_BASIC) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vdw-no-setup", SRC_GUIDE, loc,
-                      "VPM_ST_ADDR written with no VDW basic setup on this QPU; no store");
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VDW_NO_SETUP, loc,
+                        "VPM_ST_ADDR written with no VDW basic setup on this QPU; no store");
         return VC4_VPM_EV_BAD_SETUP;
     }
     struct dma_ctx c = {.v = v, .mem = mem, .sink = sink, .loc = loc, .engine = "VDW"};
@@ -596,8 +592,8 @@ unsigned vc4_vpm_ld_addr(struct vc4_vpm *v, struct vc4_mem *mem, unsigned qpu, u
     struct vc4_vpm_qpu *q = &v->q[qpu];
     uint32_t w = q->vdr_basic;
     if (!FLD(w, VC4_VDR_ID)) {
-        vc4_diag_rule(sink, VC4_WARNING, UNIT, "vdr-no-setup", SRC_GUIDE, loc,
-                      "VPM_LD_ADDR written with no VDR basic setup on this QPU; no load");
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VDR_NO_SETUP, loc,
+                        "VPM_LD_ADDR written with no VDR basic setup on this QPU; no load");
         return VC4_VPM_EV_BAD_SETUP;
     }
     struct dma_ctx c = {.v = v, .mem = mem, .sink = sink, .loc = loc, .engine = "VDR"};

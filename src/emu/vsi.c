@@ -9,9 +9,9 @@
 
 #include "base/base.h"
 #include "emu/v3d.h"
+#include "spec/rules.h"
 
 #define UNIT "vsi"
-#define SRC_S0 "seed 000 (every attribute read from and written to VPM exactly once)"
 #define SLOT_EMPTY UINT32_MAX
 #define VSI_DEFAULT_BUDGET UINT64_C(100000000)
 
@@ -20,13 +20,14 @@
 enum vsi_rule { VR_ATTR_UNREAD, VR_ATTR_TWICE, VR_READ_NON_ATTR, VR_OUT_UNWRITTEN, VR_OUT_TWICE, VR_COUNT };
 
 static const struct {
-    const char *id, *what;
+    enum vc4_rule_id rule; /* id and source: src/spec/rules.c */
+    const char *what;
 } vsi_rules[VR_COUNT] = {
-    [VR_ATTR_UNREAD] = {"gl-attr-read-once", "attribute not read from the VPM"},
-    [VR_ATTR_TWICE] = {"gl-attr-read-once", "attribute read from the VPM more than once"},
-    [VR_READ_NON_ATTR] = {"gl-attr-read-once", "VPM read of a row that holds no attribute"},
-    [VR_OUT_UNWRITTEN] = {"gl-output-write-once", "output not written to the VPM"},
-    [VR_OUT_TWICE] = {"gl-output-write-once", "output written to the VPM more than once"},
+    [VR_ATTR_UNREAD] = {VC4_RULE_GL_ATTR_READ_ONCE, "attribute not read from the VPM"},
+    [VR_ATTR_TWICE] = {VC4_RULE_GL_ATTR_READ_ONCE, "attribute read from the VPM more than once"},
+    [VR_READ_NON_ATTR] = {VC4_RULE_GL_ATTR_READ_ONCE, "VPM read of a row that holds no attribute"},
+    [VR_OUT_UNWRITTEN] = {VC4_RULE_GL_OUTPUT_WRITE_ONCE, "output not written to the VPM"},
+    [VR_OUT_TWICE] = {VC4_RULE_GL_OUTPUT_WRITE_ONCE, "output written to the VPM more than once"},
 };
 
 /* Report rule r for the batch on QPU q (at its thread end: 3 instructions
@@ -51,7 +52,8 @@ static void vsi_rule(struct vc4_v3d *v, struct vc4_qpu *q, enum vsi_rule r, cons
     va_end(ap);
     uint32_t pc = q->pc;
     q->pc -= (VC4_QPU_THREND_SLOTS + 1) * VC4_QPU_INSTR_BYTES;
-    vc4_v3d_qpu_diag(v, q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, vsi_rules[r].id, SRC_S0,
+    vc4_v3d_qpu_diag(v, q, v->strict ? VC4_ERROR : VC4_WARNING, VC4_DIAG_RULE, vc4_rule_table[vsi_rules[r].rule].id,
+                     vc4_rule_table[vsi_rules[r].rule].source,
                      "%s (GL record 0x%08x): %s: %s", vc4_gl_stage_name[st], s->g->record_addr,
                      vsi_rules[r].what, msg);
     q->pc = pc;
@@ -200,6 +202,8 @@ const uint32_t *vc4_vsi_get(const struct vc4_vsi *s, enum vc4_gl_stage st, uint3
 /* ---- batches on the QPUs ------------------------------------------------------------------- */
 
 /* Start the next batch on idle QPU i in a free VPM window. */
+static const struct vc4_qpu_port vsi_port; /* below, after vsi_program_end */
+
 static bool start_batch(struct vc4_v3d *v, unsigned i, const struct vc4_location *loc)
 {
     struct vc4_vsi *s = &v->vsi;
@@ -230,7 +234,7 @@ static bool start_batch(struct vc4_v3d *v, unsigned i, const struct vc4_location
     vc4_vpm_qpu_reset(&v->vpm, i);
     vc4_vpm_qpu_role(&v->vpm, i, st == VC4_GL_CS ? VC4_VPM_ROLE_CS : VC4_VPM_ROLE_VS, base);
     vc4_tmu_qpu_reset(&v->tmu, i);
-    vc4_qpu_start(q, vc4_gl_code(g, st), vc4_gl_unif(g, st), 0, false);
+    vc4_qpu_start(q, &vsi_port, vc4_gl_code(g, st), vc4_gl_unif(g, st), 0);
     s->stats.batches[st]++;
     s->stats.vertices[st] += vq->n;
     return true;
@@ -309,11 +313,11 @@ static void check_batch(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_v
         vsi_rule(v, q, VR_OUT_TWICE, "output row %d written again at 0x%08x", t->wr_dup_row, t->wr_dup_pc);
 }
 
-bool vc4_vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
+/* Thread end of a vertex / coordinate shader batch: its outputs to the
+ * stage's cache; the QPU becomes idle. */
+static void vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     struct vc4_vsi *s = &v->vsi;
-    if (!vc4_vsi_owns(s, q->num))
-        return false;
     struct vc4_vsi_qpu *vq = &s->q[q->num];
     vc4_sched_end_checks(v, q);
     check_batch(v, q, vq);
@@ -331,8 +335,19 @@ bool vc4_vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
     vc4_vpm_qpu_role(&v->vpm, q->num, VC4_VPM_ROLE_USER, 0);
     s->ndone += vq->n;
     q->state = VC4_EMU_QPU_IDLE;
-    return true;
 }
+
+/* The port of a QPU shading a vertex batch: no fragment-shader I/O (qpu.h). */
+static const struct vc4_qpu_port vsi_port = {
+    .read = vc4_qpu_port_no_read,
+    .write = vc4_qpu_port_no_write,
+    .signal = vc4_qpu_port_no_signal,
+    .post = vc4_qpu_port_no_post,
+    .sb_wait = vc4_qpu_port_no_sb_wait,
+    .thread_switch = vc4_qpu_port_no_thread_switch,
+    .program_end = vsi_program_end,
+    .user = false,
+};
 
 static void release_all(struct vc4_v3d *v)
 {

@@ -113,8 +113,6 @@ const uint32_t *vc4_vsi_get(const struct vc4_vsi *s, enum vc4_gl_stage st, uint3
 struct vc4_ptb_vertex_source;
 void vc4_vsi_ptb_source(struct vc4_ptb_vertex_source *src);
 
-/* Thread end of a vertex / coordinate shader: true when handled here. */
-bool vc4_vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q);
 static inline bool vc4_vsi_owns(const struct vc4_vsi *s, unsigned qpu)
 {
     return qpu < VC4_VSI_MAX_QPUS && s->q[qpu].owned;

@@ -1,21 +1,10 @@
 /*
  * qpu_validate.c - the static QPU program validator: every instruction
- * restriction the seed posts and the reference facts state, one table row
- * per rule (id, one-sentence summary, source, severity, scope).
+ * restriction the seed posts and the reference facts state.  Each rule's id,
+ * summary, source and severity are a row of the registry (src/spec/rules.c);
+ * its scope is a row of rule_scope[] below.
  *
- * Sources, abbreviated in the table:
- *   seed 002/003/004  the seed posts in shared/seeds/ (their code ran on hardware)
- *   guide p.N         the Broadcom "VideoCore IV 3D Architecture Reference
- *                     Guide", as quoted by Mesa vc4_qpu_validate.c (p.37
- *                     "Summary of Instruction Restrictions") or by VC4C
- *   addendum          maazl's vc4asm "VideoCore IV addendum" (errata measured
- *                     on hardware)
- *   facts Sx          shared/reference/qpu-isa-facts.md item x, or
- *                     v3d-hardware-facts.md section x.y
- *
- * Severity: ERROR when breaking the rule gives garbage values, lost requests
- * or hangs; WARNING when a source calls the behaviour "unreliable" or
- * merely useless.  Each row's comment says which.
+ * Sources and severities: see src/spec/rules.c.
  *
  * How the program is walked: every word is decoded once (vc4_qpu_decode)
  * into an array; one linear pass keeps the state windowed rules need (last
@@ -37,65 +26,69 @@
 
 #include "base/base.h"
 #include "spec/qpu_spec.h"
+#include "spec/rules.h"
 
 /* ---- the rule table ---------------------------------------------------- */
 
+/* The validator's rules are the registry's first VC4_RULE_QPU_STATIC_COUNT
+ * (src/spec/rules.c: id, severity, summary, source); R_ names them here. */
 enum rule_id {
     /* encoding */
-    R_RESERVED_OP_ADD,
-    R_RESERVED_PACK,
-    R_RESERVED_LDI_MODE,
-    R_RESERVED_BRANCH_COND,
-    R_READ_UNDEFINED,
+    R_RESERVED_OP_ADD = VC4_RULE_RESERVED_OP_ADD,
+    R_RESERVED_PACK = VC4_RULE_RESERVED_PACK,
+    R_RESERVED_LDI_MODE = VC4_RULE_RESERVED_LDI_MODE,
+    R_RESERVED_BRANCH_COND = VC4_RULE_RESERVED_BRANCH_COND,
+    R_READ_UNDEFINED = VC4_RULE_READ_UNDEFINED_REG,
     /* program end */
-    R_NO_THREND,
-    R_THREND_DELAY_SLOTS,
-    R_THREND_REGFILE_WRITE,
-    R_THREND_SB_WAIT,
-    R_THREND_DELAY_IO,
-    R_THREND_REG14,
-    R_LAST_TLB_Z,
-    R_THREND_BRANCH,
+    R_NO_THREND = VC4_RULE_NO_THREND,
+    R_THREND_DELAY_SLOTS = VC4_RULE_THREND_DELAY_SLOTS,
+    R_THREND_REGFILE_WRITE = VC4_RULE_THREND_REGFILE_WRITE,
+    R_THREND_SB_WAIT = VC4_RULE_THREND_SB_WAIT,
+    R_THREND_DELAY_IO = VC4_RULE_THREND_DELAY_IO,
+    R_THREND_REG14 = VC4_RULE_THREND_REG14,
+    R_LAST_TLB_Z = VC4_RULE_LAST_TLB_Z,
+    R_THREND_BRANCH = VC4_RULE_THREND_BRANCH,
     /* fragment shaders */
-    R_FS_SB_WAIT_FIRST_TWO,
-    R_FS_VPM_ACCESS,
-    R_THREADED_UPPER_REGS,
+    R_FS_SB_WAIT_FIRST_TWO = VC4_RULE_FS_SCOREBOARD_FIRST_TWO,
+    R_FS_VPM_ACCESS = VC4_RULE_FS_VPM_ACCESS,
+    R_THREADED_UPPER_REGS = VC4_RULE_THREADED_UPPER_REGS,
     /* register hazards */
-    R_REGFILE_RAW,
-    R_SFU_R4_READ,
-    R_SFU_R4_CONFLICT,
-    R_ROT_QUAD_ONLY,
-    R_ROT_R5_AFTER_WRITE,
-    R_ROT_ACC_AFTER_WRITE,
-    R_DUAL_WRITE_INVERSE,
+    R_REGFILE_RAW = VC4_RULE_REGFILE_READ_AFTER_WRITE,
+    R_SFU_R4_READ = VC4_RULE_SFU_R4_EARLY,
+    R_SFU_R4_CONFLICT = VC4_RULE_SFU_R4_CONFLICT,
+    R_ROT_QUAD_ONLY = VC4_RULE_ROT_QUAD_ONLY,
+    R_ROT_R5_AFTER_WRITE = VC4_RULE_ROT_R5_AFTER_WRITE,
+    R_ROT_ACC_AFTER_WRITE = VC4_RULE_ROT_ACC_AFTER_WRITE,
+    R_DUAL_WRITE_INVERSE = VC4_RULE_DUAL_WRITE_INVERSE,
     /* peripherals */
-    R_ONE_PERIPHERAL,
-    R_PERIPH_COND_WRITE,
-    R_UNIF_AFTER_UNIF_ADDR,
-    R_TMU_NOSWAP_LATE,
-    R_TMU_FIFO_OVERFLOW,
-    R_TMU_FIFO_DEEP,
-    R_TLB_Z_MS_FLAGS,
-    R_HOST_INT_ZERO,
+    R_ONE_PERIPHERAL = VC4_RULE_ONE_PERIPHERAL,
+    R_PERIPH_COND_WRITE = VC4_RULE_PERIPH_COND_WRITE,
+    R_UNIF_AFTER_UNIF_ADDR = VC4_RULE_UNIF_AFTER_UNIF_ADDR,
+    R_TMU_NOSWAP_LATE = VC4_RULE_TMU_NOSWAP_LATE,
+    R_TMU_FIFO_OVERFLOW = VC4_RULE_TMU_FIFO_OVERFLOW,
+    R_TMU_FIFO_DEEP = VC4_RULE_TMU_FIFO_DEEP,
+    R_TLB_Z_MS_FLAGS = VC4_RULE_TLBZ_MS_FLAGS,
+    R_HOST_INT_ZERO = VC4_RULE_HOST_INT_ZERO,
     /* branches */
-    R_BRANCH_SPACING,
+    R_BRANCH_SPACING = VC4_RULE_BRANCH_SPACING,
     /* thread switches */
-    R_THRSW_SB_LOCKED,
-    R_THRSW_AFTER_LTHRSW,
-    R_THRSW_SPACING,
-    R_THRSW_TMU_PENDING,
+    R_THRSW_SB_LOCKED = VC4_RULE_THRSW_SB_LOCKED,
+    R_THRSW_AFTER_LTHRSW = VC4_RULE_THRSW_AFTER_LTHRSW,
+    R_THRSW_SPACING = VC4_RULE_THRSW_SPACING,
+    R_THRSW_TMU_PENDING = VC4_RULE_THRSW_TMU_PENDING,
     /* VPM */
-    R_VPM_READ_TOO_EARLY,
-    R_VPM_SETUP_OUTSTANDING,
-    R_VPM_READ_OVERRUN,
-    R_VPM_READ_UNCONSUMED,
-    R_VPM_CONCURRENT,
+    R_VPM_READ_TOO_EARLY = VC4_RULE_VPM_READ_TOO_EARLY,
+    R_VPM_SETUP_OUTSTANDING = VC4_RULE_VPM_SETUP_OUTSTANDING,
+    R_VPM_READ_OVERRUN = VC4_RULE_VPM_READ_OVERRUN,
+    R_VPM_READ_UNCONSUMED = VC4_RULE_VPM_READ_UNCONSUMED,
+    R_VPM_CONCURRENT = VC4_RULE_VPM_CONCURRENT,
     /* pack */
-    R_PACK_MUL_IO,
-    R_PACK_A_TARGET,
-    R_PACK_32S_OP,
-    R_COUNT
+    R_PACK_MUL_IO = VC4_RULE_PACK_MUL_IO,
+    R_PACK_A_TARGET = VC4_RULE_PACK_A_TARGET,
+    R_PACK_32S_OP = VC4_RULE_PACK_32S_OP,
+    R_COUNT = VC4_RULE_QPU_STATIC_COUNT
 };
+static_assert(R_PACK_32S_OP + 1 == R_COUNT, "the validator names every static rule");
 
 static_assert(R_COUNT <= 64, "rules fit the per-instruction dedup mask");
 
@@ -106,204 +99,60 @@ enum rule_scope {
     SCOPE_THREADED_FS,   /* fragment shader with opts->threaded */
 };
 
-struct rule_info {
-    enum vc4_severity severity;
-    enum rule_scope scope;
+/* Where each rule applies (severity: the registry). */
+static const enum rule_scope rule_scope[] = {
+    [R_RESERVED_OP_ADD] = SCOPE_ALL,
+    [R_RESERVED_PACK] = SCOPE_ALL,
+    [R_RESERVED_LDI_MODE] = SCOPE_ALL,
+    [R_RESERVED_BRANCH_COND] = SCOPE_ALL,
+    [R_READ_UNDEFINED] = SCOPE_ALL,
+    [R_NO_THREND] = SCOPE_ALL,
+    [R_THREND_DELAY_SLOTS] = SCOPE_ALL,
+    [R_THREND_REGFILE_WRITE] = SCOPE_ALL,
+    [R_THREND_SB_WAIT] = SCOPE_ALL,
+    [R_THREND_DELAY_IO] = SCOPE_ALL,
+    [R_THREND_REG14] = SCOPE_ALL,
+    [R_LAST_TLB_Z] = SCOPE_ALL,
+    [R_THREND_BRANCH] = SCOPE_ALL,
+    [R_FS_SB_WAIT_FIRST_TWO] = SCOPE_FRAGMENT,
+    [R_FS_VPM_ACCESS] = SCOPE_FRAGMENT,
+    [R_THREADED_UPPER_REGS] = SCOPE_THREADED_FS,
+    [R_REGFILE_RAW] = SCOPE_ALL,
+    [R_SFU_R4_READ] = SCOPE_ALL,
+    [R_SFU_R4_CONFLICT] = SCOPE_ALL,
+    [R_ROT_QUAD_ONLY] = SCOPE_ALL,
+    [R_ROT_R5_AFTER_WRITE] = SCOPE_ALL,
+    [R_ROT_ACC_AFTER_WRITE] = SCOPE_ALL,
+    [R_DUAL_WRITE_INVERSE] = SCOPE_ALL,
+    [R_ONE_PERIPHERAL] = SCOPE_ALL,
+    [R_PERIPH_COND_WRITE] = SCOPE_ALL,
+    [R_UNIF_AFTER_UNIF_ADDR] = SCOPE_ALL,
+    [R_TMU_NOSWAP_LATE] = SCOPE_ALL,
+    [R_TMU_FIFO_OVERFLOW] = SCOPE_ALL,
+    [R_TMU_FIFO_DEEP] = SCOPE_ALL,
+    [R_TLB_Z_MS_FLAGS] = SCOPE_ALL,
+    [R_HOST_INT_ZERO] = SCOPE_ALL,
+    [R_BRANCH_SPACING] = SCOPE_ALL,
+    [R_THRSW_SB_LOCKED] = SCOPE_THREADED_FS,
+    [R_THRSW_AFTER_LTHRSW] = SCOPE_THREADED_FS,
+    [R_THRSW_SPACING] = SCOPE_THREADED_FS,
+    [R_THRSW_TMU_PENDING] = SCOPE_THREADED_FS,
+    [R_VPM_READ_TOO_EARLY] = SCOPE_ALL,
+    [R_VPM_SETUP_OUTSTANDING] = SCOPE_ALL,
+    [R_VPM_READ_OVERRUN] = SCOPE_ALL,
+    [R_VPM_READ_UNCONSUMED] = SCOPE_ALL,
+    [R_VPM_CONCURRENT] = SCOPE_ALL,
+    [R_PACK_MUL_IO] = SCOPE_ALL,
+    [R_PACK_A_TARGET] = SCOPE_ALL,
+    [R_PACK_32S_OP] = SCOPE_ALL,
 };
+static_assert(VC4_ARRAY_SIZE(rule_scope) == R_COUNT, "one scope per rule id");
 
-static const struct vc4_qpu_rule rule_table[] = {
-    [R_RESERVED_OP_ADD] = {"reserved-op-add",
-        "Add-ALU op codes 9-11 and 25-29 are not assigned.",
-        "facts 6.2; Mesa vc4_qpu_defines.h"},
-    [R_RESERVED_PACK] = {"reserved-pack",
-        "MUL pack codes (pm=1) 1, 2 and 8-15 are not assigned.",
-        "facts 6.6 / qpu-isa-facts 13; Mesa enum qpu_pack_mul"},
-    [R_RESERVED_LDI_MODE] = {"reserved-ldi-mode",
-        "Load-immediate modes 2, 5, 6 and 7 are not assigned (0, 1, 3 load, 4 is the semaphore).",
-        "qpu-isa-facts 3; Mesa, vc4asm Inst.h ldmode"},
-    [R_RESERVED_BRANCH_COND] = {"reserved-branch-cond",
-        "Branch conditions 12-14 are not assigned.",
-        "qpu-isa-facts 18; Mesa vc4_qpu_defines.h"},
-    [R_READ_UNDEFINED] = {"read-undefined-reg",
-        "An operand reads a register address that has no read meaning in its file (e.g. ra33), which returns an undefined value.",
-        "facts 6.9 (guide table 14 read columns)"},
-    [R_NO_THREND] = {"no-thrend",
-        "A program must end with a thread-end (program end) signal.",
-        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c"},
-    [R_THREND_DELAY_SLOTS] = {"thrend-delay-slots",
-        "The thread-end instruction is followed by 2 delay-slot instructions, which must exist.",
-        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c; qpu-isa-facts 19"},
-    [R_THREND_REGFILE_WRITE] = {"thrend-regfile-write",
-        "The thread-end instruction must not write physical register file A or B.",
-        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c"},
-    [R_THREND_SB_WAIT] = {"thrend-sb-wait",
-        "The thread-end instruction must not wait on the scoreboard implicitly (a first TLB access).",
-        "guide p.37 via Mesa vc4_qpu_validate.c; facts 6.10.2"},
-    [R_THREND_DELAY_IO] = {"thrend-delay-io",
-        "Thread end and its 2 delay slots must not read uniforms or varyings or touch VPM/VDR/VDW.",
-        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c"},
-    [R_THREND_REG14] = {"thrend-reg14",
-        "Thread end and its 2 delay slots must not read or write address 14 of either register file.",
-        "seed 002 shader rules (next pixel's W is set up in r14b); guide p.37 via Mesa"},
-    [R_LAST_TLB_Z] = {"last-tlb-z",
-        "The last instruction (second delay slot of thread end) must not write TLB Z.",
-        "guide p.37 via Mesa vc4_qpu_validate.c; qpu-isa-facts 19"},
-    [R_THREND_BRANCH] = {"thrend-branch",
-        "No branch in the 2 delay slots of a thread end (the program has ended).",
-        "qpu-isa-facts 18/19; kernel vc4_validate_shaders.c (facts 5.5)"},
-    [R_FS_SB_WAIT_FIRST_TWO] = {"fs-sbwait-first-two",
-        "The first two instructions of a fragment shader must not wait on the scoreboard (sbwait or a first TLB access).",
-        "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c"},
-    [R_FS_VPM_ACCESS] = {"fs-vpm-access",
-        "Fragment shaders cannot access VPM or VCD: those FIFOs are shared with varying interpolation.",
-        "seed 002 shader rules; seed 003 (guide quote)"},
-    [R_THREADED_UPPER_REGS] = {"threaded-upper-regs",
-        "A threaded fragment shader owns only registers 0-15 of each file; 16-31 belong to the other thread.",
-        "facts 9 and 5.5 (kernel vc4_validate_shaders.c)"},
-    [R_REGFILE_RAW] = {"regfile-raw",
-        "An instruction must not read a physical regfile A/B location written by the previous instruction.",
-        "seed 002 shader rules; guide p.37 via Mesa; vc4asm; VC4C"},
-    [R_SFU_R4_READ] = {"sfu-r4-read",
-        "r4 must not be read in the 2 instructions after an SFU write (the result lands after 2).",
-        "guide p.37 via Mesa vc4_qpu_validate.c; qpu-isa-facts 10"},
-    [R_SFU_R4_CONFLICT] = {"sfu-r4-conflict",
-        "No other r4 writer (SFU, ldtmu, loadc, ldcend, loadcv, loadam) in the 2 instructions after an SFU write.",
-        "guide p.37 via Mesa vc4_qpu_validate.c; qpu-isa-facts 10"},
-    [R_ROT_QUAD_ONLY] = {"rot-quad-only",
-        "A full 16-lane vector rotation needs both MUL inputs in r0-r3; otherwise it rotates within each quad.",
-        "guide via Mesa; py-videocore test_rotate_r4/ra; addendum (qpu-isa-facts 6)"},
-    [R_ROT_R5_AFTER_WRITE] = {"rot-r5-after-write",
-        "A rotate by r5 must not immediately follow a write to r5 (including the implicit r5 write of a varying read).",
-        "guide p.37 via Mesa vc4_qpu_validate.c; vc4asm (qpu-isa-facts 8)"},
-    [R_ROT_ACC_AFTER_WRITE] = {"rot-acc-after-write",
-        "A vector rotate must not immediately follow a write to the accumulator being rotated.",
-        "guide p.37 via Mesa vc4_qpu_validate.c (qpu-isa-facts 8)"},
-    [R_DUAL_WRITE_INVERSE] = {"dual-write-inverse",
-        "Both ALUs must not write the same target with inverse conditions; the result is undefined.",
-        "addendum (qpu-isa-facts 20a)"},
-    [R_ONE_PERIPHERAL] = {"one-peripheral",
-        "At most one of TMU write, TMU read, TLB write, TLB read, SFU write, mutex read, semaphore per instruction.",
-        "guide p.37 via Mesa vc4_qpu_validate.c (qpu-isa-facts 21)"},
-    [R_PERIPH_COND_WRITE] = {"periph-cond-write",
-        "Conditional writes to TMU, VPM, VPM/VCD setup, VDR/VDW address or SFU trigger the FIFO anyway with undefined data.",
-        "addendum (qpu-isa-facts 21); VC4C rejects them"},
-    [R_UNIF_AFTER_UNIF_ADDR] = {"unif-after-unif-addr",
-        "Uniforms must not be read in the 2 instructions after a write of the uniforms address.",
-        "guide p.22 via VC4C; Mesa (qpu-isa-facts 22)"},
-    [R_TMU_NOSWAP_LATE] = {"tmu-noswap-late",
-        "TMU_NOSWAP must be written at least 3 instructions before the first TMU write.",
-        "guide p.37 via Mesa vc4_qpu_validate.c (qpu-isa-facts 23)"},
-    [R_TMU_FIFO_OVERFLOW] = {"tmu-fifo-overflow",
-        "At most 8 TMU FIFO entries (each TMU register write is one) may be outstanding per TMU; half when threaded.",
-        "seed 004 texturing post; facts 7.2"},
-    [R_TMU_FIFO_DEEP] = {"tmu-fifo-deep",
-        "More than 4 outstanding TMU requests without ldtmu is unreliable (results from 4 slots ahead); half when threaded.",
-        "addendum (qpu-isa-facts 23)"},
-    [R_TLB_Z_MS_FLAGS] = {"tlbz-ms-flags",
-        "MS_FLAGS must not be read in the 2 instructions after a TLB Z write.",
-        "guide p.37 via Mesa vc4_qpu_validate.c (facts 6.10.10)"},
-    [R_HOST_INT_ZERO] = {"host-int-zero",
-        "Writing zero to HOST_INT raises no interrupt; the value must be non-zero.",
-        "addendum (qpu-isa-facts 21)"},
-    [R_BRANCH_SPACING] = {"branch-spacing",
-        "Leave at least 2 non-branch instructions between branches, else no branch is taken or the thread crashes.",
-        "addendum (qpu-isa-facts 18)"},
-    [R_THRSW_SB_LOCKED] = {"thrsw-sb-locked",
-        "No thread switch while the scoreboard is locked (after sbwait or a TLB access, before sbdone).",
-        "guide via Mesa vc4_qpu_validate.c (facts 6.10.13)"},
-    [R_THRSW_AFTER_LTHRSW] = {"thrsw-after-lthrsw",
-        "No thread switch after the last-thread-switch signal.",
-        "guide via Mesa vc4_qpu_validate.c (facts 6.10.13)"},
-    [R_THRSW_SPACING] = {"thrsw-spacing",
-        "A thread switch takes effect after 2 delay slots; the next may come at +3 at the earliest.",
-        "guide via Mesa vc4_qpu_validate.c (facts 6.10.13); kernel (facts 5.5)"},
-    [R_THRSW_TMU_PENDING] = {"thrsw-tmu-pending",
-        "TMU results requested before a thread switch must all be read before the next switch.",
-        "guide via Mesa vc4_qpu_validate.c (facts 6.10.13); seed 004 (shared FIFO)"},
-    [R_VPM_READ_TOO_EARLY] = {"vpm-read-too-early",
-        "Wait at least 3 instructions between a VPM read setup and the first VPM read, else the read returns garbage.",
-        "seed 003 (VPM read setup)"},
-    [R_VPM_SETUP_OUTSTANDING] = {"vpm-setup-outstanding",
-        "A new VPM read setup is ignored while more than one value of the previous setup is still unread.",
-        "addendum (qpu-isa-facts 24); facts 8.2 (drain before the next setup)"},
-    [R_VPM_READ_OVERRUN] = {"vpm-read-overrun",
-        "More VPM reads than the read setup's vector count give garbage or hang.",
-        "seed 003 (VPM read setup NUM)"},
-    [R_VPM_READ_UNCONSUMED] = {"vpm-read-unconsumed",
-        "Every VPM read programmed by a read setup must be consumed before program end.",
-        "seed 003; guide p.24 via py-videocore PR #8 (qpu-isa-facts 24)"},
-    [R_VPM_CONCURRENT] = {"vpm-concurrent",
-        "Only a VPM read and a VPM write may share an instruction; other concurrent VPM accesses (or with ldtmu) are unreliable.",
-        "addendum (qpu-isa-facts 24)"},
-    [R_PACK_MUL_IO] = {"pack-mul-io",
-        "Byte-partial MUL packs (pm=1 .8a-.8d) do not work on I/O (peripheral) targets.",
-        "addendum and vc4asm validator (qpu-isa-facts 13)"},
-    [R_PACK_A_TARGET] = {"pack-a-target",
-        "A regfile-A pack (pm=0) is only valid when the ALU writing file A targets a physical register.",
-        "VC4C checkValidPackTarget (qpu-isa-facts 12)"},
-    [R_PACK_32S_OP] = {"pack-32s-op",
-        "The .32s pack saturates only add and sub results.",
-        "vc4asm (qpu-isa-facts 12)"},
-};
-static_assert(VC4_ARRAY_SIZE(rule_table) == R_COUNT, "one table row per rule id");
-
-/*
- * Severity and scope, per rule.  ERROR: garbage, lost data or hangs.
- * WARNING: "unreliable", per-quad surprise, or a useless write.
- */
-static const struct rule_info rule_info[] = {
-    [R_RESERVED_OP_ADD] = {VC4_ERROR, SCOPE_ALL},       /* undefined operation */
-    [R_RESERVED_PACK] = {VC4_ERROR, SCOPE_ALL},         /* undefined conversion */
-    [R_RESERVED_LDI_MODE] = {VC4_ERROR, SCOPE_ALL},     /* undefined value */
-    [R_RESERVED_BRANCH_COND] = {VC4_ERROR, SCOPE_ALL},  /* undefined control flow */
-    [R_READ_UNDEFINED] = {VC4_ERROR, SCOPE_ALL},        /* garbage operand */
-    [R_NO_THREND] = {VC4_ERROR, SCOPE_ALL},             /* runs off into memory */
-    [R_THREND_DELAY_SLOTS] = {VC4_ERROR, SCOPE_ALL},    /* delay slots execute garbage */
-    [R_THREND_REGFILE_WRITE] = {VC4_ERROR, SCOPE_ALL},  /* guide: must not */
-    [R_THREND_SB_WAIT] = {VC4_ERROR, SCOPE_ALL},        /* guide: must not (hang) */
-    [R_THREND_DELAY_IO] = {VC4_ERROR, SCOPE_ALL},       /* next program's FIFOs */
-    [R_THREND_REG14] = {VC4_ERROR, SCOPE_ALL},          /* clobbers next W */
-    [R_LAST_TLB_Z] = {VC4_ERROR, SCOPE_ALL},            /* guide: must not */
-    [R_THREND_BRANCH] = {VC4_ERROR, SCOPE_ALL},         /* undefined */
-    [R_FS_SB_WAIT_FIRST_TWO] = {VC4_ERROR, SCOPE_FRAGMENT}, /* guide: must not */
-    [R_FS_VPM_ACCESS] = {VC4_ERROR, SCOPE_FRAGMENT},    /* corrupts varyings */
-    [R_THREADED_UPPER_REGS] = {VC4_ERROR, SCOPE_THREADED_FS}, /* other thread's data */
-    [R_REGFILE_RAW] = {VC4_ERROR, SCOPE_ALL},           /* reads the old value */
-    [R_SFU_R4_READ] = {VC4_ERROR, SCOPE_ALL},           /* reads the old r4 */
-    [R_SFU_R4_CONFLICT] = {VC4_ERROR, SCOPE_ALL},       /* r4 clobbered */
-    [R_ROT_QUAD_ONLY] = {VC4_WARNING, SCOPE_ALL},       /* defined, but per quad */
-    [R_ROT_R5_AFTER_WRITE] = {VC4_ERROR, SCOPE_ALL},    /* wrong rotation amount */
-    [R_ROT_ACC_AFTER_WRITE] = {VC4_ERROR, SCOPE_ALL},   /* rotates stale data */
-    [R_DUAL_WRITE_INVERSE] = {VC4_ERROR, SCOPE_ALL},    /* addendum: undefined value */
-    [R_ONE_PERIPHERAL] = {VC4_ERROR, SCOPE_ALL},        /* guide: maximum of one */
-    [R_PERIPH_COND_WRITE] = {VC4_ERROR, SCOPE_ALL},     /* undefined data queued */
-    [R_UNIF_AFTER_UNIF_ADDR] = {VC4_ERROR, SCOPE_ALL},  /* reads the old stream */
-    [R_TMU_NOSWAP_LATE] = {VC4_ERROR, SCOPE_ALL},       /* wrong TMU used */
-    [R_TMU_FIFO_OVERFLOW] = {VC4_ERROR, SCOPE_ALL},     /* FIFO overrun: hang / lost */
-    [R_TMU_FIFO_DEEP] = {VC4_WARNING, SCOPE_ALL},       /* addendum: "unreliable" */
-    [R_TLB_Z_MS_FLAGS] = {VC4_ERROR, SCOPE_ALL},        /* stale mask */
-    [R_HOST_INT_ZERO] = {VC4_WARNING, SCOPE_ALL},       /* useless, not harmful */
-    [R_BRANCH_SPACING] = {VC4_ERROR, SCOPE_ALL},        /* addendum: crash */
-    [R_THRSW_SB_LOCKED] = {VC4_ERROR, SCOPE_THREADED_FS},   /* deadlock */
-    [R_THRSW_AFTER_LTHRSW] = {VC4_ERROR, SCOPE_THREADED_FS},
-    [R_THRSW_SPACING] = {VC4_ERROR, SCOPE_THREADED_FS},
-    [R_THRSW_TMU_PENDING] = {VC4_ERROR, SCOPE_THREADED_FS}, /* other thread's results */
-    [R_VPM_READ_TOO_EARLY] = {VC4_ERROR, SCOPE_ALL},    /* seed 003: garbage */
-    [R_VPM_SETUP_OUTSTANDING] = {VC4_ERROR, SCOPE_ALL}, /* setup ignored: garbage */
-    [R_VPM_READ_OVERRUN] = {VC4_ERROR, SCOPE_ALL},      /* seed 003: garbage or hangs */
-    [R_VPM_READ_UNCONSUMED] = {VC4_ERROR, SCOPE_ALL},   /* seed 003: garbage or hangs */
-    [R_VPM_CONCURRENT] = {VC4_WARNING, SCOPE_ALL},      /* addendum: "unreliable" */
-    [R_PACK_MUL_IO] = {VC4_ERROR, SCOPE_ALL},           /* addendum: does not work */
-    [R_PACK_A_TARGET] = {VC4_ERROR, SCOPE_ALL},         /* pack not applied */
-    [R_PACK_32S_OP] = {VC4_WARNING, SCOPE_ALL},         /* no saturation, value kept */
-};
-static_assert(VC4_ARRAY_SIZE(rule_info) == R_COUNT, "one severity/scope per rule id");
-
-const struct vc4_qpu_rule *vc4_qpu_rules(size_t *count)
+const struct vc4_rule *vc4_qpu_rules(size_t *count)
 {
     if (count)
         *count = R_COUNT;
-    return rule_table;
+    return vc4_rule_table;
 }
 
 /* ---- hardware facts the rules use, as data ------------------------------ */
@@ -509,7 +358,7 @@ struct vctx {
 
 static bool rule_applies(const struct vctx *c, enum rule_id r)
 {
-    switch (rule_info[r].scope) {
+    switch (rule_scope[r]) {
     case SCOPE_ALL:
         return true;
     case SCOPE_FRAGMENT:
@@ -534,7 +383,7 @@ static void report(struct vctx *c, enum rule_id r, size_t i, const char *fmt, ..
         return;
     c->mask |= UINT64_C(1) << r;
     c->violations++;
-    if (rule_info[r].severity == VC4_ERROR)
+    if (vc4_rule_table[r].severity == VC4_ERROR)
         c->errors++;
     if (!c->sink || !c->sink->fn)
         return;
@@ -555,7 +404,8 @@ static void report(struct vctx *c, enum rule_id r, size_t i, const char *fmt, ..
     loc.file = c->opts->file;
     if (c->opts->lines && i < c->n)
         loc.line = c->opts->lines[i];
-    vc4_diag_rule(c->sink, rule_info[r].severity, "validate", rule_table[r].id, rule_table[r].source, &loc,
+    const struct vc4_rule *rd = &vc4_rule_table[r];
+    vc4_diag_rule(c->sink, rd->severity, "validate", rd->id, rd->source, &loc,
                   "%s: `%s`", what, dis);
 }
 

@@ -69,7 +69,7 @@ static void test_fifo_limits(void)
         unsigned ev = vc4_tmu_write(&tmu, &mem, 1, 1, VC4_TMU_S, 0xFFFF, s, 0, n, &sink, NULL);
         CHECK_EQ_U64(ev, n < VC4_TMU_FIFO_RELIABLE ? 0u : (unsigned)VC4_TMU_EV_UNRELIABLE);
     }
-    CHECK_CONTAINS(h.text, "tmu-fifo-unreliable");
+    CHECK_CONTAINS(h.text, "tmu-fifo-deep");
     addrs(s, 0x8000, 4);
     CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 1, 1, VC4_TMU_S, 0xFFFF, s, 0, 9, &sink, NULL),
                  VC4_TMU_EV_OVERFLOW);

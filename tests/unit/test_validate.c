@@ -246,11 +246,11 @@ static void test_thrend_rules(void)
 
 static void test_fragment_rules(void)
 {
-    PAIR("fs-sbwait-first-two", FRAG, false,
+    PAIR("fs-scoreboard-first-two", FRAG, false,
          { put(p, sig(VC4_QPU_SIG_WAIT_FOR_SCOREBOARD)); tail(p); },
          { nops(p, 2); put(p, sig(VC4_QPU_SIG_WAIT_FOR_SCOREBOARD)); tail(p); });
     /* the implicit wait: a first TLB access */
-    PAIR("fs-sbwait-first-two", FRAG, false,
+    PAIR("fs-scoreboard-first-two", FRAG, false,
          { nops(p, 1); put(p, mov(VC4_QPU_W_TLB_COLOR_ALL, R0)); tail(p); },
          { nops(p, 2); put(p, mov(VC4_QPU_W_TLB_COLOR_ALL, R0)); tail(p); });
     {
@@ -270,7 +270,7 @@ static void test_fragment_rules(void)
 
 static void test_hazard_rules(void)
 {
-    PAIR("regfile-raw", USER, false,
+    PAIR("regfile-read-after-write", USER, false,
          { put(p, mov(1, R0)); put(p, rd_a(mov(VC4_QPU_W_ACC0, A), 1)); tail(p); },
          { put(p, mov(1, R0)); nops(p, 1); put(p, rd_a(mov(VC4_QPU_W_ACC0, A), 1)); tail(p); });
     /* ws: the add ALU then writes file B, so reading ra1 is no hazard... */
@@ -282,16 +282,16 @@ static void test_hazard_rules(void)
         put(p, w);
         put(p, rd_a(mov(VC4_QPU_W_ACC0, A), 1));
         tail(p);
-        expect_clean("regfile-raw ws=1 writes rb1", b.w, b.n, USER, false);
+        expect_clean("regfile-read-after-write ws=1 writes rb1", b.w, b.n, USER, false);
     }
     /* ...but the mul ALU with ws=1 writes file A, conditionally: a hazard */
-    PAIR("regfile-raw", USER, false,
+    PAIR("regfile-read-after-write", USER, false,
          { I w = mul(VC4_QPU_M_V8MIN, 1, R0, R0); w.ws = 1; w.cond_mul = VC4_QPU_COND_ZS; put(p, w);
            put(p, rd_a(mov(VC4_QPU_W_ACC0, A), 1)); tail(p); },
          { I w = mul(VC4_QPU_M_V8MIN, 1, R0, R0); w.ws = 1; w.cond_mul = VC4_QPU_COND_NEVER; put(p, w);
            put(p, rd_a(mov(VC4_QPU_W_ACC0, A), 1)); tail(p); });
 
-    PAIR("sfu-r4-read", USER, false,
+    PAIR("sfu-r4-early", USER, false,
          { put(p, mov(VC4_QPU_W_SFU_RECIP, R0)); put(p, mov(VC4_QPU_W_ACC0, R4)); tail(p); },
          { put(p, mov(VC4_QPU_W_SFU_RECIP, R0)); nops(p, 2); put(p, mov(VC4_QPU_W_ACC0, R4)); tail(p); });
     PAIR("sfu-r4-conflict", USER, false,
@@ -517,7 +517,7 @@ static void branch_edge_prog(struct prog *p, unsigned slot_reg)
 static void test_branch_edge(void)
 {
     /* the read-after-write pair exists only along the taken branch */
-    PAIR("regfile-raw", USER, false, { branch_edge_prog(p, 2); }, { branch_edge_prog(p, 3); });
+    PAIR("regfile-read-after-write", USER, false, { branch_edge_prog(p, 2); }, { branch_edge_prog(p, 3); });
 }
 
 static void test_locations_and_kinds(void)
@@ -536,7 +536,7 @@ static void test_locations_and_kinds(void)
     CHECK_EQ_INT(vc4_qpu_validate(b.w, b.n, &o, &sink, &v), VC4_ERR_RULE);
     CHECK_EQ_INT(v, 1);
     CHECK_CONTAINS(g.text, "x.qasm:11:");
-    CHECK_CONTAINS(g.text, "regfile-raw");
+    CHECK_CONTAINS(g.text, "regfile-read-after-write");
     CHECK_CONTAINS(g.text, "ra1"); /* the disassembly is part of the message */
 
     /* no options, no sink, no count */
@@ -550,7 +550,7 @@ static void test_locations_and_kinds(void)
 static void test_rule_table(void)
 {
     size_t n = 0;
-    const struct vc4_qpu_rule *r = vc4_qpu_rules(&n);
+    const struct vc4_rule *r = vc4_qpu_rules(&n);
     CHECK(r != NULL);
     CHECK(n >= 40);
     for (size_t i = 0; i < n; i++) {
@@ -639,7 +639,7 @@ static void test_seed_shaders(void)
 static void test_every_rule_has_an_example(void)
 {
     size_t n = 0;
-    const struct vc4_qpu_rule *r = vc4_qpu_rules(&n);
+    const struct vc4_rule *r = vc4_qpu_rules(&n);
     for (size_t i = 0; i < n; i++) {
         bool seen = false;
         for (size_t k = 0; k < ntriggered && !seen; k++)
