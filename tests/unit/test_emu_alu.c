@@ -17,7 +17,7 @@ static void test_float_add_sub_rtz(void)
     static const struct t2 add[] = {
         {0x3F800000u, 0x3F800000u, 0x40000000u},     /* 1 + 1 */
         {0x3F800000u, 0xBF800000u, 0x00000000u},     /* 1 - 1 = +0 */
-        {0x80000000u, 0x80000000u, 0x80000000u},     /* -0 + -0 */
+        {0x80000000u, 0x80000000u, 0x00000000u},     /* -0 + -0 = +0 (measured, VC4C opcode_test.h) */
         {0x00000001u, 0x00000000u, 0x00000000u},     /* denormal input flushed */
         {0x00000000u, 0x7FC00000u, 0x7F800000u},     /* 0 + NaN = +Inf */
         {0x7F7FFFFFu, 0x7F7FFFFFu, 0x7F800000u},     /* overflow */
