@@ -36,10 +36,18 @@ static unsigned pick(unsigned n) { return rnd() % n; }
 
 /* Register values: floats of every kind (normal, denormal, zero, Inf/NaN
  * patterns, near 1.0 so that sums cancel), small and large integers. */
+/* The operands of VC4C's hardware-measured tables (tests/data/vc4c_*.txt):
+ * the edge cases whose results are known bit-exact, negative denormals
+ * included. */
+static const uint32_t hw_table_values[] = {0x80000000u, 0x7FFFFFFFu, 0, 0xFFFFFFFFu, 1, 0x70000000u,
+                                           0x90000000u, 0x7FFFu, 0x80007FFFu, 0x8000u, 0x7Fu, 0x8000007Fu,
+                                           0x80u, 0x3F800000u, 0xBF800000u, 0x40000000u, 0xF0000000u};
+
 static uint32_t rnd_value(void)
 {
     uint32_t s = rnd() & 0x80000000u;
-    switch (pick(8)) {
+    switch (pick(9)) {
+    case 8: return hw_table_values[pick(sizeof hw_table_values / sizeof hw_table_values[0])];
     case 0: return rnd();
     case 1: return s | (127u + pick(8) - 4u) << 23 | (rnd() & 0x7FFFFFu);
     case 2: return s | pick(256) << 23 | (rnd() & 0x7FFFFFu);
