@@ -592,8 +592,8 @@ VC4_KERNEL_CLONES static void k_host_fmul(const uint32_t *a, const uint32_t *b, 
                    ~(lane_mask((a[i] & F_EXP) == 0) | lane_mask((b[i] & F_EXP) == 0));
     for (int i = 0; i < N; i++) {
         uint64_t d = d2u((double)x.f[i] * (double)y.f[i]) & ~D_BELOW_FLOAT_MANT;
-        d = u2d(d & ~D_SIGN) < 0x1p-126 ? 0 : d;
-        p.f[i] = (float)u2d(d);
+        uint64_t keep = (uint64_t)0 - (uint64_t)(u2d(d & ~D_SIGN) >= 0x1p-126); /* below: +0 */
+        p.f[i] = (float)u2d(d & keep);
     }
     for (int i = 0; i < N; i++)
         out[i] = (p.u[i] & ~sp.u[i]) | (inf.u[i] & sp.u[i]);
