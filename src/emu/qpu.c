@@ -496,6 +496,11 @@ void vc4_qpu_start(struct vc4_qpu *q, uint32_t pc, uint32_t unif, uint32_t unif_
     q->prev_acc = 0;
     q->user = user;
     q->stall_until = 0;
+    /* A program starts with zero NOP registers (UNVERIFIED: the addendum
+     * does not say; seed 000's pass-through vertex shader, run on hardware,
+     * reads rb39 as an operand of its movs with no file-B read before, and
+     * its output is right only if that reads 0). */
+    memset(q->rf_nop, 0, sizeof q->rf_nop);
 }
 
 /* ---- register reads ------------------------------------------------------------ */

@@ -84,4 +84,28 @@ static void test_nop_regs_keep_the_read_values(void)
     vc4_emu_destroy(e);
 }
 
-TEST_LIST(test_ra39_after_elem_num, test_nop_regs_keep_the_read_values)
+/* A program starts with zero NOP registers (the model's choice, which seed
+ * 000's vertex shader needs: its movs read rb39 as their second operand):
+ * the values of the QPU's previous program do not carry over. */
+static void test_nop_regs_zero_at_program_start(void)
+{
+    struct harness_diags d;
+    struct vc4_emu *e = mk(1, &d);
+    struct prog p = {0};
+    emit(&p, I(.sig = SMALL, .raddr_b = 8, .raddr_a = ELEM, .op_add = VC4_QPU_A_OR, .waddr_add = R1,
+               .add_a = MUX_A, .add_b = MUX_B));
+    emit_end(&p);
+    CHECK(run(e, &p) == VC4_OK);
+    p.n = 0;
+    emit(&p, ldi(R2, 0x1234u));
+    emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = R2, .raddr_a = RNOP, .raddr_b = RNOP, .add_a = MUX_A,
+               .add_b = MUX_B));
+    emit_end(&p);
+    CHECK(run(e, &p) == VC4_OK);
+    static const uint32_t zero[16] = {0};
+    check_vec(e, 2, zero, "ra39 | rb39 at the start of the next program");
+    CHECK_EQ_INT(d.errors, 0);
+    vc4_emu_destroy(e);
+}
+
+TEST_LIST(test_ra39_after_elem_num, test_nop_regs_keep_the_read_values, test_nop_regs_zero_at_program_start)
