@@ -164,7 +164,7 @@ static void test_sfu_accuracy_sweep(void)
     for (uint32_t u = 0x00800000u; u < 0x7F800000u; u += 1u << 9) {
         float x;
         memcpy(&x, &u, sizeof x);
-        double d = x;
+        double d = (double)x;
         double e;
         if (u < 0x7E800000u) { /* 1/x normal */
             e = rel_err(vc4_sfu(VC4_SFU_RECIP, u), 1.0 / d);
