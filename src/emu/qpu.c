@@ -323,6 +323,15 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->rd_b = read_kind(1, in->raddr_b);
         xi->rmask |= in->raddr_b < VC4_QPU_REGS ? UINT64_C(1) << (32 + in->raddr_b) : 0;
     }
+    /* raddr 39 muxed into an ALU: the NOP register's last values (read_file) */
+    bool mux_a = in->add_a == VC4_QPU_MUX_A || in->add_b == VC4_QPU_MUX_A || in->mul_a == VC4_QPU_MUX_A ||
+                 in->mul_b == VC4_QPU_MUX_A;
+    bool mux_b = in->add_a == VC4_QPU_MUX_B || in->add_b == VC4_QPU_MUX_B || in->mul_a == VC4_QPU_MUX_B ||
+                 in->mul_b == VC4_QPU_MUX_B;
+    if (in->raddr_a == VC4_QPU_R_NOP && mux_a)
+        xi->rd_a = VC4_XI_RD_IO;
+    if (!small_imm && in->raddr_b == VC4_QPU_R_NOP && mux_b)
+        xi->rd_b = VC4_XI_RD_IO;
     if (in->raddr_a == VC4_QPU_R_MUTEX_ACQUIRE || (!small_imm && in->raddr_b == VC4_QPU_R_MUTEX_ACQUIRE))
         xi->block = VC4_XI_BLOCK_MUTEX;
     else if (in->sig == VC4_QPU_SIG_WAIT_FOR_SCOREBOARD || in->sig == VC4_QPU_SIG_COLOR_LOAD ||
@@ -339,10 +348,11 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
     /* operand sources: regfile A / B (or what was read from an I/O address
      * or the small immediate, copied into the QPU first) */
     xi->off[4] = xi->rd_a == VC4_XI_RD_REG ? (uint16_t)(QOFF(ra) + in->raddr_a * VEC_BYTES)
-               : xi->rd_a == VC4_XI_RD_ZERO ? QOFF(zero)
+               : xi->rd_a == VC4_XI_RD_ZERO ? (in->raddr_a == VC4_QPU_R_NOP ? QOFF(rf_nop[0]) : QOFF(zero))
                : xi->rd_a == VC4_XI_RD_ELEM ? QOFF(elem) : QOFF(in_a);
     xi->off[5] = xi->rd_b == VC4_XI_RD_REG ? (uint16_t)(QOFF(rb) + in->raddr_b * VEC_BYTES)
-               : xi->rd_b == VC4_XI_RD_ZERO ? QOFF(zero) : QOFF(in_b);
+               : xi->rd_b == VC4_XI_RD_ZERO ? (in->raddr_b == VC4_QPU_R_NOP ? QOFF(rf_nop[1]) : QOFF(zero))
+               : QOFF(in_b);
     xi->off[0] = mux_off(xi->add_a, xi->off);
     xi->off[1] = mux_off(xi->add_b, xi->off);
     xi->off[2] = mux_off(xi->mul_a, xi->off);
@@ -378,8 +388,8 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
     xi->sig = sig_has_effect(in->sig) || in->raddr_a == VC4_QPU_R_VARY ||
               (!small_imm && in->raddr_b == VC4_QPU_R_VARY);
     if (!add_used && !mul_used && xi->w_add == VC4_XI_W_NONE && xi->w_mul == VC4_XI_W_NONE &&
-        xi->sf == VC4_XI_SF_NONE && xi->rd_a != VC4_XI_RD_REG && xi->rd_a != VC4_XI_RD_IO &&
-        xi->rd_b != VC4_XI_RD_REG && xi->rd_b != VC4_XI_RD_IO && xi->block == VC4_XI_BLOCK_NONE &&
+        xi->sf == VC4_XI_SF_NONE && xi->rd_a == VC4_XI_RD_ZERO && xi->rd_b == VC4_XI_RD_ZERO &&
+        xi->block == VC4_XI_BLOCK_NONE &&
         !(xi->features & VC4_XI_THREND))
         xi->form = VC4_XI_NOP;
     /* the fast path (qpu.h): nothing but operands (uniforms included),
@@ -493,6 +503,11 @@ void vc4_qpu_start(struct vc4_qpu *q, const struct vc4_qpu_port *port, uint32_t 
     q->prev_acc = 0;
     q->user = port->user;
     q->stall_until = 0;
+    /* A program starts with zero NOP registers (UNVERIFIED: the addendum
+     * does not say; seed 000's pass-through vertex shader, run on hardware,
+     * reads rb39 as an operand of its movs with no file-B read before, and
+     * its output is right only if that reads 0). */
+    memset(q->rf_nop, 0, sizeof q->rf_nop);
 }
 
 /* ---- the port's "nothing here" entries ------------------------------------------------ */
@@ -619,7 +634,10 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
             rule(x, RULE_NO_TLB);
         fill(tmp, 0);
         return tmp;
-    case VC4_QPU_R_NOP:
+    case VC4_QPU_R_NOP: /* the last values read by elements 12-15, per quad (vc4asm addendum) */
+        for (int i = 0; i < N; i++)
+            tmp[i] = q->rf_nop[file][12 + (i & 3)];
+        return tmp;
     default:
         fill(tmp, 0); /* undefined on hardware; 0 here */
         return tmp;
@@ -870,6 +888,15 @@ static void operand_features(struct exec *x, const uint32_t **aa, const uint32_t
     }
 }
 
+/* After an ALU instruction's regfile reads, before any write: elements
+ * 12-15 of what each file gave become its NOP register's (an unused raddr
+ * 39 copies the NOP register onto itself). */
+static inline void nop_regs_read(struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+{
+    memcpy(&q->rf_nop[0][12], qvec(q, xi->off[4]) + 12, 4 * sizeof(uint32_t));
+    memcpy(&q->rf_nop[1][12], qvec(q, xi->off[5]) + 12, 4 * sizeof(uint32_t));
+}
+
 static void exec_alu(struct exec *x)
 {
     struct vc4_qpu *q = x->q;
@@ -892,6 +919,7 @@ static void exec_alu(struct exec *x)
         read_file(x, 1, in->raddr_b, q->in_b);
     if (VC4_UNLIKELY(x->failed))
         return;
+    nop_regs_read(q, xi);
 
     const uint32_t *aa = qvec(q, xi->off[0]), *ab = qvec(q, xi->off[1]);
     const uint32_t *ma = qvec(q, xi->off[2]), *mb = qvec(q, xi->off[3]);
@@ -1068,6 +1096,7 @@ QPU_NOINLINE static uint64_t step_fast_alu(const struct vc4_v3d *v, struct vc4_q
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)
         memcpy(q->in_b, xi->vec, sizeof q->in_b);
+    nop_regs_read(q, xi);
     uint32_t ra_tmp[N], rm_tmp[N];
     uint32_t *ra = xi->add_direct ? (uint32_t *)((char *)q + xi->w_off_add) : ra_tmp;
     uint32_t *rm = xi->mul_direct ? (uint32_t *)((char *)q + xi->w_off_mul) : rm_tmp;
@@ -1179,6 +1208,7 @@ static inline uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)
         memcpy(q->in_b, xi->vec, sizeof q->in_b);
+    nop_regs_read(q, xi);
     uint32_t ra_tmp[N], rm_tmp[N];
     uint32_t *wa = (uint32_t *)((char *)q + xi->w_off_add), *wm = (uint32_t *)((char *)q + xi->w_off_mul);
     if (xi->w_add != VC4_XI_W_NONE)

@@ -245,6 +245,11 @@ struct vc4_qpu {
     uint32_t rb[VC4_QPU_REGS][VC4_QPU_SIMD];
     uint32_t sfu_result[VC4_QPU_SIMD];
     uint32_t last_mul[VC4_QPU_SIMD]; /* previous mul result (mnop quirk, facts 20) */
+    /* The NOP registers ra39 / rb39: elements 12-15 hold the last values
+     * register file A / B gave elements 12-15 (small immediates and I/O
+     * reads included; branches and load immediates leave them); a read of
+     * raddr 39 gives them repeated per quad (vc4asm addendum, facts 20). */
+    uint32_t rf_nop[2][VC4_QPU_SIMD];
 };
 
 enum vc4_qpu_step {

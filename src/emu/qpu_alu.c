@@ -8,9 +8,17 @@
  *    0xBF665C24 and 448 * 0x3B88D181 - 1.0 = 0x3F5EDD42 hold only with
  *    truncation (round-to-nearest gives ...25 / ...44).  DESIGN.md; facts 17
  *    (V3DLib: "fmul rounds downward", identical for positive products).
- *  - Denormals flush to zero on input and output, sign kept (facts 17).
+ *  - Denormals flush to zero on input (sign kept) and output; a zero
+ *    result of fadd, fsub or fmul is +0 (measured: VC4C opcode_test.h,
+ *    fadd(-0, -0) = fsub(-0, 0) = fmul(1.0, -0) = 0x00000000).
  *  - No NaN: an exponent of 255 is an infinity of its sign whatever the
- *    mantissa; "0.0 + NaN = +Inf" (vc4asm addendum, facts 17).
+ *    mantissa; "0.0 + NaN = +Inf" (vc4asm addendum, facts 17); Inf * 0 = +0
+ *    and Inf + -Inf is the infinity of the second operand's sign (after
+ *    fsub's negation) (measured, opcode_test.h).
+ *  - fmin/fmax/fminabs/fmaxabs neither flush nor canonicalise: they return
+ *    an operand's bits, ordered as sign-magnitude values except that a
+ *    zero exponent (zero or denormal) counts as positive (measured,
+ *    opcode_test.h's negative-denormal rows; see f_order).
  *  - Carry per facts 16 (vc4asm instructions.html).
  *  - mul24 uses the unsigned low 24 bits (V3DLib FAQ: -1 * 16 = 268435440).
  *  - Shifts and rotates use the low 5 bits of the shift operand (vc4asm
@@ -34,6 +42,7 @@
 #define F_EXP_SHIFT 23
 #define F_BIAS 127
 #define F_EXP_MAX 255
+#define F_ABS 0x7FFFFFFFu
 
 static inline bool f_infnan(uint32_t f) { return (f & F_EXP) == F_EXP; }
 static inline bool f_zero(uint32_t f) { return (f & ~F_SIGN) == 0; }
@@ -44,14 +53,15 @@ uint32_t vc4_alu_flush(uint32_t f)
 }
 
 /* Assemble a result from sign, biased exponent and 24-bit mantissa (hidden
- * bit included), flushing underflow to a signed zero and overflow to an
- * infinity (UNVERIFIED: IEEE round-toward-zero would give FLT_MAX). */
+ * bit included), flushing underflow to +0 (a zero result is +0, measured)
+ * and overflow to an infinity (measured: fadd(0x70000000, 0x70000000) and
+ * fmul(0x70000000, 0x70000000) are +Inf in opcode_test.h). */
 static inline uint32_t f_make(uint32_t sign, int e, uint32_t mant24)
 {
     if (e >= F_EXP_MAX)
         return sign | F_INF;
     if (e <= 0)
-        return sign;
+        return 0;
     return sign | ((uint32_t)e << F_EXP_SHIFT) | (mant24 & F_MANT);
 }
 
@@ -59,14 +69,10 @@ uint32_t vc4_alu_fadd(uint32_t a, uint32_t b)
 {
     a = vc4_alu_flush(a);
     b = vc4_alu_flush(b);
-    if (f_infnan(a) || f_infnan(b)) {
-        /* Inf + -Inf: UNVERIFIED, +Inf (the NaN pattern becomes +Inf). */
-        if (f_infnan(a) && f_infnan(b) && ((a ^ b) & F_SIGN))
-            return F_INF;
-        return ((f_infnan(a) ? a : b) & F_SIGN) | F_INF;
-    }
+    if (f_infnan(a) || f_infnan(b)) /* Inf + -Inf: b's sign (measured) */
+        return ((f_infnan(b) ? b : a) & F_SIGN) | F_INF;
     if (f_zero(b))
-        return f_zero(a) ? (a & b & F_SIGN) : a;
+        return f_zero(a) ? 0 : a; /* -0 + -0 = +0 (measured) */
     if (f_zero(a))
         return b;
     uint32_t ma = a & ~F_SIGN, mb = b & ~F_SIGN;
@@ -113,10 +119,10 @@ uint32_t vc4_alu_fmul(uint32_t a, uint32_t b)
     a = vc4_alu_flush(a);
     b = vc4_alu_flush(b);
     uint32_t sign = (a ^ b) & F_SIGN;
-    if (f_infnan(a) || f_infnan(b))
-        return sign | F_INF; /* includes Inf * 0: UNVERIFIED */
     if (f_zero(a) || f_zero(b))
-        return sign;
+        return 0; /* +0, Inf * 0 included (measured) */
+    if (f_infnan(a) || f_infnan(b))
+        return sign | F_INF;
     int e = (int)((a & F_EXP) >> F_EXP_SHIFT) + (int)((b & F_EXP) >> F_EXP_SHIFT) - F_BIAS;
     uint64_t p = (uint64_t)((a & F_MANT) | F_HIDDEN) * ((b & F_MANT) | F_HIDDEN);
     uint32_t m;
@@ -129,21 +135,29 @@ uint32_t vc4_alu_fmul(uint32_t a, uint32_t b)
     return f_make(sign, e, m);
 }
 
-/* Order of floats as signed magnitudes (NaN patterns above infinities). */
-static inline int64_t f_key(uint32_t f)
+/* The order fmin/fmax use, as a two's complement key: sign-magnitude
+ * (NaN patterns above the infinities), except that a value with a zero
+ * exponent counts as positive whatever its sign bit, so that -0 ties with
+ * +0 and a negative denormal orders by its mantissa above +0 (measured:
+ * fmax(0x80007fff, 0x8000007f) = 0x80007fff and fmax(0, 0x80007fff) =
+ * 0x80007fff in opcode_test.h; no operand is flushed). */
+static inline int32_t f_order(uint32_t f)
 {
-    f = vc4_alu_flush(f);
-    int64_t m = (int64_t)(f & ~F_SIGN);
-    return (f & F_SIGN) ? -m : m;
+    uint32_t neg = (f & F_EXP) ? (uint32_t)0 - (f >> 31) : 0;
+    return (int32_t)(((f & F_ABS) ^ neg) - neg);
 }
 
+/* C = a > b in that order; fmax returns a when a > b, else b (so on a tie
+ * of +0 and -0 the second operand); fmin returns b when a > b, else a
+ * (measured, opcode_test.h: fmax(-0, 0) = 0, fmax(0, -0) = -0, fmin(-0, 0)
+ * = -0). */
 uint32_t vc4_alu_fmin(uint32_t a, uint32_t b)
 {
-    return f_key(a) <= f_key(b) ? vc4_alu_flush(a) : vc4_alu_flush(b);
+    return f_order(a) > f_order(b) ? b : a;
 }
 uint32_t vc4_alu_fmax(uint32_t a, uint32_t b)
 {
-    return f_key(a) >= f_key(b) ? vc4_alu_flush(a) : vc4_alu_flush(b);
+    return f_order(a) > f_order(b) ? a : b;
 }
 /* fminabs/fmaxabs return the absolute value (Mesa, vc4asm). */
 uint32_t vc4_alu_fminabs(uint32_t a, uint32_t b)
@@ -155,8 +169,9 @@ uint32_t vc4_alu_fmaxabs(uint32_t a, uint32_t b)
     return vc4_alu_fmax(a & ~F_SIGN, b & ~F_SIGN);
 }
 
-/* ftoi: truncation toward zero.  Out of the int32 range (and Inf/NaN
- * patterns): 0 (UNVERIFIED). */
+/* ftoi: truncation toward zero.  Out of the int32 range: 0 (measured for
+ * Inf/NaN patterns and +-1.6e29 in opcode_test.h; that the limit is 2^31
+ * exactly is UNVERIFIED). */
 uint32_t vc4_alu_ftoi(uint32_t a)
 {
     a = vc4_alu_flush(a);
@@ -168,8 +183,8 @@ uint32_t vc4_alu_ftoi(uint32_t a)
     return (a & F_SIGN) ? (uint32_t)0 - v : v;
 }
 
-/* itof: signed int32 to float, truncating (UNVERIFIED for |x| > 2^24:
- * consistent with the add/mul rounding). */
+/* itof: signed int32 to float, truncating (measured: itof(0x7fffffff) =
+ * 0x4effffff, itof(0x80007fff) = 0xceffff00 in opcode_test.h). */
 uint32_t vc4_alu_itof(uint32_t a)
 {
     if (a == 0)
@@ -215,14 +230,13 @@ BYTEWISE(vc4_alu_v8adds, x + y)
 BYTEWISE(vc4_alu_v8subs, x - y)
 BYTEWISE(vc4_alu_v8min, x < y ? x : y)
 BYTEWISE(vc4_alu_v8max, x > y ? x : y)
-/* v8muld: a*b/255 rounded to nearest (never a tie: 255 is odd).
- * UNVERIFIED on hardware; the usual (a*b + 127) / 255. */
+/* v8muld: a*b/255 rounded to nearest (never a tie: 255 is odd), (a*b +
+ * 127) / 255 (measured: every v8muld row of VC4C's opcode_test.h). */
 BYTEWISE(vc4_alu_v8muld, (x * y + 127) / 255)
 
 /* ---- whole vectors --------------------------------------------------------- */
 
 #define N VC4_QPU_SIMD
-#define F_ABS 0x7FFFFFFFu
 
 /* Kernels whose 16-lane loops gain from 256-bit vectors (variable shifts,
  * 32-bit multiplies, 4 doubles per operation) get an AVX2 copy picked at
@@ -310,22 +324,20 @@ KERNEL(k_zero, 0u, 0)
 KERNEL_S(k_fadd, vc4_alu_fadd(x, y), !(r & F_SIGN) && r != 0) /* C: result > 0, +NaN patterns too */
 KERNEL_S(k_fsub, vc4_alu_fsub(x, y), !(r & F_SIGN) && r != 0)
 /* fmin/fmax/fminabs/fmaxabs (abs: the absolute values, Mesa, vc4asm):
- * equal to vc4_alu_fmin/fmax/fminabs/fmaxabs, each key computed once;
- * C = src1 > src2 (facts 16). */
+ * equal to vc4_alu_fmin/fmax/fminabs/fmaxabs (f_order, unflushed), each key
+ * computed once; C = src1 > src2 (facts 16, measured). */
 static inline void minmax16(const uint32_t *a, const uint32_t *b, uint32_t *out,
                             uint16_t *carry, uint32_t absmask, bool is_max)
 {
     uint32_t m = 0, max_sel = lane_mask(is_max);
     VC4_ALU_LANES for (int i = 0; i < N; i++) {
         uint32_t x = a[i] & absmask, y = b[i] & absmask;
-        x &= ~(lane_mask((x & F_EXP) == 0) & F_ABS); /* flush, sign kept */
-        y &= ~(lane_mask((y & F_EXP) == 0) & F_ABS);
-        /* signed-magnitude order as a two's complement key (NaN patterns
-         * order above the infinities) */
-        uint32_t nx = lane_mask(x >> 31), ny = lane_mask(y >> 31);
+        /* f_order: sign-magnitude, a zero exponent counting as positive */
+        uint32_t nx = lane_mask(x >> 31) & ~lane_mask((x & F_EXP) == 0);
+        uint32_t ny = lane_mask(y >> 31) & ~lane_mask((y & F_EXP) == 0);
         int32_t kx = (int32_t)(((x & F_ABS) ^ nx) - nx), ky = (int32_t)(((y & F_ABS) ^ ny) - ny);
-        uint32_t gt = lane_mask(kx > ky), lt = lane_mask(kx < ky);
-        uint32_t take_y = (lt & max_sel) | (gt & ~max_sel);
+        uint32_t gt = lane_mask(kx > ky);
+        uint32_t take_y = gt ^ max_sel; /* max: y unless x > y; min: y when x > y */
         out[i] = (x & ~take_y) | (y & take_y);
         m |= lane_bit[i] & gt;
     }
@@ -349,12 +361,12 @@ VC4_KERNEL_CLONES static void k_fmaxabs(const uint32_t *a, const uint32_t *b, ui
     minmax16(a, b, out, carry, F_ABS, true);
 }
 KERNEL_S(k_ftoi, vc4_alu_ftoi(x), 0)
-KERNEL_S(k_itof, vc4_alu_itof(x), 0)
+KERNEL_S(k_itof, vc4_alu_itof(x), !(r & F_SIGN) && r != 0) /* C: result > 0 (measured) */
 KERNEL(k_add, x + y, r < x) /* unsigned carry out */
 KERNEL(k_sub, x - y, x < y) /* unsigned borrow */
 KERNEL_V(k_shr, x >> (y & 31), shift_carry(x, y))
 KERNEL_V(k_asr, asr32(x, y & 31), shift_carry(x, y))
-KERNEL_V(k_ror, ror32(x, y & 31), shift_carry(x, y))
+KERNEL_V(k_ror, ror32(x, y & 31), 0) /* ror never sets C (measured, opcode_test.h) */
 KERNEL_V(k_shl, x << (y & 31), (y & 31) && ((x >> (32 - (y & 31))) & 1))
 KERNEL(k_min, (int32_t)x < (int32_t)y ? x : y, (int32_t)x > (int32_t)y)
 KERNEL(k_max, (int32_t)x > (int32_t)y ? x : y, (int32_t)x > (int32_t)y)
@@ -520,7 +532,7 @@ static ALU_ALWAYS_INLINE void fadd_host(const uint32_t *a, const uint32_t *b, ui
         float err = small - (sum - big);
         uint32_t r = f2u(sum), e = f2u(err);
         r -= (uint32_t)((e << 1) != 0) & ((e ^ r) >> 31);
-        out[i] = r & ~(lane_mask((r & F_EXP) == 0) & F_ABS);
+        out[i] = r & ~lane_mask((r & F_EXP) == 0); /* zero, underflow: +0 */
     }
 }
 
@@ -551,11 +563,12 @@ VC4_KERNEL_CLONES static void k_host_fsub(const uint32_t *a, const uint32_t *b, 
  * low 29 mantissa bits truncates it toward zero to float precision (24
  * bits), after which converting it to float is exact in the normal range
  * and an infinity of its sign from 2^128 on (IEEE overflow, as the rule
- * wants).  Below 2^-126 the rule gives a signed zero (output flush): the
- * product is made one before the conversion (which would otherwise round
- * to a denormal, or up to 2^-126).  An Inf/NaN pattern operand gives the
- * infinity of the product's sign (vc4_alu_fmul).  No lane needs the
- * scalar rule. */
+ * wants).  Below 2^-126 the rule gives +0 (output flush; a zero product
+ * is +0): the product is made +0 before the conversion (which would
+ * otherwise round to a denormal, or up to 2^-126).  An Inf/NaN pattern
+ * operand gives the infinity of the product's sign, or +0 when the other
+ * operand is zero or a denormal (vc4_alu_fmul).  No lane needs the scalar
+ * rule. */
 #define D_BELOW_FLOAT_MANT UINT64_C(0x1FFFFFFF) /* 52 - 23 bits */
 #define D_SIGN (UINT64_C(1) << 63)
 static inline double u2d(uint64_t u)
@@ -575,11 +588,12 @@ VC4_KERNEL_CLONES static void k_host_fmul(const uint32_t *a, const uint32_t *b, 
     fvec x, y, sp, inf, p;
     prep2(a, b, 0, &x, &y, &sp);
     for (int i = 0; i < N; i++)
-        inf.u[i] = ((a[i] ^ b[i]) & F_SIGN) | F_INF;
+        inf.u[i] = (((a[i] ^ b[i]) & F_SIGN) | F_INF) &
+                   ~(lane_mask((a[i] & F_EXP) == 0) | lane_mask((b[i] & F_EXP) == 0));
     for (int i = 0; i < N; i++) {
         uint64_t d = d2u((double)x.f[i] * (double)y.f[i]) & ~D_BELOW_FLOAT_MANT;
-        d = u2d(d & ~D_SIGN) < 0x1p-126 ? d & D_SIGN : d;
-        p.f[i] = (float)u2d(d);
+        uint64_t keep = (uint64_t)0 - (uint64_t)(u2d(d & ~D_SIGN) >= 0x1p-126); /* below: +0 */
+        p.f[i] = (float)u2d(d & keep);
     }
     for (int i = 0; i < N; i++)
         out[i] = (p.u[i] & ~sp.u[i]) | (inf.u[i] & sp.u[i]);
@@ -597,7 +611,7 @@ static void k_host_itof(const uint32_t *a, const uint32_t *b, uint32_t *out, uin
     VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++)
         out[i] = dtrunc(DHI(d, i), DLO(d, i));
     if (carry)
-        *carry = 0;
+        *carry = carry_positive(out); /* C: result > 0 (measured) */
 }
 
 /* ftoi: C's float -> int conversion truncates toward zero, as ftoi does,
@@ -719,11 +733,21 @@ bool vc4_alu_mul_result_is_float(unsigned op)
 
 /* ---- pack / unpack ------------------------------------------------------------ */
 
-/* byte / 255 as a float, truncated. */
+/* Measured by VC4C's unpack_test.h (hardware): byte / 255 truncated for
+ * 0x3f, 0x40, 0x70, 0x7f, 0x80, 0x90, 0xbf, 0xf0 (0x7f gives 0x3efefefe where
+ * nearest would be ...ff), but 0x3b808081 for 0x01, one above the truncated
+ * 0x3b808080 (nearest).  No rule found fits both; the measured word is
+ * kept as data and the other bytes are truncated (UNVERIFIED for bytes the
+ * table does not hold). */
+#define UNORM8_ONE_MEASURED 0x3B808081u
+
+/* byte / 255 as a float, truncated (see above). */
 static uint32_t unorm8_to_float(uint32_t byte)
 {
     if (byte == 0)
         return 0;
+    if (byte == 1)
+        return UNORM8_ONE_MEASURED;
     if (byte == 255)
         return 0x3F800000u;
     uint64_t q = ((uint64_t)byte << 40) / 255; /* 40 fractional bits, < 1.0 */
@@ -741,8 +765,8 @@ uint32_t vc4_unpack(unsigned mode, uint32_t v, bool to_float)
     case VC4_QPU_UNPACK_16B:
         return to_float ? vc4_half_to_float((uint16_t)(v >> 16))
                         : (uint32_t)(int32_t)(int16_t)(uint16_t)(v >> 16);
-    case VC4_QPU_UNPACK_8D_REP:
-        return to_float ? unorm8_to_float(v >> 24) : (v >> 24) * 0x01010101u;
+    case VC4_QPU_UNPACK_8D_REP: /* the byte replicated for float consumers too (measured) */
+        return (v >> 24) * 0x01010101u;
     case VC4_QPU_UNPACK_8A:
     case VC4_QPU_UNPACK_8B:
     case VC4_QPU_UNPACK_8C:
@@ -797,46 +821,83 @@ bool vc4_pack_mul_partial(unsigned mode)
     return mode >= VC4_QPU_PACK_MUL_8A && mode <= VC4_QPU_PACK_MUL_8D;
 }
 
+/*
+ * Integer regfile-A packs of an add/sub result (measured: every row of
+ * VC4C's opcode_pack_test.h for add and sub, tests/data/vc4c_pack.txt).
+ * W is the 32-bit (wrapped) result, S the 32-bit saturated one: add clamps
+ * the exact sum to int32; sub clamps the exact difference to
+ * [-2^31 - 1, 2^31] and keeps the low 32 bits, so an overflowing sub
+ * saturates toward W's sign (sub(0x80000000, 1) = 0x7fffffff, as
+ * opcode_test.h's saturated column says; vc4asm).  Without a 32-bit
+ * overflow (the exact result is W) S = W and every pack is the plain one.
+ * After an overflow:
+ *  - 32-bit saturating: S;
+ *  - 16a/16b: S saturated to 16 bits; 8a..8d and 8888: S's low byte;
+ *  - saturating 16/8-bit packs: S clamped to the pack's range when W and S
+ *    have the same sign bit (sub) or W itself lies in that range, else 0
+ *    (add(0x7fffffff, 0x7fffffff).16a_sat = 0x7fff as W = -2 fits 16 bits,
+ *    .8a_sat = 0; add(0x80000000, 0xffffffff).16a_sat = 0).
+ */
+struct pack_in {
+    uint32_t s32;  /* S */
+    int64_t si;    /* S as a signed value */
+    bool ovf;      /* 32-bit overflow: the exact result is not W */
+    bool same;     /* W and S have the same sign bit */
+    int64_t wi;    /* W as a signed value */
+};
+
+/* The saturating 16/8-bit pack value in [lo, hi]. */
+static inline uint32_t pack_sat(const struct pack_in *p, int64_t lo, int64_t hi)
+{
+    if (p->ovf && !p->same && (p->wi < lo || p->wi > hi))
+        return 0;
+    return (uint32_t)clamp64(p->si, lo, hi);
+}
+
+/* 16a/16b: the half of the register the pack writes. */
+static inline uint32_t pack_half(const struct pack_in *p, bool sat, bool is_float, uint32_t v)
+{
+    if (is_float)
+        return vc4_float_to_half(v); /* both 16-bit packs of a float result */
+    if (sat)
+        return pack_sat(p, INT16_MIN, INT16_MAX) & 0xFFFFu;
+    return (p->ovf ? (uint32_t)clamp64(p->si, INT16_MIN, INT16_MAX) : v) & 0xFFFFu;
+}
+
 uint32_t vc4_pack_a(unsigned mode, uint32_t v, uint32_t old, bool is_float, int64_t wide,
                     bool has_wide, bool is_sub)
 {
-    /* Integer packs saturate to 32 bits first (VC4C hardware tests); for
-     * sub the clamp range is shifted (vc4asm). */
+    struct pack_in p;
     int64_t s = has_wide ? (is_sub ? clamp64(wide, -INT64_C(0x80000001), INT64_C(0x80000000))
                                    : clamp64(wide, INT32_MIN, INT32_MAX))
                          : (int64_t)(int32_t)v;
-    uint32_t s32 = (uint32_t)s;
-    int64_t si = (int64_t)(int32_t)s32;
+    p.s32 = (uint32_t)s;
+    p.si = (int64_t)(int32_t)p.s32;
+    p.wi = (int64_t)(int32_t)v;
+    p.ovf = has_wide && wide != p.wi; /* (sub may overflow with S = W) */
+    p.same = ((p.s32 ^ v) & F_SIGN) == 0;
     switch (mode) {
     case VC4_QPU_PACK_A_NOP:
         return v;
     case VC4_QPU_PACK_A_32_SAT:
-        return s32;
+        return p.s32;
     case VC4_QPU_PACK_A_16A:
-    case VC4_QPU_PACK_A_16A_SAT: {
-        uint32_t h = is_float ? vc4_float_to_half(v)
-                     : mode == VC4_QPU_PACK_A_16A ? (v & 0xFFFFu)
-                     : (uint32_t)clamp64(si, INT16_MIN, INT16_MAX) & 0xFFFFu;
-        return (old & 0xFFFF0000u) | h;
-    }
+    case VC4_QPU_PACK_A_16A_SAT:
+        return (old & 0xFFFF0000u) | pack_half(&p, mode == VC4_QPU_PACK_A_16A_SAT, is_float, v);
     case VC4_QPU_PACK_A_16B:
-    case VC4_QPU_PACK_A_16B_SAT: {
-        uint32_t h = is_float ? vc4_float_to_half(v)
-                     : mode == VC4_QPU_PACK_A_16B ? (v & 0xFFFFu)
-                     : (uint32_t)clamp64(si, INT16_MIN, INT16_MAX) & 0xFFFFu;
-        return (old & 0xFFFFu) | (h << 16);
-    }
+    case VC4_QPU_PACK_A_16B_SAT:
+        return (old & 0xFFFFu) | (pack_half(&p, mode == VC4_QPU_PACK_A_16B_SAT, is_float, v) << 16);
     case VC4_QPU_PACK_A_8888:
-        return (v & 0xFFu) * 0x01010101u;
+        return (p.s32 & 0xFFu) * 0x01010101u;
     case VC4_QPU_PACK_A_8888_SAT:
-        return (uint32_t)clamp64(si, 0, 255) * 0x01010101u;
+        return pack_sat(&p, 0, 255) * 0x01010101u;
     case VC4_QPU_PACK_A_8A: case VC4_QPU_PACK_A_8B: case VC4_QPU_PACK_A_8C: case VC4_QPU_PACK_A_8D: {
         unsigned sh = 8 * (mode - VC4_QPU_PACK_A_8A);
-        return (old & ~(0xFFu << sh)) | ((v & 0xFFu) << sh);
+        return (old & ~(0xFFu << sh)) | ((p.s32 & 0xFFu) << sh);
     }
     default: { /* 8a..8d saturating */
         unsigned sh = 8 * (mode - VC4_QPU_PACK_A_8A_SAT);
-        return (old & ~(0xFFu << sh)) | ((uint32_t)clamp64(si, 0, 255) << sh);
+        return (old & ~(0xFFu << sh)) | (pack_sat(&p, 0, 255) << sh);
     }
     }
 }

@@ -1,11 +1,18 @@
 /*
  * sfu.c - SFU results (qpu-isa-facts 10, py-videocore APPENDIX.rst):
  * base-2 EXP and LOG; RECIP(0) = Inf (sign kept); RECIPSQRT and LOG use
- * |x|.  Precision: the hardware is off by about 512-1024 ULP (VC4C hardware
- * tests) and its tables are not public, so the model computes the exact
- * value and truncates the low VC4_SFU_DROP_BITS mantissa bits: results are
- * within 1024 ULP of exact, below it, and deterministic.  NOT bit-exact to
- * hardware (docs/emulator.md).
+ * |x|.
+ *
+ * Precision.  The hardware's tables are not public and no bit-exact SFU
+ * word has been published (no seed or public table pins one); what is
+ * known is its accuracy: VC4C's hardware tests saw errors "between 512 and
+ * 1024 ULP", and py-videocore's test_sfu, which passes on Pis, holds recip,
+ * rsqrt and exp2 to 1e-4 (1e-3 in some versions) relative and log2 to 1e-2.
+ * The model computes the exact value and rounds it to nearest with 13
+ * explicit mantissa bits (the low VC4_SFU_DROP_BITS bits cleared): an error
+ * of at most 512 ULP, 6.1e-5 relative, within both bounds and
+ * deterministic.  NOT bit-exact to hardware (UNVERIFIED, docs/emulator.md);
+ * tests/unit/test_emu_alu.c sweeps the bounds.
  */
 #include "emu/sfu.h"
 
@@ -25,6 +32,11 @@ static uint32_t quantise(double d)
     if ((u & F_EXP) == F_EXP)
         return u & (F_SIGN | F_INF); /* Inf, no NaN patterns */
     u = vc4_alu_flush(u);
+    if (!(u & F_EXP))
+        return 0;
+    /* round to nearest at the kept bits (a carry into the exponent is the
+     * next binade, or Inf: still the rounded value) */
+    u += 1u << (VC4_SFU_DROP_BITS - 1);
     return u & ~((1u << VC4_SFU_DROP_BITS) - 1);
 }
 

@@ -12,8 +12,9 @@ enum vc4_sfu_fn { VC4_SFU_RECIP, VC4_SFU_RECIPSQRT, VC4_SFU_EXP2, VC4_SFU_LOG2 }
 
 /* Latency in instructions: written at i, readable in r4 at i + 3. */
 #define VC4_SFU_LATENCY 2u
-/* Mantissa bits the model drops: an error below 2^10 ULP (facts 10:
- * "about 512-1024 ULP", VC4C hardware tests). */
+/* Mantissa bits the model rounds away (to nearest): an error of at most
+ * 2^9 ULP, 6.1e-5 relative (facts 10: "about 512-1024 ULP", VC4C hardware
+ * tests; py-videocore test_sfu: 1e-4 for recip/rsqrt/exp2, 1e-2 log2). */
 #define VC4_SFU_DROP_BITS 10u
 
 uint32_t vc4_sfu(enum vc4_sfu_fn fn, uint32_t x);

@@ -228,7 +228,7 @@ static const struct op_case op_cases[] = {
     {false, VC4_QPU_A_FMINABS, 0x40400000u, 0xC0000000u, 0x40000000u, 1}, /* |2|, C: |3| > |-2| */
     {false, VC4_QPU_A_FMAXABS, 0x40400000u, 0xC0000000u, 0x40400000u, 1},
     {false, VC4_QPU_A_FTOI, 0xC06CCCCDu, 0, 0xFFFFFFFDu, 0},             /* -3.7 -> -3 */
-    {false, VC4_QPU_A_ITOF, 0x7FFFFFFFu, 0, 0x4EFFFFFFu, 0},             /* truncated (nearest 0x4F000000) */
+    {false, VC4_QPU_A_ITOF, 0x7FFFFFFFu, 0, 0x4EFFFFFFu, 1},             /* truncated (nearest 0x4F000000); C: > 0 (measured) */
     {false, VC4_QPU_A_ADD, 0xFFFFFFFFu, 2, 1, 1},                        /* unsigned carry out */
     {false, VC4_QPU_A_ADD, 5, 6, 11, 0},
     {false, VC4_QPU_A_SUB, 1, 2, 0xFFFFFFFFu, 1},                        /* C: src1 < src2 unsigned */

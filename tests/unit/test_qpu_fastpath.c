@@ -36,10 +36,18 @@ static unsigned pick(unsigned n) { return rnd() % n; }
 
 /* Register values: floats of every kind (normal, denormal, zero, Inf/NaN
  * patterns, near 1.0 so that sums cancel), small and large integers. */
+/* The operands of VC4C's hardware-measured tables (tests/data/vc4c_*.txt):
+ * the edge cases whose results are known bit-exact, negative denormals
+ * included. */
+static const uint32_t hw_table_values[] = {0x80000000u, 0x7FFFFFFFu, 0, 0xFFFFFFFFu, 1, 0x70000000u,
+                                           0x90000000u, 0x7FFFu, 0x80007FFFu, 0x8000u, 0x7Fu, 0x8000007Fu,
+                                           0x80u, 0x3F800000u, 0xBF800000u, 0x40000000u, 0xF0000000u};
+
 static uint32_t rnd_value(void)
 {
     uint32_t s = rnd() & 0x80000000u;
-    switch (pick(8)) {
+    switch (pick(9)) {
+    case 8: return hw_table_values[pick(sizeof hw_table_values / sizeof hw_table_values[0])];
     case 0: return rnd();
     case 1: return s | (127u + pick(8) - 4u) << 23 | (rnd() & 0x7FFFFFu);
     case 2: return s | pick(256) << 23 | (rnd() & 0x7FFFFFu);
@@ -467,7 +475,7 @@ static void test_host_float_edges(void)
     }
     /* the tie: (1 - 2^-24) * 2^-126 = 2^-126 - 2^-150, halfway between the
      * largest denormal and 2^-126, which rounds to nearest (even) up to
-     * 2^-126: a signed zero by the rule */
+     * 2^-126: +0 by the rule (a zero result is +0, measured) */
     uint32_t a[VC4_QPU_SIMD], b[VC4_QPU_SIMD], r[VC4_QPU_SIMD];
     for (int i = 0; i < VC4_QPU_SIMD; i++) {
         a[i] = (uint32_t)(i & 1) << 31 | 0x3F7FFFFFu; /* 1 - 2^-24 */
@@ -479,7 +487,7 @@ static void test_host_float_edges(void)
     vc4_alu_fp_leave(&env);
     CHECK_EQ_U64(vc4_alu_fmul(0x3F7FFFFFu, 0x00800000u), 0); /* below 2^-126: +0 */
     CHECK_EQ_U64(r[0], 0);
-    CHECK_EQ_U64(r[1], 0x80000000u);
+    CHECK_EQ_U64(r[1], 0); /* -(...): +0 as well */
     CHECK_EQ_INT(bad, 0);
     (void)host;
 }

@@ -82,7 +82,8 @@ static const struct pack_case pack_cases[] = {
     {VC4_QPU_PACK_A_16A_SAT, VC4_QPU_A_OR, false, 70000, 0, OLD, 0xAABB7FFFu, "16as 70000"},
     {VC4_QPU_PACK_A_16A_SAT, VC4_QPU_A_OR, false, (uint32_t)-70000, 0, OLD, 0xAABB8000u, "16as -70000"},
     {VC4_QPU_PACK_A_16A_SAT, VC4_QPU_A_OR, false, (uint32_t)-5, 0, OLD, 0xAABBFFFBu, "16as -5"},
-    {VC4_QPU_PACK_A_16A_SAT, VC4_QPU_A_ADD, false, 0x7FFFFFFFu, 1, OLD, 0xAABB7FFFu, "16as of a 32-bit overflow"},
+    /* after a 32-bit overflow the saturating packs give 0 unless W fits (measured, VC4C opcode_pack_test.h) */
+    {VC4_QPU_PACK_A_16A_SAT, VC4_QPU_A_ADD, false, 0x7FFFFFFFu, 1, OLD, 0xAABB0000u, "16as of a 32-bit overflow"},
     {VC4_QPU_PACK_A_16B_SAT, VC4_QPU_A_OR, false, 70000, 0, OLD, 0x7FFFCCDDu, "16bs 70000"},
     {VC4_QPU_PACK_A_16B_SAT, VC4_QPU_A_OR, false, (uint32_t)-70000, 0, OLD, 0x8000CCDDu, "16bs -70000"},
     {VC4_QPU_PACK_A_8888_SAT, VC4_QPU_A_OR, false, 300, 0, OLD, 0xFFFFFFFFu, "8888s 300"},
@@ -92,7 +93,7 @@ static const struct pack_case pack_cases[] = {
     {VC4_QPU_PACK_A_8B_SAT, VC4_QPU_A_OR, false, (uint32_t)-1, 0, OLD, 0xAABB00DDu, "8bs -1"},
     {VC4_QPU_PACK_A_8C_SAT, VC4_QPU_A_OR, false, 0x7F, 0, OLD, 0xAA7FCCDDu, "8cs 0x7f"},
     {VC4_QPU_PACK_A_8D_SAT, VC4_QPU_A_OR, false, 256, 0, OLD, 0xFFBBCCDDu, "8ds 256"},
-    {VC4_QPU_PACK_A_8D_SAT, VC4_QPU_A_ADD, false, 0x7FFFFFFFu, 0x7FFFFFFFu, OLD, 0xFFBBCCDDu, "8ds of a 32-bit overflow"},
+    {VC4_QPU_PACK_A_8D_SAT, VC4_QPU_A_ADD, false, 0x7FFFFFFFu, 0x7FFFFFFFu, OLD, 0x00BBCCDDu, "8ds of a 32-bit overflow"},
     /* the mul ALU writing file A (ws = 1) gets the regfile-A pack */
     {VC4_QPU_PACK_A_8888, VC4_QPU_M_V8MIN, true, 0x12345678u, 0x12345678u, OLD, 0x78787878u, "mul 8888"},
     {VC4_QPU_PACK_A_16B, VC4_QPU_M_FMUL, true, 0x3F000000u, 0x40000000u, OLD, 0x3C00CCDDu, "mul fmul 16b 0.5*2"},
@@ -207,10 +208,11 @@ static void test_unpack_modes(void)
 {
     /* int consumers: 16a/16b sign-extend, 8a-8d zero-extend, 8dr replicates byte 3 */
     static const uint32_t want_int[8] = {VI, 0xFFFFFF80u, 0xFFFF8001u, 0x80808080u, 0x80u, 0xFFu, 0x01u, 0x80u};
-    /* float consumers: half -> float; byte / 255 (truncated, the model's choice) */
+    /* float consumers: half -> float; 8888 replicates the byte; byte / 255 (measured, VC4C unpack_test.h:
+     * truncated, but 0x3b808081 for byte 1) */
     static const uint32_t in_float[8] = {0x3F800000u, VF16, VF16, VF8, VF8, VF8, VF8, VF8};
-    static const uint32_t want_float[8] = {0x3F800000u, 0xC0000000u, 0x3F800000u, 0x3F800000u,
-                                           0x3E808080u, 0x3B808080u, 0x3F008080u, 0x3F800000u};
+    static const uint32_t want_float[8] = {0x3F800000u, 0xC0000000u, 0x3F800000u, 0xFFFFFFFFu,
+                                           0x3E808080u, 0x3B808081u, 0x3F008080u, 0x3F800000u};
     for (unsigned src = 0; src < 2; src++) /* 0: regfile A with PM 0, 1: r4 with PM 1 */
         for (unsigned m = 0; m < 8; m++) {
             uint32_t r = unpack_run(src, src, m, false, VI);
