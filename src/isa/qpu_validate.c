@@ -882,7 +882,8 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
     unsigned vreads = count_reads(v, VC4_QPU_R_VPM);
     if (vreads) {
         if (within(s->vpm_setup_at, i, VPM_READ_SETUP_WAIT))
-            report(c, R_VPM_READ_TOO_EARLY, i, "VPM read only %ld instructions after the read setup",
+            report(c, R_VPM_READ_TOO_EARLY, i,
+                   "VPM read %ld instruction(s) after its read setup: the BCM2835 stalls until the data is there",
                    (long)i - s->vpm_setup_at);
         if (s->vpm_known) {
             if (vreads > s->vpm_left)
