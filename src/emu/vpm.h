@@ -29,7 +29,7 @@
  * set of VC4_VPM_EV_* bits describing what happened (0 = normal) and has
  * already sent a diagnostic for each event to the sink, at the severity
  * given next to the event; a strict-mode QPU may turn any non-zero result
- * into an error.  Nothing here prints, exits or touches host memory outside
+ * but VC4_VPM_EV_NOTES into an error.  Nothing here prints, exits or touches host memory outside
  * the structs and struct vc4_mem.
  */
 #ifndef VC4_EMU_VPM_H
