@@ -826,6 +826,9 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
     if (v->is_target) {
         memset(s->reg, 0, sizeof s->reg);
         memset(s->acc, 0, sizeof s->acc);
+        /* a loop head or a join: how many VPM reads ran before is not known
+         * (a loop reading the VPM each turn is correct code) */
+        s->vpm_known = false;
     }
 
     /* HOST_INT needs a non-zero value (addendum) */

@@ -528,6 +528,52 @@ static void test_no_broader_than_the_addendum(void)
     vc4_emu_destroy(e);
 }
 
+/* A loop reading the VPM on every turn (a setup of 8, 4 turns of 2 reads),
+ * as compute kernels do: correct code, so neither the emulator nor the
+ * validator may complain (the validator walks straight-line code and used
+ * to count only the first turn's reads: "6 programmed VPM reads not
+ * consumed").  It forgets the count at a branch target. */
+static void test_vpm_read_loop(void)
+{
+    struct prog p = {.n = 0};
+    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(0)));
+    for (unsigned r = 0; r < 8; r++) {
+        emit(&p, ldi(R0, 0x100u * (r + 1)));
+        emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_VPM, .raddr_a = ELEM, .add_a = MUX_A,
+                   .add_b = 0)); /* row r = elem + 0x100 (r + 1) */
+    }
+    emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(8, 0)));
+    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(8)));
+    emit(&p, ldi(R3, 4));
+    size_t loop = p.n;
+    emit(&p, read_a(VC4_QPU_R_VPM, R1));
+    emit(&p, read_a(VC4_QPU_R_VPM, R2));
+    emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_VPM, .add_a = 1, .add_b = 2));
+    emit(&p, I(.sig = SMALL, .op_add = VC4_QPU_A_SUB, .waddr_add = R3, .raddr_b = 1, .add_a = 3,
+               .add_b = MUX_B, .sf = 1)); /* r3 -= 1, flags */
+    size_t br = p.n;
+    emit(&p, vc4_qpu_encode(&(struct vc4_qpu_instr){.sig = VC4_QPU_SIG_BRANCH, .cond_br = VC4_QPU_BCOND_ANY_ZC,
+                                                     .rel = 1, .imm = (uint32_t)(8 * ((long)loop - (long)(br + 4))),
+                                                     .waddr_add = WNOP, .waddr_mul = WNOP}));
+    emit(&p, NOP);
+    emit(&p, NOP);
+    emit(&p, NOP);
+    dump_rows(&p, 8, 4, 0);
+    emit_end(&p);
+
+    struct harness_diags d;
+    struct vc4_emu *e = mk_emu(1, true, &d);
+    const uint32_t u[] = {OUT};
+    set_unifs(e, u, 1);
+    CHECK_EQ_INT(run(e, &p), VC4_OK);
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned i = 0; i < 16; i++)
+            CHECK_EQ_U64(word_at(e, OUT + 64 * k + 4 * i), 2 * i + 0x100 * (4 * k + 3));
+    CHECK_MSG(d.len == 0, "%s", d.text);
+    vc4_emu_destroy(e);
+    validate_clean(&p, VC4_SHADER_USER, "vpm-read-too-early");
+}
+
 TEST_LIST(test_vdr_vertical_d2, test_vdr_vertical_gather, test_vdr_wide_pitch, test_vdw_wide_stride,
           test_early_read_stalls, test_mesa_vertex_shape, test_gpu_fft_shape, test_third_read_deadlocks,
-          test_no_broader_than_the_addendum)
+          test_no_broader_than_the_addendum, test_vpm_read_loop)
