@@ -79,6 +79,17 @@ static void dump_rows(struct prog *p, unsigned y, unsigned units, unsigned strid
     emit(p, read_b(VC4_QPU_R_VPM_WAIT));
 }
 
+/* VPM rows 0..n-1 = elem_num + step * (row + 1), by generic writes. */
+static void write_rows(struct prog *p, unsigned n, uint32_t step)
+{
+    emit(p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(0)));
+    for (unsigned r = 0; r < n; r++) {
+        emit(p, ldi(R0, step * (r + 1)));
+        emit(p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_VPM, .raddr_a = ELEM, .add_a = MUX_A,
+                  .add_b = 0));
+    }
+}
+
 /* ---- running ---------------------------------------------------------------- */
 
 static struct vc4_emu *mk_emu(unsigned qpus, bool strict, struct harness_diags *d)
@@ -275,12 +286,7 @@ static void test_vdw_wide_stride(void)
     struct harness_diags d;
     struct vc4_emu *e = mk_emu(1, true, &d);
     struct prog p = {.n = 0};
-    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(0)));
-    for (unsigned r = 0; r < 2; r++) {
-        emit(&p, ldi(R0, 0x100u * (r + 1)));
-        emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_VPM, .raddr_a = ELEM, .add_a = MUX_A,
-                   .add_b = 0)); /* row r = elem + 0x100 (r + 1) */
-    }
+    write_rows(&p, 2, 0x100); /* row r = elem + 0x100 (r + 1) */
     for (unsigned s = 0; s < 3; s++)
         dump_rows(&p, 0, 2, strides[s]);
     emit_end(&p);
@@ -308,9 +314,7 @@ static void test_vdw_wide_stride(void)
 static void early_read_prog(struct prog *p, unsigned gap)
 {
     p->n = 0;
-    emit(p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(0)));
-    emit(p, ldi(R0, 0x100));
-    emit(p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_VPM, .raddr_a = ELEM, .add_a = MUX_A, .add_b = 0));
+    write_rows(p, 1, 0x100);
     emit(p, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(1, 0)));
     for (unsigned k = 1; k < gap; k++)
         emit(p, NOP);
@@ -361,12 +365,7 @@ static void test_early_read_stalls(void)
 static void test_mesa_vertex_shape(void)
 {
     struct prog p = {.n = 0};
-    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(0)));
-    for (unsigned r = 0; r < 2; r++) {
-        emit(&p, ldi(R0, 0x1000u * (r + 1)));
-        emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_VPM, .raddr_a = ELEM, .add_a = MUX_A,
-                   .add_b = 0));
-    }
+    write_rows(&p, 2, 0x1000); /* row r = elem + 0x1000 (r + 1) */
     size_t shader = p.n;
     emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, 0x00201a00u));  /* vr_setup: 2 vectors from row 0 */
     emit(&p, read_a(VC4_QPU_R_VPM, R2));                /* 1 after */
@@ -400,9 +399,7 @@ static void test_mesa_vertex_shape(void)
 static void test_gpu_fft_shape(void)
 {
     struct prog p = {.n = 0};
-    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(0)));
-    emit(&p, ldi(R0, 0x500));
-    emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_VPM, .raddr_a = ELEM, .add_a = MUX_A, .add_b = 0));
+    write_rows(&p, 1, 0x500);
     emit(&p, ldi(3, gen_rd(1, 0))); /* ra3 = the read setup */
     emit(&p, NOP);
     emit(&p, vc4_qpu_encode(&(struct vc4_qpu_instr){.sig = VC4_QPU_SIG_BRANCH, .cond_br = VC4_QPU_BCOND_ALWAYS,
@@ -487,12 +484,7 @@ static void test_third_read_deadlocks(void)
 static void test_no_broader_than_the_addendum(void)
 {
     struct prog p = {.n = 0};
-    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(0)));
-    for (unsigned r = 0; r < 4; r++) {
-        emit(&p, ldi(R0, 0x100u * (r + 1)));
-        emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_VPM, .raddr_a = ELEM, .add_a = MUX_A,
-                   .add_b = 0));
-    }
+    write_rows(&p, 4, 0x100); /* row r = elem + 0x100 (r + 1) */
     emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(1, 3)));
     emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(3, 0)));
     emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(8)));
@@ -536,12 +528,7 @@ static void test_no_broader_than_the_addendum(void)
 static void test_vpm_read_loop(void)
 {
     struct prog p = {.n = 0};
-    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(0)));
-    for (unsigned r = 0; r < 8; r++) {
-        emit(&p, ldi(R0, 0x100u * (r + 1)));
-        emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_VPM, .raddr_a = ELEM, .add_a = MUX_A,
-                   .add_b = 0)); /* row r = elem + 0x100 (r + 1) */
-    }
+    write_rows(&p, 8, 0x100); /* row r = elem + 0x100 (r + 1) */
     emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(8, 0)));
     emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(8)));
     emit(&p, ldi(R3, 4));
