@@ -523,8 +523,13 @@ static unsigned dma_word(struct dma_ctx *c, unsigned row, unsigned col)
  * VPITCH).  Horizontal: the unit is VPM row Y + u and its elements run
  * along the row from X (in element-sized lanes, continuing into the next
  * row past column 15).  Vertical: the unit is the lane column (X, lane) + u
- * (lanes first, then columns, X wrapping within the 16 columns) and its
- * elements run down from row Y.
+ * (lanes first, then columns) and its elements run down from row Y; a unit
+ * past column 15 wraps to column 0 sixteen rows further down, as measured
+ * [P: asurati/x03 d2.c, a 4-unit vertical VDW from Y = 0, X = 15 stored
+ * (0, 15), then (16, 0), (16, 1), (16, 2): "VDW (in vertical mode) adds to
+ * the X address, and if the resultant X wraps around, only then adds 16 to
+ * the Y address"; its note names the first unit "Y=16,X=15", read here as
+ * the start it was given, Y = 0].
  */
 static void dma_pos(const struct dma_ctx *c, bool horiz, unsigned y, unsigned x, unsigned u,
                     unsigned e, unsigned *row, unsigned *col, unsigned *lane)
@@ -538,7 +543,7 @@ static void dma_pos(const struct dma_ctx *c, bool horiz, unsigned y, unsigned x,
         *lane = lin % lanes;
     } else {
         unsigned lin = (x * lanes + c->m.lane) + u;
-        *row = y + e;
+        *row = y + e + lin / (VC4_VPM_ROW_WORDS * lanes) * VC4_VPM_VERT_BLOCK_ROWS;
         lin %= VC4_VPM_ROW_WORDS * lanes;
         *col = lin / lanes;
         *lane = lin % lanes;

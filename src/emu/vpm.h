@@ -50,6 +50,8 @@
 #define VC4_VPM_GENERIC_ROWS 64u /* generic QPU access: Y is 6 bits [G table 32] */
 #define VC4_VPM_DMA_ROWS 128u   /* DMA X,Y addresses carry a 7-bit Y [G tables 34, 36] */
 #define VC4_VPM_MAX_QPUS 16u    /* per-QPU setup state; a V3D has at most 16 QPUs */
+#define VC4_VPM_VERT_BLOCK_ROWS 16u /* a vertical block is 16 rows (generic Y is a multiple of
+                                     * 16 [S3]); a vertical DMA past column 15 moves down one [P] */
 /* A generic read's data is in the FIFO 3 instructions after its setup
  * [G p.56, S3]; a read issued earlier stalls until then [A].  The exact
  * stall count is UNVERIFIED (VC4C quotes a forum measurement of "5 clock

@@ -309,16 +309,17 @@ static void modew_decode(unsigned modew, unsigned *esz, unsigned *lane)
 
 /* VPM byte of element e of unit u: horizontal units are rows, their elements
  * consecutive bytes from (Y+u, X, lane); vertical units are lane columns
- * (lanes within a word first, then columns, 16 columns around), elements
- * going down the rows. */
+ * (lanes within a word first, then columns; past column 15 back to column 0
+ * 16 rows down, as d2.c measured), elements going down the rows. */
 static unsigned ref_dma_byte(int horiz, unsigned y, unsigned x, unsigned lane, unsigned esz,
                              unsigned u, unsigned e)
 {
     if (horiz)
         return ((y + u) * 64 + x * 4 + lane * esz + e * esz) % (VC4_VPM_DMA_ROWS * 64);
     unsigned lanes = 4 / esz;
-    unsigned l = (x * lanes + lane + u) % (16 * lanes);
-    return (((y + e) % VC4_VPM_DMA_ROWS) * 64 + (l / lanes) * 4 + (l % lanes) * esz);
+    unsigned lin = x * lanes + lane + u, l = lin % (16 * lanes);
+    unsigned row = y + e + 16 * (lin / (16 * lanes));
+    return ((row % VC4_VPM_DMA_ROWS) * 64 + (l / lanes) * 4 + (l % lanes) * esz);
 }
 
 static void test_vdw_modes(void)

@@ -199,6 +199,39 @@ static void test_vdr_vertical_d2(void)
     vc4_emu_destroy(e);
 }
 
+/* d2.c's other observation, on a Pi: a vertical VDW of 4 units of 16 from
+ * Y = 0, X = 15 (0x82100078) stores column 15 of rows 0-15, then, X having
+ * wrapped, columns 0, 1, 2 of rows 16-31 ("if the resultant X wraps around,
+ * only then adds 16 to the Y address"). */
+static void test_vdw_vertical_wrap_d2(void)
+{
+    struct harness_diags d;
+    struct vc4_emu *e = mk_emu(1, true, &d);
+    uint32_t in[64];
+    for (unsigned i = 0; i < 64; i++)
+        in[i] = 0x7000000u + i;
+    put_words(e, IN, in, 64);
+    struct prog p = {.n = 0};
+    write_rows(&p, 32, 0x100); /* row r, column c = c + 0x100 (r + 1) */
+    emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, 0x8304080fu)); /* column 15 = in[row] */
+    emit(&p, unif_to_a(VC4_QPU_W_VPM_ADDR));
+    emit(&p, read_a(VC4_QPU_R_VPM_WAIT, R0));
+    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, 0x82100078u));
+    emit(&p, unif_to_b(VC4_QPU_W_VPM_ADDR));
+    emit(&p, read_b(VC4_QPU_R_VPM_WAIT));
+    emit_end(&p);
+    const uint32_t u[] = {IN, OUT};
+    set_unifs(e, u, VC4_ARRAY_SIZE(u));
+    CHECK_EQ_INT(run(e, &p), VC4_OK);
+    for (unsigned k = 0; k < 16; k++) {
+        CHECK_EQ_U64(word_at(e, OUT + 4 * k), in[k]);
+        for (unsigned c = 0; c < 3; c++)
+            CHECK_EQ_U64(word_at(e, OUT + 64 * (1 + c) + 4 * k), c + 0x100 * (16 + k + 1));
+    }
+    CHECK_EQ_U64(d.len, 0);
+    vc4_emu_destroy(e);
+}
+
 /* QPULib's and py-videocore's vertical gather: 16 memory rows of one word
  * each (ROWLEN 1, NROWS 16, VPITCH 1, vertical, X = 5) fill column 5 of
  * rows 0-15, which one vertical generic read returns as a vector. */
@@ -561,6 +594,6 @@ static void test_vpm_read_loop(void)
     validate_clean(&p, VC4_SHADER_USER, "vpm-read-too-early");
 }
 
-TEST_LIST(test_vdr_vertical_d2, test_vdr_vertical_gather, test_vdr_wide_pitch, test_vdw_wide_stride,
+TEST_LIST(test_vdr_vertical_d2, test_vdw_vertical_wrap_d2, test_vdr_vertical_gather, test_vdr_wide_pitch, test_vdw_wide_stride,
           test_early_read_stalls, test_mesa_vertex_shape, test_gpu_fft_shape, test_third_read_deadlocks,
           test_no_broader_than_the_addendum, test_vpm_read_loop)
