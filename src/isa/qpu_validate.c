@@ -901,7 +901,9 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
         bool known = known_value(s, v, k, &val);
         if (known && field_of(val, VPM_RD_SETUP_ID) != VPM_RD_SETUP_ID_GENERIC)
             continue; /* a VDR DMA setup: not a generic read setup */
-        if (s->vpm_known && s->vpm_left > 1)
+        /* a value computed at run time may be a VDR setup, which leaves the
+         * read FIFO alone: only a known generic setup is checked */
+        if (known && s->vpm_known && s->vpm_left > 1)
             report(c, R_VPM_SETUP_OUTSTANDING, i, "new VPM read setup while %u reads of the previous are outstanding",
                    s->vpm_left);
         s->vpm_setup_at = (long)i;

@@ -594,6 +594,51 @@ static void test_vpm_read_loop(void)
     validate_clean(&p, VC4_SHADER_USER, "vpm-read-too-early");
 }
 
+/* A VDR load between generic reads, its setup computed at run time (from a
+ * uniform): the VDR setup leaves the read FIFO alone, so the three reads get
+ * rows 0, 1, 2 and the load lands in row 20.  The validator cannot tell a
+ * VDR setup from a generic one without the value and so must not call it
+ * "a new read setup while 2 reads are outstanding". */
+static void test_vdr_between_reads(void)
+{
+    struct prog p = {.n = 0};
+    write_rows(&p, 3, 0x100);
+    emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(3, 0)));
+    emit(&p, unif_to_a(5)); /* ra5 = the VDR setup */
+    emit(&p, unif_to_a(6)); /* ra6 = its address */
+    emit(&p, read_a(VC4_QPU_R_VPM, R1));
+    emit(&p, read_a(5, VC4_QPU_W_VPMVCD_SETUP));
+    emit(&p, read_a(6, VC4_QPU_W_VPM_ADDR));
+    emit(&p, read_a(VC4_QPU_R_VPM_WAIT, R0));
+    emit(&p, read_a(VC4_QPU_R_VPM, R2));
+    emit(&p, read_a(VC4_QPU_R_VPM, R3));
+    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(8)));
+    emit(&p, vpm_write_acc(1));
+    emit(&p, vpm_write_acc(2));
+    emit(&p, vpm_write_acc(3));
+    dump_rows(&p, 8, 3, 0);
+    dump_rows(&p, 20, 1, 0);
+    emit_end(&p);
+
+    struct harness_diags d;
+    struct vc4_emu *e = mk_emu(1, true, &d);
+    uint32_t in[16];
+    for (unsigned i = 0; i < 16; i++)
+        in[i] = 0xABC00 + i;
+    put_words(e, IN, in, 16);
+    /* 32-bit, MPITCH 3, ROWLEN 16, NROWS 1, VPITCH 1, horizontal, Y = 20 */
+    const uint32_t u[] = {1u << 31 | 3u << 24 | 1u << 16 | 1u << 12 | 20u << 4, IN, OUT, OUT2};
+    set_unifs(e, u, VC4_ARRAY_SIZE(u));
+    CHECK_EQ_INT(run(e, &p), VC4_OK);
+    for (unsigned k = 0; k < 3; k++)
+        CHECK_EQ_U64(word_at(e, OUT + 64 * k + 4 * 7), 7 + 0x100 * (k + 1));
+    for (unsigned i = 0; i < 16; i++)
+        CHECK_EQ_U64(word_at(e, OUT2 + 4 * i), in[i]);
+    CHECK_MSG(d.len == 0, "%s", d.text);
+    vc4_emu_destroy(e);
+    validate_clean(&p, VC4_SHADER_USER, "vpm-read-too-early");
+}
+
 TEST_LIST(test_vdr_vertical_d2, test_vdw_vertical_wrap_d2, test_vdr_vertical_gather, test_vdr_wide_pitch, test_vdw_wide_stride,
           test_early_read_stalls, test_mesa_vertex_shape, test_gpu_fft_shape, test_third_read_deadlocks,
-          test_no_broader_than_the_addendum, test_vpm_read_loop)
+          test_no_broader_than_the_addendum, test_vpm_read_loop, test_vdr_between_reads)
