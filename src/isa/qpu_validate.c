@@ -233,8 +233,8 @@ static const struct vc4_qpu_rule rule_table[] = {
         "Every VPM read programmed by a read setup must be consumed before program end.",
         "seed 003; guide p.24 via py-videocore PR #8 (qpu-isa-facts 24)"},
     [R_VPM_CONCURRENT] = {"vpm-concurrent",
-        "Only a VPM read and a VPM write may share an instruction; other concurrent VPM accesses (or with ldtmu) are unreliable.",
-        "addendum (qpu-isa-facts 24)"},
+        "Only a VPM read and a VPM write may share an instruction; other concurrent VPM register accesses are unreliable.",
+        "addendum (\"Concurrent access to VPM registers\"; qpu-isa-facts 24)"},
     [R_PACK_MUL_IO] = {"pack-mul-io",
         "Byte-partial MUL packs (pm=1 .8a-.8d) do not work on I/O (peripheral) targets.",
         "addendum and vc4asm validator (qpu-isa-facts 13)"},
@@ -606,7 +606,11 @@ static void check_local(struct vctx *c, size_t i)
     if (acc > 1)
         report(c, R_ONE_PERIPHERAL, i, "%u closely coupled peripheral accesses in one instruction", acc);
 
-    /* VPM: only one read + one write may share an instruction (addendum) */
+    /* VPM: only one read + one write may share an instruction (addendum,
+     * "Concurrent access to VPM registers").  A VPM access with ldtmu is
+     * not one of them: the addendum names VPM registers only, and its
+     * author's GPU_FFT (vc4asm samples) pairs `read vw_wait` and `mov
+     * vw_setup, ...` with ldtmu0 and runs on Pis. */
     unsigned vpm_reads = count_reads(v, VC4_QPU_R_VPM);
     unsigned vpm_other = count_reads(v, VC4_QPU_R_VPM_BUSY) + count_reads(v, VC4_QPU_R_VPM_WAIT);
     unsigned vpm_wdata = 0, vpm_wother = 0;
@@ -620,7 +624,7 @@ static void check_local(struct vctx *c, size_t i)
     }
     unsigned vpm_total = vpm_reads + vpm_other + vpm_wdata + vpm_wother;
     bool read_plus_write = vpm_reads == 1 && vpm_wdata == 1 && vpm_total == 2;
-    if ((vpm_total > 1 && !read_plus_write) || (vpm_total > 0 && sig_is_ldtmu(v->sig)))
+    if (vpm_total > 1 && !read_plus_write)
         report(c, R_VPM_CONCURRENT, i, "concurrent VPM accesses in one instruction");
 
     for (int k = 0; k < 2; k++) {

@@ -639,6 +639,52 @@ static void test_vdr_between_reads(void)
     validate_clean(&p, VC4_SHADER_USER, "vpm-read-too-early");
 }
 
+/* maazl's hand-optimised GPU_FFT (vc4asm samples; its author wrote the
+ * addendum) pairs VPM register accesses with ldtmu0: `read vw_wait; ldtmu0`
+ * and `mov vw_setup, ...; ldtmu0`.  The addendum's "Concurrent access to
+ * VPM registers" is about VPM registers only, so neither the emulator nor
+ * the validator may complain; the TMU data and the store are right. */
+static void test_vpm_with_ldtmu(void)
+{
+    struct prog p = {.n = 0};
+    emit(&p, I(.sig = SMALL, .op_add = VC4_QPU_A_SHL, .waddr_add = R3, .raddr_a = ELEM, .raddr_b = 2,
+               .add_a = MUX_A, .add_b = MUX_B)); /* r3 = 4 elem */
+    emit(&p, ldi(R0, IN));
+    emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_TMU0_S, .add_a = 0, .add_b = 3));
+    emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = VC4_QPU_W_TMU0_S, .add_a = 0, .add_b = 3));
+    write_rows(&p, 1, 0x100);
+    emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, vdw_setup(1, 16, true, 0, 0)));
+    emit(&p, unif_to_b(VC4_QPU_W_VPM_ADDR));
+    emit(&p, ldi(R2, gen_wr(1)));
+    /* add r1, r0, r0; v8min -, vw_wait, vw_wait; ldtmu0 */
+    emit(&p, I(.sig = VC4_QPU_SIG_LOAD_TMU0, .op_add = VC4_QPU_A_ADD, .waddr_add = R1, .add_a = 0, .add_b = 0,
+               .op_mul = VC4_QPU_M_V8MIN, .raddr_b = VC4_QPU_R_VPM_WAIT, .mul_a = MUX_B, .mul_b = MUX_B));
+    /* v8min vw_setup, r2, r2; ldtmu0 */
+    emit(&p, I(.sig = VC4_QPU_SIG_LOAD_TMU0, .op_mul = VC4_QPU_M_V8MIN, .waddr_mul = VC4_QPU_W_VPMVCD_SETUP,
+               .mul_a = 2, .mul_b = 2));
+    emit(&p, vpm_write_acc(4)); /* row 1 = the second lookup */
+    dump_rows(&p, 1, 1, 0);
+    emit_end(&p);
+
+    struct harness_diags d;
+    struct vc4_emu *e = mk_emu(1, true, &d);
+    uint32_t in[16];
+    for (unsigned i = 0; i < 16; i++)
+        in[i] = 0x5150000u + i;
+    put_words(e, IN, in, 16);
+    const uint32_t u[] = {OUT, OUT2};
+    set_unifs(e, u, VC4_ARRAY_SIZE(u));
+    CHECK_EQ_INT(run(e, &p), VC4_OK);
+    for (unsigned i = 0; i < 16; i++) {
+        CHECK_EQ_U64(word_at(e, OUT + 4 * i), 0x100 + i);
+        CHECK_EQ_U64(word_at(e, OUT2 + 4 * i), in[i]);
+    }
+    CHECK_MSG(d.len == 0, "%s", d.text);
+    vc4_emu_destroy(e);
+    validate_clean(&p, VC4_SHADER_USER, NULL);
+}
+
 TEST_LIST(test_vdr_vertical_d2, test_vdw_vertical_wrap_d2, test_vdr_vertical_gather, test_vdr_wide_pitch, test_vdw_wide_stride,
           test_early_read_stalls, test_mesa_vertex_shape, test_gpu_fft_shape, test_third_read_deadlocks,
-          test_no_broader_than_the_addendum, test_vpm_read_loop, test_vdr_between_reads)
+          test_no_broader_than_the_addendum, test_vpm_read_loop, test_vdr_between_reads,
+          test_vpm_with_ldtmu)
