@@ -127,7 +127,7 @@ static void unit_events(struct exec *x, unsigned ev, unsigned error_mask, unsign
     }
 }
 #define VPM_ERRORS (VC4_VPM_EV_DMA_FAULT | VC4_VPM_EV_BAD_QPU)
-#define VPM_NOTES VC4_VPM_EV_DMA_BUSY
+#define VPM_NOTES VC4_VPM_EV_NOTES
 #define TMU_ERRORS (VC4_TMU_EV_OVERFLOW | VC4_TMU_EV_UNDERFLOW | VC4_TMU_EV_FAULT | VC4_TMU_EV_BAD_QPU)
 
 /* ---- the decoded-instruction cache ------------------------------------------ */
@@ -605,8 +605,17 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
         if (q->thrend_left)
             rule(x, RULE_THREND_SLOT_IO);
         struct vc4_location l = loc_of(q);
-        unit_events(x, vc4_vpm_read(&v->vpm, q->num, tmp, q->time, &v->unit_sink, &l), VPM_ERRORS,
-                    VPM_NOTES);
+        uint64_t ready;
+        unsigned ev = vc4_vpm_read(&v->vpm, q->num, tmp, q->time, &ready, &v->unit_sink, &l);
+        unit_events(x, ev, VPM_ERRORS, VPM_NOTES);
+        /* an early read waits for its data; a read whose data never comes
+         * hangs, as on hardware (vpm.h) */
+        if (ready > q->stall_until)
+            q->stall_until = ready;
+        if (ev & VC4_VPM_EV_DEADLOCK) {
+            q->state = VC4_EMU_QPU_BLOCKED;
+            q->blocked_on = "VPM read after an ignored read setup (hardware deadlock)";
+        }
         return tmp;
     }
     case VC4_QPU_R_VPM_BUSY:

@@ -9,8 +9,19 @@
  *  [S3] seed post 003 ("VPM, VCD, and VCM For Vertex Shaders"): the
  *       horizontal/vertical, packed/laned layouts, ADDR encodings, stride,
  *       NUM, 3-instruction read latency, and the VDW store 0x83904000.
- *  [A]  vc4asm "VideoCoreIV-addendum": read setups are not queued, VDW
- *       stride is 16 bits, conditional peripheral writes are unsafe.
+ *  [A]  vc4asm "VideoCoreIV-addendum" (measured on hardware), section 7:
+ *       early VPM reads block until the data is there ("No undefined data
+ *       is returned when the reads are made too early"); read setups are
+ *       not queued (a third read after two 2-read setups deadlocks); table
+ *       35: the VDW stride is 16 bits; conditional peripheral writes are
+ *       unsafe.
+ *  [P]  programs that run on Pis (../shared/reference/v3d-hardware-facts.md,
+ *       "Evidence from programs that ran on Pis"): asurati/x03 demo d2.c
+ *       (VDR 0x8304080f fills column 15 at Y = 0, 16, 32, 48), py-videocore
+ *       sgemm (VDR extended pitch >= 8192), GPU_FFT (VDW strides up to
+ *       65472; VPM reads in branch delay slots right after vr_setup), Mesa
+ *       vc4 vertex shaders (VPM reads 1 and 3 instructions after vr_setup).
+ *  Where [G]/[S3] and [A]/[P] disagree, the measurements win.
  *
  * The unit is standalone: it knows nothing of the QPU.  The QPU core calls
  * these functions when an instruction reads or writes one of the VPM
@@ -18,7 +29,7 @@
  * set of VC4_VPM_EV_* bits describing what happened (0 = normal) and has
  * already sent a diagnostic for each event to the sink, at the severity
  * given next to the event; a strict-mode QPU may turn any non-zero result
- * into an error.  Nothing here prints, exits or touches host memory outside
+ * but VC4_VPM_EV_NOTES into an error.  Nothing here prints, exits or touches host memory outside
  * the structs and struct vc4_mem.
  */
 #ifndef VC4_EMU_VPM_H
@@ -39,11 +50,20 @@
 #define VC4_VPM_GENERIC_ROWS 64u /* generic QPU access: Y is 6 bits [G table 32] */
 #define VC4_VPM_DMA_ROWS 128u   /* DMA X,Y addresses carry a 7-bit Y [G tables 34, 36] */
 #define VC4_VPM_MAX_QPUS 16u    /* per-QPU setup state; a V3D has at most 16 QPUs */
-#define VC4_VPM_READ_LATENCY 3u /* reads need >= 3 instructions after the setup [S3] */
+#define VC4_VPM_VERT_BLOCK_ROWS 16u /* a vertical block is 16 rows (generic Y is a multiple of
+                                     * 16 [S3]); a vertical DMA past column 15 moves down one [P] */
+/* A generic read's data is in the FIFO 3 instructions after its setup
+ * [G p.56, S3]; a read issued earlier stalls until then [A].  The exact
+ * stall count is UNVERIFIED (VC4C quotes a forum measurement of "5 clock
+ * stalls" between setup and first read). */
+#define VC4_VPM_READ_LATENCY 3u
+/* The `ready` cycle of a read that never completes (a hardware deadlock). */
+#define VC4_VPM_NEVER UINT64_MAX
 
 /* ---- events (bit set returned by every call) ----------------------------- */
 enum vc4_vpm_event {
-    VC4_VPM_EV_READ_EARLY = 1u << 0,    /* warning: read < 3 instrs after setup: garbage on HW */
+    VC4_VPM_EV_DEADLOCK = 1u << 0,      /* error: read whose data never comes (its setup was
+                                         * ignored [A]): the QPU hangs, as on hardware */
     VC4_VPM_EV_READ_OVERRUN = 1u << 1,  /* warning: read beyond the setup's NUM (HW: garbage/hang) */
     VC4_VPM_EV_SETUP_IGNORED = 1u << 2, /* warning: read setup while > 1 value outstanding [A] */
     VC4_VPM_EV_BAD_SETUP = 1u << 3,     /* warning: reserved setup ID, or VDR MODEW 1 */
@@ -51,11 +71,15 @@ enum vc4_vpm_event {
     VC4_VPM_EV_OUT_OF_VPM = 1u << 5,    /* warning: DMA touches VPM rows beyond VPMSZ (wrapped) */
     VC4_VPM_EV_DMA_FAULT = 1u << 6,     /* error: DMA memory address outside RAM; nothing moved there */
     VC4_VPM_EV_DMA_BUSY = 1u << 7,      /* note: DMA setup/start while the engine is busy (queued) */
-    VC4_VPM_EV_WIDE_STRIDE = 1u << 8,   /* warning: VDW stride > 8191 (not guaranteed, qmkl #43) */
+    VC4_VPM_EV_WIDE_STRIDE = 1u << 8,   /* note: VDW stride > 8191, beyond the guide; works [A, P] */
     VC4_VPM_EV_UNCONSUMED = 1u << 9,    /* warning: program end with VPM reads outstanding [G p.24] */
     VC4_VPM_EV_BAD_QPU = 1u << 10,      /* error: QPU number >= VC4_VPM_MAX_QPUS (caller bug) */
     VC4_VPM_EV_FS_ACCESS = 1u << 11,    /* warning: VPM access from a fragment shader [S3] */
+    VC4_VPM_EV_WIDE_PITCH = 1u << 12,   /* note: VDR extended pitch > 8191, beyond the guide [P] */
 };
+/* Events whose diagnostic is a note: normal operation, never a rule
+ * violation (a strict-mode QPU carries on). */
+#define VC4_VPM_EV_NOTES (VC4_VPM_EV_DMA_BUSY | VC4_VPM_EV_WIDE_STRIDE | VC4_VPM_EV_WIDE_PITCH)
 
 /* ---- setup-word layouts: [G tables 32-36], facts 8.2 --------------------- */
 /* Each field as (shift, width); decoded with vc4_bits(). */
@@ -81,10 +105,15 @@ VC4_VPM_FIELD(VC4_VDW_LANED, 15, 1)       /* write 0 */
 VC4_VPM_FIELD(VC4_VDW_HORIZ, 14, 1)
 VC4_VPM_FIELD(VC4_VDW_VPMBASE, 3, 11)     /* {Y[6:0], X[3:0]} */
 VC4_VPM_FIELD(VC4_VDW_MODEW, 0, 3)        /* 0 32-bit; 2,3 16-bit (bit0 half); 4-7 8-bit (bits1:0 byte) */
-/* VDW stride setup (table 35).  Documented 13 bits; measured 16 bits [A]. */
+/* VDW stride setup (table 35).  Documented 13 bits; measured 16 bits [A];
+ * GPU_FFT stores with strides 16320, 32704 and 65472 and reaches its
+ * published accuracy on a Pi 1 [P]. */
 VC4_VPM_FIELD(VC4_VDW_BLOCKMODE, 16, 1)
 VC4_VPM_FIELD(VC4_VDW_STRIDE, 0, 16)
-#define VC4_VDW_STRIDE_GUARANTEED_MAX 8191u /* 13 bits: qmkl PR #43 */
+/* The largest stride / pitch in the guide's documented 13 bits: beyond it
+ * the emulator notes (once per program) that the program relies on
+ * measured, undocumented behaviour. */
+#define VC4_VPM_DOCUMENTED_PITCH_MAX 8191u
 /* VDR basic setup (table 36); bit 31 = 1 and MODEW != 1. */
 VC4_VPM_FIELD(VC4_VDR_ID, 31, 1)
 VC4_VPM_FIELD(VC4_VDR_MODEW, 28, 3)       /* as VDW MODEW; value 1 selects the extended-pitch word */
@@ -94,10 +123,14 @@ VC4_VPM_FIELD(VC4_VDR_NROWS, 16, 4)       /* 0 = 16 */
 VC4_VPM_FIELD(VC4_VDR_VPITCH, 12, 4)      /* 0 = 16 */
 VC4_VPM_FIELD(VC4_VDR_VERT, 11, 1)
 VC4_VPM_FIELD(VC4_VDR_VPMADDR, 0, 11)     /* {Y[6:0], X[3:0]} */
-/* VDR extended memory pitch setup: bits 31:28 = 1001. */
+/* VDR extended memory pitch setup: bits 31:28 = 1001.  The guide gives
+ * the pitch 13 bits (12:0); py-videocore's sgemm loads rows 8192 bytes
+ * and more apart with it and runs on a Pi 3 (Idein/qmkl#42: correct up to
+ * 4096-float rows) [P], so the whole word below the ID is taken.  How many
+ * of bits 27:13 the hardware really decodes is UNVERIFIED beyond 16384. */
 VC4_VPM_FIELD(VC4_VDR_EXT_ID, 28, 4)
 #define VC4_VDR_EXT_ID_VALUE 9u
-VC4_VPM_FIELD(VC4_VDR_EXT_PITCH, 0, 13)
+VC4_VPM_FIELD(VC4_VDR_EXT_PITCH, 0, 28)
 
 /* Element size codes of the generic SIZE field. */
 enum vc4_vpm_size { VC4_VPM_SIZE_8 = 0, VC4_VPM_SIZE_16 = 1, VC4_VPM_SIZE_32 = 2 };
@@ -145,6 +178,10 @@ struct vc4_vpm_qpu {
     uint32_t base_row;        /* CS/VS: generic row 0 is this VPM row */
     struct vc4_vpm_generic rd, wr;
     struct vc4_vpm_generic rd_prev; /* the previous read setup's last value, if any */
+    bool rd_lost;             /* the latest read setup was ignored [A]: its reads never come */
+    bool deadlock_reported;   /* the deadlock was reported for this program */
+    bool wide_stride_noted;   /* the > 13-bit VDW stride note was given for this program */
+    bool wide_pitch_noted;    /* ... and the > 13-bit VDR pitch note */
     uint32_t vdw_basic;       /* last VDW basic setup word (ID 10) */
     uint32_t vdw_stride;      /* last VDW stride setup word (ID 11) */
     uint32_t vdr_basic;       /* last VDR basic setup word */
@@ -209,9 +246,16 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
 unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uint32_t val[16],
                        uint64_t now, const struct vc4_diag_sink *sink,
                        const struct vc4_location *loc);
-/* raddr 48 VPM_READ: one 16-wide vector (8/16-bit values zero-extended). */
+/* raddr 48 VPM_READ: one 16-wide vector (8/16-bit values zero-extended).
+ * *ready (may be NULL) receives the cycle at which the data is there:
+ * `now`, or later for a read issued fewer than VC4_VPM_READ_LATENCY
+ * instructions after its setup (the QPU stalls for the difference [A]),
+ * or VC4_VPM_NEVER with VC4_VPM_EV_DEADLOCK for a read that hangs on
+ * hardware: the FIFO is empty and the setup meant to fill it was ignored
+ * (out is then all 0). */
 unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_t now,
-                      const struct vc4_diag_sink *sink, const struct vc4_location *loc);
+                      uint64_t *ready, const struct vc4_diag_sink *sink,
+                      const struct vc4_location *loc);
 /* waddr 50 VPM_ST_ADDR (VDW start) / VPM_LD_ADDR (VDR start), element 0's
  * value.  The transfer happens at once (functionally); the engine and the
  * QPU's wait register report busy until the modelled completion cycle. */

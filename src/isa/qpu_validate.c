@@ -382,7 +382,8 @@ static void report(struct vctx *c, enum rule_id r, size_t i, const char *fmt, ..
     if (c->mask & (UINT64_C(1) << r))
         return;
     c->mask |= UINT64_C(1) << r;
-    c->violations++;
+    if (vc4_rule_table[r].severity != VC4_NOTE) /* a note is not a violation */
+        c->violations++;
     if (vc4_rule_table[r].severity == VC4_ERROR)
         c->errors++;
     if (!c->sink || !c->sink->fn)
@@ -453,7 +454,11 @@ static void check_local(struct vctx *c, size_t i)
     if (acc > 1)
         report(c, R_ONE_PERIPHERAL, i, "%u closely coupled peripheral accesses in one instruction", acc);
 
-    /* VPM: only one read + one write may share an instruction (addendum) */
+    /* VPM: only one read + one write may share an instruction (addendum,
+     * "Concurrent access to VPM registers").  A VPM access with ldtmu is
+     * not one of them: the addendum names VPM registers only, and its
+     * author's GPU_FFT (vc4asm samples) pairs `read vw_wait` and `mov
+     * vw_setup, ...` with ldtmu0 and runs on Pis. */
     unsigned vpm_reads = count_reads(v, VC4_QPU_R_VPM);
     unsigned vpm_other = count_reads(v, VC4_QPU_R_VPM_BUSY) + count_reads(v, VC4_QPU_R_VPM_WAIT);
     unsigned vpm_wdata = 0, vpm_wother = 0;
@@ -467,7 +472,7 @@ static void check_local(struct vctx *c, size_t i)
     }
     unsigned vpm_total = vpm_reads + vpm_other + vpm_wdata + vpm_wother;
     bool read_plus_write = vpm_reads == 1 && vpm_wdata == 1 && vpm_total == 2;
-    if ((vpm_total > 1 && !read_plus_write) || (vpm_total > 0 && sig_is_ldtmu(v->sig)))
+    if (vpm_total > 1 && !read_plus_write)
         report(c, R_VPM_CONCURRENT, i, "concurrent VPM accesses in one instruction");
 
     for (int k = 0; k < 2; k++) {
@@ -673,6 +678,9 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
     if (v->is_target) {
         memset(s->reg, 0, sizeof s->reg);
         memset(s->acc, 0, sizeof s->acc);
+        /* a loop head or a join: how many VPM reads ran before is not known
+         * (a loop reading the VPM each turn is correct code) */
+        s->vpm_known = false;
     }
 
     /* HOST_INT needs a non-zero value (addendum) */
@@ -729,7 +737,8 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
     unsigned vreads = count_reads(v, VC4_QPU_R_VPM);
     if (vreads) {
         if (within(s->vpm_setup_at, i, VPM_READ_SETUP_WAIT))
-            report(c, R_VPM_READ_TOO_EARLY, i, "VPM read only %ld instructions after the read setup",
+            report(c, R_VPM_READ_TOO_EARLY, i,
+                   "VPM read %ld instruction(s) after its read setup: the BCM2835 stalls until the data is there",
                    (long)i - s->vpm_setup_at);
         if (s->vpm_known) {
             if (vreads > s->vpm_left)
@@ -744,7 +753,9 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
         bool known = known_value(s, v, k, &val);
         if (known && field_of(val, VPM_RD_SETUP_ID) != VPM_RD_SETUP_ID_GENERIC)
             continue; /* a VDR DMA setup: not a generic read setup */
-        if (s->vpm_known && s->vpm_left > 1)
+        /* a value computed at run time may be a VDR setup, which leaves the
+         * read FIFO alone: only a known generic setup is checked */
+        if (known && s->vpm_known && s->vpm_left > 1)
             report(c, R_VPM_SETUP_OUTSTANDING, i, "new VPM read setup while %u reads of the previous are outstanding",
                    s->vpm_left);
         s->vpm_setup_at = (long)i;

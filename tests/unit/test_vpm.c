@@ -132,7 +132,7 @@ static void test_generic_modes(void)
                         a = addr;
                         for (unsigned n = 0; n < 5; n++) {
                             uint32_t out[16];
-                            CHECK_EQ_U64(vc4_vpm_read(&vpm, 0, out, 103 + n, &sink, NULL), 0);
+                            CHECK_EQ_U64(vc4_vpm_read(&vpm, 0, out, 103 + n, NULL, &sink, NULL), 0);
                             int ok = 1;
                             for (unsigned i = 0; i < 16; i++)
                                 ok &= out[i] == ref_get(ref_generic(horiz, eff_laned, size, a, i), esz);
@@ -206,13 +206,20 @@ static void test_read_fifo_rules(void)
     struct vc4_diag_sink sink = harness_sink(&h);
     uint32_t out[16];
     vc4_vpm_init(&vpm, 12);
-    /* early read */
+    /* an early read stalls until the data is there and gets it (addendum
+     * section 7), with no diagnostic; a later one does not stall */
+    for (unsigned i = 0; i < 16; i++)
+        vc4_vpm_poke(&vpm, 0, i, 100 + i);
+    uint64_t ready = 0;
     vc4_vpm_rd_setup(&vpm, 1, gen_setup(1, 0, 2, 1, 0, 2), 10, &sink, NULL);
-    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 12, &sink, NULL), VC4_VPM_EV_READ_EARLY);
-    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 13, &sink, NULL), 0);
+    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 11, &ready, &sink, NULL), 0);
+    CHECK_EQ_U64(ready, 10 + VC4_VPM_READ_LATENCY);
+    CHECK_EQ_U64(out[7], 107);
+    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 13, &ready, &sink, NULL), 0);
+    CHECK_EQ_U64(ready, 13);
+    CHECK_EQ_U64(h.len, 0); /* no diagnostic at all */
     /* beyond NUM */
-    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 14, &sink, NULL), VC4_VPM_EV_READ_OVERRUN);
-    CHECK_CONTAINS(h.text, "vpm-read-latency");
+    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 14, NULL, &sink, NULL), VC4_VPM_EV_READ_OVERRUN);
     CHECK_CONTAINS(h.text, "vpm-read-count");
     /* a setup while > 1 value is outstanding is ignored */
     for (unsigned i = 0; i < 16; i++) {
@@ -224,15 +231,15 @@ static void test_read_fifo_rules(void)
     vc4_vpm_rd_setup(&vpm, 1, gen_setup(1, 0, 2, 1, 5, 3), 20, &sink, NULL);
     CHECK_EQ_U64(vc4_vpm_rd_setup(&vpm, 1, gen_setup(1, 0, 2, 1, 9, 1), 21, &sink, NULL),
                  VC4_VPM_EV_SETUP_IGNORED);
-    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 23, &sink, NULL), 0);
+    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 23, NULL, &sink, NULL), 0);
     CHECK_EQ_U64(out[0], 500);
-    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 24, &sink, NULL), 0);
+    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 24, NULL, &sink, NULL), 0);
     CHECK_EQ_U64(out[0], 600);
     /* one outstanding: the new setup is taken, the old value comes first */
     CHECK_EQ_U64(vc4_vpm_rd_setup(&vpm, 1, gen_setup(1, 0, 2, 1, 9, 1), 25, &sink, NULL), 0);
-    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 28, &sink, NULL), 0);
+    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 28, NULL, &sink, NULL), 0);
     CHECK_EQ_U64(out[15], 715); /* row 7: the old setup's third value */
-    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 29, &sink, NULL), 0);
+    CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 29, NULL, &sink, NULL), 0);
     CHECK_EQ_U64(out[1], 901);
     /* unconsumed at program end */
     vc4_vpm_rd_setup(&vpm, 1, gen_setup(1, 0, 2, 1, 0, 4), 30, &sink, NULL);
@@ -245,7 +252,7 @@ static void test_read_fifo_rules(void)
     CHECK_EQ_U64(vc4_vpm_peek(&vpm, 5, 0), 0);
     CHECK_EQ_U64(vc4_vpm_peek(&vpm, 5, 1), 501);
     /* bad QPU numbers are reported, not trusted */
-    CHECK_EQ_U64(vc4_vpm_read(&vpm, 99, out, 0, &sink, NULL), VC4_VPM_EV_BAD_QPU);
+    CHECK_EQ_U64(vc4_vpm_read(&vpm, 99, out, 0, NULL, &sink, NULL), VC4_VPM_EV_BAD_QPU);
 }
 
 /* The seed's coordinate-shader store: generic writes then VDW 0x83904000. */
@@ -302,16 +309,17 @@ static void modew_decode(unsigned modew, unsigned *esz, unsigned *lane)
 
 /* VPM byte of element e of unit u: horizontal units are rows, their elements
  * consecutive bytes from (Y+u, X, lane); vertical units are lane columns
- * (lanes within a word first, then columns, 16 columns around), elements
- * going down the rows. */
+ * (lanes within a word first, then columns; past column 15 back to column 0
+ * 16 rows down, as d2.c measured), elements going down the rows. */
 static unsigned ref_dma_byte(int horiz, unsigned y, unsigned x, unsigned lane, unsigned esz,
                              unsigned u, unsigned e)
 {
     if (horiz)
         return ((y + u) * 64 + x * 4 + lane * esz + e * esz) % (VC4_VPM_DMA_ROWS * 64);
     unsigned lanes = 4 / esz;
-    unsigned l = (x * lanes + lane + u) % (16 * lanes);
-    return (((y + e) % VC4_VPM_DMA_ROWS) * 64 + (l / lanes) * 4 + (l % lanes) * esz);
+    unsigned lin = x * lanes + lane + u, l = lin % (16 * lanes);
+    unsigned row = y + e + 16 * (lin / (16 * lanes));
+    return ((row % VC4_VPM_DMA_ROWS) * 64 + (l / lanes) * 4 + (l % lanes) * esz);
 }
 
 static void test_vdw_modes(void)
@@ -403,7 +411,8 @@ static void test_vdr_modes(void)
                             CHECK_EQ_U64(vc4_vpm_ld_addr(&vpm, &mem, 5, 0x40000204u, 0, &sink, NULL), 0);
                             for (unsigned r = 0; r < nrows; r++)
                                 for (unsigned e = 0; e < rowlen; e++) {
-                                    unsigned vb = ref_dma_byte(!vert, y, x, lane, esz, r * vpitch, e);
+                                    /* VPITCH moves Y in both orientations (d2.c, test_vpm_hw.c) */
+                                    unsigned vb = ref_dma_byte(!vert, y + r * vpitch, x, lane, esz, 0, e);
                                     memcpy(ref + vb, mem.ram + 0x204 + r * pitch + e * esz, esz);
                                 }
                             CHECK_MSG(same_as_ref(&vpm),
@@ -460,7 +469,7 @@ static void test_dma_faults(void)
     /* no setup at all */
     CHECK_EQ_U64(vc4_vpm_st_addr(&vpm, &mem, 4, 0, 0, &sink, NULL), VC4_VPM_EV_BAD_SETUP);
     CHECK_EQ_U64(vc4_vpm_ld_addr(&vpm, &mem, 4, 0, 0, &sink, NULL), VC4_VPM_EV_BAD_SETUP);
-    /* the wide-stride erratum: honoured, warned */
+    /* the wide-stride erratum: honoured, noted (test_vpm_hw.c has more) */
     CHECK_EQ_U64(vc4_vpm_wr_setup(&vpm, 0, 3u << 30 | 9000u, 0, &sink, NULL), VC4_VPM_EV_WIDE_STRIDE);
     CHECK_CONTAINS(h.text, "vdw-stride-width");
     /* a second store while the engine is busy is queued behind it */
