@@ -21,6 +21,7 @@ static const struct {
     {"render", cmd_render, "run binning + rendering control lists to a PNG"},
     {"cl", cmd_cl, "dump and validate control lists"},
     {"tex", cmd_tex, "convert images to and from texture formats"},
+    {"boot", cmd_boot, "run a bare-metal Pi kernel image (ARM + V3D)"},
 };
 
 static void usage(FILE *f)
