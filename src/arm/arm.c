@@ -18,6 +18,10 @@
  *    the Pi 2/3 firmware does; code that drops from HYP to SVC runs, since
  *    it only writes CPSR / SPSR.  UNVERIFIED beyond the examples.
  *
+ * PCs in diagnostics of memory accesses are the start of the translated
+ * block holding the access (Unicorn keeps the PC per block); the end of a
+ * run names the exact PC.
+ *
  * Time: the ARM runs cpu_mhz instructions per emulated microsecond (the
  * system timer's tick); instructions are counted per translated block as
  * block bytes / 4.  Deterministic: the same image gives the same run.
@@ -213,7 +217,10 @@ static void v3d_sync(struct vc4_arm *a)
         uint32_t ca0 = 0, ca1 = 0;
         vc4_emu_reg_read(a->emu, VC4_V3D_CT0CA, &ca0);
         vc4_emu_reg_read(a->emu, VC4_V3D_CT1CA, &ca1);
-        arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, NULL, ca1,
+        uint32_t cs0 = 0;
+        vc4_emu_reg_read(a->emu, VC4_V3D_CT0CS, &cs0);
+        enum { CTERR = 1u << 3 }; /* CTnCS bit 3 (vc4_regs.h V3D_CTERR) */
+        arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, NULL, (cs0 & CTERR) || !ca1 ? ca0 : ca1,
                  "the V3D stopped (%s): CT0CA 0x%08x, CT1CA 0x%08x; the ARM was at PC 0x%08llx",
                  vc4_status_name(st), ca0, ca1, (unsigned long long)arm_pc(a));
         a->stopped_v3d = true;
@@ -260,11 +267,11 @@ static void unknown_access(struct vc4_arm *a, uint64_t addr, bool write, uint32_
         a->unknown_seen[a->n_unknown_seen++] = (uint32_t)addr;
         if (write)
             arm_diag(a, VC4_WARNING, VC4_DIAG_RULE, "arm-unknown-peripheral", addr,
-                     "write of 0x%08x to 0x%08llx, a peripheral address nothing models (PC 0x%08llx): ignored", v,
+                     "write of 0x%08x to 0x%08llx, a peripheral address nothing models (in the block at PC 0x%08llx): ignored", v,
                      (unsigned long long)addr, (unsigned long long)pc);
         else
             arm_diag(a, VC4_WARNING, VC4_DIAG_RULE, "arm-unknown-peripheral", addr,
-                     "read of 0x%08llx, a peripheral address nothing models (PC 0x%08llx): reads 0",
+                     "read of 0x%08llx, a peripheral address nothing models (in the block at PC 0x%08llx): reads 0",
                      (unsigned long long)addr, (unsigned long long)pc);
     }
 }
@@ -621,7 +628,7 @@ enum vc4_status vc4_arm_run(struct vc4_arm *a, struct vc4_arm_result *r)
         pc = arm_pc(a);
         if (a->fault || e != UC_ERR_OK) {
             if (a->fault)
-                arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, NULL, a->fault_addr, "%s 0x%08llx (PC 0x%08llx)%s",
+                arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, NULL, a->fault_addr, "%s 0x%08llx (in the block at PC 0x%08llx)%s",
                          a->fault_what, (unsigned long long)a->fault_addr, (unsigned long long)pc,
                          a->fault_addr < a->ram_size ? "" : ": nothing is mapped there");
             else
