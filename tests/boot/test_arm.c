@@ -13,36 +13,11 @@
 #include "arm/periph.h"
 #include "harness.h"
 
-struct log {
-    char text[8192];
-    size_t len;
-    unsigned warnings, errors;
-};
-
-static void log_diag(void *user, const struct vc4_diag *d)
-{
-    struct log *l = user;
-    char line[512];
-    vc4_diag_format(d, line, sizeof line);
-    if (d->severity == VC4_WARNING)
-        l->warnings++;
-    if (d->severity == VC4_ERROR)
-        l->errors++;
-    size_t n = strlen(line);
-    if (l->len + n + 2 < sizeof l->text) {
-        memcpy(l->text + l->len, line, n);
-        l->len += n;
-        l->text[l->len++] = '\n';
-        l->text[l->len] = 0;
-    }
-}
-
 /* Boot words at 0x8000 on a Pi 1 and run; returns the status. */
-static enum vc4_status boot_words(const uint32_t *w, size_t n, uint64_t max_insns, struct log *l,
+static enum vc4_status boot_words(const uint32_t *w, size_t n, uint64_t max_insns, struct harness_diags *l,
                                   struct vc4_arm_result *r, void (*setup)(struct vc4_emu *))
 {
-    memset(l, 0, sizeof *l);
-    struct vc4_diag_sink sink = {log_diag, l};
+    struct vc4_diag_sink sink = harness_sink(l);
     struct vc4_emu_options eo = {.sink = sink, .mem_size = 128u << 20};
     struct vc4_emu *emu = vc4_emu_create(&eo);
     struct vc4_arm_options o = vc4_arm_defaults(VC4_PI1, false);
@@ -70,7 +45,7 @@ static enum vc4_status boot_words(const uint32_t *w, size_t n, uint64_t max_insn
 static void test_park(void)
 {
     static const uint32_t w[] = {0xE3A00001 /* mov r0, #1 */, 0xEAFFFFFE /* b . */};
-    struct log l;
+    struct harness_diags l;
     struct vc4_arm_result r;
     CHECK(boot_words(w, 2, 0, &l, &r, NULL) == VC4_OK);
     CHECK_EQ_INT(r.end, VC4_ARM_END_PARKED);
@@ -82,7 +57,7 @@ static void test_fault_unmapped(void)
 {
     /* mov r0, #0x18000000 (past the 128 MiB of RAM, below the peripherals); ldr r1, [r0] */
     static const uint32_t w[] = {0xE3A00418, 0xE5901000, 0xEAFFFFFE};
-    struct log l;
+    struct harness_diags l;
     struct vc4_arm_result r;
     CHECK(boot_words(w, 3, 0, &l, &r, NULL) == VC4_ERR_FAULT);
     CHECK_EQ_INT(r.end, VC4_ARM_END_FAULT);
@@ -92,7 +67,7 @@ static void test_fault_unmapped(void)
 static void test_fault_undefined(void)
 {
     static const uint32_t w[] = {0xE1A00000 /* nop */, 0xE7F000F0 /* udf */};
-    struct log l;
+    struct harness_diags l;
     struct vc4_arm_result r;
     CHECK(boot_words(w, 2, 0, &l, &r, NULL) == VC4_ERR_FAULT);
     CHECK_EQ_INT(r.end, VC4_ARM_END_FAULT);
@@ -103,7 +78,7 @@ static void test_endless_loop(void)
 {
     /* add r0, r0, #1; b .-4: never parks, ends at the instruction limit */
     static const uint32_t w[] = {0xE2800001, 0xEAFFFFFD};
-    struct log l;
+    struct harness_diags l;
     struct vc4_arm_result r;
     CHECK(boot_words(w, 2, 1000000, &l, &r, NULL) == VC4_OK);
     CHECK_EQ_INT(r.end, VC4_ARM_END_INSN_LIMIT);
@@ -116,7 +91,7 @@ static void test_unknown_peripheral(void)
 {
     /* mov r0, #0x20000000; ldr r1, [r0, #0x100] (nothing there); str r1, [r0, #0x104]; b . */
     static const uint32_t w[] = {0xE3A00202, 0xE5901100, 0xE5801104, 0xEAFFFFFE};
-    struct log l;
+    struct harness_diags l;
     struct vc4_arm_result r;
     CHECK(boot_words(w, 4, 0, &l, &r, NULL) == VC4_OK);
     CHECK_EQ_INT(r.end, VC4_ARM_END_PARKED);
@@ -129,7 +104,7 @@ static void test_unknown_peripheral(void)
 static void test_wfi(void)
 {
     static const uint32_t w[] = {0xE1A00000, 0xE320F003 /* wfi */, 0xEAFFFFFD /* b .-4 */};
-    struct log l;
+    struct harness_diags l;
     struct vc4_arm_result r;
     CHECK(boot_words(w, 3, 10000000, &l, &r, NULL) == VC4_OK);
     CHECK_EQ_INT(r.end, VC4_ARM_END_WFI);
@@ -149,7 +124,7 @@ static void test_broken_list(void)
     /* V3D at 0x20C00000: CT0CA = 0x1000, CT0EA = 0x1010, read CT0CS, park */
     static const uint32_t w[] = {0xE3A00202, 0xE2800503, 0xE3A01A01, 0xE5801110,
                                  0xE2811010, 0xE5801108, 0xE5902100, 0xEAFFFFFE};
-    struct log l;
+    struct harness_diags l;
     struct vc4_arm_result r;
     enum vc4_status st = boot_words(w, 8, 10000000, &l, &r, broken_list);
     CHECK_EQ_U64(r.v3d_kicks, 1);
@@ -165,8 +140,8 @@ static void test_broken_list(void)
 
 static void test_mbox_framebuffer(void)
 {
-    struct log l = {0};
-    struct vc4_diag_sink sink = {log_diag, &l};
+    struct harness_diags l;
+    struct vc4_diag_sink sink = harness_sink(&l);
     struct vc4_emu_options eo = {.sink = sink, .mem_size = 128u << 20};
     struct vc4_emu *emu = vc4_emu_create(&eo);
     struct vc4_arm_ctx ctx = {.emu = emu, .sink = &sink, .ram_size = 128u << 20, .arm_mem_size = 64u << 20,
