@@ -221,6 +221,10 @@ int cmd_boot(int argc, char **argv)
             return 2;
         }
     }
+    if (time_s > 1000000) {
+        tool_error("boot: --time takes at most 1000000 seconds");
+        return 2;
+    }
     if (aarch64 && board != VC4_PI3) {
         tool_error("boot: only a Pi 3 runs AArch64 images (--board pi3)");
         return 2;

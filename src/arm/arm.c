@@ -672,15 +672,18 @@ void vc4_arm_display(const struct vc4_arm *a, struct vc4_arm_display *out)
 {
     const struct vc4_mbox_fb *fb = &a->mbox.fb;
     *out = (struct vc4_arm_display){0};
-    if (!fb->allocated)
+    unsigned w = fb->phys_w < fb->virt_w ? fb->phys_w : fb->virt_w;
+    unsigned h = fb->phys_h < fb->virt_h ? fb->phys_h : fb->virt_h;
+    if (!fb->allocated || !w || !h)
         return;
     out->valid = true;
-    out->width = fb->phys_w < fb->virt_w ? fb->phys_w : fb->virt_w;
-    out->height = fb->phys_h < fb->virt_h ? fb->phys_h : fb->virt_h;
+    out->width = w;
+    out->height = h;
     out->depth = fb->depth;
     out->pitch = fb->pitch;
     out->rgb = fb->pixel_order == 1;
-    out->addr = fb->addr + fb->y_off * fb->pitch + fb->x_off * ((fb->depth + 7) / 8);
+    uint64_t at = fb->addr + (uint64_t)fb->y_off * fb->pitch + (uint64_t)fb->x_off * ((fb->depth + 7) / 8);
+    out->addr = at > UINT32_MAX ? UINT32_MAX : (uint32_t)at; /* read_display checks it against RAM */
 }
 
 enum vc4_status vc4_arm_read_display(const struct vc4_arm *a, uint8_t *rgba)

@@ -223,6 +223,20 @@ static uint32_t execute_qpu(struct vc4_mbox *m, struct vc4_arm_ctx *ctx, uint32_
     return 0;
 }
 
+/* The frame-buffer set tags' effect (their answer is the get's). */
+static void fb_set(struct vc4_mbox_fb *fb, uint32_t id, uint32_t a0, uint32_t a1)
+{
+    switch (id) {
+    case TAG_FB_SET_PHYS: fb->phys_w = a0, fb->phys_h = a1; break;
+    case TAG_FB_SET_VIRT: fb->virt_w = a0, fb->virt_h = a1; break;
+    case TAG_FB_SET_DEPTH: fb->depth = a0; break;
+    case TAG_FB_SET_ORDER: fb->pixel_order = a0 & 1u; break;
+    case TAG_FB_SET_ALPHA: fb->alpha_mode = a0; break;
+    case TAG_FB_SET_OFFSET: fb->x_off = a0, fb->y_off = a1; break;
+    default: break;
+    }
+}
+
 /* Answer one tag; v = its value words (RAM offset), n = value buffer bytes.
  * Returns the response length in bytes, or -1 for an unknown tag. */
 static int tag(struct vc4_mbox *m, struct vc4_arm_ctx *ctx, uint32_t id, uint32_t v, uint32_t n,
@@ -233,6 +247,7 @@ static int tag(struct vc4_mbox *m, struct vc4_arm_ctx *ctx, uint32_t id, uint32_
     uint32_t a2 = n >= 12 ? rd32(ctx, v + 8) : 0;
     uint32_t out[4] = {0};
     int len = 8;
+    fb_set(fb, id, a0, a1);
     switch (id) {
     case TAG_FW_REVISION: out[0] = MB_FW_REVISION; len = 4; break;
     case TAG_BOARD_MODEL: out[0] = 0; len = 4; break;
@@ -286,19 +301,16 @@ static int tag(struct vc4_mbox *m, struct vc4_arm_ctx *ctx, uint32_t id, uint32_
         break;
     case TAG_FB_RELEASE: fb->allocated = false; len = 0; break;
     case TAG_FB_BLANK: out[0] = 0; len = 4; break;
-    case TAG_FB_SET_PHYS: fb->phys_w = a0; fb->phys_h = a1; /* fall through */
-    case TAG_FB_GET_PHYS: case TAG_FB_TEST_PHYS: out[0] = fb->phys_w; out[1] = fb->phys_h; break;
-    case TAG_FB_SET_VIRT: fb->virt_w = a0; fb->virt_h = a1; /* fall through */
-    case TAG_FB_GET_VIRT: case TAG_FB_TEST_VIRT: out[0] = fb->virt_w; out[1] = fb->virt_h; break;
-    case TAG_FB_SET_DEPTH: fb->depth = a0; /* fall through */
-    case TAG_FB_GET_DEPTH: case TAG_FB_TEST_DEPTH: out[0] = fb->depth; len = 4; break;
-    case TAG_FB_SET_ORDER: fb->pixel_order = a0 & 1u; /* fall through */
-    case TAG_FB_GET_ORDER: case TAG_FB_TEST_ORDER: out[0] = fb->pixel_order; len = 4; break;
-    case TAG_FB_SET_ALPHA: fb->alpha_mode = a0; /* fall through */
-    case TAG_FB_GET_ALPHA: out[0] = fb->alpha_mode; len = 4; break;
+    /* set tags answer what they set (fb_set did it) */
+    case TAG_FB_SET_PHYS: case TAG_FB_GET_PHYS: case TAG_FB_TEST_PHYS:
+        out[0] = fb->phys_w; out[1] = fb->phys_h; break;
+    case TAG_FB_SET_VIRT: case TAG_FB_GET_VIRT: case TAG_FB_TEST_VIRT:
+        out[0] = fb->virt_w; out[1] = fb->virt_h; break;
+    case TAG_FB_SET_DEPTH: case TAG_FB_GET_DEPTH: case TAG_FB_TEST_DEPTH: out[0] = fb->depth; len = 4; break;
+    case TAG_FB_SET_ORDER: case TAG_FB_GET_ORDER: case TAG_FB_TEST_ORDER: out[0] = fb->pixel_order; len = 4; break;
+    case TAG_FB_SET_ALPHA: case TAG_FB_GET_ALPHA: out[0] = fb->alpha_mode; len = 4; break;
     case TAG_FB_GET_PITCH: out[0] = fb_pitch(fb); len = 4; break;
-    case TAG_FB_SET_OFFSET: fb->x_off = a0; fb->y_off = a1; /* fall through */
-    case TAG_FB_GET_OFFSET: out[0] = fb->x_off; out[1] = fb->y_off; break;
+    case TAG_FB_SET_OFFSET: case TAG_FB_GET_OFFSET: out[0] = fb->x_off; out[1] = fb->y_off; break;
     case TAG_FB_GET_OVERSCAN: case TAG_FB_SET_OVERSCAN: len = 16; break; /* all 0 */
     case TAG_FB_SET_PALETTE: { /* offset, length, entries */
         for (uint32_t i = 0; i < a1 && a0 + i < 256 && 8 + 4 * i + 4 <= n; i++)

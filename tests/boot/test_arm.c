@@ -18,7 +18,7 @@ static enum vc4_status boot_words(const uint32_t *w, size_t n, uint64_t max_insn
                                   struct vc4_arm_result *r, void (*setup)(struct vc4_emu *))
 {
     struct vc4_diag_sink sink = harness_sink(l);
-    struct vc4_emu_options eo = {.sink = sink, .mem_size = 128u << 20};
+    struct vc4_emu_options eo = {.sink = sink, .mem_size = 80u << 20}; /* 64 MiB are the VideoCore's */
     struct vc4_emu *emu = vc4_emu_create(&eo);
     struct vc4_arm_options o = vc4_arm_defaults(VC4_PI1, false);
     o.sink = sink;
@@ -55,7 +55,7 @@ static void test_park(void)
 
 static void test_fault_unmapped(void)
 {
-    /* mov r0, #0x18000000 (past the 128 MiB of RAM, below the peripherals); ldr r1, [r0] */
+    /* mov r0, #0x18000000 (past the 80 MiB of RAM, below the peripherals); ldr r1, [r0] */
     static const uint32_t w[] = {0xE3A00418, 0xE5901000, 0xEAFFFFFE};
     struct harness_diags l;
     struct vc4_arm_result r;
@@ -200,5 +200,39 @@ static void test_systimer_match(void)
     CHECK(!vc4_systimer_read(&t, 0x40, 0, &v));  /* nothing there */
 }
 
+/* Garbage images (a fixed LCG's words) on every board: each run ends
+ * within the limit with a diagnostic naming how, never a host crash. */
+static void test_garbage_images(void)
+{
+    uint32_t x = 12345;
+    static uint8_t img[4096];
+    for (unsigned run = 0; run < 12; run++) {
+        for (size_t i = 0; i < sizeof img; i++) {
+            x = x * 1103515245u + 12345u;
+            img[i] = (uint8_t)(x >> 16);
+        }
+        struct harness_diags l;
+        struct vc4_diag_sink sink = harness_sink(&l);
+        struct vc4_emu_options eo = {.sink = sink, .mem_size = 80u << 20, .max_cycles = 1000000};
+        struct vc4_emu *emu = vc4_emu_create(&eo);
+        enum vc4_pi_board board = (enum vc4_pi_board)(run % 3);
+        bool a64 = run % 4 == 3;
+        struct vc4_arm_options o = vc4_arm_defaults(a64 ? VC4_PI3 : board, a64);
+        o.sink = sink;
+        o.max_insns = 2000000;
+        struct vc4_arm *arm = vc4_arm_create(emu, &o);
+        CHECK(arm != NULL);
+        struct vc4_arm_result r = {0};
+        if (arm && vc4_arm_load(arm, img, sizeof img) == VC4_OK)
+            vc4_arm_run(arm, &r);
+        CHECK(r.end < VC4_ARM_END_KINDS);
+        CHECK(r.insns <= 2000000 + 1000);
+        CHECK_CONTAINS(l.text, "run ended: ");
+        vc4_arm_destroy(arm);
+        vc4_emu_destroy(emu);
+    }
+}
+
 TEST_LIST(test_park, test_fault_unmapped, test_fault_undefined, test_endless_loop, test_unknown_peripheral,
-          test_wfi, test_broken_list, test_mbox_framebuffer, test_systimer_match)
+          test_wfi, test_broken_list, test_mbox_framebuffer, test_systimer_match,
+          test_garbage_images)
