@@ -23,6 +23,7 @@ static enum vc4_status boot_words(const uint32_t *w, size_t n, uint64_t max_insn
     struct vc4_arm_options o = vc4_arm_defaults(VC4_PI1, false);
     o.sink = sink;
     o.max_insns = max_insns;
+    o.v3d_cycles = 200000; /* a hung list ends quickly */
     struct vc4_arm *arm = emu ? vc4_arm_create(emu, &o) : NULL;
     CHECK(arm != NULL);
     if (!arm) {
@@ -136,6 +137,25 @@ static void test_broken_list(void)
     CHECK_CONTAINS(l.text, "the V3D stopped (guest fault): CT0CA 0x00001000");
 }
 
+/* A control list that branches to itself at 0x1000. */
+static void looping_list(struct vc4_emu *emu)
+{
+    const uint8_t loop[5] = {16, 0x00, 0x10, 0x00, 0x00}; /* Branch 0x00001000 */
+    vc4_emu_mem_write(emu, 0x1000, loop, sizeof loop);
+}
+
+static void test_hung_list(void)
+{
+    static const uint32_t w[] = {0xE3A00202, 0xE2800503, 0xE3A01A01, 0xE5801110,
+                                 0xE2811010, 0xE5801108, 0xE5902100, 0xEAFFFFFE};
+    struct harness_diags l;
+    struct vc4_arm_result r;
+    enum vc4_status st = boot_words(w, 8, 10000000, &l, &r, looping_list);
+    CHECK(st == VC4_ERR_TIMEOUT);
+    CHECK_EQ_INT(r.end, VC4_ARM_END_V3D);
+    CHECK_CONTAINS(l.text, "the V3D stopped (cycle budget exhausted): CT0CA 0x00001000");
+}
+
 /* ---- the mailbox property channel, directly ------------------------------------- */
 
 static void test_mbox_framebuffer(void)
@@ -234,5 +254,5 @@ static void test_garbage_images(void)
 }
 
 TEST_LIST(test_park, test_fault_unmapped, test_fault_undefined, test_endless_loop, test_unknown_peripheral,
-          test_wfi, test_broken_list, test_mbox_framebuffer, test_systimer_match,
+          test_wfi, test_broken_list, test_hung_list, test_mbox_framebuffer, test_systimer_match,
           test_garbage_images)
