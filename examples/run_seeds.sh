@@ -1,6 +1,6 @@
 #!/bin/sh
 # The main job: every seed program through vc4kit, results into OUTDIR.
-#   sh examples/run_seeds.sh path/to/vc4kit OUTDIR
+#   sh examples/run_seeds.sh path/to/vc4kit OUTDIR [IMAGES_DIR]
 # For each seed shader (examples/seeds/*.hex, the posts' .word pairs):
 #   disassemble (with --explain), assemble the disassembly again, and check
 #   that the words are identical to the posted ones; validate each shader as
@@ -95,6 +95,24 @@ if "$vc4kit" render "$here/gl_triangle.qasm" -o "$out/gl_triangle.png" --expect 
     echo "gl_triangle: seed 000's GL scene (coordinate and vertex shaders on the QPUs); $out/gl_triangle.png equals tests/golden/nv_triangle.png pixel for pixel"
 else
     echo "gl_triangle: rendering failed or differs from tests/golden/nv_triangle.png" >&2
+    status=1
+fi
+# Seed 000's GL scene as a bare-metal kernel image (issue 11): the ARM sets
+# up the frame buffer through the mailbox, writes the lists, records and the
+# seed's shader words, starts CT0/CT1 and parks; `vc4kit boot` runs it on an
+# emulated Pi 1 (Unicorn) and the frame buffer must equal the same golden.
+# The images are built when arm-none-eabi-gcc is there (IMAGES_DIR, the
+# third argument, defaults to examples/baremetal next to vc4kit).
+images=${3:-$(dirname "$vc4kit")/examples/baremetal}
+if [ ! -f "$images/gl_seed_pi1.img" ]; then
+    echo "gl_seed kernel image: not built (no arm-none-eabi-gcc), skipped"
+elif "$vc4kit" boot "$images/gl_seed_pi1.img" -o "$out/gl_seed_pi1.png" --expect "$here/../tests/golden/nv_triangle.png" \
+        > "$out/gl_seed_pi1.uart.txt" 2> "$out/gl_seed_pi1.log"; then
+    echo "gl_seed kernel image: booted on an emulated Pi 1; UART: $(grep -c . "$out/gl_seed_pi1.uart.txt") lines; $out/gl_seed_pi1.png equals tests/golden/nv_triangle.png pixel for pixel"
+elif grep -q "without Unicorn" "$out/gl_seed_pi1.log"; then
+    echo "gl_seed kernel image: vc4kit was built without Unicorn, skipped"
+else
+    echo "gl_seed kernel image: boot failed or differs from tests/golden/nv_triangle.png (see $out/gl_seed_pi1.log)" >&2
     status=1
 fi
 exit $status

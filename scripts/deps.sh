@@ -2,7 +2,11 @@
 # Installs the Debian packages vc4kit needs, only those that are missing.
 set -e
 need=""
-for p in build-essential cmake clang libpng-dev pkg-config libzydis-dev; do
+# libzydis-dev: the x86-64 decoder behind `vc4kit exec`'s live V3D window;
+# libunicorn-dev: the ARM core of `vc4kit boot`; the cross compilers build
+# the bare-metal examples (examples/baremetal).
+for p in build-essential cmake clang libpng-dev pkg-config libzydis-dev libunicorn-dev gcc-arm-none-eabi \
+         binutils-arm-none-eabi gcc-aarch64-linux-gnu; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -z "$need" ]; then

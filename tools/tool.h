@@ -20,6 +20,7 @@ int cmd_render(int argc, char **argv);
 int cmd_cl(int argc, char **argv);
 int cmd_tex(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
+int cmd_boot(int argc, char **argv);
 
 /* Prints diagnostics to stderr in the one format (vc4_diag_format). */
 struct tool_diags {

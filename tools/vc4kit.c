@@ -22,6 +22,7 @@ static const struct {
     {"cl", cmd_cl, "dump and validate control lists"},
     {"tex", cmd_tex, "convert images to and from texture formats"},
     {"exec", cmd_exec, "run an unmodified Pi GPU program on a virtual Pi"},
+    {"boot", cmd_boot, "run a bare-metal Pi kernel image (ARM + V3D)"},
 };
 
 static void usage(FILE *f)

@@ -47,6 +47,21 @@ bool vc4_ctl_once(struct vc4_v3d *v, uint32_t w)
     return true;
 }
 
+/* issue 11: a branch whose target starts with 8 zero bytes (8 Halts: memory
+ * nothing wrote, e.g. a tile list the binner never placed) */
+static void warn_zero_target(struct vc4_v3d *v, unsigned t, uint32_t at, const char *pkt, uint32_t target)
+{
+    uint8_t b[8];
+    if (!vc4_mem_read(&v->mem, target, b, sizeof b))
+        return; /* out of memory: the fetch there reports it */
+    for (unsigned i = 0; i < sizeof b; i++)
+        if (b[i])
+            return;
+    if (vc4_ctl_once(v, VC4_CTL_W_BRANCH_ZERO))
+        vc4_ctl_diag(v, t, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                "branch to 0x%08x, into zeroed memory (it reads as Halt packets): nothing was written there", target);
+}
+
 /* ---- state and registers ---------------------------------------------------------- */
 
 static void reset_thread(struct vc4_ct *ct)
@@ -353,6 +368,12 @@ static bool store_ms(struct vc4_v3d *v, uint32_t at, const char *pkt, bool eof)
     struct vc4_tlb_xfer x = frame_xfer(r, r->trmc.fb_addr, layout_of(r->trmc.memory_format),
                                        fb_format(r->trmc.color_format));
     x.resolve = t->ms && r->trmc.decimate_mode == VC4_CL_DECIMATE_4X;
+    /* issue 11: a 4x frame stored with decimate 1x keeps sample 0 of each
+     * pixel, silently on the hardware; almost always a forgotten decimate */
+    if (t->ms && r->trmc.decimate_mode == VC4_CL_DECIMATE_1X && vc4_ctl_once(v, VC4_CTL_W_MS_NO_DECIMATE))
+        vc4_ctl_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                     "a 4x multisample frame stored without decimation (Tile Rendering Mode Configuration "
+                     "decimate 1x): sample 0 of each pixel is stored, the other 3 are dropped");
     if (r->trmc.decimate_mode == VC4_CL_DECIMATE_16X && vc4_ctl_once(v, VC4_CTL_W_DECIMATE))
         vc4_ctl_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
                      "decimate 16x is not modelled: sample 0 is stored");
@@ -811,6 +832,15 @@ static enum step ct_step(struct vc4_v3d *v, unsigned t, uint64_t budget, uint64_
     enum step r = STEP_OK;
     switch (pv.opcode) {
     case VC4_CL_HALT:
+        /* issue 11: a Halt reached inside a sub-list ends the whole thread
+         * (a rendering list then never reaches its end of frame); seen when
+         * the list branched into tile-allocation memory the binner never
+         * wrote (zeroed memory reads as Halts) */
+        if (ct->depth && vc4_ctl_once(v, VC4_CTL_W_HALT_IN_SUB))
+            vc4_ctl_diag(v, t, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                    "Halt inside a sub-list (branched to at 0x%08x from 0x%08x): the thread stops here, "
+                    "before its list's end%s", ct->sub_start[ct->depth - 1], ct->ra[ct->depth - 1] - 5,
+                    t ? " and the frame's end" : "");
         ct->ca = next;
         ct->packets++;
         stop(ct, false);
@@ -826,6 +856,7 @@ static enum step ct_step(struct vc4_v3d *v, unsigned t, uint64_t budget, uint64_
         vc4_cl_decode_branch(&pv, &p);
         next = p.address;
         jumped = true;
+        warn_zero_target(v, t, at, pkt, p.address);
         break;
     }
     case VC4_CL_BRANCH_TO_SUB_LIST: {
@@ -838,6 +869,7 @@ static enum step ct_step(struct vc4_v3d *v, unsigned t, uint64_t budget, uint64_
             *st = VC4_ERR_FAULT;
             return STEP_STOP;
         }
+        warn_zero_target(v, t, at, pkt, p.address);
         ct->ra[ct->depth] = next;
         ct->sub_start[ct->depth] = p.address;
         ct->depth++;

@@ -132,6 +132,9 @@ enum {
     VC4_CTL_W_TILE_OUT = 1u << 11,
     VC4_CTL_W_VG_PRIMS = 1u << 12,
     VC4_CTL_W_COVERAGE = 1u << 13,
+    VC4_CTL_W_MS_NO_DECIMATE = 1u << 14,
+    VC4_CTL_W_HALT_IN_SUB = 1u << 15,
+    VC4_CTL_W_BRANCH_ZERO = 1u << 16,
 };
 
 /* For the drawing unit (draw.c): a CT diagnostic (unit "ct0"/"ct1", located

@@ -544,14 +544,25 @@ static enum vc4_ptb_result do_bin_config(struct ptb_ctx *c)
     uint64_t initial = (uint64_t)p->num_tiles * p->initial_block_bytes;
     uint64_t region = (initial + PTB_INITIAL_REGION_ALIGN - 1) / PTB_INITIAL_REGION_ALIGN *
                       PTB_INITIAL_REGION_ALIGN;
-    if (cfg.tile_alloc_size < initial ||
-        !vc4_mem_span(&c->v->mem, cfg.tile_alloc_addr, cfg.tile_alloc_size, &off)) {
+    uint64_t span = cfg.tile_alloc_size > initial ? cfg.tile_alloc_size : initial;
+    if (span > UINT32_MAX || !vc4_mem_span(&c->v->mem, cfg.tile_alloc_addr, (uint32_t)span, &off)) {
         ptb_diag(c, VC4_ERROR,
-                 "tile allocation memory 0x%08x + %u bytes: outside memory or smaller than the "
-                 "%u tiles' initial blocks (%u bytes each): binning disabled",
+                 "tile allocation memory 0x%08x + %u bytes (the %u tiles' initial blocks: %u bytes each) "
+                 "is outside memory: binning disabled",
                  cfg.tile_alloc_addr, cfg.tile_alloc_size, p->num_tiles, p->initial_block_bytes);
         return VC4_PTB_ERROR;
     }
+    /* issue 11: a declared size smaller than the initial blocks does not stop
+     * the binner: they are placed at base + index x size all the same, and
+     * further blocks come from the overflow memory (the pool is empty).
+     * Evidence: bare-metal demos giving 8 KiB for 300 tiles of 32-byte
+     * initial blocks draw on a Pi 1. */
+    if (cfg.tile_alloc_size < initial)
+        ptb_diag(c, VC4_NOTE,
+                 "tile allocation memory 0x%08x + %u bytes is smaller than the %u tiles' initial blocks "
+                 "(%u bytes each): they are placed past its end all the same, further blocks come from "
+                 "the overflow memory (BPOA/BPOS)",
+                 cfg.tile_alloc_addr, cfg.tile_alloc_size, p->num_tiles, p->initial_block_bytes);
     if (cfg.tsda_addr % VC4_CL_RECORD_ALIGN)
         ptb_diag(c, VC4_WARNING, "tile state data array 0x%08x is not 16-byte aligned", cfg.tsda_addr);
     if ((cfg.tile_alloc_addr ^ cfg.tsda_addr) & ~PTB_TSDA_ADDR_MASK)

@@ -376,6 +376,19 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
     [VC4_RULE_KERNEL_SEMAPHORE_BEFORE_FLUSH] = {"kernel-semaphore-before-flush", VC4_ERROR,
         "The kernel wants Increment Semaphore just before the final Flush.",
         "Linux drivers/gpu/drm/vc4/vc4_validate.c"},
+    /* ---- vc4kit boot: the ARM side ---- */
+    [VC4_RULE_ARM_UNKNOWN_PERIPHERAL] = {"arm-unknown-peripheral", VC4_WARNING,
+        "A load or store in the peripheral window hits no modelled register: reads give 0, writes are ignored.",
+        "BCM2835 ARM Peripherals (what is modelled: docs/boot.md)"},
+    [VC4_RULE_ARM_MBOX_UNKNOWN_TAG] = {"arm-mbox-unknown-tag", VC4_WARNING,
+        "A property-channel message holds a tag the firmware model does not answer: its response bit stays clear.",
+        "firmware wiki: Mailbox property interface"},
+    [VC4_RULE_ARM_MBOX_BAD_BUFFER] = {"arm-mbox-bad-buffer", VC4_WARNING,
+        "A property buffer outside RAM, or a tag's value buffer past the message's size, is answered 0x80000001.",
+        "firmware wiki: Mailbox property interface"},
+    [VC4_RULE_ARM_MBOX_CHANNEL] = {"arm-mbox-channel", VC4_WARNING,
+        "Mailbox messages go to channel 1 (frame buffer) or 8 (property tags); others get no answer.",
+        "firmware wiki: Mailboxes"},
 };
 static_assert(VC4_ARRAY_SIZE(vc4_rule_table) == VC4_RULE_COUNT, "one registry row per rule id");
 

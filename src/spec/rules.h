@@ -142,6 +142,11 @@ enum vc4_rule_id {
     VC4_RULE_KERNEL_ONE_START_BINNING,
     VC4_RULE_KERNEL_FLUSH_LAST,
     VC4_RULE_KERNEL_SEMAPHORE_BEFORE_FLUSH,
+    /* ---- vc4kit boot: the ARM side (src/arm, docs/boot.md) ---- */
+    VC4_RULE_ARM_UNKNOWN_PERIPHERAL,
+    VC4_RULE_ARM_MBOX_UNKNOWN_TAG,
+    VC4_RULE_ARM_MBOX_BAD_BUFFER,
+    VC4_RULE_ARM_MBOX_CHANNEL,
 
     VC4_RULE_COUNT,
     VC4_RULE_NONE = VC4_RULE_COUNT /* "no rule": a plain diagnostic */

@@ -1,0 +1,331 @@
+/*
+ * cmd_boot.c - `vc4kit boot IMAGE`: run a Raspberry Pi bare-metal kernel
+ * image on an emulated ARM core (src/arm, Unicorn) wired to the emulated
+ * V3D, UART text to stdout, the frame buffer to PNG (docs/boot.md).
+ *
+ *   vc4kit boot kernel.img [--board pi1|pi2|pi3] [--aarch64] [--kernel-old]
+ *               [--load-addr ADDR] [-o OUT.png] [--frames N] [--max-insns N]
+ *               [--time SECONDS] [--expect GOLD.png] [--stats] [--dump-tiles FILE|-]
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+#include "vc4kit/emu.h"
+#include "vc4kit/tex.h"
+
+#ifdef VC4KIT_HAVE_UNICORN
+#include "arm/arm.h"
+#endif
+
+static void usage(FILE *f)
+{
+    fputs("usage: vc4kit boot IMAGE [--board pi1|pi2|pi3] [--aarch64] [--kernel-old]\n"
+          "                   [--load-addr ADDR] [-o OUT.png] [--frames N] [--max-insns N]\n"
+          "                   [--time SECONDS] [--expect GOLD.png] [--qpus N] [--strict]\n"
+          "                   [--stats] [--dump-tiles FILE|-]\n"
+          "Run a Raspberry Pi bare-metal kernel image on an emulated ARM core (Unicorn) with\n"
+          "the Pi's mailbox, system timer, UARTs, GPIO, interrupt controller and the emulated\n"
+          "V3D.  Text the program writes to a UART goes to stdout; the frame buffer it\n"
+          "allocated through the mailbox is written as a PNG when the run ends.\n"
+          "  --board B         pi1 (ARM1176, peripherals at 0x20000000), pi2 (Cortex-A7) or\n"
+          "                    pi3 (Cortex-A53; 0x3F000000); default from the image name:\n"
+          "                    kernel7*.img or *pi2* pi2, kernel8*.img or *pi3_64* pi3\n"
+          "                    AArch64, *pi3* pi3, else pi1\n"
+          "  --aarch64         a 64-bit image (Pi 3), loaded at 0x80000\n"
+          "  --kernel-old      load at 0 (config.txt kernel_old=1)\n"
+          "  --load-addr ADDR  load and start at ADDR (default 0x8000, 0x80000 for AArch64)\n"
+          "  -o OUT.png        the frame buffer at the end (default IMAGE with .png)\n"
+          "  --frames N        write OUT-1.png, OUT-2.png, ... at each V3D end of frame and\n"
+          "                    end the run after N frames\n"
+          "  --max-insns N     end after N ARM instructions (default 2000000000)\n"
+          "  --time SECONDS    end after SECONDS of emulated time (default 10)\n"
+          "  --expect GOLD.png compare the final frame buffer with GOLD.png (exit 1 if not equal)\n"
+          "  --qpus N, --strict, --stats, --dump-tiles FILE  as in `vc4kit render`\n"
+          "The run ends when the CPU parks (a branch to itself, WFI/WFE with nothing\n"
+          "pending), at a limit, at a fault or at a V3D failure, and says which on stderr.\n"
+          "Exit status: 0 parked or at --frames N; 1 a fault, a V3D failure, a limit\n"
+          "reached without parking, or a --expect mismatch; 2 bad arguments or files.\n",
+          f);
+}
+
+#ifndef VC4KIT_HAVE_UNICORN
+int cmd_boot(int argc, char **argv)
+{
+    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        usage(stdout);
+        return 0;
+    }
+    tool_error("boot: this vc4kit was built without Unicorn (apt-get install libunicorn-dev, then rebuild)");
+    return 2;
+}
+#else
+
+struct boot_out {
+    const char *stem;       /* OUT without .png */
+    struct vc4_arm *arm;
+    struct vc4_diag_sink sink;
+    int rc;
+};
+
+static bool write_display(const struct vc4_arm *arm, const char *path, struct vc4_diag_sink sink, uint8_t **keep,
+                          unsigned *w, unsigned *h)
+{
+    struct vc4_arm_display d;
+    vc4_arm_display(arm, &d);
+    if (!d.valid) {
+        tool_error("boot: the program allocated no frame buffer: no %s", path);
+        return false;
+    }
+    uint8_t *rgba = malloc((size_t)d.width * d.height * 4);
+    enum vc4_status st = rgba ? vc4_arm_read_display(arm, rgba) : VC4_ERR_NOMEM;
+    if (st != VC4_OK) {
+        tool_error("boot: cannot read the %ux%u frame buffer at 0x%08x: %s", d.width, d.height, d.addr,
+                   vc4_status_name(st));
+        free(rgba);
+        return false;
+    }
+    bool ok = vc4_png_write(path, rgba, d.width, d.height, (size_t)d.width * 4, &sink) == VC4_OK;
+    if (keep) {
+        *keep = rgba;
+        *w = d.width;
+        *h = d.height;
+    } else {
+        free(rgba);
+    }
+    return ok;
+}
+
+static void on_frame(void *user, struct vc4_arm *arm, uint64_t frame)
+{
+    struct boot_out *o = user;
+    char path[4096 + 32];
+    snprintf(path, sizeof path, "%s-%llu.png", o->stem, (unsigned long long)frame);
+    if (!write_display(arm, path, o->sink, NULL, NULL, NULL))
+        o->rc = 2;
+}
+
+static void uart_out(void *user, const char *text, size_t len)
+{
+    (void)user;
+    fwrite(text, 1, len, stdout);
+}
+
+/* Pixels equal: 0; else 1 with the first difference on stderr. */
+static int expect_png(const char *gold, const uint8_t *rgba, unsigned w, unsigned h, struct vc4_diag_sink sink)
+{
+    uint8_t *g = NULL;
+    unsigned gw = 0, gh = 0;
+    if (vc4_png_read(gold, &g, &gw, &gh, &sink) != VC4_OK)
+        return 2;
+    size_t diff = 0, first = 0;
+    if (gw == w && gh == h)
+        for (size_t i = (size_t)w * h; i-- > 0;)
+            if (memcmp(g + 4 * i, rgba + 4 * i, 4)) {
+                diff++;
+                first = i;
+            }
+    free(g);
+    if (gw != w || gh != h) {
+        tool_error("boot: %s is %ux%u, the frame buffer %ux%u", gold, gw, gh, w, h);
+        return 1;
+    }
+    if (diff) {
+        tool_error("boot: %zu pixels differ from %s, the first at (%zu, %zu)", diff, gold, first % w, first / w);
+        return 1;
+    }
+    return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int cmd_boot(int argc, char **argv)
+{
+    const char *image = NULL, *out = NULL, *expect = NULL, *tiles_out = NULL, *board_name = NULL;
+    bool aarch64 = false, kernel_old = false, stats = false, strict = false, have_load = false;
+    uint64_t load = 0, frames = 0, max_insns = 2000000000ull, time_s = 10, qpus = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--aarch64")) {
+            aarch64 = true;
+        } else if (!strcmp(a, "--kernel-old")) {
+            kernel_old = true;
+        } else if (!strcmp(a, "--stats")) {
+            stats = true;
+        } else if (!strcmp(a, "--strict")) {
+            strict = true;
+        } else if (!strcmp(a, "--board") || !strcmp(a, "-o") || !strcmp(a, "--expect") ||
+                   !strcmp(a, "--dump-tiles") || !strcmp(a, "--load-addr") || !strcmp(a, "--frames") ||
+                   !strcmp(a, "--max-insns") || !strcmp(a, "--time") || !strcmp(a, "--qpus")) {
+            if (!val) {
+                tool_error("boot: %s needs a value", a);
+                return 2;
+            }
+            i++;
+            uint64_t n = 0;
+            bool numeric = !strcmp(a, "--load-addr") || !strcmp(a, "--frames") || !strcmp(a, "--max-insns") ||
+                           !strcmp(a, "--time") || !strcmp(a, "--qpus");
+            if (numeric && (!tool_parse_u64(val, &n) || (strcmp(a, "--load-addr") && n == 0) ||
+                            (!strcmp(a, "--load-addr") && n > UINT32_MAX) || (!strcmp(a, "--qpus") && n > 16))) {
+                tool_error("boot: bad %s '%s'", a, val);
+                return 2;
+            }
+            if (!strcmp(a, "--board")) board_name = val;
+            else if (!strcmp(a, "-o")) out = val;
+            else if (!strcmp(a, "--expect")) expect = val;
+            else if (!strcmp(a, "--dump-tiles")) tiles_out = val;
+            else if (!strcmp(a, "--load-addr")) load = n, have_load = true;
+            else if (!strcmp(a, "--frames")) frames = n;
+            else if (!strcmp(a, "--max-insns")) max_insns = n;
+            else if (!strcmp(a, "--time")) time_s = n;
+            else qpus = n;
+        } else if (a[0] == '-' && a[1]) {
+            tool_error("boot: unknown option '%s'", a);
+            usage(stderr);
+            return 2;
+        } else if (!image) {
+            image = a;
+        } else {
+            tool_error("boot: more than one IMAGE ('%s')", a);
+            return 2;
+        }
+    }
+    if (!image) {
+        usage(stderr);
+        return 2;
+    }
+
+    /* the board: the flag, else the name the firmware would look for */
+    const char *base = strrchr(image, '/');
+    base = base ? base + 1 : image;
+    enum vc4_pi_board board = VC4_PI1;
+    if (!strncmp(base, "kernel8", 7))
+        board = VC4_PI3, aarch64 = true;
+    else if (!strncmp(base, "kernel7", 7) || strstr(base, "pi2"))
+        board = VC4_PI2;
+    else if (strstr(base, "pi3"))
+        board = VC4_PI3, aarch64 = strstr(base, "pi3_64") != NULL;
+    if (board_name) {
+        if (!strcmp(board_name, "pi1")) board = VC4_PI1;
+        else if (!strcmp(board_name, "pi2")) board = VC4_PI2;
+        else if (!strcmp(board_name, "pi3")) board = VC4_PI3;
+        else {
+            tool_error("boot: --board takes pi1, pi2 or pi3, not '%s'", board_name);
+            return 2;
+        }
+    }
+    if (time_s > 1000000) {
+        tool_error("boot: --time takes at most 1000000 seconds");
+        return 2;
+    }
+    if (aarch64 && board != VC4_PI3) {
+        tool_error("boot: only a Pi 3 runs AArch64 images (--board pi3)");
+        return 2;
+    }
+
+    /* OUT's stem for the numbered frames */
+    char stem[4096];
+    const char *o_path = out ? out : base;
+    size_t sl = strlen(o_path);
+    if (ends_with(o_path, ".png") || ends_with(o_path, ".img"))
+        sl -= 4;
+    if (sl >= sizeof stem - 8) {
+        tool_error("boot: output name too long");
+        return 2;
+    }
+    memcpy(stem, o_path, sl);
+    stem[sl] = 0;
+    char final_png[sizeof stem + 8];
+    snprintf(final_png, sizeof final_png, "%s.png", stem);
+
+    size_t len = 0;
+    uint8_t *img = tool_read_file(image, &len);
+    if (!img)
+        return 2;
+
+    struct tool_diags diags = {0};
+    struct vc4_diag_sink sink = tool_stderr_sink(&diags);
+    struct vc4_emu_options eo = {.sink = sink, .strict = strict, .num_qpus = (unsigned)qpus};
+    struct vc4_emu *emu = vc4_emu_create(&eo);
+    struct boot_out bo = {.stem = stem, .sink = sink};
+    struct vc4_arm_options ao = vc4_arm_defaults(board, aarch64);
+    ao.sink = sink;
+    ao.load_addr = have_load ? (uint32_t)load : kernel_old ? 0 : ao.load_addr;
+    ao.max_insns = max_insns;
+    ao.max_time_us = time_s * 1000000u;
+    ao.max_frames = frames;
+    ao.uart = uart_out;
+    if (frames) {
+        ao.on_frame = on_frame;
+        ao.frame_user = &bo;
+    }
+    struct vc4_arm *arm = emu ? vc4_arm_create(emu, &ao) : NULL;
+    bo.arm = arm;
+    int rc = 0;
+    if (!arm || vc4_arm_load(arm, img, len) != VC4_OK)
+        rc = 2;
+    free(img);
+    struct vc4_arm_result r = {0};
+    if (rc == 0) {
+        enum vc4_status st = vc4_arm_run(arm, &r);
+        fflush(stdout);
+        fprintf(stderr, "vc4kit: boot: %s on %s%s: %s at PC 0x%08llx; %llu instructions, %.6f s emulated, "
+                        "%llu V3D frames\n",
+                image, vc4_arm_board_name(board), aarch64 ? " (AArch64)" : "", vc4_arm_end_name(r.end),
+                (unsigned long long)r.pc, (unsigned long long)r.insns, (double)r.time_us / 1e6,
+                (unsigned long long)r.frames);
+        bool clean = r.end == VC4_ARM_END_PARKED || r.end == VC4_ARM_END_WFI || r.end == VC4_ARM_END_FRAME_LIMIT;
+        if (st != VC4_OK || !clean)
+            rc = 1;
+        if (bo.rc)
+            rc = bo.rc;
+        if (stats) {
+            struct vc4_emu_render_stats s;
+            vc4_emu_render_stats(emu, &s);
+            printf("boot stats:\n  arm: instructions %llu, emulated time %llu us, V3D kicks %llu, "
+                   "unknown peripheral accesses %llu\n",
+                   (unsigned long long)r.insns, (unsigned long long)r.time_us, (unsigned long long)r.v3d_kicks,
+                   (unsigned long long)r.unknown_accesses);
+            printf("  v3d: frames %llu, qpu cycles %llu, instructions %llu; binner prims in %llu, binned %llu; "
+                   "fragments %llu, samples written %llu, z fails %llu\n",
+                   (unsigned long long)r.frames, (unsigned long long)s.qpu.cycles,
+                   (unsigned long long)s.qpu.instructions, (unsigned long long)s.binner.prims_in,
+                   (unsigned long long)s.binner.prims_binned, (unsigned long long)s.fragment.fragments,
+                   (unsigned long long)s.fragment.samples_written, (unsigned long long)s.fragment.z_fails);
+        }
+        if (tiles_out) {
+            size_t need = 0;
+            char *text = NULL;
+            if (vc4_emu_dump_tile_lists(emu, NULL, 0, &need) == VC4_ERR_INVALID) {
+                tool_error("boot: --dump-tiles: the program configured no tile binning");
+                rc = rc ? rc : 1;
+            } else if (!(text = malloc(need + 1)) || vc4_emu_dump_tile_lists(emu, text, need + 1, &need) != VC4_OK ||
+                       !tool_write_file(tiles_out, text, need)) {
+                rc = 2;
+            }
+            free(text);
+        }
+        uint8_t *rgba = NULL;
+        unsigned w = 0, h = 0;
+        struct vc4_arm_display d;
+        vc4_arm_display(arm, &d);
+        if (d.valid || expect) {
+            if (!write_display(arm, final_png, sink, &rgba, &w, &h))
+                rc = rc ? rc : 1;
+            else if (expect && rc == 0)
+                rc = expect_png(expect, rgba, w, h, sink);
+        }
+        free(rgba);
+    }
+    vc4_arm_destroy(arm);
+    vc4_emu_destroy(emu);
+    return rc;
+}
+#endif
