@@ -115,6 +115,13 @@ enum vc4_v3d_reg {
 #define VC4_V3D_CTCS_CTSUBS (1u << 4)    /* in a sub-list */
 #define VC4_V3D_CTCS_CTERR (1u << 3)     /* stopped by an error */
 
+/* INTCTL / INTENA / INTDIS fields (hardware facts §11; Linux vc4_regs.h
+ * V3D_INT_*): write 1 to INTCTL to clear. */
+#define VC4_V3D_INT_FRDONE (1u << 0)     /* rendering frame done */
+#define VC4_V3D_INT_FLDONE (1u << 1)     /* binning flush done */
+#define VC4_V3D_INT_OUTOMEM (1u << 2)    /* the binner is out of memory */
+#define VC4_V3D_INT_SPILLUSE (1u << 3)   /* the binner took overflow memory */
+
 /* PCS fields (hardware facts §11). */
 #define VC4_V3D_PCS_BMACTIVE (1u << 0)   /* binning mode active */
 #define VC4_V3D_PCS_BMBUSY (1u << 1)

@@ -193,7 +193,7 @@ static void end_of_frame(struct vc4_v3d *v)
 {
     uint32_t *rfc = &v->regs.val[VC4_V3D_RFC / 4];
     *rfc = (*rfc + 1) & 0xFFu;
-    v->regs.val[VC4_V3D_INTCTL / 4] |= VC4_INT_FRDONE;
+    v->regs.val[VC4_V3D_INTCTL / 4] |= VC4_V3D_INT_FRDONE;
     v->ctl.r.frames++;
     vc4_vsi_invalidate(&v->vsi, VC4_GL_VS); /* the next frame shades its vertices again */
 }

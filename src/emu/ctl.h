@@ -40,11 +40,8 @@ struct vc4_v3d;
 
 #define VC4_CT_STACK 2u /* sub-list nesting [PL] */
 
-/* CTnCS and PCS bits: VC4_V3D_CTCS_*, VC4_V3D_PCS_* (vc4kit/emu.h). */
-/* INTCTL bits. */
-#define VC4_INT_FRDONE (1u << 0)
-#define VC4_INT_FLDONE (1u << 1)
-#define VC4_INT_OUTOMEM (1u << 2)
+/* CTnCS, PCS and INTCTL bits: VC4_V3D_CTCS_*, VC4_V3D_PCS_*, VC4_V3D_INT_*
+ * (vc4kit/emu.h). */
 
 struct vc4_ct {
     uint32_t ca, ea;

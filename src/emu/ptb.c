@@ -41,10 +41,7 @@ enum {
 /* facts §4.1: addresses in the TSDA carry 28 bits; the top 4 come from the
  * TSDA's own address */
 #define PTB_TSDA_ADDR_MASK 0x0FFFFFFFu
-/* facts §11: INTCTL bits, PCS bits, BFC width */
-#define PTB_INT_OUTOMEM (1u << 2)
-#define PTB_INT_FLDONE (1u << 1)
-#define PTB_PCS_BMOOM (1u << 8)
+/* facts §11: BFC width (INTCTL and PCS bits: vc4kit/emu.h) */
 #define PTB_BFC_MASK 0xFFu
 /* facts §2.2: the NV record is 16-byte aligned; §2.4 shaded vertex layout */
 enum {
@@ -297,8 +294,8 @@ static enum alloc_result alloc_bytes(struct ptb_ctx *c, uint32_t bytes, uint32_t
         if (!take_overflow(c)) {
             /* facts §4.1: out of memory: OUTOMEM (INTCTL) and PCS.BMOOM are
              * raised and the binner stalls until the host writes BPOA/BPOS */
-            *reg(v, VC4_V3D_INTCTL) |= PTB_INT_OUTOMEM;
-            *reg(v, VC4_V3D_PCS) |= PTB_PCS_BMOOM;
+            *reg(v, VC4_V3D_INTCTL) |= VC4_V3D_INT_OUTOMEM;
+            *reg(v, VC4_V3D_PCS) |= VC4_V3D_PCS_BMOOM;
             if (!p->oom)
                 p->stats.stalls++;
             p->oom = true;
@@ -309,7 +306,7 @@ static enum alloc_result alloc_bytes(struct ptb_ctx *c, uint32_t bytes, uint32_t
     }
     if (p->oom) {
         p->oom = false;
-        *reg(v, VC4_V3D_PCS) &= ~PTB_PCS_BMOOM;
+        *reg(v, VC4_V3D_PCS) &= ~VC4_V3D_PCS_BMOOM;
     }
     *addr = p->pool_addr + pad;
     p->pool_addr += pad + bytes;
@@ -521,7 +518,7 @@ static enum vc4_ptb_result do_bin_config(struct ptb_ctx *c)
     p->configured = p->started = false;
     p->resume.active = false;
     p->oom = false;
-    *reg(c->v, VC4_V3D_PCS) &= ~PTB_PCS_BMOOM;
+    *reg(c->v, VC4_V3D_PCS) &= ~VC4_V3D_PCS_BMOOM;
     p->cfg = cfg;
     p->initial_block_bytes = PTB_BLOCK_MIN_BYTES << cfg.initial_block_size;
     p->block_bytes = PTB_BLOCK_MIN_BYTES << cfg.block_size;
@@ -816,7 +813,7 @@ static enum vc4_ptb_result do_flush(struct ptb_ctx *c)
     /* facts §1/§4.2: flush completion counts in BFC and raises FLDONE */
     uint32_t *bfc = reg(c->v, VC4_V3D_BFC);
     *bfc = (*bfc + 1) & PTB_BFC_MASK;
-    *reg(c->v, VC4_V3D_INTCTL) |= PTB_INT_FLDONE;
+    *reg(c->v, VC4_V3D_INTCTL) |= VC4_V3D_INT_FLDONE;
     p->stats.flushes++;
     return result(c);
 }
