@@ -46,7 +46,7 @@ static void usage(FILE *f)
           "  --bin START:END    the binning list (bus addresses)\n"
           "  --render START:END the rendering list\n"
           "  -o OUT.png         output (default: SOURCE's name with .png in the current\n"
-          "                     directory, or render.png); where it wrote is said on stderr\n"
+          "                     directory, or render.png; said on stderr)\n"
           "  --fb ADDR          read the frame from ADDR instead of the configured address\n"
           "  --expect GOLD.png  compare the frame with GOLD.png pixel for pixel (exit 1 if\n"
           "                     they differ)\n"
@@ -548,7 +548,9 @@ int cmd_render(int argc, char **argv)
         } else if (vc4_png_write(out, rgba, f.width, f.height, (size_t)f.width * 4, &sink) != VC4_OK) {
             rc = 2;
         } else {
-            tool_note("render: wrote %s (the %ux%u frame at 0x%08x)", out, f.width, f.height, f.addr);
+            if (!ra.out) /* a name the user did not give: say where it went (issue 18) */
+                tool_note("render: wrote %s (the %ux%u frame at 0x%08x; -o names the output)", out, f.width,
+                          f.height, f.addr);
             if (expect)
                 rc = compare(expect, rgba, f.width, f.height, sink);
         }
