@@ -208,6 +208,12 @@ int cmd_cl(int argc, char **argv)
         free(path);
         return 2;
     }
+    if (size == 0) { /* nothing the command can use is an error (issue 17) */
+        tool_error("cl %s: %s: empty: no control list", verb, path);
+        free(data);
+        free(path);
+        return 1;
+    }
     uint64_t lo = a.addr, hi = a.addr + size;
     uint64_t start = a.has_start ? a.start : lo, end = a.has_end ? a.end : hi;
     if (start < lo || start > hi || end < start || end > hi) {

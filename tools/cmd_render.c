@@ -409,32 +409,27 @@ int cmd_render(int argc, char **argv)
                           .wake = PTHREAD_COND_INITIALIZER};
     struct vc4_emu_options eo = {.sink = {progress_sink, &pg}, .strict = ra.strict, .max_cycles = ra.max_cycles,
                                  .num_qpus = (unsigned)ra.qpus};
-    struct vc4_emu *emu = vc4_emu_create(&eo);
-    if (!emu) {
-        tool_error("render: cannot create the emulated device");
-        return 2;
-    }
     int rc = 0;
     char *default_out = NULL;
 
-    /* the assembly memory image */
+    /* the inputs first, read and assembled before the device exists: the
+     * assembly memory image ... */
+    uint8_t *img = NULL;
+    size_t img_len = 0;
+    uint32_t base = 0;
     if (source) {
-        size_t len = 0, n = 0;
+        size_t len = 0;
         uint8_t *text = tool_read_file(source, &len);
         struct vc4_asm *as = NULL;
-        uint8_t *img = text ? tool_assemble(source, text, len, 0, sink, &n, &as) : NULL;
-        uint32_t base = 0;
+        img = text ? tool_assemble(source, text, len, 0, sink, &img_len, &as) : NULL;
         if (img && label(as, "LOAD_ADDR", &base) && base != 0) {
             free(img);
             vc4_asm_destroy(as);
             as = NULL;
-            img = tool_assemble(source, text, len, base, sink, &n, &as);
+            img = tool_assemble(source, text, len, base, sink, &img_len, &as);
         }
         free(text);
         if (!img) {
-            rc = 2;
-        } else if (vc4_emu_mem_write(emu, base, img, n) != VC4_OK) {
-            tool_error("render: %s: 0x%08x+%zu is outside memory", source, base, n);
             rc = 2;
         } else {
             if (!have_bin && !(label(as, "BIN_START", &bin_s) && label(as, "BIN_END", &bin_e))) {
@@ -446,7 +441,6 @@ int cmd_render(int argc, char **argv)
                 rc = 2;
             }
         }
-        free(img);
         vc4_asm_destroy(as);
         if (!out) {
             const char *b = strrchr(source, '/');
@@ -462,49 +456,43 @@ int cmd_render(int argc, char **argv)
             out = default_out;
         }
     }
-    /* --load images (binary, or assembly text assembled at ADDR) */
-    const char *const *loads = ra.loads;
-    uint32_t mem = vc4_emu_mem_size(emu);
+    /* ... and the --load images (binary, or assembly text assembled at ADDR) */
+    struct tool_load loads[RENDER_MAX_LOADS] = {{0}};
     for (size_t i = 0; rc == 0 && i < ra.nload; i++) {
-        const char *at = strrchr(loads[i], '@');
-        uint64_t addr;
-        if (!at || at == loads[i] || !tool_parse_u64(at + 1, &addr) || addr > UINT32_MAX) {
-            tool_error("render: bad --load '%s' (want FILE@ADDR)", loads[i]);
+        struct tool_load *l = &loads[i];
+        if (!tool_load_read("render", ra.loads[i], l)) {
             rc = 2;
-            break;
-        }
-        if (addr >= mem) {
-            tool_error("render: --load '%s': 0x%08llx is outside memory (0x%08x bytes)", loads[i],
-                       (unsigned long long)addr, mem);
-            rc = 2;
-            break;
-        }
-        size_t fl = (size_t)(at - loads[i]);
-        char *file = malloc(fl + 1);
-        if (!file) {
-            rc = 2;
-            break;
-        }
-        memcpy(file, loads[i], fl);
-        file[fl] = 0;
-        size_t n = 0;
-        /* no more than fits between ADDR and the end of memory is read */
-        uint8_t *d = tool_read_file_max(file, mem - (uint32_t)addr, &n);
-        if (d && n && tool_looks_like_text(d, n)) {
+        } else if (l->len && tool_looks_like_text(l->data, l->len)) {
             size_t an = 0;
-            uint8_t *img = tool_assemble(file, d, n, (uint32_t)addr, sink, &an, NULL);
-            free(d);
-            d = img;
-            n = an;
+            uint8_t *a = tool_assemble(l->file, l->data, l->len, l->addr, sink, &an, NULL);
+            free(l->data);
+            l->data = a;
+            l->len = an;
+            if (!a)
+                rc = 2;
         }
-        if (!d) {
-            rc = 2;
-        } else if (vc4_emu_mem_write(emu, (uint32_t)addr, d, n) != VC4_OK) {
-            tool_error("render: --load %s: 0x%08x+%zu is outside memory", file, (unsigned)addr, n);
+    }
+    struct vc4_emu *emu = NULL;
+    if (rc == 0 && !(emu = vc4_emu_create(&eo))) {
+        tool_error("render: cannot create the emulated device");
+        rc = 2;
+    }
+    if (rc == 0 && img && vc4_emu_mem_write(emu, base, img, img_len) != VC4_OK) {
+        tool_error("render: %s: 0x%08x+%zu is outside memory", source, base, img_len);
+        rc = 2;
+    }
+    for (size_t i = 0; rc == 0 && i < ra.nload; i++)
+        if (vc4_emu_mem_write(emu, loads[i].addr, loads[i].data, loads[i].len) != VC4_OK) {
+            tool_error("render: --load %s: 0x%08x+%zu is outside memory", loads[i].file, loads[i].addr,
+                       loads[i].len);
             rc = 2;
         }
-        free(d);
-        free(file);
+    free(img);
+    for (size_t i = 0; i < ra.nload; i++)
+        tool_load_free(&loads[i]);
+    if (!emu) {
+        free(default_out);
+        return rc;
     }
     if (!out)
         out = "render.png";

@@ -308,9 +308,7 @@ static unsigned check_uniforms(struct vc4_emu *emu, const size_t *given, size_t 
 
 int cmd_run(int argc, char **argv)
 {
-    static struct run_args a;
-    memset(&a, 0, sizeof a);
-    a.qpus = 1;
+    struct run_args a = {.qpus = 1};
     int prc = tool_parse_args(&run_cmd, argc, argv, 1, run_arg, &a);
     if (prc >= 0)
         return prc;
@@ -320,69 +318,58 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
 
-    struct tool_diags diags = {0};
-    struct vc4_diag_sink sink = tool_stderr_sink(&diags);
-    size_t len = 0;
-    uint8_t *data = load_program(a.prog, sink, &len);
-    if (!data)
-        return 2;
-
-    struct vc4_emu_options eo = {.sink = sink, .strict = a.strict, .max_cycles = a.max_cycles,
-                                 .num_qpus = a.qpus > TOOL_QPUS_DEFAULT ? a.qpus : 0};
-    struct vc4_emu *emu = vc4_emu_create(&eo);
-    if (!emu) {
-        tool_error("run: cannot create the emulated device");
-        free(data);
-        return 2;
-    }
-    int rc = 0;
-    vc4_emu_mem_write(emu, RUN_CODE_ADDR, data, len); /* fits: load_program checked the size */
-    free(data);
-
-    uint32_t mem = vc4_emu_mem_size(emu);
-    for (size_t i = 0; rc == 0 && i < a.nload; i++) {
-        char *file = NULL;
-        uint64_t addr;
-        if (!parse_at(a.load_opts[i], '@', &file, &addr) || addr > UINT32_MAX) {
-            tool_error("run: bad --load '%s' (want FILE@ADDR)", a.load_opts[i]);
-            free(file);
-            rc = 2;
-            break;
-        }
-        if (addr >= mem) {
-            tool_error("run: --load %s: 0x%08x is outside memory (0x%08x bytes)", file, (unsigned)addr, mem);
-            free(file);
-            rc = 2;
-            break;
-        }
-        /* at most what fits between ADDR and the end of memory is read */
-        size_t n;
-        uint8_t *d = tool_read_file_max(file, mem - (uint32_t)addr, &n);
-        if (!d || vc4_emu_mem_write(emu, (uint32_t)addr, d, n) != VC4_OK)
-            rc = 2;
-        free(d);
-        free(file);
-    }
-
-    /* uniform streams */
+    /* the uniform lists first: their errors need no device */
+    uint32_t *unif[RUN_MAX_LIST] = {0};
     size_t given[RUN_MAX_LIST] = {0};
+    int rc = 0;
     for (unsigned q = 0; rc == 0 && q < a.nunif; q++) {
-        size_t n = 0;
-        uint32_t *u = parse_list(a.unif_opts[q], &n);
-        if (!u) {
+        if (!(unif[q] = parse_list(a.unif_opts[q], &given[q]))) {
             rc = 2;
-            break;
-        }
-        if (n > RUN_UNIF_STRIDE / 4) {
+        } else if (given[q] > RUN_UNIF_STRIDE / 4) {
             tool_error("run: more than %u uniforms for QPU %u", RUN_UNIF_STRIDE / 4, q);
             rc = 2;
         }
-        for (size_t k = 0; rc == 0 && k < n; k++) {
-            uint8_t b[4] = {(uint8_t)u[k], (uint8_t)(u[k] >> 8), (uint8_t)(u[k] >> 16), (uint8_t)(u[k] >> 24)};
+    }
+    /* then the --load files, and the program */
+    struct tool_load loads[RUN_MAX_LIST] = {{0}};
+    for (size_t i = 0; rc == 0 && i < a.nload; i++)
+        if (!tool_load_read("run", a.load_opts[i], &loads[i]))
+            rc = 2;
+    struct tool_diags diags = {0};
+    struct vc4_diag_sink sink = tool_stderr_sink(&diags);
+    size_t len = 0;
+    uint8_t *data = rc ? NULL : load_program(a.prog, sink, &len);
+    struct vc4_emu *emu = NULL;
+    if (data) {
+        struct vc4_emu_options eo = {.sink = sink, .strict = a.strict, .max_cycles = a.max_cycles,
+                                     .num_qpus = a.qpus > TOOL_QPUS_DEFAULT ? a.qpus : 0};
+        if (!(emu = vc4_emu_create(&eo)))
+            tool_error("run: cannot create the emulated device");
+    }
+    if (!emu) {
+        free(data);
+        for (unsigned q = 0; q < a.nunif; q++)
+            free(unif[q]);
+        for (size_t i = 0; i < a.nload; i++)
+            tool_load_free(&loads[i]);
+        return 2;
+    }
+
+    vc4_emu_mem_write(emu, RUN_CODE_ADDR, data, len); /* fits: load_program checked the size */
+    free(data);
+
+    for (size_t i = 0; rc == 0 && i < a.nload; i++)
+        if (vc4_emu_mem_write(emu, loads[i].addr, loads[i].data, loads[i].len) != VC4_OK) {
+            tool_error("run: --load %s: 0x%08x+%zu is outside memory", loads[i].file, loads[i].addr, loads[i].len);
+            rc = 2;
+        }
+    /* uniform streams (parsed before the device exists) */
+    for (unsigned q = 0; rc == 0 && q < a.nunif; q++) {
+        for (size_t k = 0; k < given[q]; k++) {
+            uint8_t b[4] = {(uint8_t)unif[q][k], (uint8_t)(unif[q][k] >> 8), (uint8_t)(unif[q][k] >> 16),
+                            (uint8_t)(unif[q][k] >> 24)};
             vc4_emu_mem_write(emu, RUN_UNIF_ADDR + q * RUN_UNIF_STRIDE + 4 * (uint32_t)k, b, 4);
         }
-        given[q] = n;
-        free(u);
     }
     if (rc == 0 && a.nunif > a.qpus)
         tool_warning("run: %zu --uniforms streams for %u QPU%s: the last %zu are not used", a.nunif, a.qpus,
@@ -429,5 +416,9 @@ int cmd_run(int argc, char **argv)
         }
     }
     vc4_emu_destroy(emu);
+    for (unsigned q = 0; q < a.nunif; q++)
+        free(unif[q]);
+    for (size_t i = 0; i < a.nload; i++)
+        tool_load_free(&loads[i]);
     return rc;
 }

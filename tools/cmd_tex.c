@@ -286,13 +286,14 @@ static int cmd_decode(const struct tex_args *a, struct vc4_diag_sink *sink)
     int rc = 0;
     if (len != m.size) {
         char hint[96] = "";
+        unsigned full = vc4_tex_full_levels(m.level[0].width, m.level[0].height);
         for (unsigned f = 1; f <= VC4_TEX_MAX_FACES && !hint[0]; f += VC4_TEX_MAX_FACES - 1)
-            for (unsigned l = 1; l <= VC4_TEX_MAX_LEVELS && !hint[0]; l++) {
+            for (unsigned l = full; l >= 1 && !hint[0]; l--) { /* the most levels first */
                 struct vc4_tex_mip_layout k;
                 if (vc4_tex_mip_layout(&k, m.format, layout, m.level[0].width, m.level[0].height, l, f, NULL) ==
                         VC4_OK && k.size == len)
-                    snprintf(hint, sizeof hint, ": it is the size of --mips %u%s", l,
-                             f > 1 ? " of a cube map (--face)" : "");
+                    snprintf(hint, sizeof hint, ": it is the size of --mips %s%u%s%s", l == full ? "all (" : "", l,
+                             l == full ? ")" : "", f > 1 ? " of a cube map (--face)" : "");
             }
         tool_error("tex decode: %s: %zu bytes, but a %ux%u %s texture of %u level%s%s is %zu bytes%s", a->in[0],
                    len, m.level[0].width, m.level[0].height, fi->name, levels, levels > 1 ? "s" : "",

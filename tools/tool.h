@@ -81,6 +81,22 @@ int tool_parse_args(const struct tool_cmd *c, int argc, char **argv, int first, 
 #define TOOL_QPUS_MAX 16u
 #define TOOL_QPUS_DEFAULT 12u
 
+/* The emulated device's memory as run and render create it
+ * (vc4_emu_options.mem_size 0): what --load FILE@ADDR may fill. */
+#define TOOL_EMU_MEM ((uint32_t)256 << 20)
+
+/* --load FILE@ADDR: parsed, and FILE read (at most the bytes between ADDR
+ * and the end of memory), before any device exists. */
+struct tool_load {
+    char *file;
+    uint32_t addr;
+    uint8_t *data;
+    size_t len;
+};
+/* false after a message naming the option or the file */
+bool tool_load_read(const char *cmd, const char *spec, struct tool_load *out);
+void tool_load_free(struct tool_load *l);
+
 /* Parse an unsigned number: decimal, 0x hex, 0b binary. */
 bool tool_parse_u64(const char *s, uint64_t *out);
 /* Parse a 32-bit value: hex, decimal (signed allowed), or a float with '.'. */

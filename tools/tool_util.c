@@ -149,6 +149,44 @@ uint8_t *tool_read_file(const char *path, size_t *len)
     return tool_read_file_max(path, TOOL_MAX_INPUT, len);
 }
 
+bool tool_load_read(const char *cmd, const char *spec, struct tool_load *out)
+{
+    *out = (struct tool_load){0};
+    const char *at = strrchr(spec, '@');
+    uint64_t addr;
+    if (!at || at == spec || !tool_parse_u64(at + 1, &addr) || addr > UINT32_MAX) {
+        tool_error("%s: bad --load '%s' (want FILE@ADDR)", cmd, spec);
+        return false;
+    }
+    if (addr >= TOOL_EMU_MEM) {
+        tool_error("%s: --load '%s': 0x%08llx is outside memory (0x%08x bytes)", cmd, spec,
+                   (unsigned long long)addr, TOOL_EMU_MEM);
+        return false;
+    }
+    size_t n = (size_t)(at - spec);
+    out->file = malloc(n + 1);
+    if (!out->file) {
+        tool_error("%s: out of memory", cmd);
+        return false;
+    }
+    memcpy(out->file, spec, n);
+    out->file[n] = 0;
+    out->addr = (uint32_t)addr;
+    out->data = tool_read_file_max(out->file, TOOL_EMU_MEM - out->addr, &out->len);
+    if (!out->data) {
+        tool_load_free(out);
+        return false;
+    }
+    return true;
+}
+
+void tool_load_free(struct tool_load *l)
+{
+    free(l->file);
+    free(l->data);
+    *l = (struct tool_load){0};
+}
+
 bool tool_write_file(const char *path, const void *data, size_t len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
