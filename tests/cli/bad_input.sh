@@ -90,6 +90,9 @@ printf 'loop:\n  brr -, r:loop\n  nop\n  nop\n  nop\n  nop; thrend\n  nop\n  nop
 seed=$src/../examples/seeds/vpm_coordinate_shader_test.hex
 
 # ---- the command itself ------------------------------------------------------
+"$vc4kit" --help > help.txt || { echo "FAIL: --help"; failed=$((failed + 1)); }
+grep -q 'exit status  0 done; 1 the input is wrong' help.txt && grep -q -- '--qpus N     1..16' help.txt ||
+    { echo "FAIL: vc4kit --help does not document exit codes and --qpus"; failed=$((failed + 1)); }
 t "no command" 2 "no COMMAND given"
 t "unknown command" 2 "unknown command 'frob'" frob
 
@@ -177,6 +180,18 @@ fi
 # ... and an output it could not write is not left behind half-written
 t "render default output named" 0 "render: wrote nv_triangle.png" render "$src/../examples/nv_triangle.qasm"
 [ -f nv_triangle.png ] || { echo "FAIL: render did not write nv_triangle.png"; failed=$((failed + 1)); }
+
+# fs-varyings-overread fires for an over-read whose value is used (seed 002's
+# varyings scene with one varying fewer set up than its shader reads), not
+# for seed 004's, whose extra read goes nowhere (tests/unit/test_tmu_render.c)
+sed 's/NV_Shader_Record 0, 0, 0, 0, 24, 0, 3,/NV_Shader_Record 0, 0, 0, 0, 24, 0, 2,/' \
+    "$src/../examples/nv_varyings.qasm" > two_varyings.qasm
+grep -q 'NV_Shader_Record 0, 0, 0, 0, 24, 0, 2,' two_varyings.qasm || { echo "FAIL: nv_varyings.qasm changed"; exit 1; }
+t "render over-read varying used" 0 "warning: .*VARYING_READ beyond .*fs-varyings-overread" \
+    render two_varyings.qasm -o o.png
+t "render over-read varying used (strict)" 1 "error: .*fs-varyings-overread" render two_varyings.qasm -o o.png --strict
+t "render seed 004 without a warning" 0 "" render "$src/../examples/tex_triangle.qasm" -o o.png
+if grep -q warning err.txt; then echo "FAIL: seed 004's shader warned"; failed=$((failed + 1)); fi
 
 # ---- cl ----------------------------------------------------------------------
 t "cl nothing" 2 "which one" cl
