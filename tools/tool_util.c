@@ -35,7 +35,7 @@ struct vc4_diag_sink tool_stderr_sink(struct tool_diags *state)
     return (struct vc4_diag_sink){stderr_diag, state};
 }
 
-static void tool_vmsg(const char *kind, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void tool_vmsg(const char *kind, const char *fmt, va_list ap)
 {
     fprintf(stderr, "vc4kit: %s", kind);
     vfprintf(stderr, fmt, ap);
@@ -369,7 +369,7 @@ enum vc4_status tool_asm_read(void *user, const char *path, char **data, size_t 
     if (stat(path, &st) != 0)
         return VC4_ERR_IO; /* not there: the assembler tries the next directory quietly */
     size_t n = 0;
-    uint8_t *p = tool_read_file(path, &n); /* a directory or unreadable file: said here */
+    uint8_t *p = tool_read_file_max(path, TOOL_MAX_TEXT, &n); /* a directory, unreadable, too big: said here */
     if (!p)
         return VC4_ERR_IO;
     *data = (char *)p;

@@ -102,6 +102,7 @@ t "as NUL-only" 1 "nul" as nul -o o.bin
 t "as /dev/null" 1 "/dev/null: no instructions or data" as /dev/null -o o.bin
 t "as directory" 2 "dir: Is a directory" as dir -o o.bin
 t "as missing" 2 "as: missing.qasm: No such file" as missing.qasm -o o.bin
+t "as /dev/zero" 2 "/dev/zero: more than the" as /dev/zero -o o.bin
 t "as random bytes" 1 "rnd:" as rnd -o o.bin
 t "as unwritable" 2 "nodir/o.bin" as "$src/../examples/nv_triangle.qasm" -o nodir/o.bin
 t "as no -o" 2 "needs -o" as "$src/../examples/nv_triangle.qasm"
@@ -147,6 +148,9 @@ t "run --uniforms missing value" 2 "--uniforms needs a value" run "$seed" --unif
 t "run --load directory" 2 "dir: Is a directory" run "$seed" --load dir@0x1000
 t "run --load outside memory" 2 "0x40000000 is outside memory" run "$seed" --load rnd@0x40000000
 t "run --load /dev/zero" 2 "/dev/zero: more than the" run "$seed" --load /dev/zero@0x0F000000
+truncate -s 5G sparse 2> /dev/null && # 5 GB that take no disk: refused by its size, before reading
+    t "run --load huge sparse file" 2 "sparse: 5368709120 bytes, more than the" run "$seed" --load sparse@0x1000
+t "run /dev/zero as the program" 2 "/dev/zero: more than the 67108864 bytes" run /dev/zero
 t "run --load no address" 2 "bad --load 'rnd'" run "$seed" --load rnd
 t "run --dump bad" 2 "bad --dump 'x'" run "$seed" --dump x
 t "run unknown option" 2 "run: unknown option '--frob'" run "$seed" --frob
