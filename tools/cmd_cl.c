@@ -36,6 +36,8 @@ static void usage(FILE *f)
           "  --mem-size N   validate: memory is [ADDR, ADDR+N): addresses are checked\n"
           "                 against it (with --mem, FILE's bytes are read as well)\n"
           "  -o OUT         output file (default stdout)\n"
+          "Both stop where the executor stops: at a Halt or Branch (or a byte that is no\n"
+          "packet), and say where on stderr; dump prints the bytes after it as .byte data.\n"
           "dump prints assembler text: `vc4kit as` with v3d_cl.qinc gives back the bytes.\n"
           "qinc prints share/vc4kit/v3d_cl.qinc, the macros that text uses.\n"
           "Exit status: 0 fine, 1 a malformed or invalid list, 2 usage or file errors.\n",
