@@ -293,13 +293,16 @@ static int dump_tiles(const char *path, const struct vc4_emu *emu)
     return rc;
 }
 
-static int compare(const char *gold, const uint8_t *rgba, unsigned w, unsigned h,
-                   struct vc4_diag_sink sink)
+/* The frame against GOLD.png (read before the run, so that a bad file is
+ * said before a long render). */
+struct golden {
+    uint8_t *rgba;
+    unsigned w, h;
+};
+static int compare(const char *gold, const struct golden *gd, const uint8_t *rgba, unsigned w, unsigned h)
 {
-    uint8_t *g = NULL;
-    unsigned gw = 0, gh = 0;
-    if (vc4_png_read(gold, &g, &gw, &gh, &sink) != VC4_OK)
-        return 2;
+    const uint8_t *g = gd->rgba;
+    unsigned gw = gd->w, gh = gd->h;
     int rc = 0;
     if (gw != w || gh != h) {
         tool_error("render: %s is %ux%u, the frame %ux%u", gold, gw, gh, w, h);
@@ -317,7 +320,6 @@ static int compare(const char *gold, const uint8_t *rgba, unsigned w, unsigned h
             rc = 1;
         }
     }
-    free(g);
     return rc;
 }
 
@@ -472,6 +474,9 @@ int cmd_render(int argc, char **argv)
                 rc = 2;
         }
     }
+    struct golden gold = {0};
+    if (rc == 0 && expect && vc4_png_read(expect, &gold.rgba, &gold.w, &gold.h, &sink) != VC4_OK)
+        rc = 2;
     struct vc4_emu *emu = NULL;
     if (rc == 0 && !(emu = vc4_emu_create(&eo))) {
         tool_error("render: cannot create the emulated device");
@@ -491,6 +496,7 @@ int cmd_render(int argc, char **argv)
     for (size_t i = 0; i < ra.nload; i++)
         tool_load_free(&loads[i]);
     if (!emu) {
+        free(gold.rgba);
         free(default_out);
         return rc;
     }
@@ -540,10 +546,11 @@ int cmd_render(int argc, char **argv)
                 tool_note("render: wrote %s (the %ux%u frame at 0x%08x; -o names the output)", out, f.width,
                           f.height, f.addr);
             if (expect)
-                rc = compare(expect, rgba, f.width, f.height, sink);
+                rc = compare(expect, &gold, rgba, f.width, f.height);
         }
     }
     free(rgba);
+    free(gold.rgba);
     free(default_out);
     vc4_emu_destroy(emu);
     return rc;
