@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "emu/mem.h" /* VC4_BUS_OFFSET_MASK */
 #include "tool.h"
 #include "vc4kit/qpu.h"
 
@@ -158,8 +159,11 @@ bool tool_load_read(const char *cmd, const char *spec, struct tool_load *out)
         tool_error("%s: bad --load '%s' (want FILE@ADDR)", cmd, spec);
         return false;
     }
-    if (addr >= TOOL_EMU_MEM) {
-        tool_error("%s: --load '%s': 0x%08llx is outside memory (0x%08x bytes)", cmd, spec,
+    /* bits 31:30 of a bus address pick the cache alias (0x40000000, 0xC0000000
+     * are the same RAM as 0): the offset in RAM is what must fit */
+    uint32_t off = (uint32_t)addr & VC4_BUS_OFFSET_MASK;
+    if (off >= TOOL_EMU_MEM) {
+        tool_error("%s: --load '%s': 0x%08llx is outside memory (0x%08x bytes at bus address 0)", cmd, spec,
                    (unsigned long long)addr, TOOL_EMU_MEM);
         return false;
     }
@@ -172,7 +176,7 @@ bool tool_load_read(const char *cmd, const char *spec, struct tool_load *out)
     memcpy(out->file, spec, n);
     out->file[n] = 0;
     out->addr = (uint32_t)addr;
-    out->data = tool_read_file_max(out->file, TOOL_EMU_MEM - out->addr, &out->len);
+    out->data = tool_read_file_max(out->file, TOOL_EMU_MEM - off, &out->len);
     if (!out->data) {
         tool_load_free(out);
         return false;

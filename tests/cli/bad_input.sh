@@ -146,7 +146,9 @@ t "run --uniforms 1e400" 2 "bad value '1e400'" run "$seed" --uniforms 1e400
 t "run --uniforms word" 2 "bad value 'x'" run "$seed" --uniforms 1,x
 t "run --uniforms missing value" 2 "--uniforms needs a value" run "$seed" --uniforms
 t "run --load directory" 2 "dir: Is a directory" run "$seed" --load dir@0x1000
-t "run --load outside memory" 2 "0x40000000 is outside memory" run "$seed" --load rnd@0x40000000
+t "run --load outside memory" 2 "0x30000000 is outside memory" run "$seed" --load rnd@0x30000000
+t "run --load at a cache alias (valid)" 0 "" run "$src/../examples/hello_user.qasm" --load rnd@0xC0300000 \
+    --uniforms 1,2,0x400000
 t "run --load /dev/zero" 2 "/dev/zero: more than the" run "$seed" --load /dev/zero@0x0F000000
 truncate -s 5G sparse 2> /dev/null && # 5 GB that take no disk: refused by its size, before reading
     t "run --load huge sparse file" 2 "sparse: 5368709120 bytes, more than the" run "$seed" --load sparse@0x1000
