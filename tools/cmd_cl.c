@@ -228,7 +228,7 @@ int cmd_cl(int argc, char **argv)
     }
     const uint8_t *list = data + (start - lo);
     size_t len = (size_t)(end - start);
-    struct tool_diags diags = {0};
+    struct tool_diags diags = {.file = path};
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
     struct vc4_cl_extent ext;
     vc4_cl_list_extent(list, len, &ext);

@@ -405,7 +405,7 @@ int cmd_render(int argc, char **argv)
         return 2;
     }
 
-    struct tool_diags diags = {0};
+    struct tool_diags diags = {.file = source};
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
     struct progress pg = {.next = &sink, .on = tool_stderr_is_tty(), .lock = PTHREAD_MUTEX_INITIALIZER,
                           .wake = PTHREAD_COND_INITIALIZER};

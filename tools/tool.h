@@ -24,6 +24,7 @@ int cmd_tex(int argc, char **argv);
 struct tool_diags {
     unsigned errors, warnings;
     bool quiet_notes;
+    const char *file; /* the input a diagnostic without a source position is about, or NULL */
 };
 struct vc4_diag_sink tool_stderr_sink(struct tool_diags *state);
 

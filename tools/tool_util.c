@@ -25,6 +25,8 @@ static void stderr_diag(void *user, const struct vc4_diag *d)
         return;
     char line[1024];
     size_t n = vc4_diag_format(d, line, sizeof line);
+    if (st->file && !d->loc.file && !d->loc.line) /* name the file (issue 18): "bin.cl: cl: 0x...: error: ..." */
+        fprintf(stderr, "%s: ", st->file);
     fputs(line, stderr);
     if (n >= sizeof line)
         fputs("...", stderr);
