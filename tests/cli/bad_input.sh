@@ -84,7 +84,6 @@ awk 'BEGIN { printf "ldi r0, "; for (i = 0; i < 3000; i++) printf "("; printf "1
 printf 'nop\n\000\001\002 garbage\n' > binary.qasm
 printf 'ldi r0, 0x1ffffffffffffffff\n' > bigimm.qasm
 printf '.set a, 0x7fffffffffffffff\n.set b, a*a+a\nldi r0, b\n' > ovf.qasm
-printf 'bra -, -0x80000000\nnop\nnop\nnop\n' > farbra.qasm
 # an endless user program
 printf 'loop:\n  brr -, r:loop\n  nop\n  nop\n  nop\n  nop; thrend\n  nop\n  nop\n' > endless.qasm
 seed=$src/../examples/seeds/vpm_coordinate_shader_test.hex
@@ -112,6 +111,7 @@ t "as include loop" 1 "include loop" as self.qasm -o o.bin
 t "as macro recursion" 1 "nested too deeply" as recurse.qasm -o o.bin
 t "as deep parentheses" 1 "deep.qasm:1:" as deep.qasm -o o.bin
 t "as control bytes" 1 "binary.qasm:2:" as binary.qasm -o o.bin
+t "as 64-bit overflow in .set" 1 "ovf.qasm:3:9: error: constant does not fit 32 bits" as ovf.qasm -o o.bin
 t "as immediate wider than 64 bits" 1 "bigimm.qasm:1:" as bigimm.qasm -o o.bin
 
 # ---- dis ---------------------------------------------------------------------
