@@ -3,6 +3,7 @@
 #   make demo     the main job: build, then run the seed examples into out/
 #   make check    build and run every test (optimised build, then ASan+UBSan)
 #   make install PREFIX=/usr/local
+#   make fuzz     libFuzzer runs (scripts/fuzz.sh; FUZZ_ARGS="--minutes 30" for a long one)
 
 PREFIX ?= /usr/local
 BUILD ?= build
@@ -10,7 +11,9 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test check asan install clean fuzz
+FUZZ_ARGS ?=
+
+.PHONY: all deps build demo test check check-intro asan install clean fuzz
 
 all: build
 
@@ -18,6 +21,7 @@ deps:
 	@sh scripts/deps.sh
 
 build:
+	@echo "== build: the optimised build in $(BUILD)/ (the first time about 3 minutes on 2 cores)"
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
@@ -25,20 +29,29 @@ demo: build
 	sh examples/run_seeds.sh $(BUILD)/vc4kit out
 
 test: build
+	@echo "== test: every test of the optimised build: unit, command-line (tests/cli), golden images, fuzz"
+	@echo "   corpora; about 1 minute on 2 idle cores, several on a busy machine"
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 asan:
+	@echo "== asan: a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer in $(ASAN_BUILD)/ (about"
+	@echo "   5 minutes on 2 cores), then every test under it (about 5 to 10 minutes: sanitizers are slow)"
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DVC4KIT_SANITIZE=ON -DVC4KIT_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
-check: test asan
+check: check-intro test asan
+	@echo "== check: done: every test passed in the optimised and the ASan+UBSan builds"
+
+check-intro:
+	@echo "== check: build and run every test twice, optimised and under ASan+UBSan: about 10 minutes"
+	@echo "   on an idle 2-core machine, up to 20 on a busy one (each step says what it runs)"
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 fuzz:
-	sh scripts/fuzz.sh
+	sh scripts/fuzz.sh $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz out

@@ -5,8 +5,11 @@
  *   vc4kit as --hex FILE [-o OUT]   "0xLO, 0xHI," lines, one instruction each
  *   -I DIR  -D NAME[=VALUE]  --check [--kind fragment|vertex|coordinate|user]
  */
+#define _POSIX_C_SOURCE 200809L /* access */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tool.h"
 #include "vc4kit/qpu.h"
@@ -34,6 +37,7 @@ int cmd_as(int argc, char **argv)
     struct tool_diags diags = {0};
     struct vc4_asm_options opts = {0};
     opts.sink = tool_stderr_sink(&diags);
+    opts.read_file = tool_asm_read; /* a directory or unreadable file is said so (issue 17) */
     struct vc4_asm *as = vc4_asm_create(&opts);
     if (!as) {
         tool_error("out of memory");
@@ -106,10 +110,20 @@ int cmd_as(int argc, char **argv)
         vc4_asm_destroy(as);
         return rc;
     }
+    if (access(in, R_OK) != 0) { /* name the file and the reason (issue 18) */
+        tool_error("as: %s: %s", in, strerror(errno));
+        vc4_asm_destroy(as);
+        return 2;
+    }
     enum vc4_status st = vc4_asm_file(as, in);
     size_t size = 0;
     const uint8_t *bytes = vc4_asm_output(as, &size);
     if (st != VC4_OK) {
+        vc4_asm_destroy(as);
+        return st == VC4_ERR_IO ? 2 : 1; /* a file error, or errors in the source */
+    }
+    if (size == 0) { /* an empty file, NULs, /dev/null: nothing to write (issue 17) */
+        tool_error("as: %s: no instructions or data", in);
         vc4_asm_destroy(as);
         return 1;
     }

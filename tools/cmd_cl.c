@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spec/rules.h"
 #include "tool.h"
 #include "vc4kit/cl.h"
 
@@ -36,6 +37,8 @@ static void usage(FILE *f)
           "  --mem-size N   validate: memory is [ADDR, ADDR+N): addresses are checked\n"
           "                 against it (with --mem, FILE's bytes are read as well)\n"
           "  -o OUT         output file (default stdout)\n"
+          "Both stop where the executor stops: at a Halt or Branch (or a byte that is no\n"
+          "packet), and say where on stderr; dump prints the bytes after it as .byte data.\n"
           "dump prints assembler text: `vc4kit as` with v3d_cl.qinc gives back the bytes.\n"
           "qinc prints share/vc4kit/v3d_cl.qinc, the macros that text uses.\n"
           "Exit status: 0 fine, 1 a malformed or invalid list, 2 usage or file errors.\n",
@@ -43,56 +46,79 @@ static void usage(FILE *f)
 }
 
 struct cl_args {
-    const char *file, *out;
+    const char *verb, *file, *out;
     uint64_t addr, start, end, mem_size;
     bool has_start, has_end, has_mem_size, no_comments, kernel, mem;
     unsigned list;
 };
 
-static int parse_args(int argc, char **argv, struct cl_args *a)
+enum { OPT_BIN, OPT_RENDER, OPT_NO_COMMENTS, OPT_KERNEL, OPT_MEM, OPT_START, OPT_END, OPT_MEM_SIZE, OPT_OUT };
+#define CL_ADDR_MAX (UINT32_MAX + UINT64_C(1)) /* one past the last bus address */
+#define CL_LIST_OPTS                                                         \
+    {"--bin", NULL, TOOL_OPT_FLAG, OPT_BIN, 0, 0},                           \
+    {"--render", NULL, TOOL_OPT_FLAG, OPT_RENDER, 0, 0},                     \
+    {"--start", NULL, TOOL_OPT_NUMBER, OPT_START, 0, CL_ADDR_MAX},           \
+    {"--end", NULL, TOOL_OPT_NUMBER, OPT_END, 0, CL_ADDR_MAX}
+static const struct tool_opt dump_opts[] = {
+    CL_LIST_OPTS,
+    {"--no-comments", NULL, TOOL_OPT_FLAG, OPT_NO_COMMENTS, 0, 0},
+    {"-o", NULL, TOOL_OPT_STRING, OPT_OUT, 0, 0},
+};
+static const struct tool_opt validate_opts[] = {
+    CL_LIST_OPTS,
+    {"--kernel", NULL, TOOL_OPT_FLAG, OPT_KERNEL, 0, 0},
+    {"--mem", NULL, TOOL_OPT_FLAG, OPT_MEM, 0, 0},
+    {"--mem-size", NULL, TOOL_OPT_NUMBER, OPT_MEM_SIZE, 0, CL_ADDR_MAX},
+};
+static const struct tool_opt qinc_opts[] = {
+    {"-o", NULL, TOOL_OPT_STRING, OPT_OUT, 0, 0},
+};
+static const struct tool_cmd cl_cmds[] = {
+    {"cl dump", usage, dump_opts, TOOL_NOPTS(dump_opts)},
+    {"cl validate", usage, validate_opts, TOOL_NOPTS(validate_opts)},
+    {"cl qinc", usage, qinc_opts, TOOL_NOPTS(qinc_opts)},
+};
+
+static int cl_arg(void *user, int id, const char *arg, uint64_t num)
 {
-    for (int i = 2; i < argc; i++) {
-        const char *s = argv[i];
-        uint64_t v;
-        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(s, "--bin")) {
-            a->list = VC4_CL_LIST_BIN;
-        } else if (!strcmp(s, "--render")) {
-            a->list = VC4_CL_LIST_RENDER;
-        } else if (!strcmp(s, "--no-comments")) {
-            a->no_comments = true;
-        } else if (!strcmp(s, "--kernel")) {
-            a->kernel = true;
-        } else if (!strcmp(s, "--mem")) {
-            a->mem = true;
-        } else if ((!strcmp(s, "--start") || !strcmp(s, "--end") || !strcmp(s, "--mem-size")) &&
-                   i + 1 < argc) {
-            if (!tool_parse_u64(argv[i + 1], &v) || v > UINT32_MAX + UINT64_C(1)) {
-                tool_error("%s: bad number '%s'", s, argv[i + 1]);
-                return 2;
-            }
-            if (!strcmp(s, "--start"))
-                a->start = v, a->has_start = true;
-            else if (!strcmp(s, "--end"))
-                a->end = v, a->has_end = true;
-            else
-                a->mem_size = v, a->has_mem_size = true;
-            i++;
-        } else if (!strcmp(s, "-o") && i + 1 < argc) {
-            a->out = argv[++i];
-        } else if (s[0] == '-' && s[1]) {
-            tool_error("unknown option '%s' (see `vc4kit cl --help`)", s);
-            return 2;
-        } else if (!a->file) {
-            a->file = s;
-        } else {
-            tool_error("more than one input file");
+    struct cl_args *a = user;
+    switch (id) {
+    case OPT_BIN: a->list = VC4_CL_LIST_BIN; break;
+    case OPT_RENDER: a->list = VC4_CL_LIST_RENDER; break;
+    case OPT_NO_COMMENTS: a->no_comments = true; break;
+    case OPT_KERNEL: a->kernel = true; break;
+    case OPT_MEM: a->mem = true; break;
+    case OPT_START: a->start = num, a->has_start = true; break;
+    case OPT_END: a->end = num, a->has_end = true; break;
+    case OPT_MEM_SIZE: a->mem_size = num, a->has_mem_size = true; break;
+    case OPT_OUT: a->out = arg; break;
+    default:
+        if (!strcmp(a->verb, "qinc")) {
+            tool_error("cl qinc: takes no FILE ('%s'); -o OUT names the output", arg);
             return 2;
         }
+        if (a->file) {
+            tool_error("cl %s: more than one input file ('%s' and '%s')", a->verb, a->file, arg);
+            return 2;
+        }
+        a->file = arg;
     }
-    return -1; /* go on */
+    return -1;
+}
+
+/* Where the list ended and why, said the same way by dump and validate. */
+static void say_extent(const char *verb, const char *path, uint64_t start, size_t len,
+                       const struct vc4_cl_extent *e)
+{
+    if (e->stop == VC4_CL_STOP_END || e->stop == VC4_CL_STOP_BAD)
+        return; /* the whole range, or a framing error reported as one */
+    size_t rest = len - e->len;
+    if (rest == 0)
+        return;
+    tool_note("cl %s: %s: the list ends at the %s at 0x%08llx (+%zu); the %zu byte%s after it %s "
+              "(--start/--end choose another range)",
+              verb, path, vc4_cl_stop_name(e), (unsigned long long)(start + e->stop_offset), e->stop_offset,
+              rest, rest == 1 ? "" : "s", !strcmp(verb, "dump") ? "are dumped as .byte data" : "were not checked");
 }
 
 /* Passes on only the reader's framing errors (unknown opcode, truncated
@@ -103,9 +129,13 @@ struct framing_filter {
 static void framing_only(void *user, const struct vc4_diag *d)
 {
     const struct framing_filter *ff = user;
-    if (d->rule && (!strcmp(d->rule, "cl-unknown-opcode") || !strcmp(d->rule, "cl-truncated") ||
-                    !strcmp(d->rule, "cl-bad-items")))
-        ff->next->fn(ff->next->user, d);
+    static const enum vc4_rule_id framing[] = {VC4_RULE_CL_UNKNOWN_OPCODE, VC4_RULE_CL_TRUNCATED,
+                                               VC4_RULE_CL_BAD_ITEMS};
+    for (size_t i = 0; d->rule && i < sizeof framing / sizeof framing[0]; i++)
+        if (!strcmp(d->rule, vc4_rule_table[framing[i]].id)) {
+            ff->next->fn(ff->next->user, d);
+            return;
+        }
 }
 
 /* Split FILE@ADDR (the last '@' followed by a number). */
@@ -133,6 +163,8 @@ static char *split_addr(const char *spec, uint64_t *addr, bool *bad)
 int cmd_cl(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        if (argc < 2)
+            tool_error("cl: which one: dump, validate or qinc?");
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
@@ -143,8 +175,8 @@ int cmd_cl(int argc, char **argv)
         tool_error("cl: unknown subcommand '%s' (dump, validate, qinc)", verb);
         return 2;
     }
-    struct cl_args a = {0};
-    int rc = parse_args(argc, argv, &a);
+    struct cl_args a = {.verb = verb};
+    int rc = tool_parse_args(&cl_cmds[dump ? 0 : validate ? 1 : 2], argc, argv, 2, cl_arg, &a);
     if (rc >= 0)
         return rc;
     const char *out = a.out ? a.out : "-";
@@ -162,6 +194,7 @@ int cmd_cl(int argc, char **argv)
         return rc;
     }
     if (!a.file) {
+        tool_error("cl %s: no FILE given", verb);
         usage(stderr);
         return 2;
     }
@@ -182,6 +215,12 @@ int cmd_cl(int argc, char **argv)
         free(path);
         return 2;
     }
+    if (size == 0) { /* nothing the command can use is an error (issue 17) */
+        tool_error("cl %s: %s: empty: no control list", verb, path);
+        free(data);
+        free(path);
+        return 1;
+    }
     uint64_t lo = a.addr, hi = a.addr + size;
     uint64_t start = a.has_start ? a.start : lo, end = a.has_end ? a.end : hi;
     if (start < lo || start > hi || end < start || end > hi) {
@@ -194,13 +233,16 @@ int cmd_cl(int argc, char **argv)
     }
     const uint8_t *list = data + (start - lo);
     size_t len = (size_t)(end - start);
-    struct tool_diags diags = {0};
+    struct tool_diags diags = {.file = path};
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
+    struct vc4_cl_extent ext;
+    vc4_cl_list_extent(list, len, &ext);
+    say_extent(verb, path, start, len, &ext);
 
     if (dump) {
         /* the whole file is the memory shader records are read from */
         struct vc4_cl_dump_options o = {.base_addr = (uint32_t)start, .lists = a.list,
-                                        .no_comments = a.no_comments,
+                                        .no_comments = a.no_comments, .list_only = true,
                                         .mem_base = (uint32_t)lo, .mem_size = size, .mem = data};
         size_t n = vc4_cl_dump(list, len, &o, NULL, 0);
         char *text = malloc(n + 1);
@@ -212,12 +254,8 @@ int cmd_cl(int argc, char **argv)
             rc = tool_write_file(out, text, n) ? 0 : 2;
             free(text);
         }
-        /* a list the reader cannot walk to its end is reported, too */
-        struct vc4_cl_reader r;
-        vc4_cl_reader_init(&r, list, len);
-        while (vc4_cl_next(&r, NULL)) {
-        }
-        if (rc == 0 && r.error != VC4_CL_LEN_OK) {
+        /* a list that stops at a byte that is no packet is reported, too */
+        if (rc == 0 && ext.stop == VC4_CL_STOP_BAD) {
             /* the validator words the problem the same way as `validate`;
              * only its framing diagnostics are wanted here */
             struct framing_filter ff = {.next = &sink};
@@ -239,7 +277,7 @@ int cmd_cl(int argc, char **argv)
             vo.mem = NULL; /* memory larger than the file: only ranges are checked */
         rc = vc4_cl_validate(list, len, &vo, &sink) == VC4_OK && diags.errors == 0 ? 0 : 1;
         if (rc == 0 && diags.warnings == 0)
-            fprintf(stderr, "%s: %zu bytes, no problems found\n", path, len);
+            fprintf(stderr, "%s: %zu bytes of list checked, no problems found\n", path, ext.len);
     }
     free(data);
     free(path);

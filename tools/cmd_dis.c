@@ -130,9 +130,9 @@ int cmd_dis(int argc, char **argv)
         return 2;
     }
     size_t len;
-    uint8_t *data = tool_read_file(in, &len);
+    uint8_t *data = tool_read_file_max(in, TOOL_MAX_TEXT, &len);
     if (!data)
-        return 1;
+        return 2;
     size_t n = 0;
     uint64_t *words = NULL;
     if (hex) {
@@ -157,11 +157,15 @@ int cmd_dis(int argc, char **argv)
         tool_error("dis: out of memory");
         return 1;
     }
-    FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-    if (!f) {
-        tool_error("dis: cannot write %s", out);
+    if (n == 0) { /* an input with nothing to disassemble is an error (issue 17) */
+        tool_error("dis: %s: %s", in, hex ? "no 0xLO, 0xHI pairs found" : "empty: no instructions");
         free(words);
         return 1;
+    }
+    FILE *f = tool_open_output("dis", out);
+    if (!f) {
+        free(words);
+        return 2;
     }
     char line[2048];
     for (size_t i = 0; i < n; i++) {
@@ -176,6 +180,5 @@ int cmd_dis(int argc, char **argv)
             fprintf(f, "\t%s\n", line);
     }
     free(words);
-    bool ok = f == stdout ? fflush(f) == 0 : fclose(f) == 0;
-    return ok ? 0 : 1;
+    return tool_close_output("dis", out, f) ? 0 : 2;
 }

@@ -14,8 +14,11 @@
  * it has none) and loaded there; its labels BIN_START / BIN_END and
  * RENDER_START / RENDER_END name the two lists.
  */
+#define _POSIX_C_SOURCE 200809L /* pthread_cond_timedwait, clock_gettime */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tool.h"
 #include "vc4kit/emu.h"
@@ -42,11 +45,12 @@ static void usage(FILE *f)
           "                     RENDER_END name the lists (--bin/--render override them)\n"
           "  --bin START:END    the binning list (bus addresses)\n"
           "  --render START:END the rendering list\n"
-          "  -o OUT.png         output (default: SOURCE with .png, or render.png)\n"
+          "  -o OUT.png         output (default: SOURCE's name with .png in the current\n"
+          "                     directory, or render.png; said on stderr)\n"
           "  --fb ADDR          read the frame from ADDR instead of the configured address\n"
           "  --expect GOLD.png  compare the frame with GOLD.png pixel for pixel (exit 1 if\n"
           "                     they differ)\n"
-          "  --qpus N           QPUs (1..16, default 12)\n"
+          "  --qpus N           the device's QPUs (1..16, default 12 as a Pi)\n"
           "  --max-cycles N     cycle budget per list (default 100000000)\n"
           "  --strict           hardware-rule violations are errors\n"
           "  --stats            after the run, print where the time went and what the units\n"
@@ -92,13 +96,87 @@ static bool label(struct vc4_asm *as, const char *name, uint32_t *out)
     return true;
 }
 
+/*
+ * Progress on a terminal: while a list runs, a second thread prints how
+ * long it has been running, once a second after the first two (the
+ * emulator itself is not touched: a run cannot be cut into slices without
+ * changing it). Without a terminal (tests, pipes) nothing is printed.
+ */
+struct progress {
+    const struct vc4_diag_sink *next;
+    bool on;              /* stderr is a terminal */
+    pthread_mutex_t lock; /* the fields below and stderr */
+    pthread_cond_t wake;
+    bool done, shown;
+    const char *name;
+};
+static void clear_line(struct progress *p)
+{
+    if (p->shown) {
+        fputs("\r\033[K", stderr);
+        p->shown = false;
+    }
+}
+static void progress_sink(void *user, const struct vc4_diag *d)
+{
+    struct progress *p = user;
+    if (p->on)
+        pthread_mutex_lock(&p->lock);
+    clear_line(p);
+    p->next->fn(p->next->user, d);
+    if (p->on)
+        pthread_mutex_unlock(&p->lock);
+}
+static void *progress_thread(void *user)
+{
+    struct progress *p = user;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_REALTIME, &t0);
+    pthread_mutex_lock(&p->lock);
+    for (unsigned s = 1; !p->done; s++) {
+        t = t0;
+        t.tv_sec += (time_t)s;
+        while (!p->done && pthread_cond_timedwait(&p->wake, &p->lock, &t) == 0) {
+        }
+        if (!p->done && s >= 2) {
+            fprintf(stderr, "\rrender: %s: running for %u s...", p->name, s);
+            fflush(stderr);
+            p->shown = true;
+        }
+    }
+    clear_line(p);
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static enum vc4_status run_with_progress(struct vc4_emu *emu, const char *name, uint64_t max_cycles,
+                                         struct progress *p)
+{
+    pthread_t th;
+    if (!p->on)
+        return vc4_emu_run(emu, max_cycles);
+    p->done = false;
+    p->name = name;
+    bool started = pthread_create(&th, NULL, progress_thread, p) == 0;
+    enum vc4_status st = vc4_emu_run(emu, max_cycles);
+    if (started) {
+        pthread_mutex_lock(&p->lock);
+        p->done = true;
+        pthread_cond_signal(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+        pthread_join(th, NULL);
+    }
+    return st;
+}
+
 /* Run one list on thread t (0 = CT0, 1 = CT1) and say how it ended. */
-static int run_list(struct vc4_emu *emu, unsigned t, uint32_t start, uint32_t end, uint64_t max_cycles)
+static int run_list(struct vc4_emu *emu, unsigned t, uint32_t start, uint32_t end, uint64_t max_cycles,
+                    struct progress *pg)
 {
     const char *name = t ? "rendering list (CT1)" : "binning list (CT0)";
     vc4_emu_reg_write(emu, t ? VC4_V3D_CT1CA : VC4_V3D_CT0CA, start);
     vc4_emu_reg_write(emu, t ? VC4_V3D_CT1EA : VC4_V3D_CT0EA, end);
-    enum vc4_status st = vc4_emu_run(emu, max_cycles);
+    enum vc4_status st = run_with_progress(emu, name, max_cycles, pg);
     uint32_t cs = 0, ca = 0, pcs = 0;
     vc4_emu_reg_read(emu, t ? VC4_V3D_CT1CS : VC4_V3D_CT0CS, &cs);
     vc4_emu_reg_read(emu, t ? VC4_V3D_CT1CA : VC4_V3D_CT0CA, &ca);
@@ -215,13 +293,16 @@ static int dump_tiles(const char *path, const struct vc4_emu *emu)
     return rc;
 }
 
-static int compare(const char *gold, const uint8_t *rgba, unsigned w, unsigned h,
-                   struct vc4_diag_sink sink)
+/* The frame against GOLD.png (read before the run, so that a bad file is
+ * said before a long render). */
+struct golden {
+    uint8_t *rgba;
+    unsigned w, h;
+};
+static int compare(const char *gold, const struct golden *gd, const uint8_t *rgba, unsigned w, unsigned h)
 {
-    uint8_t *g = NULL;
-    unsigned gw = 0, gh = 0;
-    if (vc4_png_read(gold, &g, &gw, &gh, &sink) != VC4_OK)
-        return 2;
+    const uint8_t *g = gd->rgba;
+    unsigned gw = gd->w, gh = gd->h;
     int rc = 0;
     if (gw != w || gh != h) {
         tool_error("render: %s is %ux%u, the frame %ux%u", gold, gw, gh, w, h);
@@ -239,128 +320,118 @@ static int compare(const char *gold, const uint8_t *rgba, unsigned w, unsigned h
             rc = 1;
         }
     }
-    free(g);
     return rc;
+}
+
+enum { OPT_LOAD, OPT_BIN, OPT_RENDER, OPT_OUT, OPT_FB, OPT_EXPECT, OPT_MAX_CYCLES, OPT_QPUS, OPT_DUMP_TILES,
+       OPT_STRICT, OPT_STATS };
+static const struct tool_opt render_opts[] = {
+    {"--load", NULL, TOOL_OPT_STRING, OPT_LOAD, 0, 0},
+    {"--bin", NULL, TOOL_OPT_STRING, OPT_BIN, 0, 0},
+    {"--render", NULL, TOOL_OPT_STRING, OPT_RENDER, 0, 0},
+    {"-o", NULL, TOOL_OPT_STRING, OPT_OUT, 0, 0},
+    {"--fb", NULL, TOOL_OPT_NUMBER, OPT_FB, 0, UINT32_MAX},
+    {"--expect", NULL, TOOL_OPT_STRING, OPT_EXPECT, 0, 0},
+    {"--max-cycles", NULL, TOOL_OPT_NUMBER, OPT_MAX_CYCLES, 1, UINT64_MAX},
+    {"--qpus", NULL, TOOL_OPT_NUMBER, OPT_QPUS, 1, TOOL_QPUS_MAX},
+    {"--dump-tiles", NULL, TOOL_OPT_STRING, OPT_DUMP_TILES, 0, 0},
+    {"--strict", NULL, TOOL_OPT_FLAG, OPT_STRICT, 0, 0},
+    {"--stats", NULL, TOOL_OPT_FLAG, OPT_STATS, 0, 0},
+};
+static const struct tool_cmd render_cmd = {"render", usage, render_opts, TOOL_NOPTS(render_opts)};
+
+struct render_args {
+    const char *source, *out, *expect, *tiles_out;
+    const char *loads[RENDER_MAX_LOADS];
+    size_t nload;
+    bool have_bin, have_render, have_fb, strict, stats;
+    uint32_t bin_s, bin_e, ren_s, ren_e, fb;
+    uint64_t max_cycles, qpus;
+};
+
+static int render_arg(void *user, int id, const char *val, uint64_t n)
+{
+    struct render_args *a = user;
+    switch (id) {
+    case OPT_STRICT: a->strict = true; break;
+    case OPT_STATS: a->stats = true; break;
+    case OPT_LOAD:
+        if (a->nload == RENDER_MAX_LOADS) {
+            tool_error("render: more than %u --load options", RENDER_MAX_LOADS);
+            return 2;
+        }
+        a->loads[a->nload++] = val;
+        break;
+    case OPT_BIN:
+    case OPT_RENDER: {
+        bool bin = id == OPT_BIN;
+        if (!parse_range(val, bin ? &a->bin_s : &a->ren_s, bin ? &a->bin_e : &a->ren_e)) {
+            tool_error("render: bad %s '%s' (want START:END)", bin ? "--bin" : "--render", val);
+            return 2;
+        }
+        *(bin ? &a->have_bin : &a->have_render) = true;
+        break;
+    }
+    case OPT_OUT: a->out = val; break;
+    case OPT_DUMP_TILES: a->tiles_out = val; break;
+    case OPT_EXPECT: a->expect = val; break;
+    case OPT_FB: a->fb = (uint32_t)n, a->have_fb = true; break;
+    case OPT_QPUS: a->qpus = n; break;
+    case OPT_MAX_CYCLES: a->max_cycles = n; break;
+    default:
+        if (a->source) {
+            tool_error("render: more than one SOURCE ('%s' and '%s')", a->source, val);
+            return 2;
+        }
+        a->source = val;
+    }
+    return -1;
 }
 
 int cmd_render(int argc, char **argv)
 {
-    const char *source = NULL, *out = NULL, *expect = NULL, *tiles_out = NULL;
-    bool stats = false;
-    const char *loads[RENDER_MAX_LOADS];
-    size_t nload = 0;
-    bool have_bin = false, have_render = false, have_fb = false, strict = false;
-    uint32_t bin_s = 0, bin_e = 0, ren_s = 0, ren_e = 0, fb = 0;
-    uint64_t max_cycles = 0, qpus = 0;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--strict")) {
-            strict = true;
-        } else if (!strcmp(a, "--stats")) {
-            stats = true;
-        } else if (!strcmp(a, "--load") || !strcmp(a, "--bin") || !strcmp(a, "--render") ||
-                   !strcmp(a, "-o") || !strcmp(a, "--fb") || !strcmp(a, "--expect") ||
-                   !strcmp(a, "--max-cycles") || !strcmp(a, "--qpus") ||
-                   !strcmp(a, "--dump-tiles")) {
-            if (!val) {
-                tool_error("render: %s needs a value", a);
-                return 2;
-            }
-            i++;
-            uint64_t n;
-            if (!strcmp(a, "--load")) {
-                if (nload == RENDER_MAX_LOADS) {
-                    tool_error("render: too many --load");
-                    return 2;
-                }
-                loads[nload++] = val;
-            } else if (!strcmp(a, "--bin")) {
-                if (!parse_range(val, &bin_s, &bin_e)) {
-                    tool_error("render: bad --bin '%s' (want START:END)", val);
-                    return 2;
-                }
-                have_bin = true;
-            } else if (!strcmp(a, "--render")) {
-                if (!parse_range(val, &ren_s, &ren_e)) {
-                    tool_error("render: bad --render '%s' (want START:END)", val);
-                    return 2;
-                }
-                have_render = true;
-            } else if (!strcmp(a, "-o")) {
-                out = val;
-            } else if (!strcmp(a, "--dump-tiles")) {
-                tiles_out = val;
-            } else if (!strcmp(a, "--expect")) {
-                expect = val;
-            } else if (!strcmp(a, "--fb")) {
-                if (!tool_parse_u64(val, &n) || n > UINT32_MAX) {
-                    tool_error("render: bad --fb '%s'", val);
-                    return 2;
-                }
-                fb = (uint32_t)n;
-                have_fb = true;
-            } else if (!strcmp(a, "--qpus")) {
-                if (!tool_parse_u64(val, &n) || n < 1 || n > 16) {
-                    tool_error("render: --qpus takes 1..16, not '%s'", val);
-                    return 2;
-                }
-                qpus = n;
-            } else {
-                if (!tool_parse_u64(val, &n) || n == 0) {
-                    tool_error("render: bad --max-cycles '%s'", val);
-                    return 2;
-                }
-                max_cycles = n;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            tool_error("render: unknown option '%s'", a);
-            usage(stderr);
-            return 2;
-        } else if (!source) {
-            source = a;
-        } else {
-            tool_error("render: more than one SOURCE ('%s')", a);
-            return 2;
-        }
-    }
+    struct render_args ra = {0};
+    int prc = tool_parse_args(&render_cmd, argc, argv, 1, render_arg, &ra);
+    if (prc >= 0)
+        return prc;
+    const char *source = ra.source, *out = ra.out, *expect = ra.expect, *tiles_out = ra.tiles_out;
+    bool stats = ra.stats, have_bin = ra.have_bin, have_render = ra.have_render;
+    uint32_t bin_s = ra.bin_s, bin_e = ra.bin_e, ren_s = ra.ren_s, ren_e = ra.ren_e;
     if (!source && (!have_bin || !have_render)) {
+        tool_error("render: no SOURCE.qasm, and %s missing: give an assembly memory image, or --load "
+                   "files with --bin START:END and --render START:END",
+                   !have_bin && !have_render ? "--bin and --render are" : !have_bin ? "--bin is" : "--render is");
         usage(stderr);
         return 2;
     }
 
-    struct tool_diags diags = {0};
+    struct tool_diags diags = {.file = source};
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
-    struct vc4_emu_options eo = {.sink = sink, .strict = strict, .max_cycles = max_cycles,
-                                 .num_qpus = (unsigned)qpus};
-    struct vc4_emu *emu = vc4_emu_create(&eo);
-    if (!emu)
-        return 2;
+    struct progress pg = {.next = &sink, .on = tool_stderr_is_tty(), .lock = PTHREAD_MUTEX_INITIALIZER,
+                          .wake = PTHREAD_COND_INITIALIZER};
+    struct vc4_emu_options eo = {.sink = {progress_sink, &pg}, .strict = ra.strict, .max_cycles = ra.max_cycles,
+                                 .num_qpus = (unsigned)ra.qpus};
     int rc = 0;
     char *default_out = NULL;
 
-    /* the assembly memory image */
+    /* the inputs first, read and assembled before the device exists: the
+     * assembly memory image ... */
+    uint8_t *img = NULL;
+    size_t img_len = 0;
+    uint32_t base = 0;
     if (source) {
-        size_t len = 0, n = 0;
+        size_t len = 0;
         uint8_t *text = tool_read_file(source, &len);
         struct vc4_asm *as = NULL;
-        uint8_t *img = text ? tool_assemble(source, text, len, 0, sink, &n, &as) : NULL;
-        uint32_t base = 0;
+        img = text ? tool_assemble(source, text, len, 0, sink, &img_len, &as) : NULL;
         if (img && label(as, "LOAD_ADDR", &base) && base != 0) {
             free(img);
             vc4_asm_destroy(as);
             as = NULL;
-            img = tool_assemble(source, text, len, base, sink, &n, &as);
+            img = tool_assemble(source, text, len, base, sink, &img_len, &as);
         }
         free(text);
         if (!img) {
-            rc = 2;
-        } else if (vc4_emu_mem_write(emu, base, img, n) != VC4_OK) {
-            tool_error("render: %s: 0x%08x+%zu is outside memory", source, base, n);
             rc = 2;
         } else {
             if (!have_bin && !(label(as, "BIN_START", &bin_s) && label(as, "BIN_END", &bin_e))) {
@@ -372,7 +443,6 @@ int cmd_render(int argc, char **argv)
                 rc = 2;
             }
         }
-        free(img);
         vc4_asm_destroy(as);
         if (!out) {
             const char *b = strrchr(source, '/');
@@ -388,49 +458,56 @@ int cmd_render(int argc, char **argv)
             out = default_out;
         }
     }
-    /* --load images (binary, or assembly text assembled at ADDR) */
-    for (size_t i = 0; rc == 0 && i < nload; i++) {
-        const char *at = strrchr(loads[i], '@');
-        uint64_t addr;
-        if (!at || at == loads[i] || !tool_parse_u64(at + 1, &addr) || addr > UINT32_MAX) {
-            tool_error("render: bad --load '%s' (want FILE@ADDR)", loads[i]);
+    /* ... and the --load images (binary, or assembly text assembled at ADDR) */
+    struct tool_load loads[RENDER_MAX_LOADS] = {{0}};
+    for (size_t i = 0; rc == 0 && i < ra.nload; i++) {
+        struct tool_load *l = &loads[i];
+        if (!tool_load_read("render", ra.loads[i], l)) {
             rc = 2;
-            break;
-        }
-        size_t fl = (size_t)(at - loads[i]);
-        char *file = malloc(fl + 1);
-        if (!file) {
-            rc = 2;
-            break;
-        }
-        memcpy(file, loads[i], fl);
-        file[fl] = 0;
-        size_t n = 0;
-        uint8_t *d = tool_read_file(file, &n);
-        if (d && n && tool_looks_like_text(d, n)) {
+        } else if (l->len && tool_looks_like_text(l->data, l->len)) {
             size_t an = 0;
-            uint8_t *img = tool_assemble(file, d, n, (uint32_t)addr, sink, &an, NULL);
-            free(d);
-            d = img;
-            n = an;
+            uint8_t *a = tool_assemble(l->file, l->data, l->len, l->addr, sink, &an, NULL);
+            free(l->data);
+            l->data = a;
+            l->len = an;
+            if (!a)
+                rc = 2;
         }
-        if (!d) {
-            rc = 2;
-        } else if (vc4_emu_mem_write(emu, (uint32_t)addr, d, n) != VC4_OK) {
-            tool_error("render: --load %s: 0x%08x+%zu is outside memory", file, (unsigned)addr, n);
+    }
+    struct golden gold = {0};
+    if (rc == 0 && expect && vc4_png_read(expect, &gold.rgba, &gold.w, &gold.h, &sink) != VC4_OK)
+        rc = 2;
+    struct vc4_emu *emu = NULL;
+    if (rc == 0 && !(emu = vc4_emu_create(&eo))) {
+        tool_error("render: cannot create the emulated device");
+        rc = 2;
+    }
+    if (rc == 0 && img && vc4_emu_mem_write(emu, base, img, img_len) != VC4_OK) {
+        tool_error("render: %s: 0x%08x+%zu is outside memory", source, base, img_len);
+        rc = 2;
+    }
+    for (size_t i = 0; rc == 0 && i < ra.nload; i++)
+        if (vc4_emu_mem_write(emu, loads[i].addr, loads[i].data, loads[i].len) != VC4_OK) {
+            tool_error("render: --load %s: 0x%08x+%zu is outside memory", loads[i].file, loads[i].addr,
+                       loads[i].len);
             rc = 2;
         }
-        free(d);
-        free(file);
+    free(img);
+    for (size_t i = 0; i < ra.nload; i++)
+        tool_load_free(&loads[i]);
+    if (!emu) {
+        free(gold.rgba);
+        free(default_out);
+        return rc;
     }
     if (!out)
         out = "render.png";
 
     /* CT0, then CT1 */
     if (rc == 0)
-        rc = run_list(emu, 0, bin_s, bin_e, max_cycles);
+        rc = run_list(emu, 0, bin_s, bin_e, ra.max_cycles, &pg);
     if (rc == 0)
-        rc = run_list(emu, 1, ren_s, ren_e, max_cycles);
+        rc = run_list(emu, 1, ren_s, ren_e, ra.max_cycles, &pg);
 
     /* insight: after the lists ran (or stopped: the figures say how far
      * they got); not when the arguments or files were bad */
@@ -452,8 +529,8 @@ int cmd_render(int argc, char **argv)
         rc = 1;
     }
     if (rc == 0) {
-        if (have_fb)
-            f.addr = fb;
+        if (ra.have_fb)
+            f.addr = ra.fb;
         if (f.frames == 0)
             fprintf(stderr, "vc4kit: warning: render: the rendering list signalled no end of frame\n");
         rgba = f.width && f.height ? malloc((size_t)f.width * f.height * 4) : NULL;
@@ -464,11 +541,16 @@ int cmd_render(int argc, char **argv)
             rc = 1;
         } else if (vc4_png_write(out, rgba, f.width, f.height, (size_t)f.width * 4, &sink) != VC4_OK) {
             rc = 2;
-        } else if (expect) {
-            rc = compare(expect, rgba, f.width, f.height, sink);
+        } else {
+            if (!ra.out) /* a name the user did not give: say where it went (issue 18) */
+                tool_note("render: wrote %s (the %ux%u frame at 0x%08x; -o names the output)", out, f.width,
+                          f.height, f.addr);
+            if (expect)
+                rc = compare(expect, &gold, rgba, f.width, f.height);
         }
     }
     free(rgba);
+    free(gold.rgba);
     free(default_out);
     vc4_emu_destroy(emu);
     return rc;

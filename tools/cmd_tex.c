@@ -88,91 +88,76 @@ static int parse_layout(const char *s)
 
 static const char *const wrap_names[] = {"repeat", "clamp", "mirror", "border"};
 
-/* A numeric option's value; false (message printed) when it is not a number up to max. */
-static bool num_arg(const char *opt, const char *s, uint64_t max, uint64_t *out)
-{
-    if (!tool_parse_u64(s, out) || *out > max) {
-        tool_error("%s: bad value '%s'", opt, s);
-        return false;
-    }
-    return true;
-}
+#define TEX_MAX_SIDE 2048u /* P1's 11-bit width and height (0 = 2048) */
 
-static int parse_args(int argc, char **argv, struct tex_args *a)
+enum { OPT_FORMAT, OPT_LAYOUT, OPT_MIPS, OPT_WRAP, OPT_BASE, OPT_W, OPT_H, OPT_LEVEL, OPT_FACE, OPT_OUT,
+       OPT_FLIP_Y, OPT_NEAREST };
+static const struct tool_opt tex_opts[] = {
+    {"-f", "--format", TOOL_OPT_STRING, OPT_FORMAT, 0, 0},
+    {"-l", "--layout", TOOL_OPT_STRING, OPT_LAYOUT, 0, 0},
+    {"--mips", NULL, TOOL_OPT_STRING, OPT_MIPS, 0, 0},
+    {"--wrap", NULL, TOOL_OPT_STRING, OPT_WRAP, 0, 0},
+    {"--base", NULL, TOOL_OPT_NUMBER, OPT_BASE, 0, UINT32_MAX},
+    {"-w", "--width", TOOL_OPT_NUMBER, OPT_W, 1, TEX_MAX_SIDE},
+    {"-h", "--height", TOOL_OPT_NUMBER, OPT_H, 1, TEX_MAX_SIDE},
+    {"--level", NULL, TOOL_OPT_NUMBER, OPT_LEVEL, 0, VC4_TEX_MAX_LEVELS - 1},
+    {"--face", NULL, TOOL_OPT_NUMBER, OPT_FACE, 0, VC4_TEX_MAX_FACES - 1},
+    {"-o", NULL, TOOL_OPT_STRING, OPT_OUT, 0, 0},
+    {"--flip-y", NULL, TOOL_OPT_FLAG, OPT_FLIP_Y, 0, 0},
+    {"--nearest", NULL, TOOL_OPT_FLAG, OPT_NEAREST, 0, 0},
+};
+
+static int tex_arg(void *user, int id, const char *v, uint64_t num)
 {
-    for (int i = 2; i < argc; i++) {
-        const char *s = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(s, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(s, "--flip-y")) {
-            a->flip_y = true;
-        } else if (!strcmp(s, "--nearest")) {
-            a->nearest = true;
-        } else if (!v && s[0] == '-' && s[1]) {
-            tool_error("%s needs a value (see `vc4kit tex --help`)", s);
-            return 2;
-        } else if (!strcmp(s, "-f")) {
-            if ((a->format = parse_format(v)) < 0) {
-                tool_error("-f: unknown texture format '%s' (see `vc4kit tex formats`)", v);
-                return 2;
-            }
-            i++;
-        } else if (!strcmp(s, "-l")) {
-            if ((a->layout = parse_layout(v)) < 0) {
-                tool_error("-l: unknown layout '%s' (t, lt, raster)", v);
-                return 2;
-            }
-            i++;
-        } else if (!strcmp(s, "--mips")) {
-            uint64_t n = 0;
-            if (strcmp(v, "all") && (!num_arg(s, v, VC4_TEX_MAX_LEVELS, &n) || n == 0))
-                return 2;
-            a->mips = (unsigned)n;
-            a->mips_set = true;
-            i++;
-        } else if (!strcmp(s, "--wrap")) {
-            unsigned k = 0;
-            while (k < 4 && strcmp(v, wrap_names[k]))
-                k++;
-            if (k == 4) {
-                tool_error("--wrap: unknown mode '%s' (repeat, clamp, mirror, border)", v);
-                return 2;
-            }
-            a->wrap = k;
-            i++;
-        } else if (!strcmp(s, "--base")) {
-            if (!num_arg(s, v, UINT32_MAX, &a->base))
-                return 2;
-            a->has_base = true;
-            i++;
-        } else if (!strcmp(s, "-w") || !strcmp(s, "-h")) {
-            if (!num_arg(s, v, UINT32_MAX, s[1] == 'w' ? &a->w : &a->h))
-                return 2;
-            *(s[1] == 'w' ? &a->has_w : &a->has_h) = true;
-            i++;
-        } else if (!strcmp(s, "--level")) {
-            if (!num_arg(s, v, VC4_TEX_MAX_LEVELS - 1, &a->level))
-                return 2;
-            a->has_level = true;
-            i++;
-        } else if (!strcmp(s, "--face")) {
-            if (!num_arg(s, v, VC4_TEX_MAX_FACES - 1, &a->face))
-                return 2;
-            i++;
-        } else if (!strcmp(s, "-o")) {
-            a->out = v;
-            i++;
-        } else if (s[0] == '-' && s[1]) {
-            tool_error("unknown option '%s' (see `vc4kit tex --help`)", s);
-            return 2;
-        } else if (a->nin < VC4_TEX_MAX_FACES) {
-            a->in[a->nin++] = s;
-        } else {
-            tool_error("more than %u input files", (unsigned)VC4_TEX_MAX_FACES);
+    struct tex_args *a = user;
+    switch (id) {
+    case OPT_FLIP_Y: a->flip_y = true; break;
+    case OPT_NEAREST: a->nearest = true; break;
+    case OPT_FORMAT:
+        if ((a->format = parse_format(v)) < 0) {
+            tool_error("tex: -f: unknown texture format '%s' (see `vc4kit tex formats`)", v);
             return 2;
         }
+        break;
+    case OPT_LAYOUT:
+        if ((a->layout = parse_layout(v)) < 0) {
+            tool_error("tex: -l: unknown layout '%s' (t, lt, raster)", v);
+            return 2;
+        }
+        break;
+    case OPT_MIPS: {
+        uint64_t n = 0;
+        if (strcmp(v, "all") && (!tool_parse_u64(v, &n) || n < 1 || n > VC4_TEX_MAX_LEVELS)) {
+            tool_error("tex: --mips takes 1..%u or all, not '%s'", (unsigned)VC4_TEX_MAX_LEVELS, v);
+            return 2;
+        }
+        a->mips = (unsigned)n;
+        a->mips_set = true;
+        break;
+    }
+    case OPT_WRAP: {
+        unsigned k = 0;
+        while (k < 4 && strcmp(v, wrap_names[k]))
+            k++;
+        if (k == 4) {
+            tool_error("tex: --wrap: unknown mode '%s' (repeat, clamp, mirror, border)", v);
+            return 2;
+        }
+        a->wrap = k;
+        break;
+    }
+    case OPT_BASE: a->base = num, a->has_base = true; break;
+    case OPT_W: a->w = num, a->has_w = true; break;
+    case OPT_H: a->h = num, a->has_h = true; break;
+    case OPT_LEVEL: a->level = num, a->has_level = true; break;
+    case OPT_FACE: a->face = num; break;
+    case OPT_OUT: a->out = v; break;
+    default:
+        if (a->nin == VC4_TEX_MAX_FACES) {
+            tool_error("tex: more than %u input files ('%s')", (unsigned)VC4_TEX_MAX_FACES, v);
+            return 2;
+        }
+        a->in[a->nin++] = v;
     }
     return -1;
 }
@@ -195,7 +180,7 @@ static int cmd_formats(const char *out)
 static int cmd_encode(const struct tex_args *a, struct vc4_diag_sink *sink)
 {
     if (a->nin != 1 && a->nin != VC4_TEX_MAX_FACES) {
-        tool_error("encode: give one picture, or six for a cube map");
+        tool_error("tex encode: give one picture, or six for a cube map (%u given)", a->nin);
         return 2;
     }
     const struct vc4_tex_format_info *fi = vc4_tex_format_info((unsigned)a->format);
@@ -272,7 +257,7 @@ static int cmd_encode(const struct tex_args *a, struct vc4_diag_sink *sink)
 static int cmd_decode(const struct tex_args *a, struct vc4_diag_sink *sink)
 {
     if (a->nin != 1 || !a->has_w || !a->has_h) {
-        tool_error("decode: give one input file, -w and -h");
+        tool_error("tex decode: give one input file, -w and -h");
         return 2;
     }
     const struct vc4_tex_format_info *fi = vc4_tex_format_info((unsigned)a->format);
@@ -287,21 +272,33 @@ static int cmd_decode(const struct tex_args *a, struct vc4_diag_sink *sink)
     }
     struct vc4_tex_mip_layout m;
     unsigned faces = a->face ? VC4_TEX_MAX_FACES : 1;
-    if (vc4_tex_mip_layout(&m, (enum vc4_tex_format)a->format, layout,
-                           a->w > 4096 ? 4096 : (unsigned)a->w, a->h > 4096 ? 4096 : (unsigned)a->h,
+    if (vc4_tex_mip_layout(&m, (enum vc4_tex_format)a->format, layout, (unsigned)a->w, (unsigned)a->h,
                            levels, faces, sink) != VC4_OK)
         return 1;
+    /* the file's size first: it must be the texture the options describe
+     * (or it is another one: say which options would fit it) */
     size_t len;
-    uint8_t *data = tool_read_file(a->in[0], &len);
+    uint8_t *data = tool_read_file_max(a->in[0], m.size > TOOL_MAX_INPUT ? m.size : TOOL_MAX_INPUT, &len);
     if (!data)
         return 2;
     const struct vc4_tex_level *lv = &m.level[a->level];
     uint32_t at = vc4_tex_image_offset(&m, (unsigned)a->level, (unsigned)a->face);
     int rc = 0;
-    if ((uint64_t)at + lv->geom.size > len) {
-        tool_error("%s: %zu bytes, but level %u%s ends at byte %llu", a->in[0], len,
-                   (unsigned)a->level, a->face ? " of that face" : "",
-                   (unsigned long long)((uint64_t)at + lv->geom.size));
+    if (len != m.size) {
+        char hint[96] = "";
+        unsigned full = vc4_tex_full_levels(m.level[0].width, m.level[0].height);
+        for (unsigned f = 1; f <= VC4_TEX_MAX_FACES && !hint[0]; f += VC4_TEX_MAX_FACES - 1)
+            for (unsigned l = full; l >= 1 && !hint[0]; l--) { /* the most levels first */
+                struct vc4_tex_mip_layout k;
+                if (vc4_tex_mip_layout(&k, m.format, layout, m.level[0].width, m.level[0].height, l, f, NULL) ==
+                        VC4_OK && k.size == len)
+                    snprintf(hint, sizeof hint, ": it is the size of --mips %s%u%s%s", l == full ? "all (" : "", l,
+                             l == full ? ")" : "", f > 1 ? " of a cube map (--face)" : "");
+            }
+        tool_error("tex decode: %s: %zu bytes, but a %ux%u %s texture of %u level%s%s is %zu bytes%s", a->in[0],
+                   len, m.level[0].width, m.level[0].height, fi->name, levels, levels > 1 ? "s" : "",
+                   faces > 1 ? " and 6 faces" : "", (size_t)m.size,
+                   hint[0] ? hint : ": check -f, -l, -w, -h and --mips");
         rc = 1;
     }
     uint8_t *pic = rc ? NULL : malloc((size_t)lv->width * lv->height * 4);
@@ -333,17 +330,24 @@ int cmd_tex(int argc, char **argv)
         return 2;
     }
     struct tex_args a = {.format = -1, .layout = -1};
-    int rc = parse_args(argc, argv, &a);
+    struct tool_cmd cmd = {enc ? "tex encode" : dec ? "tex decode" : "tex formats", usage, tex_opts,
+                           TOOL_NOPTS(tex_opts)};
+    int rc = tool_parse_args(&cmd, argc, argv, 2, tex_arg, &a);
     if (rc >= 0)
         return rc;
-    if (fmts)
+    if (fmts) {
+        if (a.nin) {
+            tool_error("tex formats: takes no input file ('%s')", a.in[0]);
+            return 2;
+        }
         return cmd_formats(a.out);
+    }
     if (a.format < 0) {
-        tool_error("%s: -f FORMAT is required (see `vc4kit tex formats`)", verb);
+        tool_error("tex %s: -f FORMAT is required (see `vc4kit tex formats`)", verb);
         return 2;
     }
     if (!a.out) {
-        tool_error("%s: -o OUT is required", verb);
+        tool_error("tex %s: -o OUT is required", verb);
         return 2;
     }
     struct tool_diags diags = {0};

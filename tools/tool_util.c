@@ -2,11 +2,15 @@
  * tool_util.c - file I/O, number parsing and diagnostic printing for the
  * vc4kit command.
  */
+#define _POSIX_C_SOURCE 200809L /* stat, isatty */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "emu/mem.h" /* VC4_BUS_OFFSET_MASK */
 #include "tool.h"
 #include "vc4kit/qpu.h"
 
@@ -21,6 +25,8 @@ static void stderr_diag(void *user, const struct vc4_diag *d)
         return;
     char line[1024];
     size_t n = vc4_diag_format(d, line, sizeof line);
+    if (st->file && !d->loc.file && !d->loc.line) /* name the file (issue 18): "bin.cl: cl: 0x...: error: ..." */
+        fprintf(stderr, "%s: ", st->file);
     fputs(line, stderr);
     if (n >= sizeof line)
         fputs("...", stderr);
@@ -32,28 +38,84 @@ struct vc4_diag_sink tool_stderr_sink(struct tool_diags *state)
     return (struct vc4_diag_sink){stderr_diag, state};
 }
 
+__attribute__((format(printf, 2, 0))) static void tool_vmsg(const char *kind, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "vc4kit: %s", kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void tool_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("vc4kit: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    tool_vmsg("error: ", fmt, ap);
     va_end(ap);
 }
 
-uint8_t *tool_read_file(const char *path, size_t *len)
+void tool_warning(const char *fmt, ...)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    va_list ap;
+    va_start(ap, fmt);
+    tool_vmsg("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+void tool_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tool_vmsg("", fmt, ap);
+    va_end(ap);
+}
+
+bool tool_stderr_is_tty(void)
+{
+    return isatty(STDERR_FILENO) == 1;
+}
+
+uint8_t *tool_read_file_max(const char *path, size_t max, size_t *len)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    size_t cap = 1 << 16;
+    if (!is_stdin) {
+        /* what the path is, before reading a byte of it */
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            tool_error("%s: %s", path, strerror(errno));
+            return NULL;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            tool_error("%s: %s (a file is wanted)", path, strerror(EISDIR));
+            return NULL;
+        }
+        if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+            tool_error("%s: %llu bytes, more than the %zu this command can use", path,
+                       (unsigned long long)st.st_size, max);
+            return NULL;
+        }
+        if (S_ISREG(st.st_mode))
+            cap = (size_t)st.st_size + 2;
+    }
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         tool_error("%s: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
+    /* a stream (stdin, a pipe, /dev/zero) is read no further than max + 1 */
+    size_t n = 0;
+    bool too_big = false;
     uint8_t *p = malloc(cap);
     while (p) {
-        size_t k = fread(p + n, 1, cap - n - 1, f);
+        size_t room = cap - n - 1;
+        if (n + room > max + 1)
+            room = max + 1 - n;
+        size_t k = room ? fread(p + n, 1, room, f) : 0;
         n += k;
+        if (n > max) {
+            too_big = true;
+            break;
+        }
         if (k == 0)
             break;
         if (cap - n < 2) {
@@ -67,12 +129,17 @@ uint8_t *tool_read_file(const char *path, size_t *len)
             cap *= 2;
         }
     }
-    bool err = ferror(f);
+    int err = ferror(f) ? errno : 0;
     if (f != stdin)
         fclose(f);
+    if (too_big) {
+        free(p);
+        tool_error("%s: more than the %zu bytes this command can use", path, max);
+        return NULL;
+    }
     if (!p || err) {
         free(p);
-        tool_error("%s: cannot read", path);
+        tool_error("%s: cannot read: %s", path, p ? strerror(err) : "out of memory");
         return NULL;
     }
     p[n] = 0; /* text users may treat it as a string */
@@ -80,21 +147,133 @@ uint8_t *tool_read_file(const char *path, size_t *len)
     return p;
 }
 
+uint8_t *tool_read_file(const char *path, size_t *len)
+{
+    return tool_read_file_max(path, TOOL_MAX_INPUT, len);
+}
+
+bool tool_load_read(const char *cmd, const char *spec, struct tool_load *out)
+{
+    *out = (struct tool_load){0};
+    const char *at = strrchr(spec, '@');
+    uint64_t addr;
+    if (!at || at == spec || !tool_parse_u64(at + 1, &addr) || addr > UINT32_MAX) {
+        tool_error("%s: bad --load '%s' (want FILE@ADDR)", cmd, spec);
+        return false;
+    }
+    /* bits 31:30 of a bus address pick the cache alias (0x40000000, 0xC0000000
+     * are the same RAM as 0): the offset in RAM is what must fit */
+    uint32_t off = (uint32_t)addr & VC4_BUS_OFFSET_MASK;
+    if (off >= TOOL_EMU_MEM) {
+        tool_error("%s: --load '%s': 0x%08llx is outside memory (0x%08x bytes at bus address 0)", cmd, spec,
+                   (unsigned long long)addr, TOOL_EMU_MEM);
+        return false;
+    }
+    size_t n = (size_t)(at - spec);
+    out->file = malloc(n + 1);
+    if (!out->file) {
+        tool_error("%s: out of memory", cmd);
+        return false;
+    }
+    memcpy(out->file, spec, n);
+    out->file[n] = 0;
+    out->addr = (uint32_t)addr;
+    out->data = tool_read_file_max(out->file, TOOL_EMU_MEM - off, &out->len);
+    if (!out->data) {
+        tool_load_free(out);
+        return false;
+    }
+    return true;
+}
+
+void tool_load_free(struct tool_load *l)
+{
+    free(l->file);
+    free(l->data);
+    *l = (struct tool_load){0};
+}
+
 bool tool_write_file(const char *path, const void *data, size_t len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
     if (!f) {
-        tool_error("%s: %s", path, strerror(errno));
+        tool_error("%s: cannot write: %s", path, strerror(errno));
         return false;
     }
-    bool ok = fwrite(data, 1, len, f) == len;
+    /* fwrite's buffer is declared non-null: an empty output writes nothing */
+    bool ok = len == 0 || fwrite(data, 1, len, f) == len;
     if (f != stdout)
         ok = (fclose(f) == 0) && ok;
     else
         ok = (fflush(f) == 0) && ok;
     if (!ok)
-        tool_error("%s: write failed", path);
+        tool_error("%s: write failed: %s", path, strerror(errno));
     return ok;
+}
+
+FILE *tool_open_output(const char *cmd, const char *path)
+{
+    if (!strcmp(path, "-"))
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        tool_error("%s: %s: cannot write: %s", cmd, path, strerror(errno));
+    return f;
+}
+
+bool tool_close_output(const char *cmd, const char *path, FILE *f)
+{
+    bool ok = !ferror(f);
+    ok = (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+    if (!ok)
+        tool_error("%s: %s: write failed: %s", cmd, path, strerror(errno));
+    return ok;
+}
+
+int tool_parse_args(const struct tool_cmd *c, int argc, char **argv, int first, tool_opt_fn fn,
+                    void *user)
+{
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        const struct tool_opt *o = NULL;
+        for (size_t k = 0; k < c->nopts && !o; k++)
+            if (!strcmp(a, c->opts[k].name) || (c->opts[k].alt && !strcmp(a, c->opts[k].alt)))
+                o = &c->opts[k];
+        int r;
+        if (!o) {
+            if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+                c->usage(stdout);
+                return 0;
+            }
+            if (a[0] == '-' && a[1]) {
+                tool_error("%s: unknown option '%s' (see `vc4kit %s --help`)", c->name, a, c->name);
+                return 2;
+            }
+            r = fn(user, TOOL_ARG_POSITIONAL, a, 0);
+        } else if (o->kind == TOOL_OPT_FLAG) {
+            r = fn(user, o->id, a, 0);
+        } else {
+            if (i + 1 >= argc) {
+                tool_error("%s: %s needs a value (see `vc4kit %s --help`)", c->name, a, c->name);
+                return 2;
+            }
+            const char *v = argv[++i];
+            uint64_t n = 0;
+            if (o->kind == TOOL_OPT_NUMBER && (!tool_parse_u64(v, &n) || n < o->min || n > o->max)) {
+                if (o->max > 0xFFFF)
+                    tool_error("%s: %s takes 0x%llx..0x%llx, not '%s'", c->name, a,
+                               (unsigned long long)o->min, (unsigned long long)o->max, v);
+                else
+                    tool_error("%s: %s takes %llu..%llu, not '%s'", c->name, a, (unsigned long long)o->min,
+                               (unsigned long long)o->max, v);
+                return 2;
+            }
+            r = fn(user, o->id, v, n);
+        }
+        if (r >= 0)
+            return r;
+    }
+    return -1;
 }
 
 bool tool_parse_u64(const char *s, uint64_t *out)
@@ -126,8 +305,9 @@ bool tool_parse_u32_value(const char *s, uint32_t *out)
         return false;
     if (strchr(s, '.') || ((strchr(s, 'e') || strchr(s, 'E')) && !strchr(s, 'x') && !strchr(s, 'X'))) {
         char *end;
+        errno = 0;
         float f = strtof(s, &end);
-        if (*end)
+        if (*end || end == s || errno == ERANGE) /* 1e400 is no float */
             return false;
         memcpy(out, &f, sizeof *out);
         return true;
@@ -166,7 +346,7 @@ bool tool_looks_like_text(const uint8_t *data, size_t len)
 uint8_t *tool_assemble(const char *path, const uint8_t *text, size_t len, uint32_t base,
                          struct vc4_diag_sink sink, size_t *out_len, struct vc4_asm **keep)
 {
-    struct vc4_asm_options o = {.sink = sink, .base_addr = base};
+    struct vc4_asm_options o = {.sink = sink, .base_addr = base, .read_file = tool_asm_read};
     struct vc4_asm *as = vc4_asm_create(&o);
     if (!as)
         return NULL;
@@ -186,4 +366,19 @@ uint8_t *tool_assemble(const char *path, const uint8_t *text, size_t len, uint32
     else
         vc4_asm_destroy(as);
     return bytes;
+}
+
+enum vc4_status tool_asm_read(void *user, const char *path, char **data, size_t *len)
+{
+    (void)user;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return VC4_ERR_IO; /* not there: the assembler tries the next directory quietly */
+    size_t n = 0;
+    uint8_t *p = tool_read_file_max(path, TOOL_MAX_TEXT, &n); /* a directory, unreadable, too big: said here */
+    if (!p)
+        return VC4_ERR_IO;
+    *data = (char *)p;
+    *len = n;
+    return VC4_OK;
 }

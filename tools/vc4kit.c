@@ -30,12 +30,27 @@ static void usage(FILE *f)
     fprintf(f, "usage: vc4kit COMMAND [ARGS]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n`vc4kit COMMAND --help` describes each.\n");
+    fprintf(f, "\n`vc4kit COMMAND --help` describes each.\n"
+               "\nEvery command:\n"
+               "  exit status  0 done; 1 the input is wrong (assembly errors, an invalid list,\n"
+               "               a guest fault or timeout, a broken rule with --strict, a\n"
+               "               --expect mismatch); 2 a usage or file error (unknown option,\n"
+               "               bad value, missing, unreadable or unwritable file). Every\n"
+               "               non-zero exit says why on stderr, naming the file.\n"
+               "  numbers      decimal, 0x hex or 0b binary; a bad or out-of-range value is\n"
+               "               refused with the range (\"--qpus takes 1..%u\")\n"
+               "  --qpus N     1..%u QPUs everywhere (the Pi's V3D has %u, the default device)\n"
+               "  -o -         stdout, where the output is text; '-' as an input is stdin\n"
+               "  inputs       at most %zu MiB (program text %zu MiB), checked before reading\n"
+               "Hardware terms the output uses (VPM, VDW, NV/GL mode, P0/P1, ...) are explained\n"
+               "in docs/glossary.md.\n",
+            TOOL_QPUS_MAX, TOOL_QPUS_MAX, TOOL_QPUS_DEFAULT, TOOL_MAX_INPUT >> 20, TOOL_MAX_TEXT >> 20);
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
+        tool_error("no COMMAND given");
         usage(stderr);
         return 2;
     }

@@ -633,6 +633,10 @@ struct vc4_cl_dump_options {
     uint32_t mem_base;
     uint64_t mem_size;
     const uint8_t *mem;
+    /* Dump only the list (vc4_cl_list_extent: up to its Halt or Branch, or
+     * the first byte that is no packet); the bytes after it are printed as
+     * .byte data under a comment saying why the list ended there. */
+    bool list_only;
 };
 /* Print the packets as assembler text (v3d_cl.qinc macros, one field per
  * line, see docs/control-lists.md) into text (size bytes, NUL-terminated;
@@ -643,6 +647,28 @@ VC4_API size_t vc4_cl_dump(const uint8_t *data, size_t size, const struct vc4_cl
                            char *text, size_t text_size);
 /* The text of share/vc4kit/v3d_cl.qinc, generated from the tables. */
 VC4_API size_t vc4_cl_qinc(char *text, size_t text_size);
+
+/* ---- where a list ends -------------------------------------------------- */
+
+/* The one stopping rule of the dumper and the validator: the control-list
+ * executor walks packets until a Halt (it stops) or a Branch (it goes on at
+ * the target), and nothing it cannot read is a list. */
+enum vc4_cl_stop {
+    VC4_CL_STOP_END,    /* the bytes ran out (the end address) */
+    VC4_CL_STOP_HALT,   /* a Halt packet: the executor stops there */
+    VC4_CL_STOP_BRANCH, /* a Branch: the list goes on at its target */
+    VC4_CL_STOP_BAD,    /* a byte that is not a whole packet (error says why) */
+};
+struct vc4_cl_extent {
+    size_t len;                   /* bytes of the list, through the Halt / Branch */
+    enum vc4_cl_stop stop;
+    size_t stop_offset;           /* the Halt, Branch or bad packet; size for END */
+    enum vc4_cl_len_status error; /* VC4_CL_STOP_BAD: why */
+};
+VC4_API void vc4_cl_list_extent(const uint8_t *data, size_t size, struct vc4_cl_extent *out);
+/* "Halt", "Branch", "unknown opcode", "truncated packet", "malformed items",
+ * "end of the bytes". */
+VC4_API const char *vc4_cl_stop_name(const struct vc4_cl_extent *e);
 
 /* ---- structural validator ------------------------------------------------ */
 

@@ -137,6 +137,10 @@ enum vc4_v3d_reg {
 
 /* ---- creating a device ------------------------------------------------ */
 
+/* The bus memory a device gets when vc4_emu_options.mem_size is 0: a Pi 1 B's
+ * 512 MiB of SDRAM. */
+#define VC4_EMU_DEFAULT_MEM_SIZE (512u << 20)
+
 struct vc4_emu_options {
     uint32_t mem_size;                 /* bytes of bus memory; 0 = 512 MiB (a Pi 1 B); at most 1 GiB;
                                           * pages are filled lazily: size costs nothing until used */

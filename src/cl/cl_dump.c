@@ -521,7 +521,11 @@ size_t vc4_cl_dump(const uint8_t *data, size_t size, const struct vc4_cl_dump_op
         size = 0;
     if (!opts->no_include)
         vc4_out_puts(&o, ".include \"v3d_cl.qinc\"\n");
-    size_t pos = 0;
+    size_t pos = 0, all = size;
+    struct vc4_cl_extent ext;
+    vc4_cl_list_extent(data, size, &ext);
+    if (opts->list_only) /* the packets of the list; the rest is data below */
+        size = ext.len;
     while (pos < size) {
         struct vc4_cl_reader r;
         struct vc4_cl_packet_view pk;
@@ -551,6 +555,13 @@ size_t vc4_cl_dump(const uint8_t *data, size_t size, const struct vc4_cl_dump_op
         }
         raw_bytes(&o, data + bad, size - bad);
         break;
+    }
+    if (size < all) {
+        if (!opts->no_comments)
+            vc4_out_printf(&o, "# 0x%08llx (+%zu): the list ended at the %s at +%zu; %zu bytes after it as data\n",
+                           (unsigned long long)opts->base_addr + size, size, vc4_cl_stop_name(&ext),
+                           ext.stop_offset, all - size);
+        raw_bytes(&o, data + size, all - size);
     }
     return o.len;
 }

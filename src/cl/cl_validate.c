@@ -588,6 +588,45 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
     }
 }
 
+void vc4_cl_list_extent(const uint8_t *data, size_t size, struct vc4_cl_extent *out)
+{
+    struct vc4_cl_reader r;
+    struct vc4_cl_packet_view p;
+    *out = (struct vc4_cl_extent){.len = data ? size : 0, .stop = VC4_CL_STOP_END,
+                                  .stop_offset = data ? size : 0};
+    vc4_cl_reader_init(&r, data, data ? size : 0);
+    while (vc4_cl_next(&r, &p)) {
+        if (p.opcode == VC4_CL_HALT || p.opcode == VC4_CL_BRANCH) {
+            out->stop = p.opcode == VC4_CL_HALT ? VC4_CL_STOP_HALT : VC4_CL_STOP_BRANCH;
+            out->stop_offset = p.offset;
+            out->len = p.offset + p.length;
+            return;
+        }
+    }
+    if (r.error != VC4_CL_LEN_OK) {
+        out->stop = VC4_CL_STOP_BAD;
+        out->stop_offset = out->len = r.error_offset;
+        out->error = r.error;
+    }
+}
+
+const char *vc4_cl_stop_name(const struct vc4_cl_extent *e)
+{
+    switch (e->stop) {
+    case VC4_CL_STOP_HALT:
+        return "Halt";
+    case VC4_CL_STOP_BRANCH:
+        return "Branch";
+    case VC4_CL_STOP_BAD:
+        return e->error == VC4_CL_LEN_UNKNOWN_OPCODE ? "unknown opcode"
+               : e->error == VC4_CL_LEN_TRUNCATED    ? "truncated packet"
+                                                     : "malformed items";
+    case VC4_CL_STOP_END:
+    default:
+        return "end of the bytes";
+    }
+}
+
 /* The first list-specific packet decides which list this is. */
 static unsigned guess_list(const uint8_t *data, size_t size)
 {

@@ -52,7 +52,7 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
     struct vc4_emu_options o = opts ? *opts : (struct vc4_emu_options){0};
     struct vc4_location none = vc4_location_none();
     if (o.mem_size == 0)
-        o.mem_size = VC4_V3D_DEFAULT_MEM;
+        o.mem_size = VC4_EMU_DEFAULT_MEM_SIZE;
     if (o.num_qpus == 0)
         o.num_qpus = VC4_V3D_DEFAULT_QPUS;
     if (o.max_cycles == 0)

@@ -32,7 +32,6 @@
 #define VC4_V3D_MAX_QPUS 16
 #define VC4_V3D_QPUS_PER_SLICE 4
 #define VC4_V3D_DEFAULT_QPUS 12
-#define VC4_V3D_DEFAULT_MEM (512u << 20) /* a Pi 1 B's SDRAM */
 #define VC4_V3D_DEFAULT_BUDGET UINT64_C(100000000)
 
 struct vc4_v3d {

@@ -83,6 +83,7 @@ enum vc4_rule_id {
     /* fragment shading (emu/fsi.c) */
     VC4_RULE_FS_VARYINGS_UNREAD,
     VC4_RULE_FS_VARYINGS_OVERREAD,
+    VC4_RULE_UNIF_READ_PAST_END,
     VC4_RULE_FS_QUAD_XY_WRITE,
     VC4_RULE_FS_EARLY_Z_SHADER_Z,
     /* vertex and coordinate shading, GL shader records (emu/vsi.c, emu/vcd.c) */

@@ -41,8 +41,8 @@ grep -q 'no problems found' "$tmp/v.txt" || fail "good list message"
 printf '\006\160\000\000' > "$tmp/bad.bin"
 if "$vc4kit" cl validate "$tmp/bad.bin" --bin 2> "$tmp/e.txt"; then fail "bad list accepted"; fi
 [ $? -eq 1 ] || true
-grep -q '^cl: 0x00000000: error: Start Tile Binning before Tile Binning Mode Configuration' "$tmp/e.txt" || fail "order: $(cat "$tmp/e.txt")"
-grep -q '^cl: 0x00000001: error: Tile Binning Mode Configuration: truncated' "$tmp/e.txt" || fail "truncated: $(cat "$tmp/e.txt")"
+grep -q '^[^ ]*bad.bin: cl: 0x00000000: error: Start Tile Binning before Tile Binning Mode Configuration' "$tmp/e.txt" || fail "order: $(cat "$tmp/e.txt")"
+grep -q '^[^ ]*bad.bin: cl: 0x00000001: error: Tile Binning Mode Configuration: truncated' "$tmp/e.txt" || fail "truncated: $(cat "$tmp/e.txt")"
 "$vc4kit" cl validate "$tmp/bad.bin" --bin 2> /dev/null
 [ $? -eq 1 ] || fail "exit code 1"
 # dump of a broken list: raw bytes keep the round trip, exit 1, one message

@@ -327,5 +327,43 @@ static void test_macros_by_hand(void)
     vc4_cl_free(&cl);
 }
 
+/* Where a list ends (issue 18): dump and validate stop at the same byte. */
+static void test_list_extent(void)
+{
+    static const struct {
+        uint8_t bytes[8];
+        size_t size, len, at;
+        enum vc4_cl_stop stop;
+        const char *name;
+    } cases[] = {
+        {{1, 1, 0, 1, 1}, 5, 3, 2, VC4_CL_STOP_HALT, "Halt"},
+        {{1, 16, 0, 0, 1, 0, 1}, 7, 6, 1, VC4_CL_STOP_BRANCH, "Branch"},
+        {{1, 238, 1}, 3, 1, 1, VC4_CL_STOP_BAD, "unknown opcode"},
+        {{1, 16, 0}, 3, 1, 1, VC4_CL_STOP_BAD, "truncated packet"},
+        {{1, 1}, 2, 2, 2, VC4_CL_STOP_END, "end of the bytes"},
+        {{0}, 0, 0, 0, VC4_CL_STOP_END, "end of the bytes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct vc4_cl_extent e;
+        vc4_cl_list_extent(cases[i].bytes, cases[i].size, &e);
+        CHECK_EQ_INT(e.stop, cases[i].stop);
+        CHECK_EQ_U64(e.len, cases[i].len);
+        CHECK_EQ_U64(e.stop_offset, cases[i].at);
+        CHECK_STR(vc4_cl_stop_name(&e), cases[i].name);
+    }
+    /* list_only: the packets to the Halt, the rest as data; still the same bytes */
+    static const uint8_t halted[] = {1, 1, 0, 1, 1};
+    struct vc4_cl_dump_options o = {.base_addr = 0x1000, .list_only = true};
+    char *t = dump_text(halted, sizeof halted, &o);
+    CHECK_CONTAINS(t, "# 0x00001002 (+2): Halt\n");
+    CHECK_CONTAINS(t, "# 0x00001003 (+3): the list ended at the Halt at +2; 2 bytes after it as data\n");
+    CHECK_CONTAINS(t, "    .byte 0x01, 0x01\n");
+    size_t n = 0;
+    uint8_t *back = t ? assemble(t, &n) : NULL;
+    CHECK(back && n == sizeof halted && memcmp(back, halted, n) == 0);
+    free(back);
+    free(t);
+}
+
 TEST_LIST(test_roundtrip_every_packet, test_roundtrip_odd_bytes, test_roundtrip_random_bytes,
-          test_dump_text, test_qinc_file_is_generated, test_macros_by_hand)
+          test_dump_text, test_qinc_file_is_generated, test_macros_by_hand, test_list_extent)

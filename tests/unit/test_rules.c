@@ -242,10 +242,12 @@ static void test_code_uses_registry(void)
     struct scan sc = {0};
     scan_dir(&sc, SRC_DIR, "src");
     CHECK(sc.files > 50);
+    /* the tools report a few rules of their own (vc4kit run: unif-read-past-end) */
+    scan_dir(&sc, VC4KIT_SOURCE_DIR "/tools", "tools");
     for (int i = 0; i < VC4_RULE_COUNT; i++) {
         char name[96];
         enum_name(vc4_rule_table[i].id, name, sizeof name);
-        CHECK_MSG(sc.used[i], REGISTRY ": rule \"%s\" (%s) is reported nowhere in src/: remove it, or report it",
+        CHECK_MSG(sc.used[i], REGISTRY ": rule \"%s\" (%s) is reported nowhere in src/ or tools/: remove it, or report it",
                   vc4_rule_table[i].id, name);
     }
 }
