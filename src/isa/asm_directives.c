@@ -170,8 +170,8 @@ void asm_scope_pop(struct vc4_asm *as)
 struct asm_macro *asm_macro_find(struct vc4_asm *as, const char *name, size_t len, bool func)
 {
     for (size_t i = as->nmacros; i-- > 0;)
-        if (as->macros[i].is_func == func && name_eq(as->macros[i].name, name, len))
-            return &as->macros[i];
+        if (as->macros[i]->is_func == func && name_eq(as->macros[i]->name, name, len))
+            return as->macros[i];
     return NULL;
 }
 
@@ -181,6 +181,47 @@ static void macro_free(struct vc4_asm *as, struct asm_macro *m)
     for (int i = 0; i < m->nparams; i++)
         vc4_free(as->alloc, m->params[i]);
     vc4_free(as->alloc, m->body);
+}
+
+/* Take over a finished definition.  Each macro/function lives in its own
+ * allocation that neither moves nor changes until the pass ends (a later
+ * definition of the same name shadows it; reset_pass and vc4_asm_destroy free
+ * it), so a call may hold its record and body while the body defines more
+ * macros: the table of pointers grows, the records stay.  (Regression: a
+ * function body defining a macro grew the table of records under the running
+ * call, which then read its freed name, issue 17.) */
+static bool macro_add(struct vc4_asm *as, struct asm_macro *def)
+{
+    struct asm_macro *m = NULL;
+    if (as->nmacros < ((size_t)1 << 20))
+        m = vc4_malloc(as->alloc, sizeof *m);
+    if (m && as->nmacros == as->capmacros) {
+        struct asm_macro **v = vc4_array_grow(as->alloc, as->macros,
+                                              &as->capmacros, as->capmacros + 1, sizeof *v, 16);
+        if (!v) {
+            vc4_free(as->alloc, m);
+            m = NULL;
+        } else {
+            as->macros = v;
+        }
+    }
+    if (!m) {
+        macro_free(as, def);
+        as->fatal = true;
+        return false;
+    }
+    *m = *def;
+    as->macros[as->nmacros++] = m;
+    return true;
+}
+
+static void macros_truncate(struct vc4_asm *as, size_t n)
+{
+    while (as->nmacros > n) {
+        struct asm_macro *m = as->macros[--as->nmacros];
+        macro_free(as, m);
+        vc4_free(as->alloc, m);
+    }
 }
 
 /* ---- labels ---------------------------------------------------------------------- */
@@ -694,22 +735,12 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
         m.expr_col = t[pos].col;
         m.expr_file = ln->file;
         m.name = vc4_strndup(as->alloc, name->p, name->len);
-        if (!m.name || as->nmacros >= ((size_t)1 << 20)) {
+        if (!m.name) {
             macro_free(as, &m);
             as->fatal = true;
             return;
         }
-        if (as->nmacros == as->capmacros) {
-            struct asm_macro *v = vc4_array_grow(as->alloc, as->macros,
-                                                 &as->capmacros, as->capmacros + 1, sizeof *v, 16);
-            if (!v) {
-                macro_free(as, &m);
-                as->fatal = true;
-                return;
-            }
-            as->macros = v;
-        }
-        as->macros[as->nmacros++] = m;
+        macro_add(as, &m);
         return;
     }
     if (asm_tok_is(&t[pos], ","))
@@ -777,17 +808,7 @@ static void run_macro(struct vc4_asm *as, struct asm_macro *m, const struct asm_
     asm_scope_push(as);
     for (int i = 0; i < na; i++)
         asm_sym_set(as, m->params[i], strlen(m->params[i]), &args[i], false, true, t[0].col);
-    /* the body may redefine the macro; keep a copy of the line list */
-    size_t nb = m->nbody;
-    struct asm_line *body = nb ? vc4_malloc(as->alloc, nb * sizeof *body) : NULL;
-    if (nb && !body) {
-        as->fatal = true;
-    } else {
-        if (nb)
-            memcpy(body, m->body, nb * sizeof *body);
-        process_block(as, body, nb);
-        vc4_free(as->alloc, body);
-    }
+    process_block(as, m->body, m->nbody); /* m stays valid: see macro_add */
     asm_scope_pop(as);
     as->cur_file = of;
     as->cur_line = ol;
@@ -833,13 +854,7 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
     } else {
         as->in_func++;
         as->func_has_result = false;
-        size_t nb = m->nbody;
-        struct asm_line *body = nb ? vc4_malloc(as->alloc, nb * sizeof *body) : NULL;
-        if (nb && body) {
-            memcpy(body, m->body, nb * sizeof *body);
-            process_block(as, body, nb);
-            vc4_free(as->alloc, body);
-        }
+        process_block(as, m->body, m->nbody); /* m stays valid: see macro_add */
         as->in_func--;
         if (!as->func_has_result) {
             asm_error(as, col, "function '%s' gave no value", m->name);
@@ -868,6 +883,10 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
         return false;
     }
     m.name = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
+    if (!m.name) {
+        as->fatal = true;
+        return false;
+    }
     pos++;
     bool paren = func && asm_tok_is(&t[pos], "(");
     if (paren || asm_tok_is(&t[pos], ","))
@@ -878,7 +897,12 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
             macro_free(as, &m);
             return false;
         }
-        m.params[m.nparams++] = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
+        m.params[m.nparams] = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
+        if (!m.params[m.nparams++]) {
+            macro_free(as, &m);
+            as->fatal = true;
+            return false;
+        }
         pos++;
         if (asm_tok_is(&t[pos], ","))
             pos++;
@@ -899,18 +923,7 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
     if (nbody)
         memcpy(m.body, body, nbody * sizeof *body);
     m.nbody = nbody;
-    if (as->nmacros == as->capmacros) {
-        struct asm_macro *v = vc4_array_grow(as->alloc, as->macros,
-                                             &as->capmacros, as->capmacros + 1, sizeof *v, 16);
-        if (!v) {
-            macro_free(as, &m);
-            as->fatal = true;
-            return false;
-        }
-        as->macros = v;
-    }
-    as->macros[as->nmacros++] = m;
-    return true;
+    return macro_add(as, &m);
 }
 
 static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, unsigned size,
@@ -1300,8 +1313,7 @@ void vc4_asm_destroy(struct vc4_asm *as)
     vc4_free(as->alloc, as->globals.v);
     vc4_free(as->alloc, as->locals.v);
     vc4_free(as->alloc, as->labels.v);
-    for (size_t i = 0; i < as->nmacros; i++)
-        macro_free(as, &as->macros[i]);
+    macros_truncate(as, 0);
     vc4_free(as->alloc, as->macros);
     for (size_t i = 0; i < as->nloclab; i++) {
         vc4_free(as->alloc, as->loclab[i].name);
@@ -1355,9 +1367,7 @@ static void reset_pass(struct vc4_asm *as)
     for (size_t i = 0; i < as->globals.n; i++)
         as->globals.v[i].val = as->globals.v[i].keep_val;
     tab_truncate(as, &as->locals, 0);
-    for (size_t i = as->macros_keep; i < as->nmacros; i++)
-        macro_free(as, &as->macros[i]);
-    as->nmacros = as->macros_keep;
+    macros_truncate(as, as->macros_keep);
     for (size_t i = 0; i < as->nloclab; i++) {
         as->loclab[i].seen = 0;
         if (as->pass == 1)

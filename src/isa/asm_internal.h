@@ -244,7 +244,7 @@ struct vc4_asm {
     struct asm_symtab labels;
     size_t globals_keep;       /* globals that existed before this call */
 
-    struct asm_macro *macros;
+    struct asm_macro **macros; /* each record its own allocation (see macro_add) */
     size_t nmacros, capmacros, macros_keep;
 
     struct asm_local_label *loclab;
