@@ -25,324 +25,19 @@
 
 #include "isa/asm_internal.h"
 
-/* ---- diagnostics -------------------------------------------------------------- */
-
-static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, const char *fmt,
-                   va_list ap) VC4_PRINTF(4, 0);
-static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, const char *fmt,
-                   va_list ap)
-{
-    if (sev == VC4_ERROR && as->errors >= ASM_MAX_ERRORS)
-        return; /* the pass is stopping (below) */
-    if (sev == VC4_ERROR)
-        as->errors++;
-    else
-        as->warnings++;
-    struct vc4_location loc = vc4_location_none();
-    loc.file = as->cur_file;
-    loc.line = as->cur_line;
-    loc.col = col;
-    if (as->pass != 1) /* the second pass reports */
-        vc4_diag_emitv(&as->sink, sev, VC4_DIAG_SYNTAX, "asm", &loc, fmt, ap);
-    if (sev == VC4_ERROR && as->errors == ASM_MAX_ERRORS) {
-        /* A runaway construct can produce millions of errors: say so once
-         * and stop the pass, as compilers do. */
-        as->fatal = true;
-        if (as->pass != 1)
-            vc4_diag_emit(&as->sink, VC4_ERROR, VC4_DIAG_SYNTAX, "asm", &loc,
-                          "too many errors (%d); stopping", ASM_MAX_ERRORS);
-    }
-}
-
-/* One unit of work (a processed line or a function call) against the
- * per-pass budget; false (and the pass stops) once it is spent. */
-static bool charge_work(struct vc4_asm *as, unsigned col)
-{
-    if (++as->lines_done <= ASM_MAX_LINES)
-        return true;
-    if (!as->fatal)
-        asm_error(as, col, "too much work (more than %d lines and function calls); runaway .rep, "
-                  "macro or recursion?", ASM_MAX_LINES);
-    as->fatal = true;
-    return false;
-}
-
-void asm_error(struct vc4_asm *as, unsigned col, const char *fmt, ...)
-{
-    if (!as)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    report(as, VC4_ERROR, col, fmt, ap);
-    va_end(ap);
-}
-
-void asm_warning(struct vc4_asm *as, unsigned col, const char *fmt, ...)
-{
-    if (!as)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    report(as, VC4_WARNING, col, fmt, ap);
-    va_end(ap);
-}
-
-/* ---- symbols -------------------------------------------------------------------- */
-
-static bool name_eq(const char *a, const char *p, size_t len)
-{
-    return strncmp(a, p, len) == 0 && a[len] == 0;
-}
-
-static struct asm_sym *tab_find(struct asm_symtab *t, const char *p, size_t len)
-{
-    for (size_t i = t->n; i-- > 0;)
-        if (name_eq(t->v[i].name, p, len))
-            return &t->v[i];
-    return NULL;
-}
-
-static struct asm_sym *tab_add(struct vc4_asm *as, struct asm_symtab *t, const char *p, size_t len)
-{
-    if (t->n == t->cap) {
-        struct asm_sym *v = vc4_array_grow(as->alloc, t->v, &t->cap, t->cap + 1, sizeof *v, 32);
-        if (!v)
-            return NULL;
-        t->v = v;
-    }
-    struct asm_sym *s = &t->v[t->n];
-    memset(s, 0, sizeof *s);
-    s->name = vc4_strndup(as->alloc, p, len);
-    if (!s->name)
-        return NULL;
-    t->n++;
-    return s;
-}
-
-static void tab_truncate(struct vc4_asm *as, struct asm_symtab *t, size_t n)
-{
-    while (t->n > n)
-        vc4_free(as->alloc, t->v[--t->n].name);
-}
-
-struct asm_sym *asm_sym_find(struct vc4_asm *as, const char *name, size_t len)
-{
-    struct asm_sym *s = tab_find(&as->locals, name, len);
-    return s ? s : tab_find(&as->globals, name, len);
-}
-
-bool asm_sym_set(struct vc4_asm *as, const char *name, size_t len, const struct asm_val *v,
-                 bool is_const, bool local, unsigned col)
-{
-    struct asm_symtab *t = local && as->depth > 0 ? &as->locals : &as->globals;
-    struct asm_sym *s = tab_find(t, name, len);
-    if (s && t == &as->locals && s->scope != as->depth)
-        s = NULL; /* shadow an outer context */
-    if (s && s->is_const) {
-        asm_error(as, col, "'%.*s' is a constant and cannot be redefined", (int)len, name);
-        return false;
-    }
-    if (!s) {
-        s = tab_add(as, t, name, len);
-        if (!s) {
-            asm_error(as, col, "out of memory");
-            as->fatal = true;
-            return false;
-        }
-        s->scope = as->depth;
-    }
-    s->val = *v;
-    s->is_const = is_const;
-    return true;
-}
-
-void asm_scope_push(struct vc4_asm *as) { as->depth++; }
-
-void asm_scope_pop(struct vc4_asm *as)
-{
-    size_t n = as->locals.n;
-    while (n > 0 && as->locals.v[n - 1].scope >= as->depth)
-        n--;
-    tab_truncate(as, &as->locals, n);
-    as->depth--;
-}
-
-struct asm_macro *asm_macro_find(struct vc4_asm *as, const char *name, size_t len, bool func)
-{
-    for (size_t i = as->nmacros; i-- > 0;)
-        if (as->macros[i]->is_func == func && name_eq(as->macros[i]->name, name, len))
-            return as->macros[i];
-    return NULL;
-}
-
-static void macro_free(struct vc4_asm *as, struct asm_macro *m)
-{
-    vc4_free(as->alloc, m->name);
-    for (int i = 0; i < m->nparams; i++)
-        vc4_free(as->alloc, m->params[i]);
-    vc4_free(as->alloc, m->body);
-}
-
-/* Take over a finished definition.  Each macro/function lives in its own
- * allocation that neither moves nor changes until the pass ends (a later
- * definition of the same name shadows it; reset_pass and vc4_asm_destroy free
- * it), so a call may hold its record and body while the body defines more
- * macros: the table of pointers grows, the records stay.  (Regression: a
- * function body defining a macro grew the table of records under the running
- * call, which then read its freed name, issue 17.) */
-static bool macro_add(struct vc4_asm *as, struct asm_macro *def)
-{
-    struct asm_macro *m = NULL;
-    if (as->nmacros < ((size_t)1 << 20))
-        m = vc4_malloc(as->alloc, sizeof *m);
-    if (m && as->nmacros == as->capmacros) {
-        struct asm_macro **v = vc4_array_grow(as->alloc, as->macros,
-                                              &as->capmacros, as->capmacros + 1, sizeof *v, 16);
-        if (!v) {
-            vc4_free(as->alloc, m);
-            m = NULL;
-        } else {
-            as->macros = v;
-        }
-    }
-    if (!m) {
-        macro_free(as, def);
-        as->fatal = true;
-        return false;
-    }
-    *m = *def;
-    as->macros[as->nmacros++] = m;
-    return true;
-}
-
-static void macros_truncate(struct vc4_asm *as, size_t n)
-{
-    while (as->nmacros > n) {
-        struct asm_macro *m = as->macros[--as->nmacros];
-        macro_free(as, m);
-        vc4_free(as->alloc, m);
-    }
-}
-
-/* ---- labels ---------------------------------------------------------------------- */
-
-static bool is_digits(const char *p, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (p[i] < '0' || p[i] > '9')
-            return false;
-    return len > 0;
-}
-
-static struct asm_local_label *loclab_get(struct vc4_asm *as, const char *p, size_t len, bool create)
-{
-    for (size_t i = 0; i < as->nloclab; i++)
-        if (name_eq(as->loclab[i].name, p, len))
-            return &as->loclab[i];
-    if (!create)
-        return NULL;
-    if (as->nloclab == as->caploclab) {
-        struct asm_local_label *v = vc4_array_grow(as->alloc, as->loclab,
-                                                   &as->caploclab, as->caploclab + 1, sizeof *v, 16);
-        if (!v)
-            return NULL;
-        as->loclab = v;
-    }
-    struct asm_local_label *l = &as->loclab[as->nloclab];
-    memset(l, 0, sizeof *l);
-    l->name = vc4_strndup(as->alloc, p, len);
-    if (!l->name)
-        return NULL;
-    as->nloclab++;
-    return l;
-}
-
-bool asm_label_ref(struct vc4_asm *as, const char *p, size_t len, uint32_t *addr)
-{
-    if (!as)
-        return false;
-    if (len >= 2 && (p[len - 1] == 'f' || p[len - 1] == 'b') && is_digits(p, len - 1)) {
-        /* numeric local label: the next (f) or previous (b) definition */
-        struct asm_local_label *l = loclab_get(as, p, len - 1, false);
-        if (!l)
-            return false;
-        size_t k = p[len - 1] == 'f' ? l->seen : l->seen - 1;
-        if (p[len - 1] == 'b' && l->seen == 0)
-            return false;
-        if (k >= l->n)
-            return false;
-        *addr = l->addrs[k];
-        return true;
-    }
-    if (is_digits(p, len)) { /* ":1" alone: the most recent definition */
-        struct asm_local_label *l = loclab_get(as, p, len, false);
-        if (!l || l->seen == 0 || l->seen > l->n)
-            return false;
-        *addr = l->addrs[l->seen - 1];
-        return true;
-    }
-    struct asm_sym *s = tab_find(&as->labels, p, len);
-    if (!s)
-        return false;
-    *addr = (uint32_t)s->val.i;
-    return true;
-}
-
 static uint32_t cur_pc(struct vc4_asm *as)
 {
     return as->opt.base_addr + (uint32_t)as->out.len;
 }
 
+/* Labels name instruction addresses: align like the next instruction would. */
 static void define_label(struct vc4_asm *as, const char *p, size_t len, unsigned col)
 {
-    /* labels name instruction addresses: align like the next instruction would */
     while (as->out.len & 7) {
         uint8_t z = 0;
         vc4_buf_append(&as->out, &z, 1);
     }
-    uint32_t pc = cur_pc(as);
-    if (is_digits(p, len)) {
-        struct asm_local_label *l = loclab_get(as, p, len, true);
-        if (!l) {
-            as->fatal = true;
-            return;
-        }
-        if (as->pass == 1) {
-            if (l->n == l->cap) {
-                uint32_t *v = vc4_array_grow(as->alloc, l->addrs, &l->cap, l->cap + 1, sizeof *v, 8);
-                if (!v) {
-                    as->fatal = true;
-                    return;
-                }
-                l->addrs = v;
-            }
-            l->addrs[l->n++] = pc;
-        } else if (l->seen < l->n) {
-            l->addrs[l->seen] = pc;
-        }
-        l->seen++;
-        return;
-    }
-    struct asm_sym *s = tab_find(&as->labels, p, len);
-    if (s) {
-        if (as->pass == 2 && s->scope == 2) {
-            asm_error(as, col, "label '%.*s' defined twice", (int)len, p);
-            return;
-        }
-        if (as->pass == 1 && s->scope == 1) {
-            asm_error(as, col, "label '%.*s' defined twice", (int)len, p);
-            return;
-        }
-    } else {
-        s = tab_add(as, &as->labels, p, len);
-        if (!s) {
-            as->fatal = true;
-            return;
-        }
-    }
-    s->val.kind = AV_LABEL;
-    s->val.i = pc;
-    s->scope = as->pass; /* which pass defined it */
+    asm_label_define(as, p, len, cur_pc(as), col);
 }
 
 /* ---- output ---------------------------------------------------------------------- */
@@ -702,12 +397,12 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
         while (!asm_tok_is(&t[pos], ")")) {
             if (t[pos].kind != TK_IDENT || m.nparams >= ASM_MAX_ARGS) {
                 asm_error(as, t[pos].col, "expected a parameter name");
-                macro_free(as, &m);
+                asm_macro_free(as, &m);
                 return;
             }
             m.params[m.nparams] = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
             if (!m.params[m.nparams++]) {
-                macro_free(as, &m);
+                asm_macro_free(as, &m);
                 as->fatal = true;
                 return;
             }
@@ -716,7 +411,7 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
                 pos++;
             else if (!asm_tok_is(&t[pos], ")")) {
                 asm_error(as, t[pos].col, "expected ',' or ')'");
-                macro_free(as, &m);
+                asm_macro_free(as, &m);
                 return;
             }
         }
@@ -725,7 +420,7 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
             pos++;
         if (t[pos].kind == TK_END) {
             asm_error(as, t[pos].col, "expected the function's expression");
-            macro_free(as, &m);
+            asm_macro_free(as, &m);
             return;
         }
         m.is_func = true;
@@ -736,11 +431,11 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
         m.expr_file = ln->file;
         m.name = vc4_strndup(as->alloc, name->p, name->len);
         if (!m.name) {
-            macro_free(as, &m);
+            asm_macro_free(as, &m);
             as->fatal = true;
             return;
         }
-        macro_add(as, &m);
+        asm_macro_add(as, &m);
         return;
     }
     if (asm_tok_is(&t[pos], ","))
@@ -808,7 +503,7 @@ static void run_macro(struct vc4_asm *as, struct asm_macro *m, const struct asm_
     asm_scope_push(as);
     for (int i = 0; i < na; i++)
         asm_sym_set(as, m->params[i], strlen(m->params[i]), &args[i], false, true, t[0].col);
-    process_block(as, m->body, m->nbody); /* m stays valid: see macro_add */
+    process_block(as, m->body, m->nbody); /* m stays valid: see asm_macro_add */
     asm_scope_pop(as);
     as->cur_file = of;
     as->cur_line = ol;
@@ -821,7 +516,7 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
         asm_error(as, col, "function '%s' takes %d arguments", m->name, m->nparams);
         return false;
     }
-    if (as->fatal || !charge_work(as, col))
+    if (as->fatal || !asm_charge_work(as, col))
         return false;
     if (as->depth >= ASM_MAX_DEPTH) {
         asm_error(as, col, "functions nested too deeply (recursion?)");
@@ -854,7 +549,7 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
     } else {
         as->in_func++;
         as->func_has_result = false;
-        process_block(as, m->body, m->nbody); /* m stays valid: see macro_add */
+        process_block(as, m->body, m->nbody); /* m stays valid: see asm_macro_add */
         as->in_func--;
         if (!as->func_has_result) {
             asm_error(as, col, "function '%s' gave no value", m->name);
@@ -894,12 +589,12 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
     while (t[pos].kind == TK_IDENT) {
         if (m.nparams >= ASM_MAX_ARGS) {
             asm_error(as, t[pos].col, "too many parameters");
-            macro_free(as, &m);
+            asm_macro_free(as, &m);
             return false;
         }
         m.params[m.nparams] = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
         if (!m.params[m.nparams++]) {
-            macro_free(as, &m);
+            asm_macro_free(as, &m);
             as->fatal = true;
             return false;
         }
@@ -911,19 +606,19 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
         pos++;
     if (t[pos].kind != TK_END) {
         asm_error(as, t[pos].col, "unexpected text in definition");
-        macro_free(as, &m);
+        asm_macro_free(as, &m);
         return false;
     }
     m.body = nbody ? vc4_malloc(as->alloc, nbody * sizeof *body) : NULL;
     if (nbody && !m.body) {
-        macro_free(as, &m);
+        asm_macro_free(as, &m);
         as->fatal = true;
         return false;
     }
     if (nbody)
         memcpy(m.body, body, nbody * sizeof *body);
     m.nbody = nbody;
-    return macro_add(as, &m);
+    return asm_macro_add(as, &m);
 }
 
 static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, unsigned size,
@@ -1014,11 +709,9 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
             asm_error(as, t[1].col, "expected a name");
         } else {
             struct asm_symtab *tab = dir_is(d, "lunset") ? &as->locals : &as->globals;
-            struct asm_sym *s = tab_find(tab, t[1].p, t[1].len);
-            if (s) {
-                vc4_free(as->alloc, s->name);
-                *s = tab->v[--tab->n];
-            }
+            struct asm_sym *s = asm_tab_find(tab, t[1].p, t[1].len);
+            if (s)
+                asm_tab_remove(as, tab, s);
         }
     } else if (dir_is(d, "assert")) {
         struct asm_expr_ctx c = {.as = as, .t = t, .pos = 1, .n = n};
@@ -1141,7 +834,7 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
     is.depth = 0;
     struct asm_tok toks[ASM_MAX_TOKENS];
     for (size_t i = 0; i < n && !as->fatal; i++) {
-        if (!charge_work(as, 1))
+        if (!asm_charge_work(as, 1))
             return;
         as->cur_file = lines[i].file;
         as->cur_line = lines[i].line;
@@ -1307,19 +1000,13 @@ void vc4_asm_destroy(struct vc4_asm *as)
 {
     if (!as)
         return;
-    tab_truncate(as, &as->globals, 0);
-    tab_truncate(as, &as->locals, 0);
-    tab_truncate(as, &as->labels, 0);
-    vc4_free(as->alloc, as->globals.v);
-    vc4_free(as->alloc, as->locals.v);
-    vc4_free(as->alloc, as->labels.v);
-    macros_truncate(as, 0);
+    asm_tab_free(as, &as->globals);
+    asm_tab_free(as, &as->locals);
+    asm_tab_free(as, &as->labels);
+    asm_macros_truncate(as, 0);
     vc4_free(as->alloc, as->macros);
-    for (size_t i = 0; i < as->nloclab; i++) {
-        vc4_free(as->alloc, as->loclab[i].name);
-        vc4_free(as->alloc, as->loclab[i].addrs);
-    }
-    vc4_free(as->alloc, as->loclab);
+    vc4_free(as->alloc, as->macro_hash.head);
+    asm_loclab_free(as);
     for (size_t i = 0; i < as->nincdirs; i++)
         vc4_free(as->alloc, as->incdirs[i]);
     vc4_free(as->alloc, as->incdirs);
@@ -1363,11 +1050,11 @@ static void reset_pass(struct vc4_asm *as)
 {
     as->out.len = as->call_start;
     as->out.failed = false;
-    tab_truncate(as, &as->globals, as->globals_keep);
+    asm_tab_truncate(as, &as->globals, as->globals_keep);
     for (size_t i = 0; i < as->globals.n; i++)
         as->globals.v[i].val = as->globals.v[i].keep_val;
-    tab_truncate(as, &as->locals, 0);
-    macros_truncate(as, as->macros_keep);
+    asm_tab_truncate(as, &as->locals, 0);
+    asm_macros_truncate(as, as->macros_keep);
     for (size_t i = 0; i < as->nloclab; i++) {
         as->loclab[i].seen = 0;
         if (as->pass == 1)
@@ -1456,10 +1143,9 @@ bool vc4_asm_lookup(const struct vc4_asm *as, const char *name, int64_t *value)
 {
     if (!as || !name)
         return false;
-    struct vc4_asm *m = (struct vc4_asm *)(uintptr_t)as;
-    struct asm_sym *s = tab_find(&m->labels, name, strlen(name));
+    const struct asm_sym *s = asm_tab_find(&as->labels, name, strlen(name));
     if (!s)
-        s = tab_find(&m->globals, name, strlen(name));
+        s = asm_tab_find(&as->globals, name, strlen(name));
     if (!s || (s->val.kind != AV_INT && s->val.kind != AV_LABEL))
         return false;
     if (value)
