@@ -480,17 +480,27 @@ static void run_macro(struct vc4_asm *as, struct asm_macro *m, const struct asm_
             asm_error(as, t[pos].col, "too many macro arguments");
             return;
         }
-        struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
-        if (!asm_expr(&c, &args[na++]))
-            return;
-        pos = c.pos;
+        if (asm_tok_ch(&t[pos], '-') && (asm_tok_is(&t[pos + 1], ",") || t[pos + 1].kind == TK_END)) {
+            /* '-' alone: no register (vc4asm; GPU_FFT 2.0's 256 and 4k shaders
+             * pass it), the register that discards writes and reads 0 */
+            memset(&args[na], 0, sizeof args[na]);
+            args[na].kind = AV_REG;
+            asm_builtin_reg("nop", 3, &args[na++].r);
+            pos++;
+        } else {
+            struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
+            if (!asm_expr(&c, &args[na++]))
+                return;
+            pos = c.pos;
+        }
         if (asm_tok_is(&t[pos], ","))
             pos++;
         else if (!at_end(as, &t[pos]))
             return;
     }
-    if (na > m->nparams) {
-        asm_error(as, t[0].col, "macro '%s' takes %d arguments", m->name, m->nparams);
+    if (na != m->nparams) {
+        asm_error(as, t[0].col, "macro '%s' takes %d argument%s, %d given", m->name, m->nparams,
+                  m->nparams == 1 ? "" : "s", na);
         return;
     }
     if (as->depth >= ASM_MAX_DEPTH) {
@@ -513,7 +523,8 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
                    struct asm_val *out, unsigned col)
 {
     if (nargs != m->nparams) {
-        asm_error(as, col, "function '%s' takes %d arguments", m->name, m->nparams);
+        asm_error(as, col, "function '%s' takes %d argument%s, %d given", m->name, m->nparams,
+                  m->nparams == 1 ? "" : "s", nargs);
         return false;
     }
     if (as->fatal || !asm_charge_work(as, col))

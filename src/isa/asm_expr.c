@@ -167,6 +167,15 @@ static bool fail(struct asm_expr_ctx *c, const struct asm_tok *t, const char *ms
     return false;
 }
 
+/* fail with the token's text: "undefined symbol 'r6'" */
+static bool fail_named(struct asm_expr_ctx *c, const struct asm_tok *t, const char *what)
+{
+    if (!c->failed)
+        asm_error(c->as, t->col, "%s '%.*s'", what, (int)t->len, t->p);
+    c->failed = true;
+    return false;
+}
+
 bool asm_parse_number(const char *p, size_t len, struct asm_val *v)
 {
     memset(v, 0, sizeof *v);
@@ -296,7 +305,7 @@ static bool builtin_func(struct asm_expr_ctx *c, const struct asm_tok *name, str
         set_int(out, r);
         return true;
     }
-    return fail(c, name, "unknown function");
+    return fail_named(c, name, "unknown function");
 }
 
 /* ---- the parser ------------------------------------------------------------- */
@@ -465,7 +474,7 @@ static bool primary(struct asm_expr_ctx *c, struct asm_val *v)
         } else if (c->as->pass == 1) {
             v->undef = true;
         } else {
-            ok = fail(c, n, "undefined label");
+            ok = fail_named(c, n, "undefined label");
         }
     } else if (t->kind == TK_IDENT) {
         c->pos++;
@@ -501,7 +510,7 @@ static bool primary(struct asm_expr_ctx *c, struct asm_val *v)
             if (s) {
                 *v = s->val;
             } else if (!asm_builtin_reg(t->p, t->len, &v->r)) {
-                ok = fail(c, t, "undefined symbol");
+                ok = fail_named(c, t, "undefined symbol");
             } else {
                 v->kind = AV_REG;
             }

@@ -74,6 +74,14 @@ static bool err(struct vc4_asm *as, unsigned col, const char *msg)
     return false;
 }
 
+/* err with the token's text: "unknown instruction 'frobnicate'", "unknown
+ * suffix '.foo'" */
+static bool err_named(struct vc4_asm *as, const struct asm_tok *t, const char *what)
+{
+    asm_error(as, t->col, "%s '%s%.*s'", what, t->kind == TK_SUFFIX ? "." : "", (int)t->len, t->p);
+    return false;
+}
+
 /* ---- mnemonics --------------------------------------------------------------- */
 
 /* The named ADD opcodes in the order of their spec names (vc4_qpu_add_ops),
@@ -452,7 +460,7 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
                 tied = mulop >= 0;
         }
         if (addop < 0 && mulop < 0)
-            return err(as, m->col, "unknown instruction");
+            return err_named(as, m, "unknown instruction");
     }
     /* vc4asm: nop and mov take the ADD ALU unless it is used (a mov also after
      * an explicit nop); v8adds/v8subs are MUL operations (opcode table) that
@@ -504,7 +512,7 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
             if (asm_tok_is(&t[pos], ","))
                 pos++;
         } else {
-            return err(as, s->col, "unknown instruction suffix");
+            return err_named(as, s, "unknown instruction suffix");
         }
     }
     if (is_nop) {
@@ -955,7 +963,7 @@ static bool parse_ldi(struct vc4_asm *as, const struct asm_tok *t, int n, struct
         else if (asm_tok_is(&t[pos], "setf"))
             setf = true;
         else
-            return err(as, t[pos].col, "unknown suffix");
+            return err_named(as, &t[pos], "unknown suffix");
         pos++;
     }
     struct args a;

@@ -208,11 +208,23 @@ static void test_diagnostics(void)
     struct result r;
     assemble("nop\n  fadd r0, r1, bogus\n", &r);
     CHECK(r.st == VC4_ERR_INVALID);
-    CHECK_CONTAINS(r.d.text, "t.qasm:2:16: error: undefined symbol");
+    CHECK_CONTAINS(r.d.text, "t.qasm:2:16: error: undefined symbol 'bogus'");
     assemble("  frob r0, r1\n", &r);
-    CHECK_CONTAINS(r.d.text, "t.qasm:1:3: error: unknown instruction");
+    CHECK_CONTAINS(r.d.text, "t.qasm:1:3: error: unknown instruction 'frob'");
     assemble("brr -, :nowhere\n", &r);
-    CHECK_CONTAINS(r.d.text, "t.qasm:1:9: error: undefined label");
+    CHECK_CONTAINS(r.d.text, "t.qasm:1:9: error: undefined label 'nowhere'");
+    assemble("mov r0, r6\n", &r);
+    CHECK_CONTAINS(r.d.text, "undefined symbol 'r6'");
+    assemble("mov r0, h32(1)\n", &r);
+    CHECK_CONTAINS(r.d.text, "unknown function 'h32'");
+    assemble("fadd.ifq r0, r1, r2\n", &r);
+    CHECK_CONTAINS(r.d.text, "unknown instruction suffix '.ifq'");
+    /* a macro called with too few (or too many) arguments says so at the call */
+    assemble(".macro m, a, b\nmov a, b\n.endm\nnop\nm r0\n", &r);
+    CHECK_CONTAINS(r.d.text, "t.qasm:5:1: error: macro 'm' takes 2 arguments, 1 given");
+    CHECK(r.d.errors == 1);
+    assemble(".func f(x)\nx\n.endf\nldi r0, f(1, 2)\n", &r);
+    CHECK_CONTAINS(r.d.text, "function 'f' takes 1 argument, 2 given");
     assemble(".if 1\nnop\n", &r);
     CHECK_CONTAINS(r.d.text, "unterminated .if");
     assemble(".macro m\nnop\n", &r);
@@ -227,6 +239,23 @@ static void test_diagnostics(void)
     CHECK(r.d.errors == 2);
     assemble(".include \"does-not-exist.qinc\"\n", &r);
     CHECK_CONTAINS(r.d.text, "cannot open include file");
+}
+
+/* '-' alone as a macro argument is "no register" (vc4asm; Broadcom's GPU_FFT
+ * 2.0 256 and 4k shaders pass it): the body writes and reads as with '-'. */
+static void test_macro_dash_argument(void)
+{
+    struct result r;
+    assemble(".macro m, d, s\n"
+             " fadd d, s, r1\n"
+             ".endm\n"
+             "m -, r0\n"
+             "m r2, r0\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    CHECK_EQ_U64(word(&r, 0), line_word("fadd -, r0, r1"));
+    CHECK_EQ_U64(word(&r, 1), line_word("fadd r2, r0, r1"));
+    CHECK(line_word("fadd -, r0, r1") != line_word("fadd r2, r0, r1"));
 }
 
 static enum vc4_status loop_reader(void *user, const char *path, char **data, size_t *len)
@@ -443,4 +472,4 @@ static void test_symbols_api(void)
 TEST_LIST(test_labels_and_branches, test_directives, test_data_and_comments,
           test_qinc_and_semaphores, test_corpus_program, test_diagnostics, test_hostile,
           test_symbols_api, test_regression_exponential_recursion,
-          test_regression_macro_defined_in_call)
+          test_regression_macro_defined_in_call, test_macro_dash_argument)
