@@ -775,7 +775,9 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
             vlen = var->len < sizeof vname ? var->len : sizeof vname - 1;
             memcpy(vname, var->p, vlen);
         }
-        for (int64_t k = 0; k < cnt && !as->fatal; k++) {
+        /* every iteration is work, also of an empty body (regression: nested
+         * .rep 1000000 with nothing inside ran 10^12 iterations) */
+        for (int64_t k = 0; k < cnt && !as->fatal && asm_charge_work(as, col); k++) {
             asm_scope_push(as);
             if (var) {
                 struct asm_val v = {.kind = AV_INT, .i = k};

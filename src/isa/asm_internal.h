@@ -29,7 +29,8 @@ enum {
     ASM_MAX_DEPTH = 64,            /* nested macro/.rep/.include/function calls */
     ASM_MAX_EXPR_DEPTH = 200,      /* expression nesting */
     ASM_MAX_REP = 1 << 20,         /* iterations of one .rep */
-    ASM_MAX_LINES = 1 << 22,       /* processed lines + function calls per pass (total work) */
+    ASM_MAX_LINES = 1 << 22,       /* processed lines, .rep iterations and function calls per
+                                      pass (total work; vc4_asm_options.max_work overrides) */
     ASM_MAX_ERRORS = 100,          /* errors per pass before the pass stops */
     ASM_MAX_OUTPUT = 64u << 20,    /* output bytes */
     ASM_MAX_ARGS = 32,             /* macro / function parameters */
@@ -297,7 +298,7 @@ struct vc4_asm {
 void asm_error(struct vc4_asm *as, unsigned col, const char *fmt, ...) VC4_PRINTF(3, 4);
 void asm_warning(struct vc4_asm *as, unsigned col, const char *fmt, ...) VC4_PRINTF(3, 4);
 
-/* One unit of work (a processed line or a function call) against the
+/* One unit of work (a processed line, .rep iteration or function call) against the
  * per-pass budget; false (and the pass stops) once it is spent. */
 bool asm_charge_work(struct vc4_asm *as, unsigned col);
 

@@ -65,11 +65,12 @@ void asm_warning(struct vc4_asm *as, unsigned col, const char *fmt, ...)
 
 bool asm_charge_work(struct vc4_asm *as, unsigned col)
 {
-    if (++as->lines_done <= ASM_MAX_LINES)
+    unsigned long max = as->opt.max_work ? as->opt.max_work : ASM_MAX_LINES;
+    if (++as->lines_done <= max)
         return true;
     if (!as->fatal)
-        asm_error(as, col, "too much work (more than %d lines and function calls); runaway .rep, "
-                  "macro or recursion?", ASM_MAX_LINES);
+        asm_error(as, col, "too much work (more than %lu lines, .rep iterations and function "
+                  "calls); runaway .rep, macro or recursion?", max);
     as->fatal = true;
     return false;
 }

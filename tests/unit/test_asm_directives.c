@@ -449,6 +449,29 @@ static void test_regression_macro_defined_in_call(void)
     CHECK_EQ_U64(word(&r, 1), line_word("nop"));
 }
 
+/* Regression (fuzz_asm): .rep iterations of an empty body were not charged
+ * to the work budget, so nested ".rep 1000000" with nothing inside ran 10^12
+ * iterations (a hang).  Every iteration is work now; the budget is an option
+ * (the fuzz target uses a small one). */
+static void test_regression_empty_rep_work(void)
+{
+    struct result r;
+    assemble(".rep 1000000\n.rep 1000000\n.endr\n.endr\nnop\n", &r);
+    CHECK(r.st != VC4_OK);
+    CHECK_CONTAINS(r.d.text, "too much work");
+    struct harness_diags d;
+    const char *src = ".rep i, 100\n.endr\nnop\n";
+    struct vc4_asm_options o = {.sink = harness_sink(&d), .max_work = 100};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    CHECK(vc4_asm_source(as, "w.qasm", src, strlen(src)) != VC4_OK); /* 100 + 3 lines */
+    CHECK_CONTAINS(d.text, "more than 100 lines");
+    vc4_asm_destroy(as);
+    o.max_work = 103;
+    as = vc4_asm_create(&o);
+    CHECK(vc4_asm_source(as, "w.qasm", src, strlen(src)) == VC4_OK);
+    vc4_asm_destroy(as);
+}
+
 static void test_symbols_api(void)
 {
     struct harness_diags d;
@@ -472,4 +495,5 @@ static void test_symbols_api(void)
 TEST_LIST(test_labels_and_branches, test_directives, test_data_and_comments,
           test_qinc_and_semaphores, test_corpus_program, test_diagnostics, test_hostile,
           test_symbols_api, test_regression_exponential_recursion,
-          test_regression_macro_defined_in_call, test_macro_dash_argument)
+          test_regression_macro_defined_in_call, test_macro_dash_argument,
+          test_regression_empty_rep_work)
