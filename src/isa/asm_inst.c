@@ -608,15 +608,26 @@ static void ldi_from_side(struct vc4_qpu_instr *in, const struct side *sd, int s
                              : VC4_QPU_COND_NEVER;
 }
 
-static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
+/* resolve_alu runs these phases in order over one instruction's two sides;
+ * each returns false after reporting an error.  What they decide for later
+ * phases travels in struct alu_plan. */
+struct alu_plan {
+    int ws;          /* -1 undecided, else the write-swap bit */
+    int pm;          /* -1 no pack/unpack yet, else the pm bit */
+    unsigned pack;
+    int smi;         /* small-immediate / rotation code, -1 none */
+    unsigned smi_col;
+    bool add_on, mul_on;
+};
+
+/* 1. constants: "mov d, const" alone on its line is a load immediate (vc4asm
+ * optimize: mkLDI; *done then), otherwise a small-immediate trick; 0 needs no
+ * immediate (xor / v8subs of one mux). */
+static bool alu_constants(struct ib *b, struct vc4_qpu_instr *in, bool *done)
 {
     struct vc4_asm *as = b->as;
     struct side *S = b->s;
-    memset(in, 0, sizeof *in);
-    in->sig = (uint8_t)(b->sig >= 0 ? b->sig : VC4_QPU_SIG_NONE);
-
-    /* mov with a constant alone on its line (other ALU unused, no flags, no pack,
-     * no signal) is a load immediate (vc4asm optimize: mkLDI). */
+    *done = false;
     for (int k = 0; k < 2; k++) {
         struct side *sd = &S[k];
         if (!sd->mov || !sd->movconst)
@@ -631,12 +642,12 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             else if ((caps & (REG_WR_A | REG_WR_B)) == REG_WR_B)
                 ws = k == 0 ? 1 : 0;
             in->ws = (uint8_t)(ws > 0);
+            *done = true;
             return true;
         }
         uint32_t v = sd->src[0].bits;
         unsigned op, code;
         if (v == 0 && !sd->dest.pk) {
-            /* 0 needs no immediate: xor / v8subs of one mux (B) */
             sd->op = k == 0 ? VC4_QPU_A_XOR : VC4_QPU_M_V8SUBS;
             sd->src[0].kind = SRC_MUXB;
             sd->src[1] = sd->src[0];
@@ -663,7 +674,14 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
         sd->nsrc = 2;
         sd->mov = false;
     }
-    /* mov with a register: or / v8min with the source twice */
+    return true;
+}
+
+/* 2. ops: "mov d, reg" is or / v8min with the source twice; the ADD ALU's
+ * constant hacks (vc4asm applyALUSource: add 16 = sub -16, shifts use the
+ * low 5 bits of an immediate). */
+static void alu_ops(struct side *S)
+{
     for (int k = 0; k < 2; k++) {
         struct side *sd = &S[k];
         if (!sd->mov)
@@ -672,7 +690,6 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
         sd->src[1] = sd->src[0];
         sd->nsrc = 2;
     }
-    /* ADD ALU constant hacks (vc4asm applyALUSource) */
     if (S[0].used && !S[0].nop && S[0].nsrc == 2 && S[0].src[1].kind == SRC_IMM) {
         struct src *s1 = &S[0].src[1];
         if ((S[0].op == VC4_QPU_A_ADD || S[0].op == VC4_QPU_A_SUB) && s1->bits == 16) {
@@ -681,16 +698,21 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
         } else if ((S[0].op == VC4_QPU_A_SHR || S[0].op == VC4_QPU_A_ASR ||
                     S[0].op == VC4_QPU_A_SHL || S[0].op == VC4_QPU_A_ROR) &&
                    smi_code(s1->bits) < 0) {
-            /* shifts use the low 5 bits only: sign-extend them */
             s1->bits = (uint32_t)(((int32_t)(s1->bits << 27)) >> 27);
         }
     }
+}
 
-    /* ops, conditions, destinations */
-    int ws = -1;
+/* 3. opcodes, conditions, destinations (ws from file-specific names), .setf
+ * (from the ADD ALU unless it is a nop: addendum). */
+static bool alu_dests(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
+    struct side *S = b->s;
     in->op_add = (uint8_t)(S[0].used && !S[0].nop ? S[0].op : VC4_QPU_A_NOP);
     in->op_mul = (uint8_t)(S[1].used && !S[1].nop ? S[1].op : VC4_QPU_M_NOP);
-    bool add_on = in->op_add != VC4_QPU_A_NOP, mul_on = in->op_mul != VC4_QPU_M_NOP;
+    pl->add_on = in->op_add != VC4_QPU_A_NOP;
+    pl->mul_on = in->op_mul != VC4_QPU_M_NOP;
     if (S[0].used && S[0].nop && S[0].has_dest)
         return err(as, S[0].col, "nop has no destination");
     in->waddr_add = in->waddr_mul = VC4_QPU_W_NOP;
@@ -701,9 +723,9 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             continue;
         uint8_t cond = (uint8_t)(sd->cond >= 0 ? sd->cond : VC4_QPU_COND_ALWAYS);
         unsigned caps = sd->dest.caps & (REG_WR_A | REG_WR_B);
-        if (caps == REG_WR_A && !need_ws(as, &ws, k == 0 ? 0 : 1, sd->dest_col))
+        if (caps == REG_WR_A && !need_ws(as, &pl->ws, k == 0 ? 0 : 1, sd->dest_col))
             return false;
-        if (caps == REG_WR_B && !need_ws(as, &ws, k == 0 ? 1 : 0, sd->dest_col))
+        if (caps == REG_WR_B && !need_ws(as, &pl->ws, k == 0 ? 1 : 0, sd->dest_col))
             return false;
         if (k == 0) {
             in->waddr_add = sd->dest.waddr;
@@ -713,56 +735,62 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             in->cond_mul = cond;
         }
     }
-    /* .setf: flags come from the ADD ALU unless it is a nop (addendum) */
     if (S[0].setf)
         in->sf = 1;
     if (S[1].setf) {
-        if (add_on)
+        if (pl->add_on)
             return err(as, S[1].col, ".setf on the MUL ALU needs a nop ADD ALU "
                                      "(the ADD ALU sets the flags)");
         in->sf = 1;
     }
-    if (in->sf && !add_on && !mul_on)
+    if (in->sf && !pl->add_on && !pl->mul_on)
         return err(as, S[0].col, ".setf needs an operation");
+    return true;
+}
 
-    /* pack from destination suffixes */
-    int pm = -1;
-    unsigned pack = 0;
+/* 4. pack from destination suffixes. */
+static bool alu_pack(struct ib *b, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
     for (int k = 0; k < 2; k++) {
-        struct side *sd = &S[k];
+        struct side *sd = &b->s[k];
         if (!sd->used || sd->nop || !sd->dest.pk)
             continue;
         unsigned pk = sd->dest.pk;
         if (pk == PK_8DR)
             return err(as, sd->dest_col, ".8dr is an unpack mode, not a pack mode");
-        if (pm >= 0)
+        if (pl->pm >= 0)
             return err(as, sd->dest_col, "only one pack per instruction");
         if (k == 0) {
             /* regfile-A pack of the ADD ALU result: needs ws = 0 */
-            if (!need_ws(as, &ws, 0, sd->dest_col))
+            if (!need_ws(as, &pl->ws, 0, sd->dest_col))
                 return false;
-            pm = 0;
-            pack = pk_pack_a[pk];
+            pl->pm = 0;
+            pl->pack = pk_pack_a[pk];
         } else if (pk >= PK_8ABCD && pk <= PK_8D) {
-            pm = 1; /* MUL ALU colour pack */
-            pack = pk_pack_a[pk];
-        } else if (ws == 1) {
-            pm = 0; /* the MUL ALU writes regfile A */
-            pack = pk_pack_a[pk];
+            pl->pm = 1; /* MUL ALU colour pack */
+            pl->pack = pk_pack_a[pk];
+        } else if (pl->ws == 1) {
+            pl->pm = 0; /* the MUL ALU writes regfile A */
+            pl->pack = pk_pack_a[pk];
         } else if (pk >= PK_8ABCDS && pk <= PK_8DS) {
             /* MUL ALU colour pack from a saturating suffix.  vc4asm output (its
              * smitest listing): .8as .8bs .8cs .8ds encode as the colour packs
              * 4..7, but .8abcds keeps code 11 (pm 1). */
-            pm = 1;
-            pack = pk == PK_8ABCDS ? VC4_QPU_PACK_A_8888_SAT : pk_pack_a[pk] & 7u;
+            pl->pm = 1;
+            pl->pack = pk == PK_8ABCDS ? VC4_QPU_PACK_A_8888_SAT : pk_pack_a[pk] & 7u;
         } else {
             return err(as, sd->dest_col, "this pack mode needs a regfile A destination");
         }
     }
+    return true;
+}
 
-    /* small immediate and rotation */
-    int smi = -1;
-    unsigned smi_col = 0;
+/* 5. the small immediate and the MUL rotation (one raddr_b code). */
+static bool alu_small_imm(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
+    struct side *S = b->s;
     for (int k = 0; k < 2; k++) {
         struct side *sd = &S[k];
         if (!sd->used || sd->nop)
@@ -773,10 +801,10 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             int c = smi_code(sd->src[i].bits);
             if (c < 0)
                 return err(as, sd->src[i].col, "value does not fit a small immediate");
-            if (smi >= 0 && smi != c)
+            if (pl->smi >= 0 && pl->smi != c)
                 return err(as, sd->src[i].col, "only one small immediate per instruction");
-            smi = c;
-            smi_col = sd->src[i].col;
+            pl->smi = c;
+            pl->smi_col = sd->src[i].col;
         }
     }
     int rot = S[1].used ? S[1].rot : 0;
@@ -792,23 +820,29 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             if (S[0].src[i].kind == SRC_REG && S[0].src[i].r.rot)
                 return err(as, S[0].src[i].col, "rotation is only available on the MUL ALU");
     if (rot) {
-        if (!mul_on)
+        if (!pl->mul_on)
             return err(as, S[1].col, "rotation needs a MUL ALU operation");
         int rc = rot == 16 ? VC4_QPU_SMALL_IMM_ROT_R5 : VC4_QPU_SMALL_IMM_ROT_R5 + rot;
         /* codes 48-63 still supply -16..-1 to regfile-B reads (addendum) */
-        if (smi >= 0 && smi != (rc & 31))
-            return err(as, smi_col, "small immediate conflicts with the rotation");
-        smi = rc;
+        if (pl->smi >= 0 && pl->smi != (rc & 31))
+            return err(as, pl->smi_col, "small immediate conflicts with the rotation");
+        pl->smi = rc;
     }
-    if (smi >= 0) {
+    if (pl->smi >= 0) {
         if (b->sig >= 0)
             return err(as, b->sig_col, "a signal cannot be combined with a small immediate "
                                        "or rotation");
         in->sig = VC4_QPU_SIG_SMALL_IMM;
-        in->raddr_b = (uint8_t)smi;
+        in->raddr_b = (uint8_t)pl->smi;
     }
+    return true;
+}
 
-    /* operand placement (isa.h rule) */
+/* 6. operand placement (isa.h rule), muxes and unpack. */
+static bool alu_operands(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
+    struct side *S = b->s;
     struct vc4_qpu_operand_req req[VC4_QPU_OPERANDS];
     const struct src *ops[VC4_QPU_OPERANDS] = {0};
     memset(req, 0, sizeof req);
@@ -833,12 +867,12 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
     }
     uint8_t files[VC4_QPU_OPERANDS];
     uint8_t ra = VC4_QPU_R_NOP, rb = VC4_QPU_R_NOP;
-    if (!vc4_qpu_place_operands(req, smi >= 0, files, &ra, &rb))
+    if (!vc4_qpu_place_operands(req, pl->smi >= 0, files, &ra, &rb))
         return err(as, S[0].used && !S[0].nop ? S[0].col : S[1].col,
                    "read access conflict: one register per file (and no regfile B read with a "
                    "small immediate)");
     in->raddr_a = ra;
-    if (smi < 0)
+    if (pl->smi < 0)
         in->raddr_b = rb;
     uint8_t mux[VC4_QPU_OPERANDS] = {0};
     int unpack = -1, upm = -1;
@@ -873,23 +907,23 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
     in->mul_a = mux[2];
     in->mul_b = mux[3];
     if (unpack >= 0) {
-        if (pm >= 0 && pm != upm)
+        if (pl->pm >= 0 && pl->pm != upm)
             return err(as, S[0].col, "pack and unpack need different PM modes");
         in->unpack = (uint8_t)unpack;
-        pm = upm;
+        pl->pm = upm;
     }
-    if (pm >= 0) {
-        in->pm = (uint8_t)pm;
-        in->pack = (uint8_t)pack;
-    }
-    in->ws = (uint8_t)(ws > 0);
-    /* an op writing '-' without .setf and without a written condition: never
-     * (vc4asm optimize); qpu_canon.c makes the same choice */
+    return true;
+}
+
+/* 7. what vc4asm's optimize pass decides last: an op writing '-' without
+ * .setf has cond never (qpu_canon.c makes the same choice). */
+static void alu_never(const struct ib *b, struct vc4_qpu_instr *in, const struct alu_plan *pl)
+{
     for (int k = 0; k < 2; k++) {
-        struct side *sd = &S[k];
+        const struct side *sd = &b->s[k];
         if (!sd->used || sd->nop || sd->cond >= 0 || sd->dest.waddr != VC4_QPU_W_NOP)
             continue;
-        bool flags = in->sf && (k == 0 || !add_on);
+        bool flags = in->sf && (k == 0 || !pl->add_on);
         if (!flags) {
             if (k == 0)
                 in->cond_add = VC4_QPU_COND_NEVER;
@@ -897,6 +931,28 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
                 in->cond_mul = VC4_QPU_COND_NEVER;
         }
     }
+}
+
+static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
+{
+    memset(in, 0, sizeof *in);
+    in->sig = (uint8_t)(b->sig >= 0 ? b->sig : VC4_QPU_SIG_NONE);
+    struct alu_plan pl = {.ws = -1, .pm = -1, .smi = -1};
+    bool done;
+    if (!alu_constants(b, in, &done))
+        return false;
+    if (done)
+        return true;
+    alu_ops(b->s);
+    if (!alu_dests(b, in, &pl) || !alu_pack(b, &pl) || !alu_small_imm(b, in, &pl) ||
+        !alu_operands(b, in, &pl))
+        return false;
+    if (pl.pm >= 0) {
+        in->pm = (uint8_t)pl.pm;
+        in->pack = (uint8_t)pl.pack;
+    }
+    in->ws = (uint8_t)(pl.ws > 0);
+    alu_never(b, in, &pl);
     in->kind = in->sig == VC4_QPU_SIG_SMALL_IMM ? VC4_QPU_KIND_ALU_SMALL_IMM : VC4_QPU_KIND_ALU;
     return true;
 }
