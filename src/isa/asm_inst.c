@@ -767,6 +767,11 @@ static bool alu_pack(struct ib *b, struct alu_plan *pl)
                 return false;
             pl->pm = 0;
             pl->pack = pk_pack_a[pk];
+        } else if (pl->ws == 1 && sd->dest.waddr < 32) {
+            /* the MUL ALU writes a regfile-A register: its pack (vc4asm
+             * doPack: pm = !WS || WAddrM >= 32), ".8c" included */
+            pl->pm = 0;
+            pl->pack = pk_pack_a[pk];
         } else if (pk >= PK_8ABCD && pk <= PK_8D) {
             pl->pm = 1; /* MUL ALU colour pack */
             pl->pack = pk_pack_a[pk];
@@ -915,14 +920,14 @@ static bool alu_operands(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan
     return true;
 }
 
-/* 7. what vc4asm's optimize pass decides last: an op writing '-' without
- * .setf has cond never (qpu_canon.c makes the same choice). */
+/* 7. what vc4asm's optimize pass decides last: an op writing '-' (waddr 39)
+ * without .setf has cond never (qpu_canon.c makes the same choice). */
 static void alu_never(const struct ib *b, struct vc4_qpu_instr *in, const struct alu_plan *pl)
 {
     for (int k = 0; k < 2; k++) {
         const struct side *sd = &b->s[k];
-        if (!sd->used || sd->nop || sd->cond >= 0 || sd->dest.waddr != VC4_QPU_W_NOP)
-            continue;
+        if (!sd->used || sd->nop || sd->dest.waddr != VC4_QPU_W_NOP)
+            continue; /* a written condition too (vc4asm: "WAddrA == R_NOP && !SF") */
         bool flags = in->sf && (k == 0 || !pl->add_on);
         if (!flags) {
             if (k == 0)

@@ -100,9 +100,24 @@ static void put_operand(struct vc4_out *o, const struct vc4_qpu_instr *c,
         vc4_out_puts(o, vc4_qpu_unpack_suffix(c->unpack));
 }
 
-static void put_waddr(struct vc4_out *o, unsigned file, unsigned waddr)
+/* A destination name; raw (raN / rbN) when it must say its file (pin_ws). */
+static void put_waddr(struct vc4_out *o, unsigned file, unsigned waddr, bool raw)
 {
-    vc4_out_puts(o, vc4_qpu_waddr_name(file, waddr));
+    if (raw)
+        put_raw_reg(o, file, waddr);
+    else
+        vc4_out_puts(o, vc4_qpu_waddr_name(file, waddr));
+}
+
+/* ws = 1 with only names both files share ("mutex", "-", "vpm"...) reads as
+ * ws = 0: print one destination raw, as vc4asm reads "or rb51, ..." (ws 1).
+ * 1: the add destination, 2: the mul destination, 0: none. */
+static int pin_ws(const struct vc4_qpu_instr *c, bool add_w, bool mul_w)
+{
+    if (!c->ws || (add_w && !vc4_qpu_waddr_shared(c->waddr_add)) ||
+        (mul_w && !vc4_qpu_waddr_shared(c->waddr_mul)))
+        return 0;
+    return add_w ? 1 : mul_w ? 2 : 0;
 }
 
 static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const struct operands *ops)
@@ -127,7 +142,8 @@ static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
     if (c->sf)
         vc4_out_puts(o, ".setf");
     vc4_out_puts(o, " ");
-    put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add);
+    put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add,
+              pin_ws(c, true, c->op_mul != VC4_QPU_M_NOP) == 1);
     if (!c->pm && !c->ws)
         vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     vc4_out_puts(o, ", ");
@@ -160,7 +176,8 @@ static void put_mul(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
         }
     }
     vc4_out_puts(o, " ");
-    put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul);
+    put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul,
+              pin_ws(c, c->op_add != VC4_QPU_A_NOP, true) == 2);
     if (c->pm) /* pm-1 code 11 reads ".8abcds" (canon: printed only then) */
         vc4_out_puts(o, vc4_qpu_pack_suffix(c->pack == VC4_QPU_PACK_A_8888_SAT ? 0 : 1, c->pack));
     else if (c->ws) /* regfile-A pack of the mul result (canon decides if printed) */
@@ -178,14 +195,15 @@ static void put_dests(struct vc4_out *o, const struct vc4_qpu_instr *c, bool con
         vc4_out_puts(o, "-, ");
         return;
     }
-    put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add);
+    /* ldi / semaphore: the first destination expresses ws (canon_ldi) */
+    put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add, conds && pin_ws(c, true, false) == 1);
     if (conds && !c->pm)
         vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     if (conds)
         vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_add));
     vc4_out_puts(o, ", ");
     if (c->waddr_mul != VC4_QPU_W_NOP) {
-        put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul);
+        put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul, false);
         if (conds && c->pm)
             vc4_out_puts(o, vc4_qpu_pack_suffix(1, c->pack));
         if (conds)

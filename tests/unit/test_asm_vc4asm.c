@@ -769,6 +769,57 @@ static void test_vc4asm_lines(void)
     printf("vc4asm line vectors: %zu, mismatches: %d\n", sizeof lines / sizeof *lines, bad);
 }
 
+/* Issue 13: accepted input where vc4kit gave other words than vc4asm.  The
+ * words come from vc4asm's rules (src/AssembleInst.cpp) applied by hand:
+ * hi word = sig<<28 | unpack<<25 | pm<<24 | pack<<20 | cond_add<<17 |
+ * cond_mul<<14 | sf<<13 | ws<<12 | waddr_add<<6 | waddr_mul; lo word =
+ * op_mul<<29 | op_add<<24 | raddr_a<<18 | raddr_b<<12 | add_a<<9 | add_b<<6 |
+ * mul_a<<3 | mul_b.  Each also disassembles to text without "@" overrides
+ * (vc4asm can read it) that assembles back to the word. */
+static const struct vec vc4asm_rules[] = {
+    /* an explicit rbN write is regfile B: ws = 1 even where the address is
+     * shared (51 mutex, 39 nop).  or = 21, raddr 39/39 muxes A (6) */
+    {"or rb51, ra39, ra39", 0x159e7d80, 0x1 << 28 | 1 << 17 | 1 << 12 | 51 << 6 | 39},
+    /* waddr 39 without .setf: cond never (optimize: WAddrA == R_NOP && !SF);
+     * vr_wait = raddr_a 50 (mux 6), 0 = small immediate 0 (sig 13, mux B 7) */
+    {"or rb39, vr_wait, 0", 21u << 24 | 50 << 18 | 0 << 12 | 6 << 9 | 7 << 6,
+     0xdu << 28 | 0 << 17 | 1 << 12 | 39 << 6 | 39},
+    /* the written condition too gives way to never; unif = raddr_a 32 */
+    {"mov.ifnz -, unif", 21u << 24 | 32 << 18 | 39 << 12 | 6 << 9 | 6 << 6,
+     0x1 << 28 | 0 << 17 | 39 << 6 | 39},
+    /* .8c on a MUL write to regfile A is the regfile-A pack (doPack: pm =
+     * !WS || WAddrM >= 32 -> 0), code 6; fmul = 1, r1 r2 = muxes 1 2 */
+    {"fmul ra1.8c, r1, r2", 1u << 29 | 39 << 18 | 39 << 12 | 1 << 3 | 2,
+     0x1 << 28 | 6 << 20 | 1 << 14 | 1 << 12 | 39 << 6 | 1},
+    /* ... and the MUL colour pack (pm 1, code 6) into an accumulator */
+    {"fmul r0.8c, r1, r2", 1u << 29 | 39 << 18 | 39 << 12 | 1 << 3 | 2,
+     0x1 << 28 | 1 << 24 | 6 << 20 | 1 << 14 | 39 << 6 | 32},
+    /* ldi: the first destination rbN expresses ws too (sig 14) */
+    {"ldi rb51, 5", 5, 0xeu << 28 | 1 << 17 | 1 << 12 | 51 << 6 | 39},
+};
+
+static void test_vc4asm_rules(void)
+{
+    for (size_t i = 0; i < sizeof vc4asm_rules / sizeof *vc4asm_rules; i++) {
+        const struct vec *v = &vc4asm_rules[i];
+        struct vc4_qpu_instr in, back;
+        struct harness_diags d;
+        struct vc4_diag_sink sink = harness_sink(&d);
+        uint64_t want = word_of(v->lo, v->hi), got = ~want;
+        if (vc4_qpu_assemble(v->src, 0, &in, &sink) == VC4_OK)
+            got = vc4_qpu_encode(&in);
+        if (got != want)
+            report(v->src, want, got, d.text);
+        CHECK_EQ_U64(got, want);
+        char text[256];
+        vc4_qpu_decode(want, &in);
+        vc4_qpu_disasm(&in, 0, 0, text, sizeof text);
+        CHECK_MSG(!strchr(text, '@'), "\"%s\" disassembles with overrides: %s", v->src, text);
+        CHECK_MSG(vc4_qpu_assemble(text, 0, &back, NULL) == VC4_OK && vc4_qpu_encode(&back) == want,
+                  "\"%s\" -> \"%s\" does not assemble back", v->src, text);
+    }
+}
+
 static void test_vc4asm_branches(void)
 {
     int bad = 0;
@@ -1067,5 +1118,5 @@ static void test_vc4asm_qinc(void)
     vc4_asm_destroy(as);
 }
 
-TEST_LIST(test_vc4asm_lines, test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest,
+TEST_LIST(test_vc4asm_lines, test_vc4asm_rules, test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest,
           test_vc4asm_qinc)
