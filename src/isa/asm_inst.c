@@ -967,7 +967,7 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
 static bool ldi_dests(struct vc4_asm *as, const struct args *a, int ndest, int mcond,
                       struct vc4_qpu_instr *in)
 {
-    int ws = -1;
+    int ws = -1, pk_at = -1;
     in->waddr_add = in->waddr_mul = VC4_QPU_W_NOP;
     in->cond_add = VC4_QPU_COND_ALWAYS;
     in->cond_mul = VC4_QPU_COND_NEVER;
@@ -991,18 +991,25 @@ static bool ldi_dests(struct vc4_asm *as, const struct args *a, int ndest, int m
             in->cond_mul = (uint8_t)cond;
         }
         if (v->r.pk) {
-            unsigned pk = v->r.pk;
-            if (in->pack)
+            if (pk_at >= 0)
                 return err(as, a->col[i], "only one pack per instruction");
-            if (i == 0 && pk_pack_a[pk]) {
-                in->pm = 0;
-                in->pack = pk_pack_a[pk];
-            } else if (i == 1 && pk >= PK_8ABCD && pk <= PK_8D) {
-                in->pm = 1;
-                in->pack = pk_pack_a[pk];
-            } else {
-                return err(as, a->col[i], "pack mode not available on this destination");
-            }
+            pk_at = i;
+        }
+    }
+    if (pk_at >= 0) {
+        /* vc4asm doPack: a regfile-A pack (pm 0) on the destination that writes
+         * regfile A (the first with ws 0; the second, a regfile-A register,
+         * with ws 1), the MUL colour pack (pm 1) on the second elsewhere */
+        unsigned pk = a->v[pk_at].r.pk;
+        bool file_a = pk_at == 0 ? ws <= 0 : ws == 1 && in->waddr_mul < 32;
+        if (file_a && pk_pack_a[pk]) {
+            in->pm = 0;
+            in->pack = pk_pack_a[pk];
+        } else if (pk_at == 1 && !file_a && pk >= PK_8ABCD && pk <= PK_8D) {
+            in->pm = 1;
+            in->pack = pk_pack_a[pk];
+        } else {
+            return err(as, a->col[pk_at], "pack mode not available on this destination");
         }
     }
     in->ws = (uint8_t)(ws > 0);

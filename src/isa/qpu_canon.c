@@ -145,10 +145,14 @@ static void canon_ldi(struct vc4_qpu_instr *in)
     }
     if (in->waddr_mul == VC4_QPU_W_NOP)
         in->cond_mul = VC4_QPU_COND_NEVER;
-    /* pack: pm 0 on the add destination, pm 1 (colour bytes) on the mul one */
-    bool printed = in->pm ? (in->waddr_mul != VC4_QPU_W_NOP && in->pack >= VC4_QPU_PACK_MUL_8888 &&
-                             in->pack <= VC4_QPU_PACK_MUL_8D)
-                          : in->waddr_add != VC4_QPU_W_NOP;
+    /* pack (vc4asm doPack, as for the ALU): pm 0 on the destination that
+     * writes regfile A (the first with ws 0, the second, a regfile-A
+     * register, with ws 1), pm 1 (colour bytes) on the second elsewhere */
+    bool mul_file_a = in->ws && in->waddr_mul < 32;
+    bool colour = in->pack >= VC4_QPU_PACK_MUL_8888 && in->pack <= VC4_QPU_PACK_MUL_8D;
+    bool printed = in->pm ? in->waddr_mul != VC4_QPU_W_NOP && colour && !mul_file_a
+                   : in->ws ? in->waddr_mul != VC4_QPU_W_NOP && mul_file_a
+                            : in->waddr_add != VC4_QPU_W_NOP;
     if (!printed)
         in->pack = 0;
     if (!in->pack)

@@ -130,12 +130,7 @@ static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
     /* v8adds/v8subs are MUL operations for vc4asm unless tied to the ADD ALU */
     if (c->op_add == VC4_QPU_A_V8ADDS || c->op_add == VC4_QPU_A_V8SUBS)
         vc4_out_puts(o, "a");
-    if (name) {
-        vc4_out_puts(o, name);
-    } else {
-        vc4_out_puts(o, "addop"); /* reserved code */
-        vc4_out_uint(o, c->op_add);
-    }
+    vc4_out_puts(o, name); /* reserved codes: fadd + @op_add (disasm_text) */
     /* writing '-' without flags: no suffix means never (see qpu_canon.c) */
     if (!(c->waddr_add == VC4_QPU_W_NOP && !c->sf && c->cond_add == VC4_QPU_COND_NEVER))
         vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_add));
@@ -195,17 +190,18 @@ static void put_dests(struct vc4_out *o, const struct vc4_qpu_instr *c, bool con
         vc4_out_puts(o, "-, ");
         return;
     }
-    /* ldi / semaphore: the first destination expresses ws (canon_ldi) */
+    /* ldi / semaphore: the first destination expresses ws (canon_ldi); a
+     * regfile-A pack (pm 0) goes on the destination that writes regfile A */
     put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add, conds && pin_ws(c, true, false) == 1);
-    if (conds && !c->pm)
+    if (conds && !c->pm && !c->ws)
         vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     if (conds)
         vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_add));
     vc4_out_puts(o, ", ");
     if (c->waddr_mul != VC4_QPU_W_NOP) {
         put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul, false);
-        if (conds && c->pm)
-            vc4_out_puts(o, vc4_qpu_pack_suffix(1, c->pack));
+        if (conds && (c->pm || c->ws))
+            vc4_out_puts(o, vc4_qpu_pack_suffix(c->pm, c->pack));
         if (conds)
             vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_mul));
         vc4_out_puts(o, ", ");
@@ -257,18 +253,13 @@ static void put_ldi(struct vc4_out *o, const struct vc4_qpu_instr *c)
 static void put_branch(struct vc4_out *o, const struct vc4_qpu_instr *c, uint32_t pc)
 {
     vc4_out_puts(o, c->rel ? "brr" : "bra");
-    const char *cs = vc4_qpu_branch_cond_suffix(c->cond_br);
-    if (cs) {
-        vc4_out_puts(o, cs);
-    } else {
-        vc4_out_puts(o, ".cc"); /* reserved 12-14 */
-        vc4_out_uint(o, c->cond_br);
-    }
+    vc4_out_puts(o, vc4_qpu_branch_cond_suffix(c->cond_br)); /* 12-14: @cond_br */
     vc4_out_puts(o, " ");
     put_dests(o, c, false);
-    /* "link, raN, target" reads as link + branch register; two links whose
-     * second is raN print "-" in the register place */
-    if (!c->reg && c->waddr_mul != VC4_QPU_W_NOP && c->ws && c->waddr_mul < 32)
+    /* vc4asm reads "link, link2, X" as link + branch register X: two links
+     * without a register print "-" in the register place
+     * ("brr ra8, rb8, -, 2880" means the same to both assemblers) */
+    if (!c->reg && c->waddr_mul != VC4_QPU_W_NOP)
         vc4_out_puts(o, "-, ");
     if (c->reg) {
         put_raw_reg(o, 0, c->raddr_a);
@@ -340,6 +331,13 @@ static void disasm_text(struct vc4_out *o, const struct vc4_qpu_instr *in, uint3
 {
     struct vc4_qpu_instr c = *in;
     vc4_qpu_canonicalize(&c);
+    /* Reserved codes have no name vc4asm reads: the text names a valid one
+     * of the same shape (fadd: two operands; no branch condition) and the
+     * real code follows as an override. */
+    if (c.kind != VC4_QPU_KIND_BRANCH && !vc4_qpu_op_add_name(c.op_add))
+        c.op_add = VC4_QPU_A_FADD;
+    if (c.kind == VC4_QPU_KIND_BRANCH && !vc4_qpu_branch_cond_suffix(c.cond_br))
+        c.cond_br = VC4_QPU_BCOND_ALWAYS;
     switch (c.kind) {
     case VC4_QPU_KIND_ALU:
     case VC4_QPU_KIND_ALU_SMALL_IMM: {

@@ -820,6 +820,38 @@ static void test_vc4asm_rules(void)
     }
 }
 
+/* Disassembly vc4asm reads back (issue 13): words with reserved codes name a
+ * valid operation and carry the code as vc4kit's "@field" extension, not
+ * "addopN" / ".ccN"; two branch links print "-" in the register place
+ * (vc4asm reads "brr ra8, rb8, 2880" as the register rb8); a load
+ * immediate's regfile-A pack sits on the destination that writes regfile A. */
+static void test_vc4asm_dis_forms(void)
+{
+    static const struct {
+        uint64_t word;
+        const char *text;
+    } forms[] = {
+        /* op_add 9 (reserved), r0 r0, writes nowhere */
+        {0x100009e7099e7000ull, "fadd -, r0, r0; nop; @op_add=9"},
+        /* branch condition 12 (reserved) */
+        {0xf0c009e700000000ull, "bra -, 0x00000000; @cond_br=12"},
+        /* brr, links ra8 (add, ws 0) and rb8 (mul), offset 2880 */
+        {0xf0f8020800000b40ull, "brr ra8, rb8, -, +2880  # -> 0x00000b60"},
+        /* ldi with ws 1: rb2 (add) and ra3 (mul, regfile A) with the
+         * regfile-A pack 8a (pm 0, code 4) */
+        {0xe0425083000000ffull, "ldi rb2, ra3.8a, 255"},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        struct vc4_qpu_instr in, back;
+        char text[256];
+        vc4_qpu_decode(forms[i].word, &in);
+        vc4_qpu_disasm(&in, 0, 0, text, sizeof text);
+        CHECK_STR(text, forms[i].text);
+        CHECK(vc4_qpu_assemble(text, 0, &back, NULL) == VC4_OK &&
+              vc4_qpu_encode(&back) == forms[i].word);
+    }
+}
+
 static void test_vc4asm_branches(void)
 {
     int bad = 0;
@@ -1118,5 +1150,5 @@ static void test_vc4asm_qinc(void)
     vc4_asm_destroy(as);
 }
 
-TEST_LIST(test_vc4asm_lines, test_vc4asm_rules, test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest,
+TEST_LIST(test_vc4asm_lines, test_vc4asm_rules, test_vc4asm_dis_forms, test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest,
           test_vc4asm_qinc)
