@@ -19,6 +19,7 @@
  * assemble code lines: each is 8 bytes whatever it says (a line that starts
  * with an identifier that is neither a label nor a macro needs no tokens).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,20 +298,39 @@ static void run_text(struct vc4_asm *as, const char *name, const char *text, siz
 
 static void do_include(struct vc4_asm *as, const struct asm_tok *t, int n, int pos)
 {
-    if (t[pos].kind != TK_STRING) {
-        asm_error(as, t[pos].col, "expected a file name in quotes");
+    /* "file" (the including file's directory first) or <file> (only the
+     * include path: vc4asm -I, then the installed share directory) */
+    bool angle = asm_tok_ch(&t[pos], '<');
+    const char *np = t[pos].p;
+    size_t nlen = t[pos].len;
+    int after = pos + 1;
+    if (angle) {
+        np = t[pos].p + 1;
+        const char *close = NULL;
+        for (int k = pos + 1; k < n && t[k].kind != TK_END; k++)
+            if (asm_tok_ch(&t[k], '>') || asm_tok_is(&t[k], ">>")) {
+                close = t[k].p;
+                after = k + 1;
+                break;
+            }
+        nlen = close ? (size_t)(close - np) : 0;
+        if (!close) {
+            asm_error(as, t[pos].col, "expected a file name in <...>");
+            return;
+        }
+    } else if (t[pos].kind != TK_STRING) {
+        asm_error(as, t[pos].col, "expected a file name in quotes or <...>");
         return;
     }
     char name[1024];
-    if (t[pos].len >= sizeof name / 2 || t[pos].len == 0) {
+    if (nlen >= sizeof name / 2 || nlen == 0 || memchr(np, '"', nlen)) {
         asm_error(as, t[pos].col, "bad file name");
         return;
     }
-    memcpy(name, t[pos].p, t[pos].len);
-    name[t[pos].len] = 0;
-    if (!at_end(as, &t[pos + 1]))
+    memcpy(name, np, nlen);
+    name[nlen] = 0;
+    if (!at_end(as, &t[after]))
         return;
-    (void)n;
     /* search: the including file's directory, -I dirs, the installed data dir,
      * the source tree's share/vc4kit */
     char path[2048];
@@ -320,14 +340,15 @@ static void do_include(struct vc4_asm *as, const struct asm_tok *t, int n, int p
     const char *cands[3 + 64];
     size_t nc = 0;
     char dir[1024] = "";
-    if (name[0] != '/' && as->cur_file) {
+    if (name[0] != '/' && as->cur_file && !angle) {
         const char *sl = strrchr(as->cur_file, '/');
         if (sl && (size_t)(sl - as->cur_file) < sizeof dir - 1) {
             memcpy(dir, as->cur_file, (size_t)(sl - as->cur_file));
             dir[sl - as->cur_file] = 0;
         }
     }
-    cands[nc++] = dir[0] ? dir : NULL;
+    if (!angle)
+        cands[nc++] = dir[0] ? dir : NULL;
     for (size_t i = 0; i < as->nincdirs && nc < 60; i++)
         cands[nc++] = as->incdirs[i];
 #ifdef VC4KIT_DATADIR
@@ -448,6 +469,21 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
 }
 
 /* Find the line that closes a block opened at lines[i] (nesting counted). */
+/* Is p[0..l) one of the names in list ("endr|endrep")? */
+static bool name_in(const char *p, size_t l, const char *list)
+{
+    for (;;) {
+        size_t k = strcspn(list, "|");
+        if (k == l && memcmp(p, list, l) == 0)
+            return true;
+        if (!list[k])
+            return false;
+        list += k + 1;
+    }
+}
+
+/* Find the line that closes a block opened at lines[i] (nesting counted);
+ * close lists the closing directives' names ("endr|endrep"). */
 static size_t find_end(const struct asm_line *lines, size_t n, size_t i, const char *open,
                        const char *close)
 {
@@ -456,18 +492,48 @@ static size_t find_end(const struct asm_line *lines, size_t n, size_t i, const c
         const char *p = lines[k].text, *e = p + lines[k].len;
         while (p < e && (*p == ' ' || *p == '\t'))
             p++;
-        /* skip a leading label */
         if (p < e && *p == '.') {
             size_t l = 1;
             while (p + l < e && ((p[l] >= 'a' && p[l] <= 'z') || (p[l] >= 'A' && p[l] <= 'Z')))
                 l++;
-            if (l - 1 == strlen(open) && memcmp(p + 1, open, l - 1) == 0)
+            if (name_in(p + 1, l - 1, open))
                 depth++;
-            else if (l - 1 == strlen(close) && memcmp(p + 1, close, l - 1) == 0 && --depth == 0)
+            else if (name_in(p + 1, l - 1, close) && --depth == 0)
                 return k;
         }
     }
     return n;
+}
+
+/* The directives that open a block, the names that close it (vc4asm
+ * Parser directiveMap), and what a missing end is called. */
+static const struct block_kind {
+    const char *open, *close, *missing;
+} block_kinds[] = {
+    {"macro", "endm", ".endm"},
+    {"func", "endf|endfunc", ".endf"},
+    {"rep", "endr|endrep", ".endr"},
+    {"foreach", "endfor", ".endfor"},
+    {"local", "endloc", ".endloc"},
+};
+
+static const struct block_kind *block_kind_of(const struct asm_tok *d)
+{
+    for (size_t k = 0; k < VC4_ARRAY_SIZE(block_kinds); k++)
+        if (d->kind == TK_SUFFIX && name_in(d->p, d->len, block_kinds[k].open))
+            return &block_kinds[k];
+    return NULL;
+}
+
+/* The end of the block a directive opens, or an error and nl. */
+static size_t block_end(struct vc4_asm *as, const struct asm_tok *d, const struct asm_line *lines,
+                        size_t nl, size_t i)
+{
+    const struct block_kind *bk = block_kind_of(d);
+    size_t e = find_end(lines, nl, i, bk->open, bk->close);
+    if (e >= nl)
+        asm_error(as, d->col, "missing %s", bk->missing);
+    return e;
 }
 
 static void run_macro(struct vc4_asm *as, struct asm_macro *m, const struct asm_tok *t, int n,
@@ -632,6 +698,34 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
     return asm_macro_add(as, &m);
 }
 
+/* IEEE 754 half precision (.half, .float16), rounded to nearest even; a
+ * finite value beyond 65504 is an error (vc4asm Eval::toFloat16). */
+static bool half_bits(double d, uint64_t *out)
+{
+    union { float f; uint32_t u; } u = {.f = (float)d};
+    uint32_t sign = (u.u >> 16) & 0x8000u, mag = u.u & 0x7fffffffu;
+    if (mag >= 0x7f800000u) { /* inf, nan */
+        *out = sign | 0x7c00u | (mag > 0x7f800000u ? 0x200u : 0);
+        return true;
+    }
+    if (fabs(d) > 65504.0)
+        return false;
+    int e = (int)(mag >> 23) - 127 + 15;
+    uint32_t m = (mag & 0x7fffffu) | 0x800000u; /* 24-bit significand */
+    int shift = e > 0 ? 13 : 14 - e;            /* bits to drop */
+    if (shift > 24) {
+        *out = sign;
+        return true;
+    }
+    uint32_t h = m >> shift, rest = m & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (h & 1)))
+        h++;
+    /* normal: exponent e >= 1 in bits 14:10 over the 10 mantissa bits (the
+     * implicit bit of h adds 1 to the exponent field, carries included) */
+    *out = sign | (e > 0 ? ((uint32_t)(e - 1) << 10) + h : h);
+    return true;
+}
+
 static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, unsigned size,
                     bool flt)
 {
@@ -653,6 +747,11 @@ static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos,
             if (size == 8) {
                 union { double d; uint64_t u; } u = {.d = d};
                 x = u.u;
+            } else if (size == 2) {
+                if (!half_bits(d, &x)) {
+                    asm_error(as, col, "%g is outside the half-precision range", d);
+                    return;
+                }
             } else {
                 x = vc4_f2u((float)d);
             }
@@ -701,6 +800,51 @@ static void end_back(struct vc4_asm *as, unsigned col)
     vc4_free(as->alloc, tmp);
 }
 
+/* .foreach var, value, value... (the body once per value, var set to it;
+ * the values are evaluated at the directive) and .local (the body once, in a
+ * context of its own for .lset), vc4asm Parser::beginREP / beginLOCAL. */
+static void run_block(struct vc4_asm *as, const struct asm_tok *t, int n,
+                      const struct asm_line *body, size_t nbody, bool foreach)
+{
+    struct asm_val vals[ASM_MAX_ARGS];
+    int nv = 1, pos = 1;
+    if (foreach) {
+        if (t[1].kind != TK_IDENT || !asm_tok_is(&t[2], ",")) {
+            asm_error(as, t[1].col, "expected '.foreach name, value, ...'");
+            return;
+        }
+        nv = 0;
+        pos = 3;
+        for (;;) {
+            if (nv >= ASM_MAX_ARGS) {
+                asm_error(as, t[pos].col, "too many .foreach values");
+                return;
+            }
+            struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
+            if (!asm_expr(&c, &vals[nv++]))
+                return;
+            pos = c.pos;
+            if (!asm_tok_is(&t[pos], ","))
+                break;
+            pos++;
+        }
+    }
+    if (!at_end(as, &t[pos]))
+        return;
+    if (as->depth >= ASM_MAX_DEPTH) {
+        asm_error(as, t[0].col, "blocks nested too deeply");
+        as->fatal = true;
+        return;
+    }
+    for (int k = 0; k < nv && !as->fatal && asm_charge_work(as, t[0].col); k++) {
+        asm_scope_push(as);
+        if (foreach)
+            asm_sym_set(as, t[1].p, t[1].len, &vals[k], false, true, t[1].col);
+        process_block(as, body, nbody);
+        asm_scope_pop(as);
+    }
+}
+
 /* One directive line (t[0] is the TK_SUFFIX). Returns lines consumed beyond this one. */
 static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
                         const struct asm_line *lines, size_t nl, size_t i)
@@ -715,7 +859,7 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
         do_set(as, t, n, 1, false, true, &lines[i]);
     } else if (dir_is(d, "lconst")) {
         do_set(as, t, n, 1, true, true, &lines[i]);
-    } else if (dir_is(d, "unset") || dir_is(d, "lunset")) {
+    } else if (dir_is(d, "unset") || dir_is(d, "undef") || dir_is(d, "lunset")) {
         if (t[1].kind != TK_IDENT) {
             asm_error(as, t[1].col, "expected a name");
         } else {
@@ -737,19 +881,21 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
         do_include(as, t, n, 1);
     } else if (dir_is(d, "macro") || dir_is(d, "func")) {
         bool func = dir_is(d, "func");
-        size_t e = find_end(lines, nl, i, func ? "func" : "macro", func ? "endf" : "endm");
-        if (e >= nl) {
-            asm_error(as, col, "missing .%s", func ? "endf" : "endm");
+        size_t e = block_end(as, d, lines, nl, i);
+        if (e >= nl)
             return nl - i;
-        }
         define_block(as, t, n, 1, func, lines + i + 1, e - i - 1);
         return e - i;
-    } else if (dir_is(d, "rep")) {
-        size_t e = find_end(lines, nl, i, "rep", "endr");
-        if (e >= nl) {
-            asm_error(as, col, "missing .endr");
+    } else if (dir_is(d, "foreach") || dir_is(d, "local")) {
+        size_t e = block_end(as, d, lines, nl, i);
+        if (e >= nl)
             return nl - i;
-        }
+        run_block(as, t, n, lines + i + 1, e - i - 1, dir_is(d, "foreach"));
+        return e - i;
+    } else if (dir_is(d, "rep")) {
+        size_t e = block_end(as, d, lines, nl, i);
+        if (e >= nl)
+            return nl - i;
         int pos = 1;
         const struct asm_tok *var = NULL;
         if (t[1].kind == TK_IDENT && (asm_tok_is(&t[2], ",") || t[2].kind == TK_NUMBER ||
@@ -787,7 +933,9 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
             asm_scope_pop(as);
         }
         return e - i;
-    } else if (dir_is(d, "endm") || dir_is(d, "endr") || dir_is(d, "endf")) {
+    } else if (dir_is(d, "endm") || dir_is(d, "endr") || dir_is(d, "endf") ||
+               dir_is(d, "endrep") || dir_is(d, "endfunc") || dir_is(d, "endfor") ||
+               dir_is(d, "endloc")) {
         asm_error(as, col, ".%.*s without its opening directive", (int)d->len, d->p);
     } else if (dir_is(d, "back")) {
         int pos = 1;
@@ -808,7 +956,7 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
         as->in_back = true;
         as->back.insert_at = as->out.len - (size_t)k * 8;
         as->back.start = as->out.len;
-    } else if (dir_is(d, "endb")) {
+    } else if (dir_is(d, "endb") || dir_is(d, "endback")) {
         end_back(as, col);
     } else if (dir_is(d, "align")) {
         int pos = 1;
@@ -822,18 +970,22 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
         uint8_t z = 0;
         while ((cur_pc(as) & (uint32_t)(a - 1)) && !as->fatal)
             emit(as, &z, 1, col);
-    } else if (dir_is(d, "byte")) {
+    } else if (dir_is(d, "byte") || dir_is(d, "int8")) {
         do_data(as, t, n, 1, 1, false);
-    } else if (dir_is(d, "short") || dir_is(d, "hword") || dir_is(d, "half")) {
+    } else if (dir_is(d, "short") || dir_is(d, "hword") || dir_is(d, "int16")) {
         do_data(as, t, n, 1, 2, false);
-    } else if (dir_is(d, "int") || dir_is(d, "long") || dir_is(d, "word")) {
-        do_data(as, t, n, 1, 4, false);
-    } else if (dir_is(d, "quad") || dir_is(d, "dword")) {
+    } else if (dir_is(d, "int") || dir_is(d, "int32") || dir_is(d, "dword") || dir_is(d, "word")) {
+        do_data(as, t, n, 1, 4, false); /* .word: 32 bits here (see docs/assembly.md) */
+    } else if (dir_is(d, "long") || dir_is(d, "int64") || dir_is(d, "qword") || dir_is(d, "quad")) {
         do_data(as, t, n, 1, 8, false);
-    } else if (dir_is(d, "float") || dir_is(d, "single")) {
+    } else if (dir_is(d, "half") || dir_is(d, "float16")) {
+        do_data(as, t, n, 1, 2, true);
+    } else if (dir_is(d, "float") || dir_is(d, "float32") || dir_is(d, "single")) {
         do_data(as, t, n, 1, 4, true);
-    } else if (dir_is(d, "global") || dir_is(d, "text") || dir_is(d, "section") ||
-               dir_is(d, "local")) {
+    } else if (dir_is(d, "double") || dir_is(d, "float64")) {
+        do_data(as, t, n, 1, 8, true);
+    } else if (dir_is(d, "global") || dir_is(d, "text") || dir_is(d, "code") ||
+               dir_is(d, "section")) {
         /* accepted for compatibility; no effect */
     } else {
         asm_error(as, col, "unknown directive .%.*s", (int)d->len, d->p);
@@ -880,15 +1032,21 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
         /* conditional assembly is tracked even while skipping */
         if (t[0].kind == TK_SUFFIX &&
             (dir_is(&t[0], "if") || dir_is(&t[0], "elseif") || dir_is(&t[0], "else") ||
-             dir_is(&t[0], "endif"))) {
-            if (dir_is(&t[0], "if")) {
+             dir_is(&t[0], "endif") || dir_is(&t[0], "elif") || dir_is(&t[0], "ifset"))) {
+            if (dir_is(&t[0], "if") || dir_is(&t[0], "ifset")) {
                 if (is.depth >= (int)sizeof is.st) {
                     asm_error(as, t[0].col, ".if nested too deeply");
                     as->fatal = true;
                     return;
                 }
                 uint8_t st = 2;
-                if (!skipping(&is)) {
+                if (!skipping(&is) && dir_is(&t[0], "ifset")) {
+                    /* .ifset name: is the symbol defined (vc4asm parseIFSET) */
+                    if (t[1].kind != TK_IDENT)
+                        asm_error(as, t[1].col, "expected a name");
+                    else if (at_end(as, &t[2]))
+                        st = asm_sym_find(as, t[1].p, t[1].len) ? 0 : 1;
+                } else if (!skipping(&is)) {
                     struct asm_expr_ctx c = {.as = as, .t = t, .pos = 1, .n = nt};
                     struct asm_val v;
                     if (asm_expr(&c, &v) && at_end(as, &t[c.pos]))
@@ -921,12 +1079,10 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
             continue;
         }
         if (skipping(&is)) {
-            /* skip whole macro/rep/func bodies so their .if lines do not count */
-            if (t[0].kind == TK_SUFFIX && (dir_is(&t[0], "macro") || dir_is(&t[0], "rep") ||
-                                           dir_is(&t[0], "func"))) {
-                const char *o = dir_is(&t[0], "macro") ? "macro" : dir_is(&t[0], "rep") ? "rep" : "func";
-                const char *c = o[0] == 'm' ? "endm" : o[0] == 'r' ? "endr" : "endf";
-                size_t e = find_end(lines, n, i, o, c);
+            /* skip whole macro/rep/func/... bodies so their .if lines do not count */
+            const struct block_kind *bk = block_kind_of(&t[0]);
+            if (bk) {
+                size_t e = find_end(lines, n, i, bk->open, bk->close);
                 i = e < n ? e : n;
             }
             continue;

@@ -100,8 +100,8 @@ static void test_directives(void)
     CHECK_EQ_U64(word(&r, 2), line_word("ldi ra2, 11"));
     CHECK_EQ_U64(word(&r, 3), line_word("ldi r0, 9"));
     CHECK_EQ_U64(word(&r, 4), VC4_QPU_NOP_WORD);
-    /* expressions: C precedence, >>> unsigned, ?: */
-    assemble("ldi r0, 1 + 2 * 3 << 1 | 1\nldi r1, -1 >>> 28\nldi r2, 3 > 2 ? 10 : 20\n"
+    /* expressions: C precedence, >>> logical (64-bit values, vc4asm), ?: */
+    assemble("ldi r0, 1 + 2 * 3 << 1 | 1\nldi r1, 0xffffffff >>> 28\nldi r2, 3 > 2 ? 10 : 20\n"
              "ldi r3, (1 << 4) - 0x10 + 0b101 + 010\n", &r);
     CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
     CHECK_EQ_U64((uint32_t)word(&r, 0), 15);
@@ -115,7 +115,7 @@ static void test_data_and_comments(void)
     struct result r;
     /* .word pairs give the instruction words they spell; ';' separates parts */
     assemble("/* block\n comment */ .word 0x009e7000, 0x100009e7 // nop\n"
-             ".long 0x009e7000, 0x300009e7 # thrend\n"
+             ".long 0x300009e7009e7000 # thrend (.long is 64 bits, vc4asm)\n"
              "nop ; nop ; thrend\n"
              ".byte 1, 2, 3\n"
              ".short 0x1234\n"
@@ -472,6 +472,58 @@ static void test_regression_empty_rep_work(void)
     vc4_asm_destroy(as);
 }
 
+/* vc4asm V0.3's directives and expressions (Parser.tables.cpp directiveMap
+ * and operatorMap, Eval.cpp, share/include/vc4.qinc); each expected value is
+ * worked out in its comment. */
+static void test_vc4asm_dialect(void)
+{
+    struct result r;
+    assemble(".include <vc4.qinc>\n"                      /* <...>: the include path */
+             ".float M_PI, M_INF\n"                       /* 0x40490fdb, 0x7f800000 */
+             ".double M_PI\n"                             /* 0x400921fb54442d18 */
+             ".half 1.0, -2.5, 65504\n"                   /* 0x3c00 0xc100 0x7bff */
+             ".long 0x40000000 <<< 2\n"                   /* 64 bits: 0x100000000 */
+             ".int 0x80000001 ><< 1, 0x80000001 >>< 1\n"  /* rotate 32: 3, 0xc0000001 >> */
+             ".long 1 >>>< 1, 3 ><<< 63\n"                /* rotate 64: 2^63, 2^63 + 1 */
+             ".int floor(2.5), ceil(2.5), ilog2(4096), reverseBits(1, 4), reverseBits8(3)\n"
+             ".float sin(M_PI_2), 1. << 3\n"              /* 1.0, 8.0 (ldexp) */
+             ".ifset M_PI\n.int 1\n.elif 1\n.int 2\n.endif\n"
+             ".ifset NOPE\n.int 3\n.else\n.int 4\n.endif\n"
+             ".foreach v, 5, 6, 7\n.byte v\n.endfor\n"
+             ".local\n.lset q, 9\n.byte q\n.endloc\n"
+             ".ifset q\n.byte 99\n.endif\n"             /* q was local to .local */
+             ".code\n.text\nnop\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    static const uint8_t want[] = {
+        0xdb, 0x0f, 0x49, 0x40, 0x00, 0x00, 0x80, 0x7f,                         /* pi, inf */
+        0x18, 0x2d, 0x44, 0x54, 0xfb, 0x21, 0x09, 0x40,                         /* double pi */
+        0x00, 0x3c, 0x00, 0xc1, 0xff, 0x7b,                                     /* halves */
+        0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,                         /* <<< */
+        0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0,                         /* ><< >>< */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,                         /* >>>< */
+        0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,                         /* ><<< */
+        2, 0, 0, 0, 3, 0, 0, 0, 12, 0, 0, 0, 8, 0, 0, 0, 0xc0, 0, 0, 0,          /* int helpers */
+        0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0x41,                         /* 1.0, 8.0 */
+        1, 0, 0, 0, 4, 0, 0, 0,                                                 /* .ifset */
+        5, 6, 7, 9,                                                             /* foreach, local */
+        0, 0,                                                                   /* padding */
+        0x00, 0x70, 0x9e, 0x00, 0xe7, 0x09, 0x00, 0x10,                         /* nop */
+    };
+    CHECK_EQ_INT(r.size, sizeof want);
+    CHECK(r.size == sizeof want && memcmp(r.bytes, want, sizeof want) == 0);
+    for (size_t k = 0; k < sizeof want && k < r.size; k++)
+        if (r.bytes[k] != want[k]) {
+            fprintf(stderr, "  byte %zu: 0x%02x, want 0x%02x\n", k, r.bytes[k], want[k]);
+            break;
+        }
+    /* missing block ends name the directive */
+    assemble(".foreach v, 1\nnop\n", &r);
+    CHECK_CONTAINS(r.d.text, "missing .endfor");
+    assemble(".local\nnop\n", &r);
+    CHECK_CONTAINS(r.d.text, "missing .endloc");
+}
+
 static void test_symbols_api(void)
 {
     struct harness_diags d;
@@ -496,4 +548,4 @@ TEST_LIST(test_labels_and_branches, test_directives, test_data_and_comments,
           test_qinc_and_semaphores, test_corpus_program, test_diagnostics, test_hostile,
           test_symbols_api, test_regression_exponential_recursion,
           test_regression_macro_defined_in_call, test_macro_dash_argument,
-          test_regression_empty_rep_work)
+          test_regression_empty_rep_work, test_vc4asm_dialect)
