@@ -442,10 +442,47 @@ int asm_cond_code(const struct asm_tok *t)
     return s[0] == '.' && asm_name_is(s + 1, p, len) ? c : -1;
 }
 
+/* vc4asm's other spellings of the pack/unpack and condition suffixes
+ * (Parser.tables.cpp extMap): "8888" is 8abcd, "clamp" the saturating form,
+ * "i"/"f" name the integer/float variant of a mode (vc4kit places the pack by
+ * its own rule: docs/assembly.md), "8ddupe" replicates byte d; a condition on
+ * a destination may drop the "if" (r0.z) or name the flag state (zs, zc...). */
+static const struct { const char *alias, *name; } suffix_aliases[] = {
+    {"16aclamp", "16as"}, {"16af", "16a"}, {"16ai", "16a"}, {"16asi", "16as"},
+    {"16bclamp", "16bs"}, {"16bf", "16b"}, {"16bi", "16b"}, {"16bsi", "16bs"},
+    {"32clamp", "32s"}, {"32si", "32s"},
+    {"8888", "8abcd"}, {"8888i", "8abcd"}, {"8888s", "8abcds"}, {"8888sf", "8abcds"},
+    {"8888si", "8abcds"}, {"8abcdi", "8abcd"}, {"8abcdsf", "8abcds"}, {"8abcdsi", "8abcds"},
+    {"8aclamp", "8as"}, {"8af", "8a"}, {"8ai", "8a"}, {"8asf", "8as"}, {"8asi", "8as"},
+    {"8bclamp", "8bs"}, {"8bf", "8b"}, {"8bi", "8b"}, {"8bsf", "8bs"}, {"8bsi", "8bs"},
+    {"8cclamp", "8cs"}, {"8cf", "8c"}, {"8ci", "8c"}, {"8csf", "8cs"}, {"8csi", "8cs"},
+    {"8dclamp", "8ds"}, {"8ddupe", "8abcd"}, {"8ddupeclamp", "8abcds"}, {"8df", "8d"},
+    {"8di", "8d"}, {"8dsf", "8ds"}, {"8dsi", "8ds"},
+    {"c", "ifc"}, {"cc", "ifcc"}, {"cs", "ifc"}, {"ifcs", "ifc"}, {"ifns", "ifn"},
+    {"ifzc", "ifnz"}, {"ifzs", "ifz"}, {"n", "ifn"}, {"nn", "ifnn"}, {"ns", "ifn"},
+    {"nz", "ifnz"}, {"z", "ifz"}, {"zc", "ifnz"}, {"zs", "ifz"},
+};
+
+/* The suffix token t under its vc4kit name (t itself when it has no alias). */
+struct asm_tok asm_suffix_canonical(const struct asm_tok *t)
+{
+    struct asm_tok r = *t;
+    if (t->kind != TK_SUFFIX)
+        return r;
+    for (size_t k = 0; k < VC4_ARRAY_SIZE(suffix_aliases); k++)
+        if (asm_name_is(suffix_aliases[k].alias, t->p, t->len)) {
+            r.p = suffix_aliases[k].name;
+            r.len = (uint32_t)strlen(r.p);
+            break;
+        }
+    return r;
+}
+
 bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v)
 {
     while (peek(c)->kind == TK_SUFFIX) {
-        const struct asm_tok *t = peek(c);
+        struct asm_tok canon = asm_suffix_canonical(peek(c));
+        const struct asm_tok *t = &canon;
         int pk = pk_code(t);
         if (pk) {
             if (v->r.pk)

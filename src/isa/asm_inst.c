@@ -490,12 +490,13 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     /* suffixes: .ifxx .setf .rot n, */
     while (t[pos].kind == TK_SUFFIX) {
         const struct asm_tok *s = &t[pos++];
-        int cc = asm_cond_code(s);
+        struct asm_tok canon = asm_suffix_canonical(s);
+        int cc = asm_cond_code(&canon);
         if (cc >= 0) {
             if (sd.cond >= 0)
                 return err(as, s->col, "only one condition per ALU");
             sd.cond = cc;
-        } else if (asm_tok_is(s, "setf")) {
+        } else if (asm_tok_is(s, "setf") || asm_tok_is(s, "sf")) { /* .sf: vc4asm's alias */
             sd.setf = true;
         } else if (asm_tok_is(s, "rot")) {
             struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
@@ -1025,10 +1026,11 @@ static bool parse_ldi(struct vc4_asm *as, const struct asm_tok *t, int n, struct
     int pos = 1, mcond = -1;
     bool setf = false;
     while (t[pos].kind == TK_SUFFIX) {
-        int c = asm_cond_code(&t[pos]);
+        struct asm_tok canon = asm_suffix_canonical(&t[pos]);
+        int c = asm_cond_code(&canon);
         if (c >= 0 && mcond < 0)
             mcond = c;
-        else if (asm_tok_is(&t[pos], "setf"))
+        else if (asm_tok_is(&t[pos], "setf") || asm_tok_is(&t[pos], "sf"))
             setf = true;
         else
             return err_named(as, &t[pos], "unknown suffix");

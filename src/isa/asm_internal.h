@@ -173,6 +173,9 @@ struct asm_expr_ctx {
 
 /* Parse one expression (stops at ',', ';', ')' or end). */
 bool asm_expr(struct asm_expr_ctx *c, struct asm_val *out);
+/* A suffix token under vc4kit's name for it (vc4asm's aliases: ".8888",
+ * ".8ai", ".zs", ...); the text of the result may be static. */
+struct asm_tok asm_suffix_canonical(const struct asm_tok *t);
 /* Pack/unpack and condition suffixes after a register. */
 bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v);
 /* A number token: int (decimal, 0x, 0b, leading-0 octal) or float. */

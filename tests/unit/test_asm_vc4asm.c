@@ -852,6 +852,41 @@ static void test_vc4asm_dis_forms(void)
     }
 }
 
+/* vc4asm's other spellings (Parser.tables.cpp extMap) give the word of the
+ * spelling they stand for. */
+static void test_vc4asm_spellings(void)
+{
+    static const char *const same[][2] = {
+        {"fadd r0.z, r1, r2", "fadd.ifz r0, r1, r2"},
+        {"fadd r0.zs, r1, r2", "fadd.ifz r0, r1, r2"},
+        {"fadd r0.nz, r1, r2", "fadd.ifnz r0, r1, r2"},
+        {"fadd r0.zc, r1, r2", "fadd.ifnz r0, r1, r2"},
+        {"fadd r0.n, r1, r2", "fadd.ifn r0, r1, r2"},
+        {"fadd r0.nn, r1, r2", "fadd.ifnn r0, r1, r2"},
+        {"fadd r0.c, r1, r2", "fadd.ifc r0, r1, r2"},
+        {"fadd r0.cc, r1, r2", "fadd.ifcc r0, r1, r2"},
+        {"fadd.ifzs r0, r1, r2", "fadd.ifz r0, r1, r2"},
+        {"fadd.sf r0, r1, r2", "fadd.setf r0, r1, r2"},
+        {"ldi.sf r0, 5", "ldi.setf r0, 5"},
+        {"fmul ra1.8888, r1, r2", "fmul ra1.8abcd, r1, r2"},
+        {"fmul r0.8888, r1, r2", "fmul r0.8abcd, r1, r2"},
+        {"fadd ra1.8ai, r1, r2", "fadd ra1.8a, r1, r2"},
+        {"fadd ra1.8dsi, r1, r2", "fadd ra1.8ds, r1, r2"},
+        {"fadd ra1.16aclamp, r1, r2", "fadd ra1.16as, r1, r2"},
+        {"fadd ra1.32clamp, r1, r2", "fadd ra1.32s, r1, r2"},
+        {"fadd r0, ra1.8af, r2", "fadd r0, ra1.8a, r2"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        struct vc4_qpu_instr a, b;
+        struct harness_diags d;
+        struct vc4_diag_sink sink = harness_sink(&d);
+        bool ok = vc4_qpu_assemble(same[i][0], 0, &a, &sink) == VC4_OK &&
+                  vc4_qpu_assemble(same[i][1], 0, &b, &sink) == VC4_OK;
+        CHECK_MSG(ok && vc4_qpu_encode(&a) == vc4_qpu_encode(&b), "\"%s\" != \"%s\" %s",
+                  same[i][0], same[i][1], d.text);
+    }
+}
+
 static void test_vc4asm_branches(void)
 {
     int bad = 0;
@@ -1150,5 +1185,6 @@ static void test_vc4asm_qinc(void)
     vc4_asm_destroy(as);
 }
 
-TEST_LIST(test_vc4asm_lines, test_vc4asm_rules, test_vc4asm_dis_forms, test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest,
+TEST_LIST(test_vc4asm_lines, test_vc4asm_rules, test_vc4asm_dis_forms, test_vc4asm_spellings,
+          test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest,
           test_vc4asm_qinc)
