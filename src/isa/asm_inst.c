@@ -61,6 +61,9 @@ struct ib {
     struct side s[2]; /* 0 add, 1 mul */
     int sig;          /* -1 none */
     unsigned sig_col;
+    bool has_read;    /* "read src": a register file read or small immediate, no op */
+    struct src read;
+    int read_at;      /* where it went: 0 raddr_a, 1 raddr_b, 2 small immediate */
     bool ldimov;      /* "mov dst, sacqN / [vector]": a load immediate / semaphore */
     struct args ldimov_args;
     int ldimov_cond;
@@ -159,7 +162,7 @@ static int find_sig(const char *p, size_t len)
 }
 
 static const char *const special[] = {"nop", "mov", "ldi", "ldipes", "ldipeu", "sacq", "srel",
-                                      "bra", "brr"};
+                                      "bra", "brr", "read"};
 
 bool asm_is_mnemonic(const char *p, size_t len)
 {
@@ -939,6 +942,68 @@ static void alu_never(const struct ib *b, struct vc4_qpu_instr *in, const struct
     }
 }
 
+/* "read src" (vc4asm assembleREAD): src is read through raddr_a / raddr_b
+ * (or is the small immediate) without an operation: a read for its side
+ * effect (vr_wait, mutex) or to pair with a signal. */
+static bool parse_read(struct ib *b, const struct asm_tok *t, int n)
+{
+    struct vc4_asm *as = b->as;
+    if (b->has_read)
+        return err(as, t[0].col, "only one read per instruction");
+    struct asm_expr_ctx c = {.as = as, .t = t, .pos = 1, .n = n};
+    struct asm_val v;
+    if (!asm_expr(&c, &v) || !(t[c.pos].kind == TK_END || err(as, t[c.pos].col, "unexpected text")))
+        return false;
+    if (v.kind == AV_REG && ((v.r.caps & REG_ACC) || !(v.r.caps & (REG_RD_A | REG_RD_B))))
+        return err(as, t[1].col, "read needs a register file register or a small immediate");
+    if (v.kind == AV_REG && (v.r.rot || v.r.pk))
+        return err(as, t[1].col, "read takes no rotation or unpack");
+    if (!src_from_val(as, &v, t[1].col, &b->read))
+        return false;
+    b->has_read = true;
+    return true;
+}
+
+/* Do the active operations read mux m? */
+static bool alu_reads_mux(const struct vc4_qpu_instr *in, unsigned m)
+{
+    return (in->op_add != VC4_QPU_A_NOP && (in->add_a == m || in->add_b == m)) ||
+           (in->op_mul != VC4_QPU_M_NOP && (in->mul_a == m || in->mul_b == m));
+}
+
+/* 6b. the read part: regfile A first (vc4asm muxReg), then B. */
+static bool alu_read(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
+    const struct src *r = &b->read;
+    if (r->kind == SRC_IMM) {
+        int code = smi_code(r->bits);
+        if (code < 0)
+            return err(as, r->col, "value does not fit a small immediate");
+        if ((pl->smi >= 0 && pl->smi != code) || (pl->smi < 0 && alu_reads_mux(in, VC4_QPU_MUX_B)))
+            return err(as, r->col, "read conflicts with the small immediate or a regfile B read");
+        if (b->sig >= 0)
+            return err(as, b->sig_col, "a signal cannot be combined with a small immediate");
+        pl->smi = code;
+        in->sig = VC4_QPU_SIG_SMALL_IMM;
+        in->raddr_b = (uint8_t)code;
+        b->read_at = 2;
+        return true;
+    }
+    bool a_free = !alu_reads_mux(in, VC4_QPU_MUX_A) || in->raddr_a == r->r.raddr;
+    bool b_free = pl->smi < 0 && (!alu_reads_mux(in, VC4_QPU_MUX_B) || in->raddr_b == r->r.raddr);
+    if ((r->r.caps & REG_RD_A) && a_free) {
+        in->raddr_a = r->r.raddr;
+        b->read_at = 0;
+    } else if ((r->r.caps & REG_RD_B) && b_free) {
+        in->raddr_b = r->r.raddr;
+        b->read_at = 1;
+    } else {
+        return err(as, r->col, "read access conflict: one register per file");
+    }
+    return true;
+}
+
 static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
 {
     memset(in, 0, sizeof *in);
@@ -951,7 +1016,7 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
         return true;
     alu_ops(b->s);
     if (!alu_dests(b, in, &pl) || !alu_pack(b, &pl) || !alu_small_imm(b, in, &pl) ||
-        !alu_operands(b, in, &pl))
+        !alu_operands(b, in, &pl) || (b->has_read && !alu_read(b, in, &pl)))
         return false;
     if (pl.pm >= 0) {
         in->pm = (uint8_t)pl.pm;
@@ -1276,6 +1341,8 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
     b.as = as;
     b.sig = -1;
     b.sig_col = 0;
+    b.has_read = false;
+    b.read_at = -1;
     b.ldimov = false;
     b.ldimov_cond = -1;
     b.ldimov_setf = false;
@@ -1333,7 +1400,8 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
                     if (special_done)
                         return err(as, m->col, "ldi, semaphore and branch instructions stand alone");
                     /* "mov dst, sacqN": a semaphore instruction (Broadcom syntax) */
-                    if (!parse_alu_part(&b, part, k + 1))
+                    if (asm_tok_is(m, "read") ? !parse_read(&b, part, k + 1)
+                                              : !parse_alu_part(&b, part, k + 1))
                         return false;
                     any = true;
                 }
@@ -1364,6 +1432,15 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
               : in.sig == VC4_QPU_SIG_SMALL_IMM  ? VC4_QPU_KIND_ALU_SMALL_IMM
                                                  : VC4_QPU_KIND_ALU;
     vc4_qpu_canonicalize(&in);
+    if (b.read_at == 0) { /* a read is expressed although no operation reads it */
+        in.raddr_a = b.read.r.raddr;
+    } else if (b.read_at == 1) {
+        in.raddr_b = b.read.r.raddr;
+    } else if (b.read_at == 2) {
+        in.sig = VC4_QPU_SIG_SMALL_IMM;
+        in.kind = VC4_QPU_KIND_ALU_SMALL_IMM;
+        in.raddr_b = (uint8_t)smi_code(b.read.bits);
+    }
     if (ovr) {
         bool reform = false;
         if (!parse_overrides(as, ovr, &in, &reform))

@@ -346,6 +346,24 @@ static void disasm_text(struct vc4_out *o, const struct vc4_qpu_instr *in, uint3
         put_add(o, &c, &ops);
         vc4_out_puts(o, "; ");
         put_mul(o, &c, &ops);
+        /* a register or small immediate no operation reads: vc4asm's "read" */
+        if (c.raddr_a == VC4_QPU_R_NOP && in->raddr_a != VC4_QPU_R_NOP) {
+            vc4_out_puts(o, "; read ");
+            put_raw_reg(o, 0, in->raddr_a);
+            c.raddr_a = in->raddr_a;
+        } else if (in->sig == VC4_QPU_SIG_SMALL_IMM && c.sig == VC4_QPU_SIG_NONE &&
+                   in->raddr_b < 48) {
+            vc4_out_puts(o, "; read ");
+            vc4_out_puts(o, vc4_qpu_small_imm_name(in->raddr_b));
+            c.sig = VC4_QPU_SIG_SMALL_IMM;
+            c.kind = VC4_QPU_KIND_ALU_SMALL_IMM;
+            c.raddr_b = in->raddr_b;
+        } else if (in->sig != VC4_QPU_SIG_SMALL_IMM && c.raddr_b == VC4_QPU_R_NOP &&
+                   in->raddr_b != VC4_QPU_R_NOP) {
+            vc4_out_puts(o, "; read ");
+            put_raw_reg(o, 1, in->raddr_b);
+            c.raddr_b = in->raddr_b;
+        }
         const char *sig = vc4_qpu_sig_name(c.sig);
         if (sig) {
             vc4_out_puts(o, "; ");

@@ -794,6 +794,12 @@ static const struct vec vc4asm_rules[] = {
     /* ... and the MUL colour pack (pm 1, code 6) into an accumulator */
     {"fmul r0.8c, r1, r2", 1u << 29 | 39 << 18 | 39 << 12 | 1 << 3 | 2,
      0x1 << 28 | 1 << 24 | 6 << 20 | 1 << 14 | 39 << 6 | 32},
+    /* read (vc4asm assembleREAD): the source through raddr_a (vr_wait = 50)
+     * or the small immediate (sig 13, raddr_b 5), no operation; with a signal
+     * (ldtmu0 = 10) */
+    {"read vr_wait", 50 << 18 | 39 << 12, 0x1u << 28 | 39 << 6 | 39},
+    {"read 5", 39 << 18 | 5 << 12, 0xdu << 28 | 39 << 6 | 39},
+    {"nop; nop; ldtmu0; read vr_wait", 50 << 18 | 39 << 12, 0xau << 28 | 39 << 6 | 39},
     /* ldi: the first destination rbN expresses ws too (sig 14) */
     {"ldi rb51, 5", 5, 0xeu << 28 | 1 << 17 | 1 << 12 | 51 << 6 | 39},
 };
