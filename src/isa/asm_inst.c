@@ -161,8 +161,8 @@ static int find_sig(const char *p, size_t len)
     return -1;
 }
 
-static const char *const special[] = {"nop", "mov", "ldi", "ldipes", "ldipeu", "sacq", "srel",
-                                      "bra", "brr", "read"};
+static const char *const special[] = {"nop", "anop", "mnop", "mov", "ldi", "ldipes", "ldipeu",
+                                      "sacq", "srel", "bra", "brr", "read"};
 
 bool asm_is_mnemonic(const char *p, size_t len)
 {
@@ -429,6 +429,11 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     int pos = 1;
 
     bool is_nop = len == 3 && memcmp(p, "nop", 3) == 0;
+    int tied = -1; /* amov/mmov, aop/mop, anop/mnop: the ALU is given (vc4asm 0.2.2) */
+    if (len == 4 && (p[0] == 'a' || p[0] == 'm') && memcmp(p + 1, "nop", 3) == 0) {
+        is_nop = true; /* anop / mnop: vc4asm's opcode table */
+        tied = p[0] == 'm';
+    }
     int sig = t[1].kind == TK_END && !is_nop ? find_sig(p, len) : -1; /* signals take no operands */
     if (sig >= 0) {
         if (b->sig >= 0)
@@ -439,7 +444,6 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     }
 
     bool is_mov = len == 3 && memcmp(p, "mov", 3) == 0;
-    int tied = -1; /* amov/mmov, aop/mop: the ALU is given (vc4asm 0.2.2) */
     if (len == 4 && (p[0] == 'a' || p[0] == 'm') && memcmp(p + 1, "mov", 3) == 0) {
         is_mov = true;
         tied = p[0] == 'm';

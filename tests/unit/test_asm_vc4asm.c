@@ -881,6 +881,10 @@ static void test_vc4asm_spellings(void)
         {"fadd ra1.16aclamp, r1, r2", "fadd ra1.16as, r1, r2"},
         {"fadd ra1.32clamp, r1, r2", "fadd ra1.32s, r1, r2"},
         {"fadd r0, ra1.8af, r2", "fadd r0, ra1.8a, r2"},
+        /* anop / mnop: a nop tied to its ALU (vc4asm opcode table) */
+        {"mnop; fadd r0, r1, r2", "fadd r0, r1, r2; nop"},
+        {"anop; fmul r0, r1, r2", "nop; fmul r0, r1, r2"},
+        {"anop; mnop", "nop; nop"},
     };
     for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
         struct vc4_qpu_instr a, b;
