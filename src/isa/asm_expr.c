@@ -448,6 +448,9 @@ int asm_cond_code(const struct asm_tok *t)
  * its own rule: docs/assembly.md), "8ddupe" replicates byte d; a condition on
  * a destination may drop the "if" (r0.z) or name the flag state (zs, zc...). */
 static const struct { const char *alias, *name; } suffix_aliases[] = {
+    /* the 'f' pack variants ask for the MUL colour pack and the 'i' ones for
+     * the regfile-A pack (vc4asm calcPM: P_FLT -> pm 1, P_INT -> pm 0):
+     * asm_suffix_pack_kind tells which */
     {"16aclamp", "16as"}, {"16af", "16a"}, {"16ai", "16a"}, {"16asi", "16as"},
     {"16bclamp", "16bs"}, {"16bf", "16b"}, {"16bi", "16b"}, {"16bsi", "16bs"},
     {"32clamp", "32s"}, {"32si", "32s"},
@@ -462,6 +465,16 @@ static const struct { const char *alias, *name; } suffix_aliases[] = {
     {"ifzc", "ifnz"}, {"ifzs", "ifz"}, {"n", "ifn"}, {"nn", "ifnn"}, {"ns", "ifn"},
     {"nz", "ifnz"}, {"z", "ifz"}, {"zc", "ifnz"}, {"zs", "ifz"},
 };
+
+/* 2 for an 'f' pack spelling (MUL colour pack), 1 for an 'i' one (regfile-A
+ * pack), 0 otherwise. */
+static int suffix_pack_kind(const struct asm_tok *t)
+{
+    if (t->kind != TK_SUFFIX || t->len < 3 || (t->p[0] != '8' && t->p[0] != '1' && t->p[0] != '3'))
+        return 0;
+    char last = t->p[t->len - 1];
+    return last == 'f' ? 2 : last == 'i' ? 1 : 0;
+}
 
 /* The suffix token t under its vc4kit name (t itself when it has no alias). */
 struct asm_tok asm_suffix_canonical(const struct asm_tok *t)
@@ -488,6 +501,7 @@ bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v)
             if (v->r.pk)
                 return fail(c, t, "only one pack/unpack suffix per register");
             v->r.pk = (uint8_t)pk;
+            v->r.pkf = (uint8_t)suffix_pack_kind(peek(c));
         } else {
             int cc = asm_cond_code(t);
             if (cc < 0)

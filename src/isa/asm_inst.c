@@ -769,13 +769,25 @@ static bool alu_pack(struct ib *b, struct alu_plan *pl)
             return err(as, sd->dest_col, ".8dr is an unpack mode, not a pack mode");
         if (pl->pm >= 0)
             return err(as, sd->dest_col, "only one pack per instruction");
+        if (sd->dest.pkf == 2) {
+            /* an 'f' spelling: the MUL colour pack, also into regfile A
+             * (vc4asm: P_FLT -> pm 1; the MUL ALU encodes the saturated 8-bit
+             * modes like the plain ones, code & 7) */
+            bool colour = (pk >= PK_8ABCD && pk <= PK_8D) || (pk >= PK_8ABCDS && pk <= PK_8DS);
+            if (k == 0 || !colour)
+                return err(as, sd->dest_col, "a float pack (.8af, .8asf ...) is the MUL ALU's 8-bit "
+                                             "colour pack");
+            pl->pm = 1;
+            pl->pack = pk_pack_a[pk] & 7u;
+            continue;
+        }
         if (k == 0) {
             /* regfile-A pack of the ADD ALU result: needs ws = 0 */
             if (!need_ws(as, &pl->ws, 0, sd->dest_col))
                 return false;
             pl->pm = 0;
             pl->pack = pk_pack_a[pk];
-        } else if (pl->ws == 1 && sd->dest.waddr < 32) {
+        } else if ((pl->ws == 1 && sd->dest.waddr < 32) || sd->dest.pkf == 1) {
             /* the MUL ALU writes a regfile-A register: its pack (vc4asm
              * doPack: pm = !WS || WAddrM >= 32), ".8c" included */
             pl->pm = 0;

@@ -147,6 +147,7 @@ struct asm_reg {
     uint8_t waddr;  /* write address */
     uint8_t acc;    /* mux for REG_ACC */
     uint8_t pk;     /* enum asm_pk */
+    uint8_t pkf;    /* pack spelled with 'f' (2: MUL colour pack) or 'i' (1: regfile A) */
     uint8_t cond;   /* write condition suffix + 1, 0 = none */
     int8_t rot;     /* source rotation: 1..15 right, 16 = by r5, 0 none */
 };

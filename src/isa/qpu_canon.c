@@ -55,11 +55,11 @@ static bool alu_pack_printed(const struct vc4_qpu_instr *in)
     if (!in->pm)
         return in->ws ? in->op_mul != VC4_QPU_M_NOP && (!colour || mul_file_a)
                       : in->op_add != VC4_QPU_A_NOP;
-    /* pm 1: the colour packs, and code 11 that vc4asm writes for ".8abcds" on
-     * a MUL destination outside regfile A (printed with that suffix); a colour
-     * pack into regfile A has no suffix vc4asm reads as pm 1 (@pack, @pm) */
+    /* pm 1: the colour packs (into regfile A spelled ".8asf": vc4asm's float
+     * variant), and code 11 that vc4asm writes for ".8abcds" on a MUL
+     * destination outside regfile A (printed with that suffix) */
     return in->op_mul != VC4_QPU_M_NOP &&
-           ((colour && !mul_file_a) || (in->pack == VC4_QPU_PACK_A_8888_SAT && !in->ws));
+           (colour || (in->pack == VC4_QPU_PACK_A_8888_SAT && !in->ws));
 }
 
 static void canon_alu(struct vc4_qpu_instr *in)

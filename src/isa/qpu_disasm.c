@@ -173,8 +173,13 @@ static void put_mul(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
     vc4_out_puts(o, " ");
     put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul,
               pin_ws(c, c->op_add != VC4_QPU_A_NOP, true) == 2);
-    if (c->pm) /* pm-1 code 11 reads ".8abcds" (canon: printed only then) */
+    if (c->pm) { /* pm-1 code 11 reads ".8abcds" (canon: printed only then) */
         vc4_out_puts(o, vc4_qpu_pack_suffix(c->pack == VC4_QPU_PACK_A_8888_SAT ? 0 : 1, c->pack));
+        /* into a regfile-A register ".8a" means the regfile-A pack (vc4asm
+         * doPack): the float spelling ".8asf" names the colour pack */
+        if (c->pack != VC4_QPU_PACK_A_8888_SAT && c->ws && c->waddr_mul < 32 && c->pack)
+            vc4_out_puts(o, "sf");
+    }
     else if (c->ws) /* regfile-A pack of the mul result (canon decides if printed) */
         vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     vc4_out_puts(o, ", ");

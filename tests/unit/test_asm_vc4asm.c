@@ -791,6 +791,10 @@ static const struct vec vc4asm_rules[] = {
      * !WS || WAddrM >= 32 -> 0), code 6; fmul = 1, r1 r2 = muxes 1 2 */
     {"fmul ra1.8c, r1, r2", 1u << 29 | 39 << 18 | 39 << 12 | 1 << 3 | 2,
      0x1 << 28 | 6 << 20 | 1 << 14 | 1 << 12 | 39 << 6 | 1},
+    /* the float spelling asks for the MUL colour pack (calcPM: P_FLT -> pm 1,
+     * saturated 8-bit code & 7 = 4) also into regfile A; 1.0 = small imm 32 */
+    {"fmul ra1.8asf, r0, 1.0", 1u << 29 | 39 << 18 | 32 << 12 | 0 << 3 | 7,
+     0xdu << 28 | 1 << 24 | 4 << 20 | 1 << 14 | 1 << 12 | 39 << 6 | 1},
     /* ... and the MUL colour pack (pm 1, code 6) into an accumulator */
     {"fmul r0.8c, r1, r2", 1u << 29 | 39 << 18 | 39 << 12 | 1 << 3 | 2,
      0x1 << 28 | 1 << 24 | 6 << 20 | 1 << 14 | 39 << 6 | 32},
