@@ -564,11 +564,18 @@ static void run_macro(struct vc4_asm *as, struct asm_macro *m, const struct asm_
         else if (!at_end(as, &t[pos]))
             return;
     }
-    if (na != m->nparams) {
+    if (na > m->nparams) {
         asm_error(as, t[0].col, "macro '%s' takes %d argument%s, %d given", m->name, m->nparams,
                   m->nparams == 1 ? "" : "s", na);
         return;
     }
+    /* vc4asm refuses too few; vc4kit's v3d_cl.qinc packet macros have optional
+     * trailing parameters (Prim_XY32 count, v0, v1, ...), so this says so at
+     * the call and runs the macro with those parameters undefined */
+    if (na < m->nparams)
+        asm_warning(as, t[0].col, "macro '%s' takes %d argument%s, %d given; the last %d are "
+                    "undefined", m->name, m->nparams, m->nparams == 1 ? "" : "s", na,
+                    m->nparams - na);
     if (as->depth >= ASM_MAX_DEPTH) {
         asm_error(as, t[0].col, "macros nested too deeply (recursion?)");
         as->fatal = true;
