@@ -447,7 +447,7 @@ int asm_cond_code(const struct asm_tok *t)
  * "i"/"f" name the integer/float variant of a mode (vc4kit places the pack by
  * its own rule: docs/assembly.md), "8ddupe" replicates byte d; a condition on
  * a destination may drop the "if" (r0.z) or name the flag state (zs, zc...). */
-static const struct { const char *alias, *name; } suffix_aliases[] = {
+static const struct { const char *alias, *name; } suffix_aliases[] = { /* sorted */
     /* the 'f' pack variants ask for the MUL colour pack and the 'i' ones for
      * the regfile-A pack (vc4asm calcPM: P_FLT -> pm 1, P_INT -> pm 0):
      * asm_suffix_pack_kind tells which */
@@ -482,12 +482,20 @@ struct asm_tok asm_suffix_canonical(const struct asm_tok *t)
     struct asm_tok r = *t;
     if (t->kind != TK_SUFFIX)
         return r;
-    for (size_t k = 0; k < VC4_ARRAY_SIZE(suffix_aliases); k++)
-        if (asm_name_is(suffix_aliases[k].alias, t->p, t->len)) {
-            r.p = suffix_aliases[k].name;
+    size_t lo = 0, hi = VC4_ARRAY_SIZE(suffix_aliases); /* sorted by alias */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = asm_name_cmp(t->p, t->len, suffix_aliases[mid].alias);
+        if (c == 0) {
+            r.p = suffix_aliases[mid].name;
             r.len = (uint32_t)strlen(r.p);
             break;
         }
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
     return r;
 }
 
@@ -997,6 +1005,9 @@ bool asm_reg_table_sorted(void)
 {
     for (size_t i = 1; i < VC4_ARRAY_SIZE(reg_names); i++)
         if (strcmp(reg_names[i - 1].name, reg_names[i].name) >= 0)
+            return false;
+    for (size_t i = 1; i < VC4_ARRAY_SIZE(suffix_aliases); i++) /* searched the same way */
+        if (strcmp(suffix_aliases[i - 1].alias, suffix_aliases[i].alias) >= 0)
             return false;
     return true;
 }

@@ -338,7 +338,8 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
  * are modified: ';' separators become part ends). */
 bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
                      struct vc4_qpu_instr *out);
-/* The binary-searched name tables are sorted (for the unit tests). */
+/* The binary-searched name tables (registers, suffix aliases; opcodes) are
+ * sorted (for the unit tests). */
 bool asm_reg_table_sorted(void);
 bool asm_op_table_sorted(void);
 /* Is this identifier an instruction mnemonic (so a line starting with it is code)? */
