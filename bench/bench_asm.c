@@ -3,7 +3,9 @@
  * (pseudo-random words, fixed seed): disassemble each, then assemble the text
  * both line by line (vc4_qpu_assemble) and as one source (vc4_asm_source).
  * Random words are the hard case: most need "@field=value" overrides; a
- * last run assembles typical source lines.  Times are the process's CPU time.
+ * run assembles typical source lines.  Times are the process's CPU time.
+ * Last, sources with many labels (100k lines with 30k labels, and a quarter
+ * of that): the time per line must not grow with the label count.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -19,6 +21,45 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A source of `lines` lines with one label every 10/3 lines (30k labels in
+ * 100k lines), each code line referencing a label before or after it. */
+static char *label_source(size_t lines, size_t *len)
+{
+    char *src = malloc(lines * 48 + 64);
+    if (!src)
+        return NULL;
+    size_t nlab = lines * 3 / 10, k = 0, o = 0;
+    uint64_t s = 12345;
+    for (size_t i = 0; i < lines; i++) {
+        s ^= s >> 12; s ^= s << 25; s ^= s >> 27;
+        size_t r = (size_t)((s * UINT64_C(0x2545F4914F6CDD1D)) >> 33) % nlab;
+        if (k < nlab && i * 3 / 10 >= k)
+            o += (size_t)sprintf(src + o, ":lab%zu\n", k++);
+        else if (i % 2)
+            o += (size_t)sprintf(src + o, "brr -, r:lab%zu\n", r);
+        else
+            o += (size_t)sprintf(src + o, "ldi r0, :lab%zu + %zu\n", r, i & 255);
+    }
+    *len = o;
+    return src;
+}
+
+/* CPU seconds to assemble a label_source(lines); -1 on an error. */
+static double time_labels(size_t lines)
+{
+    size_t len;
+    char *src = label_source(lines, &len);
+    if (!src)
+        return -1;
+    double t = now();
+    struct vc4_asm *as = vc4_asm_create(NULL);
+    enum vc4_status st = vc4_asm_source(as, "labels.qasm", src, len);
+    vc4_asm_destroy(as);
+    t = now() - t;
+    free(src);
+    return st == VC4_OK ? t : -1;
 }
 
 int main(int argc, char **argv)
@@ -99,6 +140,8 @@ int main(int argc, char **argv)
     }
     double t5 = now();
 
+    double tl1 = time_labels(25000), tl4 = time_labels(100000);
+
     printf("instructions:              %zu\n", n);
     printf("disassembler:              %.3f s  (%.2f M instr/s)\n", t1 - t0, (double)n / (t1 - t0) / 1e6);
     printf("assembler, line by line:   %.3f s  (%.2f M instr/s), %zu mismatches\n", t2 - t1,
@@ -107,8 +150,10 @@ int main(int argc, char **argv)
            (double)n / (t3 - t2) / 1e6, outn);
     printf("assembler, typical lines:  %.3f s  (%.2f M instr/s), %zu errors\n", t5 - t4,
            (double)n / (t5 - t4) / 1e6, bad2);
+    printf("labels: 25k lines, 7.5k labels: %.3f s; 100k lines, 30k labels: %.3f s (ratio %.2f, "
+           "linear = 4)\n", tl1, tl4, tl1 > 0 ? tl4 / tl1 : 0.0);
     free(words);
     free(text);
     free(offs);
-    return bad != 0 || bad2 != 0;
+    return bad != 0 || bad2 != 0 || tl1 < 0 || tl4 < 0;
 }

@@ -109,10 +109,11 @@ FRAGMENT_SHADER_CODE:
     # r0 = R * W + C, r1 = G * W (seeds 002/004: .word 0x213E3177, 0x11024821)
     fadd r0, r0, r5; fmul r1, ra15, vary; @pm=1
     fadd r1, r1, r5; fmul r2, ra15, vary         # G, B * W
-    fadd r2, r2, r5; fmul ra1.8a, r0, 1.0        # B; pack R (mul pack, pm 1)
-    nop; fmul ra1.8b, r1, 1.0                    # pack G
-    nop; fmul ra1.8c, r2, 1.0                    # pack B
-    nop; fmul ra1.8d, 1.0, 1.0                   # alpha 1.0
+    fadd r2, r2, r5; fmul ra1.8asf, r0, 1.0      # B; pack R (mul colour pack, pm 1: the float
+                                                 # spelling; vc4asm reads .8a into ra1 as the regfile-A pack)
+    nop; fmul ra1.8bsf, r1, 1.0                    # pack G
+    nop; fmul ra1.8csf, r2, 1.0                    # pack B
+    nop; fmul ra1.8dsf, 1.0, 1.0                   # alpha 1.0
     nop                                          # (ra1 is read two instructions later)
     mov tlbc, ra1                                # TLB_COLOUR_ALL (waits on the scoreboard)
     nop; thrend

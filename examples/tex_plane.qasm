@@ -22,11 +22,11 @@
     nop; nop; ldtmu0                      # r4 = filtered RGBA8888
     nop; fmul r0, r4.8a, r3               # R (1 - f)
     fadd r0, r0, r2; fmul r1, r4.8b, r3
-    fadd r1, r1, r2; fmul ra1.8a, r0, 1.0
+    fadd r1, r1, r2; fmul ra1.8asf, r0, 1.0
     nop; fmul r0, r4.8c, r3
-    fadd r0, r0, r2; fmul ra1.8b, r1, 1.0
-    nop; fmul ra1.8c, r0, 1.0
-    nop; fmul ra1.8d, 1.0, 1.0            # opaque
+    fadd r0, r0, r2; fmul ra1.8bsf, r1, 1.0
+    nop; fmul ra1.8csf, r0, 1.0
+    nop; fmul ra1.8dsf, 1.0, 1.0            # opaque
     nop
     mov tlbc, ra1
     nop; thrend

@@ -1,9 +1,10 @@
 /*
  * cmd_as.c - `vc4kit as`: vc4asm-dialect QPU source to instruction words.
  *
- *   vc4kit as FILE -o OUT           raw little-endian bytes
- *   vc4kit as --hex FILE [-o OUT]   "0xLO, 0xHI," lines, one instruction each
+ *   vc4kit as FILE... -o OUT         raw little-endian bytes
+ *   vc4kit as --hex FILE [-o OUT]    "0xLO, 0xHI," lines, one instruction each
  *   -I DIR  -D NAME[=VALUE]  --check [--kind fragment|vertex|coordinate|user]
+ *   vc4asm's own options (one block below): -i FILE, -C FILE, -V
  */
 #define _POSIX_C_SOURCE 200809L /* access */
 #include <errno.h>
@@ -16,23 +17,111 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: vc4kit as [--hex] [-I DIR]... [-D NAME[=VALUE]]... [--check [--kind KIND]]\n"
-          "                 [-o OUT] FILE\n"
-          "Assemble QPU source in the vc4asm dialect (docs/assembly.md).\n"
+    fputs("usage: vc4kit as [--hex] [-I DIR]... [-D NAME[=VALUE]]... [-i FILE]... [--check [--kind KIND]]\n"
+          "                 [-o OUT] [-C HEXOUT] FILE...\n"
+          "Assemble QPU source in the vc4asm dialect (docs/assembly.md). Several FILEs\n"
+          "are assembled one after the other into one program, as vc4asm does.\n"
           "  -o OUT       output file (default: stdout with --hex; required otherwise)\n"
           "  --hex        write \"0xLO, 0xHI,\" lines, one instruction per line\n"
           "  -I DIR       search DIR for .include files (after the including file's dir)\n"
           "  -D NAME=VAL  predefine a symbol, as .set NAME, VAL (VAL defaults to 1)\n"
           "  --check      run the hardware-rule validator on the result\n"
           "  --kind KIND  shader kind for --check: fragment, vertex, coordinate, user\n"
-          "               (default: rules that hold for any program)\n",
+          "               (default: rules that hold for any program)\n"
+          "vc4asm's options, with its meaning and output:\n"
+          "  -i FILE      assemble FILE first, found like .include (-I dirs, share/vc4kit),\n"
+          "               e.g. -i vc4.qinc\n"
+          "  -C HEXOUT    write \"0xLO, 0xHI\" lines joined by \",\" (no comma after the\n"
+          "               last), byte for byte what vc4asm -C writes\n"
+          "  -V           the same as --check\n",
           f);
 }
 
+/* ---- vc4asm's command-line options (kept together so that they can move
+ * onto a shared option table): -i FILE, -C FILE, -V.  Facts: vc4asm V0.3
+ * src/vc4asm.cpp (getopt "o:c:e:C:h:H:vI:i:VsQP:") and src/WriteC.cpp. ---- */
+
+struct vc4asm_opts {
+    const char *pre[64]; /* -i FILEs in order */
+    int npre;
+    const char *cout;    /* -C FILE */
+};
+
+/* Consume argv[*i] if it is one of vc4asm's options: 1 taken, 0 not one of
+ * them, -1 taken but bad (message printed). */
+static int vc4asm_option(struct vc4asm_opts *o, int argc, char **argv, int *i, bool *check)
+{
+    const char *a = argv[*i];
+    if (a[0] != '-' || !a[1] || (a[2] && a[1] != 'i' && a[1] != 'C'))
+        return 0;
+    if (a[1] == 'V') {
+        *check = true;
+        return 1;
+    }
+    if (a[1] != 'i' && a[1] != 'C')
+        return 0;
+    const char *v = a[2] ? a + 2 : *i + 1 < argc ? argv[++*i] : NULL;
+    if (!v) {
+        tool_error("option '%s' needs a file name", a);
+        return -1;
+    }
+    if (a[1] == 'C') {
+        o->cout = v;
+    } else if (o->npre < (int)(sizeof o->pre / sizeof o->pre[0])) {
+        o->pre[o->npre++] = v;
+    } else {
+        tool_error("too many -i files");
+        return -1;
+    }
+    return 1;
+}
+
+/* -i FILE: assembled before the inputs and searched like ".include" (vc4asm
+ * FindIncludePath: the include path, then its share/include). */
+static enum vc4_status vc4asm_preinclude(struct vc4_asm *as, const char *file)
+{
+    char src[1200];
+    int n = snprintf(src, sizeof src, ".include \"%s\"\n", file);
+    if (n < 0 || (size_t)n >= sizeof src || strchr(file, '"')) {
+        tool_error("bad -i file name '%s'", file);
+        return VC4_ERR_INVALID;
+    }
+    return vc4_asm_source(as, "-i", src, (size_t)n);
+}
+
+/* vc4asm -C: "0x%08x, 0x%08x" per instruction, ",\n" between, "\n" after
+ * the last (WriteX without O_WriteTrailingComma).  vc4asm's output is whole
+ * 64-bit words: a partial last word is padded with zero bytes. */
+static bool vc4asm_write_hex(const char *path, const uint8_t *bytes, size_t size)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    if (!f) {
+        tool_error("cannot write %s", path);
+        return false;
+    }
+    for (size_t k = 0; k < size; k += 8) {
+        uint8_t w[8] = {0};
+        memcpy(w, bytes + k, size - k < 8 ? size - k : 8);
+        uint64_t x = vc4_qpu_load_le(w);
+        fprintf(f, "0x%08x, 0x%08x%s\n", (unsigned)(x & 0xffffffffu), (unsigned)(x >> 32),
+                k + 8 < size ? "," : "");
+    }
+    bool ok = !ferror(f);
+    if (f != stdout)
+        ok = fclose(f) == 0 && ok;
+    if (!ok)
+        tool_error("cannot write %s", path);
+    return ok;
+}
+
+/* ---- end of vc4asm's options ---- */
+
 int cmd_as(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
+    const char *ins[64], *out = NULL;
+    int nin = 0;
     bool hex = false, check = false;
+    struct vc4asm_opts vo4 = {0};
     enum vc4_shader_kind kind = VC4_SHADER_ANY;
     struct tool_diags diags = {0};
     struct vc4_asm_options opts = {0};
@@ -46,7 +135,11 @@ int cmd_as(int argc, char **argv)
     int rc = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        int taken = vc4asm_option(&vo4, argc, argv, &i, &check);
+        if (taken) {
+            if (taken < 0)
+                rc = 2;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             vc4_asm_destroy(as);
             return 0;
@@ -91,31 +184,38 @@ int cmd_as(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) {
             tool_error("unknown option '%s' (see --help)", a);
             rc = 2;
-        } else if (!in) {
-            in = a;
+        } else if (nin < (int)(sizeof ins / sizeof ins[0])) {
+            ins[nin++] = a;
         } else {
-            tool_error("more than one input file");
+            tool_error("too many input files");
             rc = 2;
         }
     }
-    if (!rc && !in) {
+    if (!rc && !nin) {
+        tool_error("no input file");
         usage(stderr);
         rc = 2;
     }
-    if (!rc && !out && !hex) {
-        tool_error("raw output needs -o OUT (or use --hex)");
+    if (!rc && !out && !hex && !vo4.cout) {
+        tool_error("raw output needs -o OUT (or use --hex or -C HEXOUT)");
         rc = 2;
     }
     if (rc) {
         vc4_asm_destroy(as);
         return rc;
     }
-    if (access(in, R_OK) != 0) { /* name the file and the reason (issue 18) */
-        tool_error("as: %s: %s", in, strerror(errno));
-        vc4_asm_destroy(as);
-        return 2;
-    }
-    enum vc4_status st = vc4_asm_file(as, in);
+    for (int k = 0; k < nin; k++)
+        if (access(ins[k], R_OK) != 0) { /* name the file and the reason (issue 18) */
+            tool_error("as: %s: %s", ins[k], strerror(errno));
+            vc4_asm_destroy(as);
+            return 2;
+        }
+    enum vc4_status st = VC4_OK;
+    for (int k = 0; k < vo4.npre && st == VC4_OK; k++)
+        st = vc4asm_preinclude(as, vo4.pre[k]);
+    for (int k = 0; k < nin && st == VC4_OK; k++)
+        st = vc4_asm_file(as, ins[k]);
+    const char *in = ins[nin - 1];
     size_t size = 0;
     const uint8_t *bytes = vc4_asm_output(as, &size);
     if (st != VC4_OK) {
@@ -163,9 +263,11 @@ int cmd_as(int argc, char **argv)
                 rc = 2;
             }
         }
-    } else if (!tool_write_file(out, bytes, size)) {
+    } else if (out && !tool_write_file(out, bytes, size)) {
         rc = 2;
     }
+    if (vo4.cout && !vc4asm_write_hex(vo4.cout, bytes, size))
+        rc = 2;
     vc4_asm_destroy(as);
     return rc;
 }

@@ -415,6 +415,10 @@ struct vc4_asm_options {
     uint32_t base_addr;                /* address of the first output byte */
     vc4_asm_read_fn read_file;         /* NULL = stdio */
     void *read_user;
+    /* Work budget per pass: source lines processed (macro and .rep bodies
+     * counted each time), .rep iterations and function calls; past it the
+     * assembly stops with an error.  0 = 2^22. */
+    unsigned long max_work;
 };
 
 struct vc4_asm; /* one assembly: state, symbols, output */

@@ -19,289 +19,26 @@
  * assemble code lines: each is 8 bytes whatever it says (a line that starts
  * with an identifier that is neither a label nor a macro needs no tokens).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "isa/asm_internal.h"
 
-/* ---- diagnostics -------------------------------------------------------------- */
-
-static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, const char *fmt,
-                   va_list ap) VC4_PRINTF(4, 0);
-static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, const char *fmt,
-                   va_list ap)
-{
-    if (sev == VC4_ERROR && as->errors >= ASM_MAX_ERRORS)
-        return; /* the pass is stopping (below) */
-    if (sev == VC4_ERROR)
-        as->errors++;
-    else
-        as->warnings++;
-    struct vc4_location loc = vc4_location_none();
-    loc.file = as->cur_file;
-    loc.line = as->cur_line;
-    loc.col = col;
-    if (as->pass != 1) /* the second pass reports */
-        vc4_diag_emitv(&as->sink, sev, VC4_DIAG_SYNTAX, "asm", &loc, fmt, ap);
-    if (sev == VC4_ERROR && as->errors == ASM_MAX_ERRORS) {
-        /* A runaway construct can produce millions of errors: say so once
-         * and stop the pass, as compilers do. */
-        as->fatal = true;
-        if (as->pass != 1)
-            vc4_diag_emit(&as->sink, VC4_ERROR, VC4_DIAG_SYNTAX, "asm", &loc,
-                          "too many errors (%d); stopping", ASM_MAX_ERRORS);
-    }
-}
-
-/* One unit of work (a processed line or a function call) against the
- * per-pass budget; false (and the pass stops) once it is spent. */
-static bool charge_work(struct vc4_asm *as, unsigned col)
-{
-    if (++as->lines_done <= ASM_MAX_LINES)
-        return true;
-    if (!as->fatal)
-        asm_error(as, col, "too much work (more than %d lines and function calls); runaway .rep, "
-                  "macro or recursion?", ASM_MAX_LINES);
-    as->fatal = true;
-    return false;
-}
-
-void asm_error(struct vc4_asm *as, unsigned col, const char *fmt, ...)
-{
-    if (!as)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    report(as, VC4_ERROR, col, fmt, ap);
-    va_end(ap);
-}
-
-void asm_warning(struct vc4_asm *as, unsigned col, const char *fmt, ...)
-{
-    if (!as)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    report(as, VC4_WARNING, col, fmt, ap);
-    va_end(ap);
-}
-
-/* ---- symbols -------------------------------------------------------------------- */
-
-static bool name_eq(const char *a, const char *p, size_t len)
-{
-    return strncmp(a, p, len) == 0 && a[len] == 0;
-}
-
-static struct asm_sym *tab_find(struct asm_symtab *t, const char *p, size_t len)
-{
-    for (size_t i = t->n; i-- > 0;)
-        if (name_eq(t->v[i].name, p, len))
-            return &t->v[i];
-    return NULL;
-}
-
-static struct asm_sym *tab_add(struct vc4_asm *as, struct asm_symtab *t, const char *p, size_t len)
-{
-    if (t->n == t->cap) {
-        struct asm_sym *v = vc4_array_grow(as->alloc, t->v, &t->cap, t->cap + 1, sizeof *v, 32);
-        if (!v)
-            return NULL;
-        t->v = v;
-    }
-    struct asm_sym *s = &t->v[t->n];
-    memset(s, 0, sizeof *s);
-    s->name = vc4_strndup(as->alloc, p, len);
-    if (!s->name)
-        return NULL;
-    t->n++;
-    return s;
-}
-
-static void tab_truncate(struct vc4_asm *as, struct asm_symtab *t, size_t n)
-{
-    while (t->n > n)
-        vc4_free(as->alloc, t->v[--t->n].name);
-}
-
-struct asm_sym *asm_sym_find(struct vc4_asm *as, const char *name, size_t len)
-{
-    struct asm_sym *s = tab_find(&as->locals, name, len);
-    return s ? s : tab_find(&as->globals, name, len);
-}
-
-bool asm_sym_set(struct vc4_asm *as, const char *name, size_t len, const struct asm_val *v,
-                 bool is_const, bool local, unsigned col)
-{
-    struct asm_symtab *t = local && as->depth > 0 ? &as->locals : &as->globals;
-    struct asm_sym *s = tab_find(t, name, len);
-    if (s && t == &as->locals && s->scope != as->depth)
-        s = NULL; /* shadow an outer context */
-    if (s && s->is_const) {
-        asm_error(as, col, "'%.*s' is a constant and cannot be redefined", (int)len, name);
-        return false;
-    }
-    if (!s) {
-        s = tab_add(as, t, name, len);
-        if (!s) {
-            asm_error(as, col, "out of memory");
-            as->fatal = true;
-            return false;
-        }
-        s->scope = as->depth;
-    }
-    s->val = *v;
-    s->is_const = is_const;
-    return true;
-}
-
-void asm_scope_push(struct vc4_asm *as) { as->depth++; }
-
-void asm_scope_pop(struct vc4_asm *as)
-{
-    size_t n = as->locals.n;
-    while (n > 0 && as->locals.v[n - 1].scope >= as->depth)
-        n--;
-    tab_truncate(as, &as->locals, n);
-    as->depth--;
-}
-
-struct asm_macro *asm_macro_find(struct vc4_asm *as, const char *name, size_t len, bool func)
-{
-    for (size_t i = as->nmacros; i-- > 0;)
-        if (as->macros[i].is_func == func && name_eq(as->macros[i].name, name, len))
-            return &as->macros[i];
-    return NULL;
-}
-
-static void macro_free(struct vc4_asm *as, struct asm_macro *m)
-{
-    vc4_free(as->alloc, m->name);
-    for (int i = 0; i < m->nparams; i++)
-        vc4_free(as->alloc, m->params[i]);
-    vc4_free(as->alloc, m->body);
-}
-
-/* ---- labels ---------------------------------------------------------------------- */
-
-static bool is_digits(const char *p, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (p[i] < '0' || p[i] > '9')
-            return false;
-    return len > 0;
-}
-
-static struct asm_local_label *loclab_get(struct vc4_asm *as, const char *p, size_t len, bool create)
-{
-    for (size_t i = 0; i < as->nloclab; i++)
-        if (name_eq(as->loclab[i].name, p, len))
-            return &as->loclab[i];
-    if (!create)
-        return NULL;
-    if (as->nloclab == as->caploclab) {
-        struct asm_local_label *v = vc4_array_grow(as->alloc, as->loclab,
-                                                   &as->caploclab, as->caploclab + 1, sizeof *v, 16);
-        if (!v)
-            return NULL;
-        as->loclab = v;
-    }
-    struct asm_local_label *l = &as->loclab[as->nloclab];
-    memset(l, 0, sizeof *l);
-    l->name = vc4_strndup(as->alloc, p, len);
-    if (!l->name)
-        return NULL;
-    as->nloclab++;
-    return l;
-}
-
-bool asm_label_ref(struct vc4_asm *as, const char *p, size_t len, uint32_t *addr)
-{
-    if (!as)
-        return false;
-    if (len >= 2 && (p[len - 1] == 'f' || p[len - 1] == 'b') && is_digits(p, len - 1)) {
-        /* numeric local label: the next (f) or previous (b) definition */
-        struct asm_local_label *l = loclab_get(as, p, len - 1, false);
-        if (!l)
-            return false;
-        size_t k = p[len - 1] == 'f' ? l->seen : l->seen - 1;
-        if (p[len - 1] == 'b' && l->seen == 0)
-            return false;
-        if (k >= l->n)
-            return false;
-        *addr = l->addrs[k];
-        return true;
-    }
-    if (is_digits(p, len)) { /* ":1" alone: the most recent definition */
-        struct asm_local_label *l = loclab_get(as, p, len, false);
-        if (!l || l->seen == 0 || l->seen > l->n)
-            return false;
-        *addr = l->addrs[l->seen - 1];
-        return true;
-    }
-    struct asm_sym *s = tab_find(&as->labels, p, len);
-    if (!s)
-        return false;
-    *addr = (uint32_t)s->val.i;
-    return true;
-}
-
 static uint32_t cur_pc(struct vc4_asm *as)
 {
     return as->opt.base_addr + (uint32_t)as->out.len;
 }
 
+/* Labels name instruction addresses: align like the next instruction would. */
 static void define_label(struct vc4_asm *as, const char *p, size_t len, unsigned col)
 {
-    /* labels name instruction addresses: align like the next instruction would */
     while (as->out.len & 7) {
         uint8_t z = 0;
         vc4_buf_append(&as->out, &z, 1);
     }
-    uint32_t pc = cur_pc(as);
-    if (is_digits(p, len)) {
-        struct asm_local_label *l = loclab_get(as, p, len, true);
-        if (!l) {
-            as->fatal = true;
-            return;
-        }
-        if (as->pass == 1) {
-            if (l->n == l->cap) {
-                uint32_t *v = vc4_array_grow(as->alloc, l->addrs, &l->cap, l->cap + 1, sizeof *v, 8);
-                if (!v) {
-                    as->fatal = true;
-                    return;
-                }
-                l->addrs = v;
-            }
-            l->addrs[l->n++] = pc;
-        } else if (l->seen < l->n) {
-            l->addrs[l->seen] = pc;
-        }
-        l->seen++;
-        return;
-    }
-    struct asm_sym *s = tab_find(&as->labels, p, len);
-    if (s) {
-        if (as->pass == 2 && s->scope == 2) {
-            asm_error(as, col, "label '%.*s' defined twice", (int)len, p);
-            return;
-        }
-        if (as->pass == 1 && s->scope == 1) {
-            asm_error(as, col, "label '%.*s' defined twice", (int)len, p);
-            return;
-        }
-    } else {
-        s = tab_add(as, &as->labels, p, len);
-        if (!s) {
-            as->fatal = true;
-            return;
-        }
-    }
-    s->val.kind = AV_LABEL;
-    s->val.i = pc;
-    s->scope = as->pass; /* which pass defined it */
+    asm_label_define(as, p, len, cur_pc(as), col);
 }
 
 /* ---- output ---------------------------------------------------------------------- */
@@ -561,20 +298,39 @@ static void run_text(struct vc4_asm *as, const char *name, const char *text, siz
 
 static void do_include(struct vc4_asm *as, const struct asm_tok *t, int n, int pos)
 {
-    if (t[pos].kind != TK_STRING) {
-        asm_error(as, t[pos].col, "expected a file name in quotes");
+    /* "file" (the including file's directory first) or <file> (only the
+     * include path: vc4asm -I, then the installed share directory) */
+    bool angle = asm_tok_ch(&t[pos], '<');
+    const char *np = t[pos].p;
+    size_t nlen = t[pos].len;
+    int after = pos + 1;
+    if (angle) {
+        np = t[pos].p + 1;
+        const char *close = NULL;
+        for (int k = pos + 1; k < n && t[k].kind != TK_END; k++)
+            if (asm_tok_ch(&t[k], '>') || asm_tok_is(&t[k], ">>")) {
+                close = t[k].p;
+                after = k + 1;
+                break;
+            }
+        nlen = close ? (size_t)(close - np) : 0;
+        if (!close) {
+            asm_error(as, t[pos].col, "expected a file name in <...>");
+            return;
+        }
+    } else if (t[pos].kind != TK_STRING) {
+        asm_error(as, t[pos].col, "expected a file name in quotes or <...>");
         return;
     }
     char name[1024];
-    if (t[pos].len >= sizeof name / 2 || t[pos].len == 0) {
+    if (nlen >= sizeof name / 2 || nlen == 0 || memchr(np, '"', nlen)) {
         asm_error(as, t[pos].col, "bad file name");
         return;
     }
-    memcpy(name, t[pos].p, t[pos].len);
-    name[t[pos].len] = 0;
-    if (!at_end(as, &t[pos + 1]))
+    memcpy(name, np, nlen);
+    name[nlen] = 0;
+    if (!at_end(as, &t[after]))
         return;
-    (void)n;
     /* search: the including file's directory, -I dirs, the installed data dir,
      * the source tree's share/vc4kit */
     char path[2048];
@@ -584,14 +340,15 @@ static void do_include(struct vc4_asm *as, const struct asm_tok *t, int n, int p
     const char *cands[3 + 64];
     size_t nc = 0;
     char dir[1024] = "";
-    if (name[0] != '/' && as->cur_file) {
+    if (name[0] != '/' && as->cur_file && !angle) {
         const char *sl = strrchr(as->cur_file, '/');
         if (sl && (size_t)(sl - as->cur_file) < sizeof dir - 1) {
             memcpy(dir, as->cur_file, (size_t)(sl - as->cur_file));
             dir[sl - as->cur_file] = 0;
         }
     }
-    cands[nc++] = dir[0] ? dir : NULL;
+    if (!angle)
+        cands[nc++] = dir[0] ? dir : NULL;
     for (size_t i = 0; i < as->nincdirs && nc < 60; i++)
         cands[nc++] = as->incdirs[i];
 #ifdef VC4KIT_DATADIR
@@ -661,12 +418,12 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
         while (!asm_tok_is(&t[pos], ")")) {
             if (t[pos].kind != TK_IDENT || m.nparams >= ASM_MAX_ARGS) {
                 asm_error(as, t[pos].col, "expected a parameter name");
-                macro_free(as, &m);
+                asm_macro_free(as, &m);
                 return;
             }
             m.params[m.nparams] = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
             if (!m.params[m.nparams++]) {
-                macro_free(as, &m);
+                asm_macro_free(as, &m);
                 as->fatal = true;
                 return;
             }
@@ -675,7 +432,7 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
                 pos++;
             else if (!asm_tok_is(&t[pos], ")")) {
                 asm_error(as, t[pos].col, "expected ',' or ')'");
-                macro_free(as, &m);
+                asm_macro_free(as, &m);
                 return;
             }
         }
@@ -684,7 +441,7 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
             pos++;
         if (t[pos].kind == TK_END) {
             asm_error(as, t[pos].col, "expected the function's expression");
-            macro_free(as, &m);
+            asm_macro_free(as, &m);
             return;
         }
         m.is_func = true;
@@ -694,22 +451,12 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
         m.expr_col = t[pos].col;
         m.expr_file = ln->file;
         m.name = vc4_strndup(as->alloc, name->p, name->len);
-        if (!m.name || as->nmacros >= ((size_t)1 << 20)) {
-            macro_free(as, &m);
+        if (!m.name) {
+            asm_macro_free(as, &m);
             as->fatal = true;
             return;
         }
-        if (as->nmacros == as->capmacros) {
-            struct asm_macro *v = vc4_array_grow(as->alloc, as->macros,
-                                                 &as->capmacros, as->capmacros + 1, sizeof *v, 16);
-            if (!v) {
-                macro_free(as, &m);
-                as->fatal = true;
-                return;
-            }
-            as->macros = v;
-        }
-        as->macros[as->nmacros++] = m;
+        asm_macro_add(as, &m);
         return;
     }
     if (asm_tok_is(&t[pos], ","))
@@ -722,6 +469,21 @@ static void do_set(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, 
 }
 
 /* Find the line that closes a block opened at lines[i] (nesting counted). */
+/* Is p[0..l) one of the names in list ("endr|endrep")? */
+static bool name_in(const char *p, size_t l, const char *list)
+{
+    for (;;) {
+        size_t k = strcspn(list, "|");
+        if (k == l && memcmp(p, list, l) == 0)
+            return true;
+        if (!list[k])
+            return false;
+        list += k + 1;
+    }
+}
+
+/* Find the line that closes a block opened at lines[i] (nesting counted);
+ * close lists the closing directives' names ("endr|endrep"). */
 static size_t find_end(const struct asm_line *lines, size_t n, size_t i, const char *open,
                        const char *close)
 {
@@ -730,18 +492,48 @@ static size_t find_end(const struct asm_line *lines, size_t n, size_t i, const c
         const char *p = lines[k].text, *e = p + lines[k].len;
         while (p < e && (*p == ' ' || *p == '\t'))
             p++;
-        /* skip a leading label */
         if (p < e && *p == '.') {
             size_t l = 1;
             while (p + l < e && ((p[l] >= 'a' && p[l] <= 'z') || (p[l] >= 'A' && p[l] <= 'Z')))
                 l++;
-            if (l - 1 == strlen(open) && memcmp(p + 1, open, l - 1) == 0)
+            if (name_in(p + 1, l - 1, open))
                 depth++;
-            else if (l - 1 == strlen(close) && memcmp(p + 1, close, l - 1) == 0 && --depth == 0)
+            else if (name_in(p + 1, l - 1, close) && --depth == 0)
                 return k;
         }
     }
     return n;
+}
+
+/* The directives that open a block, the names that close it (vc4asm
+ * Parser directiveMap), and what a missing end is called. */
+static const struct block_kind {
+    const char *open, *close, *missing;
+} block_kinds[] = {
+    {"macro", "endm", ".endm"},
+    {"func", "endf|endfunc", ".endf"},
+    {"rep", "endr|endrep", ".endr"},
+    {"foreach", "endfor", ".endfor"},
+    {"local", "endloc", ".endloc"},
+};
+
+static const struct block_kind *block_kind_of(const struct asm_tok *d)
+{
+    for (size_t k = 0; k < VC4_ARRAY_SIZE(block_kinds); k++)
+        if (d->kind == TK_SUFFIX && name_in(d->p, d->len, block_kinds[k].open))
+            return &block_kinds[k];
+    return NULL;
+}
+
+/* The end of the block a directive opens, or an error and nl. */
+static size_t block_end(struct vc4_asm *as, const struct asm_tok *d, const struct asm_line *lines,
+                        size_t nl, size_t i)
+{
+    const struct block_kind *bk = block_kind_of(d);
+    size_t e = find_end(lines, nl, i, bk->open, bk->close);
+    if (e >= nl)
+        asm_error(as, d->col, "missing %s", bk->missing);
+    return e;
 }
 
 static void run_macro(struct vc4_asm *as, struct asm_macro *m, const struct asm_tok *t, int n,
@@ -754,19 +546,36 @@ static void run_macro(struct vc4_asm *as, struct asm_macro *m, const struct asm_
             asm_error(as, t[pos].col, "too many macro arguments");
             return;
         }
-        struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
-        if (!asm_expr(&c, &args[na++]))
-            return;
-        pos = c.pos;
+        if (asm_tok_ch(&t[pos], '-') && (asm_tok_is(&t[pos + 1], ",") || t[pos + 1].kind == TK_END)) {
+            /* '-' alone: no register (vc4asm; GPU_FFT 2.0's 256 and 4k shaders
+             * pass it), the register that discards writes and reads 0 */
+            memset(&args[na], 0, sizeof args[na]);
+            args[na].kind = AV_REG;
+            asm_builtin_reg("nop", 3, &args[na++].r);
+            pos++;
+        } else {
+            struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
+            if (!asm_expr(&c, &args[na++]))
+                return;
+            pos = c.pos;
+        }
         if (asm_tok_is(&t[pos], ","))
             pos++;
         else if (!at_end(as, &t[pos]))
             return;
     }
     if (na > m->nparams) {
-        asm_error(as, t[0].col, "macro '%s' takes %d arguments", m->name, m->nparams);
+        asm_error(as, t[0].col, "macro '%s' takes %d argument%s, %d given", m->name, m->nparams,
+                  m->nparams == 1 ? "" : "s", na);
         return;
     }
+    /* vc4asm refuses too few; vc4kit's v3d_cl.qinc packet macros have optional
+     * trailing parameters (Prim_XY32 count, v0, v1, ...), so this says so at
+     * the call and runs the macro with those parameters undefined */
+    if (na < m->nparams)
+        asm_warning(as, t[0].col, "macro '%s' takes %d argument%s, %d given; the last %d are "
+                    "undefined", m->name, m->nparams, m->nparams == 1 ? "" : "s", na,
+                    m->nparams - na);
     if (as->depth >= ASM_MAX_DEPTH) {
         asm_error(as, t[0].col, "macros nested too deeply (recursion?)");
         as->fatal = true;
@@ -777,17 +586,7 @@ static void run_macro(struct vc4_asm *as, struct asm_macro *m, const struct asm_
     asm_scope_push(as);
     for (int i = 0; i < na; i++)
         asm_sym_set(as, m->params[i], strlen(m->params[i]), &args[i], false, true, t[0].col);
-    /* the body may redefine the macro; keep a copy of the line list */
-    size_t nb = m->nbody;
-    struct asm_line *body = nb ? vc4_malloc(as->alloc, nb * sizeof *body) : NULL;
-    if (nb && !body) {
-        as->fatal = true;
-    } else {
-        if (nb)
-            memcpy(body, m->body, nb * sizeof *body);
-        process_block(as, body, nb);
-        vc4_free(as->alloc, body);
-    }
+    process_block(as, m->body, m->nbody); /* m stays valid: see asm_macro_add */
     asm_scope_pop(as);
     as->cur_file = of;
     as->cur_line = ol;
@@ -797,10 +596,11 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
                    struct asm_val *out, unsigned col)
 {
     if (nargs != m->nparams) {
-        asm_error(as, col, "function '%s' takes %d arguments", m->name, m->nparams);
+        asm_error(as, col, "function '%s' takes %d argument%s, %d given", m->name, m->nparams,
+                  m->nparams == 1 ? "" : "s", nargs);
         return false;
     }
-    if (as->fatal || !charge_work(as, col))
+    if (as->fatal || !asm_charge_work(as, col))
         return false;
     if (as->depth >= ASM_MAX_DEPTH) {
         asm_error(as, col, "functions nested too deeply (recursion?)");
@@ -833,13 +633,7 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
     } else {
         as->in_func++;
         as->func_has_result = false;
-        size_t nb = m->nbody;
-        struct asm_line *body = nb ? vc4_malloc(as->alloc, nb * sizeof *body) : NULL;
-        if (nb && body) {
-            memcpy(body, m->body, nb * sizeof *body);
-            process_block(as, body, nb);
-            vc4_free(as->alloc, body);
-        }
+        process_block(as, m->body, m->nbody); /* m stays valid: see asm_macro_add */
         as->in_func--;
         if (!as->func_has_result) {
             asm_error(as, col, "function '%s' gave no value", m->name);
@@ -868,6 +662,10 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
         return false;
     }
     m.name = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
+    if (!m.name) {
+        as->fatal = true;
+        return false;
+    }
     pos++;
     bool paren = func && asm_tok_is(&t[pos], "(");
     if (paren || asm_tok_is(&t[pos], ","))
@@ -875,10 +673,15 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
     while (t[pos].kind == TK_IDENT) {
         if (m.nparams >= ASM_MAX_ARGS) {
             asm_error(as, t[pos].col, "too many parameters");
-            macro_free(as, &m);
+            asm_macro_free(as, &m);
             return false;
         }
-        m.params[m.nparams++] = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
+        m.params[m.nparams] = vc4_strndup(as->alloc, t[pos].p, t[pos].len);
+        if (!m.params[m.nparams++]) {
+            asm_macro_free(as, &m);
+            as->fatal = true;
+            return false;
+        }
         pos++;
         if (asm_tok_is(&t[pos], ","))
             pos++;
@@ -887,29 +690,46 @@ static bool define_block(struct vc4_asm *as, const struct asm_tok *t, int n, int
         pos++;
     if (t[pos].kind != TK_END) {
         asm_error(as, t[pos].col, "unexpected text in definition");
-        macro_free(as, &m);
+        asm_macro_free(as, &m);
         return false;
     }
     m.body = nbody ? vc4_malloc(as->alloc, nbody * sizeof *body) : NULL;
     if (nbody && !m.body) {
-        macro_free(as, &m);
+        asm_macro_free(as, &m);
         as->fatal = true;
         return false;
     }
     if (nbody)
         memcpy(m.body, body, nbody * sizeof *body);
     m.nbody = nbody;
-    if (as->nmacros == as->capmacros) {
-        struct asm_macro *v = vc4_array_grow(as->alloc, as->macros,
-                                             &as->capmacros, as->capmacros + 1, sizeof *v, 16);
-        if (!v) {
-            macro_free(as, &m);
-            as->fatal = true;
-            return false;
-        }
-        as->macros = v;
+    return asm_macro_add(as, &m);
+}
+
+/* IEEE 754 half precision (.half, .float16), rounded to nearest even; a
+ * finite value beyond 65504 is an error (vc4asm Eval::toFloat16). */
+static bool half_bits(double d, uint64_t *out)
+{
+    union { float f; uint32_t u; } u = {.f = (float)d};
+    uint32_t sign = (u.u >> 16) & 0x8000u, mag = u.u & 0x7fffffffu;
+    if (mag >= 0x7f800000u) { /* inf, nan */
+        *out = sign | 0x7c00u | (mag > 0x7f800000u ? 0x200u : 0);
+        return true;
     }
-    as->macros[as->nmacros++] = m;
+    if (fabs(d) > 65504.0)
+        return false;
+    int e = (int)(mag >> 23) - 127 + 15;
+    uint32_t m = (mag & 0x7fffffu) | 0x800000u; /* 24-bit significand */
+    int shift = e > 0 ? 13 : 14 - e;            /* bits to drop */
+    if (shift > 24) {
+        *out = sign;
+        return true;
+    }
+    uint32_t h = m >> shift, rest = m & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (h & 1)))
+        h++;
+    /* normal: exponent e >= 1 in bits 14:10 over the 10 mantissa bits (the
+     * implicit bit of h adds 1 to the exponent field, carries included) */
+    *out = sign | (e > 0 ? ((uint32_t)(e - 1) << 10) + h : h);
     return true;
 }
 
@@ -934,6 +754,11 @@ static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos,
             if (size == 8) {
                 union { double d; uint64_t u; } u = {.d = d};
                 x = u.u;
+            } else if (size == 2) {
+                if (!half_bits(d, &x)) {
+                    asm_error(as, col, "%g is outside the half-precision range", d);
+                    return;
+                }
             } else {
                 x = vc4_f2u((float)d);
             }
@@ -982,6 +807,51 @@ static void end_back(struct vc4_asm *as, unsigned col)
     vc4_free(as->alloc, tmp);
 }
 
+/* .foreach var, value, value... (the body once per value, var set to it;
+ * the values are evaluated at the directive) and .local (the body once, in a
+ * context of its own for .lset), vc4asm Parser::beginREP / beginLOCAL. */
+static void run_block(struct vc4_asm *as, const struct asm_tok *t, int n,
+                      const struct asm_line *body, size_t nbody, bool foreach)
+{
+    struct asm_val vals[ASM_MAX_ARGS];
+    int nv = 1, pos = 1;
+    if (foreach) {
+        if (t[1].kind != TK_IDENT || !asm_tok_is(&t[2], ",")) {
+            asm_error(as, t[1].col, "expected '.foreach name, value, ...'");
+            return;
+        }
+        nv = 0;
+        pos = 3;
+        for (;;) {
+            if (nv >= ASM_MAX_ARGS) {
+                asm_error(as, t[pos].col, "too many .foreach values");
+                return;
+            }
+            struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
+            if (!asm_expr(&c, &vals[nv++]))
+                return;
+            pos = c.pos;
+            if (!asm_tok_is(&t[pos], ","))
+                break;
+            pos++;
+        }
+    }
+    if (!at_end(as, &t[pos]))
+        return;
+    if (as->depth >= ASM_MAX_DEPTH) {
+        asm_error(as, t[0].col, "blocks nested too deeply");
+        as->fatal = true;
+        return;
+    }
+    for (int k = 0; k < nv && !as->fatal && asm_charge_work(as, t[0].col); k++) {
+        asm_scope_push(as);
+        if (foreach)
+            asm_sym_set(as, t[1].p, t[1].len, &vals[k], false, true, t[1].col);
+        process_block(as, body, nbody);
+        asm_scope_pop(as);
+    }
+}
+
 /* One directive line (t[0] is the TK_SUFFIX). Returns lines consumed beyond this one. */
 static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
                         const struct asm_line *lines, size_t nl, size_t i)
@@ -996,16 +866,14 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
         do_set(as, t, n, 1, false, true, &lines[i]);
     } else if (dir_is(d, "lconst")) {
         do_set(as, t, n, 1, true, true, &lines[i]);
-    } else if (dir_is(d, "unset") || dir_is(d, "lunset")) {
+    } else if (dir_is(d, "unset") || dir_is(d, "undef") || dir_is(d, "lunset")) {
         if (t[1].kind != TK_IDENT) {
             asm_error(as, t[1].col, "expected a name");
         } else {
             struct asm_symtab *tab = dir_is(d, "lunset") ? &as->locals : &as->globals;
-            struct asm_sym *s = tab_find(tab, t[1].p, t[1].len);
-            if (s) {
-                vc4_free(as->alloc, s->name);
-                *s = tab->v[--tab->n];
-            }
+            struct asm_sym *s = asm_tab_find(tab, t[1].p, t[1].len);
+            if (s)
+                asm_tab_remove(as, tab, s);
         }
     } else if (dir_is(d, "assert")) {
         struct asm_expr_ctx c = {.as = as, .t = t, .pos = 1, .n = n};
@@ -1020,19 +888,21 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
         do_include(as, t, n, 1);
     } else if (dir_is(d, "macro") || dir_is(d, "func")) {
         bool func = dir_is(d, "func");
-        size_t e = find_end(lines, nl, i, func ? "func" : "macro", func ? "endf" : "endm");
-        if (e >= nl) {
-            asm_error(as, col, "missing .%s", func ? "endf" : "endm");
+        size_t e = block_end(as, d, lines, nl, i);
+        if (e >= nl)
             return nl - i;
-        }
         define_block(as, t, n, 1, func, lines + i + 1, e - i - 1);
         return e - i;
-    } else if (dir_is(d, "rep")) {
-        size_t e = find_end(lines, nl, i, "rep", "endr");
-        if (e >= nl) {
-            asm_error(as, col, "missing .endr");
+    } else if (dir_is(d, "foreach") || dir_is(d, "local")) {
+        size_t e = block_end(as, d, lines, nl, i);
+        if (e >= nl)
             return nl - i;
-        }
+        run_block(as, t, n, lines + i + 1, e - i - 1, dir_is(d, "foreach"));
+        return e - i;
+    } else if (dir_is(d, "rep")) {
+        size_t e = block_end(as, d, lines, nl, i);
+        if (e >= nl)
+            return nl - i;
         int pos = 1;
         const struct asm_tok *var = NULL;
         if (t[1].kind == TK_IDENT && (asm_tok_is(&t[2], ",") || t[2].kind == TK_NUMBER ||
@@ -1058,7 +928,9 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
             vlen = var->len < sizeof vname ? var->len : sizeof vname - 1;
             memcpy(vname, var->p, vlen);
         }
-        for (int64_t k = 0; k < cnt && !as->fatal; k++) {
+        /* every iteration is work, also of an empty body (regression: nested
+         * .rep 1000000 with nothing inside ran 10^12 iterations) */
+        for (int64_t k = 0; k < cnt && !as->fatal && asm_charge_work(as, col); k++) {
             asm_scope_push(as);
             if (var) {
                 struct asm_val v = {.kind = AV_INT, .i = k};
@@ -1068,7 +940,9 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
             asm_scope_pop(as);
         }
         return e - i;
-    } else if (dir_is(d, "endm") || dir_is(d, "endr") || dir_is(d, "endf")) {
+    } else if (dir_is(d, "endm") || dir_is(d, "endr") || dir_is(d, "endf") ||
+               dir_is(d, "endrep") || dir_is(d, "endfunc") || dir_is(d, "endfor") ||
+               dir_is(d, "endloc")) {
         asm_error(as, col, ".%.*s without its opening directive", (int)d->len, d->p);
     } else if (dir_is(d, "back")) {
         int pos = 1;
@@ -1089,7 +963,7 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
         as->in_back = true;
         as->back.insert_at = as->out.len - (size_t)k * 8;
         as->back.start = as->out.len;
-    } else if (dir_is(d, "endb")) {
+    } else if (dir_is(d, "endb") || dir_is(d, "endback")) {
         end_back(as, col);
     } else if (dir_is(d, "align")) {
         int pos = 1;
@@ -1103,18 +977,22 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
         uint8_t z = 0;
         while ((cur_pc(as) & (uint32_t)(a - 1)) && !as->fatal)
             emit(as, &z, 1, col);
-    } else if (dir_is(d, "byte")) {
+    } else if (dir_is(d, "byte") || dir_is(d, "int8")) {
         do_data(as, t, n, 1, 1, false);
-    } else if (dir_is(d, "short") || dir_is(d, "hword") || dir_is(d, "half")) {
+    } else if (dir_is(d, "short") || dir_is(d, "hword") || dir_is(d, "int16")) {
         do_data(as, t, n, 1, 2, false);
-    } else if (dir_is(d, "int") || dir_is(d, "long") || dir_is(d, "word")) {
-        do_data(as, t, n, 1, 4, false);
-    } else if (dir_is(d, "quad") || dir_is(d, "dword")) {
+    } else if (dir_is(d, "int") || dir_is(d, "int32") || dir_is(d, "dword") || dir_is(d, "word")) {
+        do_data(as, t, n, 1, 4, false); /* .word: 32 bits here (see docs/assembly.md) */
+    } else if (dir_is(d, "long") || dir_is(d, "int64") || dir_is(d, "qword") || dir_is(d, "quad")) {
         do_data(as, t, n, 1, 8, false);
-    } else if (dir_is(d, "float") || dir_is(d, "single")) {
+    } else if (dir_is(d, "half") || dir_is(d, "float16")) {
+        do_data(as, t, n, 1, 2, true);
+    } else if (dir_is(d, "float") || dir_is(d, "float32") || dir_is(d, "single")) {
         do_data(as, t, n, 1, 4, true);
-    } else if (dir_is(d, "global") || dir_is(d, "text") || dir_is(d, "section") ||
-               dir_is(d, "local")) {
+    } else if (dir_is(d, "double") || dir_is(d, "float64")) {
+        do_data(as, t, n, 1, 8, true);
+    } else if (dir_is(d, "global") || dir_is(d, "text") || dir_is(d, "code") ||
+               dir_is(d, "section")) {
         /* accepted for compatibility; no effect */
     } else {
         asm_error(as, col, "unknown directive .%.*s", (int)d->len, d->p);
@@ -1128,7 +1006,7 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
     is.depth = 0;
     struct asm_tok toks[ASM_MAX_TOKENS];
     for (size_t i = 0; i < n && !as->fatal; i++) {
-        if (!charge_work(as, 1))
+        if (!asm_charge_work(as, 1))
             return;
         as->cur_file = lines[i].file;
         as->cur_line = lines[i].line;
@@ -1161,15 +1039,21 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
         /* conditional assembly is tracked even while skipping */
         if (t[0].kind == TK_SUFFIX &&
             (dir_is(&t[0], "if") || dir_is(&t[0], "elseif") || dir_is(&t[0], "else") ||
-             dir_is(&t[0], "endif"))) {
-            if (dir_is(&t[0], "if")) {
+             dir_is(&t[0], "endif") || dir_is(&t[0], "elif") || dir_is(&t[0], "ifset"))) {
+            if (dir_is(&t[0], "if") || dir_is(&t[0], "ifset")) {
                 if (is.depth >= (int)sizeof is.st) {
                     asm_error(as, t[0].col, ".if nested too deeply");
                     as->fatal = true;
                     return;
                 }
                 uint8_t st = 2;
-                if (!skipping(&is)) {
+                if (!skipping(&is) && dir_is(&t[0], "ifset")) {
+                    /* .ifset name: is the symbol defined (vc4asm parseIFSET) */
+                    if (t[1].kind != TK_IDENT)
+                        asm_error(as, t[1].col, "expected a name");
+                    else if (at_end(as, &t[2]))
+                        st = asm_sym_find(as, t[1].p, t[1].len) ? 0 : 1;
+                } else if (!skipping(&is)) {
                     struct asm_expr_ctx c = {.as = as, .t = t, .pos = 1, .n = nt};
                     struct asm_val v;
                     if (asm_expr(&c, &v) && at_end(as, &t[c.pos]))
@@ -1202,12 +1086,10 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
             continue;
         }
         if (skipping(&is)) {
-            /* skip whole macro/rep/func bodies so their .if lines do not count */
-            if (t[0].kind == TK_SUFFIX && (dir_is(&t[0], "macro") || dir_is(&t[0], "rep") ||
-                                           dir_is(&t[0], "func"))) {
-                const char *o = dir_is(&t[0], "macro") ? "macro" : dir_is(&t[0], "rep") ? "rep" : "func";
-                const char *c = o[0] == 'm' ? "endm" : o[0] == 'r' ? "endr" : "endf";
-                size_t e = find_end(lines, n, i, o, c);
+            /* skip whole macro/rep/func/... bodies so their .if lines do not count */
+            const struct block_kind *bk = block_kind_of(&t[0]);
+            if (bk) {
+                size_t e = find_end(lines, n, i, bk->open, bk->close);
                 i = e < n ? e : n;
             }
             continue;
@@ -1294,20 +1176,13 @@ void vc4_asm_destroy(struct vc4_asm *as)
 {
     if (!as)
         return;
-    tab_truncate(as, &as->globals, 0);
-    tab_truncate(as, &as->locals, 0);
-    tab_truncate(as, &as->labels, 0);
-    vc4_free(as->alloc, as->globals.v);
-    vc4_free(as->alloc, as->locals.v);
-    vc4_free(as->alloc, as->labels.v);
-    for (size_t i = 0; i < as->nmacros; i++)
-        macro_free(as, &as->macros[i]);
+    asm_tab_free(as, &as->globals);
+    asm_tab_free(as, &as->locals);
+    asm_tab_free(as, &as->labels);
+    asm_macros_truncate(as, 0);
     vc4_free(as->alloc, as->macros);
-    for (size_t i = 0; i < as->nloclab; i++) {
-        vc4_free(as->alloc, as->loclab[i].name);
-        vc4_free(as->alloc, as->loclab[i].addrs);
-    }
-    vc4_free(as->alloc, as->loclab);
+    vc4_free(as->alloc, as->macro_hash.head);
+    asm_loclab_free(as);
     for (size_t i = 0; i < as->nincdirs; i++)
         vc4_free(as->alloc, as->incdirs[i]);
     vc4_free(as->alloc, as->incdirs);
@@ -1351,13 +1226,11 @@ static void reset_pass(struct vc4_asm *as)
 {
     as->out.len = as->call_start;
     as->out.failed = false;
-    tab_truncate(as, &as->globals, as->globals_keep);
+    asm_tab_truncate(as, &as->globals, as->globals_keep);
     for (size_t i = 0; i < as->globals.n; i++)
         as->globals.v[i].val = as->globals.v[i].keep_val;
-    tab_truncate(as, &as->locals, 0);
-    for (size_t i = as->macros_keep; i < as->nmacros; i++)
-        macro_free(as, &as->macros[i]);
-    as->nmacros = as->macros_keep;
+    asm_tab_truncate(as, &as->locals, 0);
+    asm_macros_truncate(as, as->macros_keep);
     for (size_t i = 0; i < as->nloclab; i++) {
         as->loclab[i].seen = 0;
         if (as->pass == 1)
@@ -1446,10 +1319,9 @@ bool vc4_asm_lookup(const struct vc4_asm *as, const char *name, int64_t *value)
 {
     if (!as || !name)
         return false;
-    struct vc4_asm *m = (struct vc4_asm *)(uintptr_t)as;
-    struct asm_sym *s = tab_find(&m->labels, name, strlen(name));
+    const struct asm_sym *s = asm_tab_find(&as->labels, name, strlen(name));
     if (!s)
-        s = tab_find(&m->globals, name, strlen(name));
+        s = asm_tab_find(&as->globals, name, strlen(name));
     if (!s || (s->val.kind != AV_INT && s->val.kind != AV_LABEL))
         return false;
     if (value)

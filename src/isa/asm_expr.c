@@ -3,8 +3,9 @@
  * (vc4asm doc/expressions.html): int, float (a number with '.' or exponent),
  * registers (with pack/unpack suffix and rotation), labels (":name", "r:name",
  * ":1f"/":1b" numeric local labels), per-element vectors "[a,b,...]".
- * Operators share C's precedence; '>>>' is the unsigned shift, '<<<'/'>>>' on
- * registers are not rotations, 'reg << n' / 'reg >> n' are vector rotations.
+ * Operators share C's precedence; values are 64 bits: '<<<' / '>>>' are the
+ * logical shifts, '><<' '>><' rotate 32 bits, '><<<' '>>><' 64 bits (vc4asm
+ * Eval.cpp); 'reg << n' / 'reg >> n' are vector rotations.
  */
 #include <assert.h>
 #include <math.h>
@@ -167,6 +168,24 @@ static bool fail(struct asm_expr_ctx *c, const struct asm_tok *t, const char *ms
     return false;
 }
 
+/* "'sin' needs one number": a built-in function's complaint */
+static bool fail_fn(struct asm_expr_ctx *c, const struct asm_tok *t, const char *what)
+{
+    if (!c->failed)
+        asm_error(c->as, t->col, "'%.*s' %s", (int)t->len, t->p, what);
+    c->failed = true;
+    return false;
+}
+
+/* fail with the token's text: "undefined symbol 'r6'" */
+static bool fail_named(struct asm_expr_ctx *c, const struct asm_tok *t, const char *what)
+{
+    if (!c->failed)
+        asm_error(c->as, t->col, "%s '%.*s'", what, (int)t->len, t->p);
+    c->failed = true;
+    return false;
+}
+
 bool asm_parse_number(const char *p, size_t len, struct asm_val *v)
 {
     memset(v, 0, sizeof *v);
@@ -231,6 +250,8 @@ bool asm_parse_number(const char *p, size_t len, struct asm_val *v)
     return true;
 }
 
+static double exp10_of(double x) { return pow(10.0, x); }
+
 /* ---- built-in query functions (replace vc4asm's ':[...]' register literals) --- */
 
 static bool builtin_func(struct asm_expr_ctx *c, const struct asm_tok *name, struct asm_val *a,
@@ -278,14 +299,60 @@ static bool builtin_func(struct asm_expr_ctx *c, const struct asm_tok *name, str
         *out = (mx ? x >= y : x <= y) ? a[0] : a[1];
         return true;
     }
-    if (asm_tok_is(name, "log2") && na == 1 && a[0].kind == AV_INT) {
+    /* vc4asm's mathematical operators (Parser operatorMap2, Eval.cpp): the
+     * result is a float, int arguments are converted */
+    static const struct { const char *name; double (*fn)(double); } math[] = {
+        {"acos", acos}, {"acosh", acosh}, {"asin", asin}, {"asinh", asinh}, {"atan", atan},
+        {"atanh", atanh}, {"cos", cos}, {"cosh", cosh}, {"erf", erf}, {"erfc", erfc},
+        {"exp", exp}, {"exp10", exp10_of}, {"exp2", exp2}, {"log", log}, {"log10", log10},
+        {"log2", log2}, {"sin", sin}, {"sinh", sinh}, {"tan", tan}, {"tanh", tanh},
+    };
+    for (size_t k = 0; k < VC4_ARRAY_SIZE(math); k++) {
+        if (!asm_tok_is(name, math[k].name))
+            continue;
+        if (na != 1 || (a[0].kind != AV_INT && a[0].kind != AV_FLOAT))
+            return fail_fn(c, name, "needs one number");
+        out->kind = AV_FLOAT;
+        out->undef = a[0].undef;
+        out->f = math[k].fn(a[0].kind == AV_FLOAT ? a[0].f : (double)a[0].i);
+        return true;
+    }
+    /* floor / ceil give an int (vc4asm; see docs/assembly.md deviations) */
+    if ((asm_tok_is(name, "floor") || asm_tok_is(name, "ceil")) && na == 1 &&
+        (a[0].kind == AV_INT || a[0].kind == AV_FLOAT)) {
+        double x = a[0].kind == AV_FLOAT ? a[0].f : (double)a[0].i;
+        x = name->p[0] == 'f' ? floor(x) : ceil(x);
+        if (!(x >= -9.2e18 && x <= 9.2e18))
+            return fail_fn(c, name, "result is outside the integer range");
+        set_int(out, (int64_t)x);
+        return true;
+    }
+    /* vc4.qinc's integer helpers (vc4asm share/include/vc4.qinc), built in:
+     * ilog2(x) the highest set bit of x as unsigned (-1 for 0);
+     * reverseBits(x, n) the low n bits of x in reverse order;
+     * reverseBits4/8/16/32/64(x) the same for n = 4 ... 64 */
+    if (asm_tok_is(name, "ilog2") && na == 1 && a[0].kind == AV_INT) {
         uint64_t x = (uint64_t)a[0].i;
         int r = -1;
-        while (x) {
+        for (; x; x >>= 1)
             r++;
-            x >>= 1;
-        }
         set_int(out, r);
+        return true;
+    }
+    if (name->len >= 11 && memcmp(name->p, "reverseBits", 11) == 0 && a[0].kind == AV_INT) {
+        int64_t n = -1;
+        if (name->len == 11 && na == 2 && a[1].kind == AV_INT)
+            n = a[1].i;
+        else if (na == 1 && (asm_tok_is(name, "reverseBits4") || asm_tok_is(name, "reverseBits8") ||
+                             asm_tok_is(name, "reverseBits16") || asm_tok_is(name, "reverseBits32") ||
+                             asm_tok_is(name, "reverseBits64")))
+            n = strtol(name->p + 11, NULL, 10);
+        if (n < 0 || n > 64)
+            return fail_fn(c, name, "needs an integer and a bit count 0..64");
+        uint64_t x = (uint64_t)a[0].i, r = 0;
+        for (int64_t k = 0; k < n; k++, x >>= 1)
+            r = r << 1 | (x & 1);
+        set_int(out, (int64_t)r);
         return true;
     }
     if (asm_tok_is(name, "countBits") && na == 1 && a[0].kind == AV_INT) {
@@ -296,7 +363,7 @@ static bool builtin_func(struct asm_expr_ctx *c, const struct asm_tok *name, str
         set_int(out, r);
         return true;
     }
-    return fail(c, name, "unknown function");
+    return fail_named(c, name, "unknown function");
 }
 
 /* ---- the parser ------------------------------------------------------------- */
@@ -375,15 +442,74 @@ int asm_cond_code(const struct asm_tok *t)
     return s[0] == '.' && asm_name_is(s + 1, p, len) ? c : -1;
 }
 
+/* vc4asm's other spellings of the pack/unpack and condition suffixes
+ * (Parser.tables.cpp extMap): "8888" is 8abcd, "clamp" the saturating form,
+ * "i"/"f" name the integer/float variant of a mode (vc4kit places the pack by
+ * its own rule: docs/assembly.md), "8ddupe" replicates byte d; a condition on
+ * a destination may drop the "if" (r0.z) or name the flag state (zs, zc...). */
+static const struct { const char *alias, *name; } suffix_aliases[] = { /* sorted */
+    /* the 'f' pack variants ask for the MUL colour pack and the 'i' ones for
+     * the regfile-A pack (vc4asm calcPM: P_FLT -> pm 1, P_INT -> pm 0):
+     * asm_suffix_pack_kind tells which */
+    {"16aclamp", "16as"}, {"16af", "16a"}, {"16ai", "16a"}, {"16asi", "16as"},
+    {"16bclamp", "16bs"}, {"16bf", "16b"}, {"16bi", "16b"}, {"16bsi", "16bs"},
+    {"32clamp", "32s"}, {"32si", "32s"},
+    {"8888", "8abcd"}, {"8888i", "8abcd"}, {"8888s", "8abcds"}, {"8888sf", "8abcds"},
+    {"8888si", "8abcds"}, {"8abcdi", "8abcd"}, {"8abcdsf", "8abcds"}, {"8abcdsi", "8abcds"},
+    {"8aclamp", "8as"}, {"8af", "8a"}, {"8ai", "8a"}, {"8asf", "8as"}, {"8asi", "8as"},
+    {"8bclamp", "8bs"}, {"8bf", "8b"}, {"8bi", "8b"}, {"8bsf", "8bs"}, {"8bsi", "8bs"},
+    {"8cclamp", "8cs"}, {"8cf", "8c"}, {"8ci", "8c"}, {"8csf", "8cs"}, {"8csi", "8cs"},
+    {"8dclamp", "8ds"}, {"8ddupe", "8abcd"}, {"8ddupeclamp", "8abcds"}, {"8df", "8d"},
+    {"8di", "8d"}, {"8dsf", "8ds"}, {"8dsi", "8ds"},
+    {"c", "ifc"}, {"cc", "ifcc"}, {"cs", "ifc"}, {"ifcs", "ifc"}, {"ifns", "ifn"},
+    {"ifzc", "ifnz"}, {"ifzs", "ifz"}, {"n", "ifn"}, {"nn", "ifnn"}, {"ns", "ifn"},
+    {"nz", "ifnz"}, {"z", "ifz"}, {"zc", "ifnz"}, {"zs", "ifz"},
+};
+
+/* 2 for an 'f' pack spelling (MUL colour pack), 1 for an 'i' one (regfile-A
+ * pack), 0 otherwise. */
+static int suffix_pack_kind(const struct asm_tok *t)
+{
+    if (t->kind != TK_SUFFIX || t->len < 3 || (t->p[0] != '8' && t->p[0] != '1' && t->p[0] != '3'))
+        return 0;
+    char last = t->p[t->len - 1];
+    return last == 'f' ? 2 : last == 'i' ? 1 : 0;
+}
+
+/* The suffix token t under its vc4kit name (t itself when it has no alias). */
+struct asm_tok asm_suffix_canonical(const struct asm_tok *t)
+{
+    struct asm_tok r = *t;
+    if (t->kind != TK_SUFFIX)
+        return r;
+    size_t lo = 0, hi = VC4_ARRAY_SIZE(suffix_aliases); /* sorted by alias */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = asm_name_cmp(t->p, t->len, suffix_aliases[mid].alias);
+        if (c == 0) {
+            r.p = suffix_aliases[mid].name;
+            r.len = (uint32_t)strlen(r.p);
+            break;
+        }
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return r;
+}
+
 bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v)
 {
     while (peek(c)->kind == TK_SUFFIX) {
-        const struct asm_tok *t = peek(c);
+        struct asm_tok canon = asm_suffix_canonical(peek(c));
+        const struct asm_tok *t = &canon;
         int pk = pk_code(t);
         if (pk) {
             if (v->r.pk)
                 return fail(c, t, "only one pack/unpack suffix per register");
             v->r.pk = (uint8_t)pk;
+            v->r.pkf = (uint8_t)suffix_pack_kind(peek(c));
         } else {
             int cc = asm_cond_code(t);
             if (cc < 0)
@@ -465,7 +591,7 @@ static bool primary(struct asm_expr_ctx *c, struct asm_val *v)
         } else if (c->as->pass == 1) {
             v->undef = true;
         } else {
-            ok = fail(c, n, "undefined label");
+            ok = fail_named(c, n, "undefined label");
         }
     } else if (t->kind == TK_IDENT) {
         c->pos++;
@@ -501,7 +627,7 @@ static bool primary(struct asm_expr_ctx *c, struct asm_val *v)
             if (s) {
                 *v = s->val;
             } else if (!asm_builtin_reg(t->p, t->len, &v->r)) {
-                ok = fail(c, t, "undefined symbol");
+                ok = fail_named(c, t, "undefined symbol");
             } else {
                 v->kind = AV_REG;
             }
@@ -561,7 +687,7 @@ static bool unary(struct asm_expr_ctx *c, struct asm_val *v)
 /* Binary operator precedence (higher binds tighter); 0 = not a binary op. */
 static int prec(const struct asm_tok *t)
 {
-    if (t->kind != TK_PUNCT || t->len > 3)
+    if (t->kind != TK_PUNCT || t->len > 4)
         return 0;
     char a = t->p[0], b = t->len > 1 ? t->p[1] : 0;
     switch (a) {
@@ -569,7 +695,7 @@ static int prec(const struct asm_tok *t)
     case '/': case '%': return 10;
     case '+': case '-': return 9;
     case '<': return b == '<' ? 8 : 7;
-    case '>': return b == '>' ? 8 : 7;
+    case '>': return b == '>' || b == '<' ? 8 : 7; /* >> >>> >>< >>>< ><< ><<< */
     case '=': return b == '=' ? 6 : 0;
     case '!': return b == '=' ? 6 : 0;
     case '&': return b == '&' ? 2 : 5;
@@ -706,20 +832,45 @@ static bool apply_binary(struct asm_expr_ctx *c, const struct asm_tok *op, struc
     } else if (o0 == '*') { /* power */
         if (fl) { r.kind = AV_FLOAT; r.f = pow(x, y); }
         else { int64_t p = 1; for (int64_t k = 0; k < j && k < 64; k++) p = (int64_t)((uint64_t)p * ui); r.i = p; }
-    } else if ((o0 == '<' && o1 == '<') || (o0 == '>' && o1 == '>')) {
+    } else if ((o0 == '<' && o1 == '<') || (o0 == '>' && (o1 == '>' || o1 == '<'))) {
+        if (a->kind == AV_FLOAT && b->kind == AV_INT && op->len == 2) {
+            /* float << n, float >> n: times 2^n (vc4asm Eval: ldexp) */
+            int64_t e = o0 == '<' ? j : -j;
+            e = e > 5000 ? 5000 : e < -5000 ? -5000 : e;
+            r.kind = AV_FLOAT;
+            r.f = ldexp(x, (int)e);
+            r.undef = undef;
+            *a = r;
+            return true;
+        }
         if (fl)
             return fail(c, op, "shift needs integers");
-        unsigned s = (unsigned)(j & 63);
-        if (j < 0 || j > 63)
-            s = 64;
-        if (asm_tok_is(op, "<<"))
+        /* vc4asm Eval (64-bit values): << >> arithmetic (a negative count
+         * shifts the other way), <<< >>> logical, ><< >>< rotate the low 32
+         * bits, ><<< >>>< rotate 64 bits */
+        bool back = (asm_tok_is(op, "<<") || asm_tok_is(op, ">>")) && j < 0;
+        uint64_t cnt = back ? (uint64_t)0 - uj : uj;
+        unsigned s = cnt > 63 ? 64 : (unsigned)cnt;
+        bool left = o0 == '<' ? !back : (asm_tok_is(op, ">>") && back);
+        uint32_t w = (uint32_t)i;
+        if (op->p[op->len - 1] == '<' && o0 == '>') { /* rotations */
+            bool rl = o1 == '<';
+            if (op->len == 3) {
+                unsigned k = (unsigned)(uj & 31);
+                w = rl ? (w << k) | (w >> ((32 - k) & 31)) : (w >> k) | (w << ((32 - k) & 31));
+                r.i = (int64_t)w;
+            } else {
+                unsigned k = (unsigned)(uj & 63);
+                r.i = (int64_t)(rl ? (ui << k) | (ui >> ((64 - k) & 63))
+                                   : (ui >> k) | (ui << ((64 - k) & 63)));
+            }
+        } else if (op->len == 3) { /* <<< >>> logical */
+            r.i = s >= 64 ? 0 : (int64_t)(o0 == '<' ? ui << s : ui >> s);
+        } else if (left) {
             r.i = s >= 64 ? 0 : (int64_t)(ui << s);
-        else if (asm_tok_is(op, ">>"))
+        } else {
             r.i = s >= 64 ? (i < 0 ? -1 : 0) : (i >> s);
-        else if (asm_tok_is(op, ">>>")) /* unsigned 32-bit shift (vc4asm) */
-            r.i = s >= 32 ? 0 : (int64_t)((uint32_t)i >> s);
-        else /* <<< : 32-bit rotate left */
-            r.i = (int64_t)(uint32_t)(((uint32_t)i << (s & 31)) | ((uint32_t)i >> ((32 - (s & 31)) & 31)));
+        }
     } else if (o1 == '=') {
         bool res;
         if (o0 == '<') res = fl ? x <= y : i <= j;
@@ -854,6 +1005,9 @@ bool asm_reg_table_sorted(void)
 {
     for (size_t i = 1; i < VC4_ARRAY_SIZE(reg_names); i++)
         if (strcmp(reg_names[i - 1].name, reg_names[i].name) >= 0)
+            return false;
+    for (size_t i = 1; i < VC4_ARRAY_SIZE(suffix_aliases); i++) /* searched the same way */
+        if (strcmp(suffix_aliases[i - 1].alias, suffix_aliases[i].alias) >= 0)
             return false;
     return true;
 }

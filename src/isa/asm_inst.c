@@ -61,6 +61,9 @@ struct ib {
     struct side s[2]; /* 0 add, 1 mul */
     int sig;          /* -1 none */
     unsigned sig_col;
+    bool has_read;    /* "read src": a register file read or small immediate, no op */
+    struct src read;
+    int read_at;      /* where it went: 0 raddr_a, 1 raddr_b, 2 small immediate */
     bool ldimov;      /* "mov dst, sacqN / [vector]": a load immediate / semaphore */
     struct args ldimov_args;
     int ldimov_cond;
@@ -71,6 +74,14 @@ struct ib {
 static bool err(struct vc4_asm *as, unsigned col, const char *msg)
 {
     asm_error(as, col, "%s", msg);
+    return false;
+}
+
+/* err with the token's text: "unknown instruction 'frobnicate'", "unknown
+ * suffix '.foo'" */
+static bool err_named(struct vc4_asm *as, const struct asm_tok *t, const char *what)
+{
+    asm_error(as, t->col, "%s '%s%.*s'", what, t->kind == TK_SUFFIX ? "." : "", (int)t->len, t->p);
     return false;
 }
 
@@ -150,8 +161,8 @@ static int find_sig(const char *p, size_t len)
     return -1;
 }
 
-static const char *const special[] = {"nop", "mov", "ldi", "ldipes", "ldipeu", "sacq", "srel",
-                                      "bra", "brr"};
+static const char *const special[] = {"nop", "anop", "mnop", "mov", "ldi", "ldipes", "ldipeu",
+                                      "sacq", "srel", "bra", "brr", "read"};
 
 bool asm_is_mnemonic(const char *p, size_t len)
 {
@@ -418,6 +429,11 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     int pos = 1;
 
     bool is_nop = len == 3 && memcmp(p, "nop", 3) == 0;
+    int tied = -1; /* amov/mmov, aop/mop, anop/mnop: the ALU is given (vc4asm 0.2.2) */
+    if (len == 4 && (p[0] == 'a' || p[0] == 'm') && memcmp(p + 1, "nop", 3) == 0) {
+        is_nop = true; /* anop / mnop: vc4asm's opcode table */
+        tied = p[0] == 'm';
+    }
     int sig = t[1].kind == TK_END && !is_nop ? find_sig(p, len) : -1; /* signals take no operands */
     if (sig >= 0) {
         if (b->sig >= 0)
@@ -428,7 +444,6 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     }
 
     bool is_mov = len == 3 && memcmp(p, "mov", 3) == 0;
-    int tied = -1; /* amov/mmov, aop/mop: the ALU is given (vc4asm 0.2.2) */
     if (len == 4 && (p[0] == 'a' || p[0] == 'm') && memcmp(p + 1, "mov", 3) == 0) {
         is_mov = true;
         tied = p[0] == 'm';
@@ -452,7 +467,7 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
                 tied = mulop >= 0;
         }
         if (addop < 0 && mulop < 0)
-            return err(as, m->col, "unknown instruction");
+            return err_named(as, m, "unknown instruction");
     }
     /* vc4asm: nop and mov take the ADD ALU unless it is used (a mov also after
      * an explicit nop); v8adds/v8subs are MUL operations (opcode table) that
@@ -482,12 +497,13 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     /* suffixes: .ifxx .setf .rot n, */
     while (t[pos].kind == TK_SUFFIX) {
         const struct asm_tok *s = &t[pos++];
-        int cc = asm_cond_code(s);
+        struct asm_tok canon = asm_suffix_canonical(s);
+        int cc = asm_cond_code(&canon);
         if (cc >= 0) {
             if (sd.cond >= 0)
                 return err(as, s->col, "only one condition per ALU");
             sd.cond = cc;
-        } else if (asm_tok_is(s, "setf")) {
+        } else if (asm_tok_is(s, "setf") || asm_tok_is(s, "sf")) { /* .sf: vc4asm's alias */
             sd.setf = true;
         } else if (asm_tok_is(s, "rot")) {
             struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
@@ -504,7 +520,7 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
             if (asm_tok_is(&t[pos], ","))
                 pos++;
         } else {
-            return err(as, s->col, "unknown instruction suffix");
+            return err_named(as, s, "unknown instruction suffix");
         }
     }
     if (is_nop) {
@@ -600,15 +616,26 @@ static void ldi_from_side(struct vc4_qpu_instr *in, const struct side *sd, int s
                              : VC4_QPU_COND_NEVER;
 }
 
-static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
+/* resolve_alu runs these phases in order over one instruction's two sides;
+ * each returns false after reporting an error.  What they decide for later
+ * phases travels in struct alu_plan. */
+struct alu_plan {
+    int ws;          /* -1 undecided, else the write-swap bit */
+    int pm;          /* -1 no pack/unpack yet, else the pm bit */
+    unsigned pack;
+    int smi;         /* small-immediate / rotation code, -1 none */
+    unsigned smi_col;
+    bool add_on, mul_on;
+};
+
+/* 1. constants: "mov d, const" alone on its line is a load immediate (vc4asm
+ * optimize: mkLDI; *done then), otherwise a small-immediate trick; 0 needs no
+ * immediate (xor / v8subs of one mux). */
+static bool alu_constants(struct ib *b, struct vc4_qpu_instr *in, bool *done)
 {
     struct vc4_asm *as = b->as;
     struct side *S = b->s;
-    memset(in, 0, sizeof *in);
-    in->sig = (uint8_t)(b->sig >= 0 ? b->sig : VC4_QPU_SIG_NONE);
-
-    /* mov with a constant alone on its line (other ALU unused, no flags, no pack,
-     * no signal) is a load immediate (vc4asm optimize: mkLDI). */
+    *done = false;
     for (int k = 0; k < 2; k++) {
         struct side *sd = &S[k];
         if (!sd->mov || !sd->movconst)
@@ -623,12 +650,12 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             else if ((caps & (REG_WR_A | REG_WR_B)) == REG_WR_B)
                 ws = k == 0 ? 1 : 0;
             in->ws = (uint8_t)(ws > 0);
+            *done = true;
             return true;
         }
         uint32_t v = sd->src[0].bits;
         unsigned op, code;
         if (v == 0 && !sd->dest.pk) {
-            /* 0 needs no immediate: xor / v8subs of one mux (B) */
             sd->op = k == 0 ? VC4_QPU_A_XOR : VC4_QPU_M_V8SUBS;
             sd->src[0].kind = SRC_MUXB;
             sd->src[1] = sd->src[0];
@@ -655,7 +682,14 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
         sd->nsrc = 2;
         sd->mov = false;
     }
-    /* mov with a register: or / v8min with the source twice */
+    return true;
+}
+
+/* 2. ops: "mov d, reg" is or / v8min with the source twice; the ADD ALU's
+ * constant hacks (vc4asm applyALUSource: add 16 = sub -16, shifts use the
+ * low 5 bits of an immediate). */
+static void alu_ops(struct side *S)
+{
     for (int k = 0; k < 2; k++) {
         struct side *sd = &S[k];
         if (!sd->mov)
@@ -664,7 +698,6 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
         sd->src[1] = sd->src[0];
         sd->nsrc = 2;
     }
-    /* ADD ALU constant hacks (vc4asm applyALUSource) */
     if (S[0].used && !S[0].nop && S[0].nsrc == 2 && S[0].src[1].kind == SRC_IMM) {
         struct src *s1 = &S[0].src[1];
         if ((S[0].op == VC4_QPU_A_ADD || S[0].op == VC4_QPU_A_SUB) && s1->bits == 16) {
@@ -673,16 +706,21 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
         } else if ((S[0].op == VC4_QPU_A_SHR || S[0].op == VC4_QPU_A_ASR ||
                     S[0].op == VC4_QPU_A_SHL || S[0].op == VC4_QPU_A_ROR) &&
                    smi_code(s1->bits) < 0) {
-            /* shifts use the low 5 bits only: sign-extend them */
             s1->bits = (uint32_t)(((int32_t)(s1->bits << 27)) >> 27);
         }
     }
+}
 
-    /* ops, conditions, destinations */
-    int ws = -1;
+/* 3. opcodes, conditions, destinations (ws from file-specific names), .setf
+ * (from the ADD ALU unless it is a nop: addendum). */
+static bool alu_dests(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
+    struct side *S = b->s;
     in->op_add = (uint8_t)(S[0].used && !S[0].nop ? S[0].op : VC4_QPU_A_NOP);
     in->op_mul = (uint8_t)(S[1].used && !S[1].nop ? S[1].op : VC4_QPU_M_NOP);
-    bool add_on = in->op_add != VC4_QPU_A_NOP, mul_on = in->op_mul != VC4_QPU_M_NOP;
+    pl->add_on = in->op_add != VC4_QPU_A_NOP;
+    pl->mul_on = in->op_mul != VC4_QPU_M_NOP;
     if (S[0].used && S[0].nop && S[0].has_dest)
         return err(as, S[0].col, "nop has no destination");
     in->waddr_add = in->waddr_mul = VC4_QPU_W_NOP;
@@ -693,9 +731,9 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             continue;
         uint8_t cond = (uint8_t)(sd->cond >= 0 ? sd->cond : VC4_QPU_COND_ALWAYS);
         unsigned caps = sd->dest.caps & (REG_WR_A | REG_WR_B);
-        if (caps == REG_WR_A && !need_ws(as, &ws, k == 0 ? 0 : 1, sd->dest_col))
+        if (caps == REG_WR_A && !need_ws(as, &pl->ws, k == 0 ? 0 : 1, sd->dest_col))
             return false;
-        if (caps == REG_WR_B && !need_ws(as, &ws, k == 0 ? 1 : 0, sd->dest_col))
+        if (caps == REG_WR_B && !need_ws(as, &pl->ws, k == 0 ? 1 : 0, sd->dest_col))
             return false;
         if (k == 0) {
             in->waddr_add = sd->dest.waddr;
@@ -705,56 +743,79 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             in->cond_mul = cond;
         }
     }
-    /* .setf: flags come from the ADD ALU unless it is a nop (addendum) */
     if (S[0].setf)
         in->sf = 1;
     if (S[1].setf) {
-        if (add_on)
+        if (pl->add_on)
             return err(as, S[1].col, ".setf on the MUL ALU needs a nop ADD ALU "
                                      "(the ADD ALU sets the flags)");
         in->sf = 1;
     }
-    if (in->sf && !add_on && !mul_on)
+    if (in->sf && !pl->add_on && !pl->mul_on)
         return err(as, S[0].col, ".setf needs an operation");
+    return true;
+}
 
-    /* pack from destination suffixes */
-    int pm = -1;
-    unsigned pack = 0;
+/* 4. pack from destination suffixes. */
+static bool alu_pack(struct ib *b, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
     for (int k = 0; k < 2; k++) {
-        struct side *sd = &S[k];
+        struct side *sd = &b->s[k];
         if (!sd->used || sd->nop || !sd->dest.pk)
             continue;
         unsigned pk = sd->dest.pk;
         if (pk == PK_8DR)
             return err(as, sd->dest_col, ".8dr is an unpack mode, not a pack mode");
-        if (pm >= 0)
+        if (pl->pm >= 0)
             return err(as, sd->dest_col, "only one pack per instruction");
+        if (sd->dest.pkf == 2) {
+            /* an 'f' spelling: the MUL colour pack, also into regfile A
+             * (vc4asm: P_FLT -> pm 1; the MUL ALU encodes the saturated 8-bit
+             * modes like the plain ones, code & 7) */
+            bool colour = (pk >= PK_8ABCD && pk <= PK_8D) || (pk >= PK_8ABCDS && pk <= PK_8DS);
+            if (k == 0 || !colour)
+                return err(as, sd->dest_col, "a float pack (.8af, .8asf ...) is the MUL ALU's 8-bit "
+                                             "colour pack");
+            pl->pm = 1;
+            pl->pack = pk_pack_a[pk] & 7u;
+            continue;
+        }
         if (k == 0) {
             /* regfile-A pack of the ADD ALU result: needs ws = 0 */
-            if (!need_ws(as, &ws, 0, sd->dest_col))
+            if (!need_ws(as, &pl->ws, 0, sd->dest_col))
                 return false;
-            pm = 0;
-            pack = pk_pack_a[pk];
+            pl->pm = 0;
+            pl->pack = pk_pack_a[pk];
+        } else if ((pl->ws == 1 && sd->dest.waddr < 32) || sd->dest.pkf == 1) {
+            /* the MUL ALU writes a regfile-A register: its pack (vc4asm
+             * doPack: pm = !WS || WAddrM >= 32), ".8c" included */
+            pl->pm = 0;
+            pl->pack = pk_pack_a[pk];
         } else if (pk >= PK_8ABCD && pk <= PK_8D) {
-            pm = 1; /* MUL ALU colour pack */
-            pack = pk_pack_a[pk];
-        } else if (ws == 1) {
-            pm = 0; /* the MUL ALU writes regfile A */
-            pack = pk_pack_a[pk];
+            pl->pm = 1; /* MUL ALU colour pack */
+            pl->pack = pk_pack_a[pk];
+        } else if (pl->ws == 1) {
+            pl->pm = 0; /* the MUL ALU writes regfile A */
+            pl->pack = pk_pack_a[pk];
         } else if (pk >= PK_8ABCDS && pk <= PK_8DS) {
             /* MUL ALU colour pack from a saturating suffix.  vc4asm output (its
              * smitest listing): .8as .8bs .8cs .8ds encode as the colour packs
              * 4..7, but .8abcds keeps code 11 (pm 1). */
-            pm = 1;
-            pack = pk == PK_8ABCDS ? VC4_QPU_PACK_A_8888_SAT : pk_pack_a[pk] & 7u;
+            pl->pm = 1;
+            pl->pack = pk == PK_8ABCDS ? VC4_QPU_PACK_A_8888_SAT : pk_pack_a[pk] & 7u;
         } else {
             return err(as, sd->dest_col, "this pack mode needs a regfile A destination");
         }
     }
+    return true;
+}
 
-    /* small immediate and rotation */
-    int smi = -1;
-    unsigned smi_col = 0;
+/* 5. the small immediate and the MUL rotation (one raddr_b code). */
+static bool alu_small_imm(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
+    struct side *S = b->s;
     for (int k = 0; k < 2; k++) {
         struct side *sd = &S[k];
         if (!sd->used || sd->nop)
@@ -765,10 +826,10 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             int c = smi_code(sd->src[i].bits);
             if (c < 0)
                 return err(as, sd->src[i].col, "value does not fit a small immediate");
-            if (smi >= 0 && smi != c)
+            if (pl->smi >= 0 && pl->smi != c)
                 return err(as, sd->src[i].col, "only one small immediate per instruction");
-            smi = c;
-            smi_col = sd->src[i].col;
+            pl->smi = c;
+            pl->smi_col = sd->src[i].col;
         }
     }
     int rot = S[1].used ? S[1].rot : 0;
@@ -784,23 +845,29 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
             if (S[0].src[i].kind == SRC_REG && S[0].src[i].r.rot)
                 return err(as, S[0].src[i].col, "rotation is only available on the MUL ALU");
     if (rot) {
-        if (!mul_on)
+        if (!pl->mul_on)
             return err(as, S[1].col, "rotation needs a MUL ALU operation");
         int rc = rot == 16 ? VC4_QPU_SMALL_IMM_ROT_R5 : VC4_QPU_SMALL_IMM_ROT_R5 + rot;
         /* codes 48-63 still supply -16..-1 to regfile-B reads (addendum) */
-        if (smi >= 0 && smi != (rc & 31))
-            return err(as, smi_col, "small immediate conflicts with the rotation");
-        smi = rc;
+        if (pl->smi >= 0 && pl->smi != (rc & 31))
+            return err(as, pl->smi_col, "small immediate conflicts with the rotation");
+        pl->smi = rc;
     }
-    if (smi >= 0) {
+    if (pl->smi >= 0) {
         if (b->sig >= 0)
             return err(as, b->sig_col, "a signal cannot be combined with a small immediate "
                                        "or rotation");
         in->sig = VC4_QPU_SIG_SMALL_IMM;
-        in->raddr_b = (uint8_t)smi;
+        in->raddr_b = (uint8_t)pl->smi;
     }
+    return true;
+}
 
-    /* operand placement (isa.h rule) */
+/* 6. operand placement (isa.h rule), muxes and unpack. */
+static bool alu_operands(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
+    struct side *S = b->s;
     struct vc4_qpu_operand_req req[VC4_QPU_OPERANDS];
     const struct src *ops[VC4_QPU_OPERANDS] = {0};
     memset(req, 0, sizeof req);
@@ -825,12 +892,12 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
     }
     uint8_t files[VC4_QPU_OPERANDS];
     uint8_t ra = VC4_QPU_R_NOP, rb = VC4_QPU_R_NOP;
-    if (!vc4_qpu_place_operands(req, smi >= 0, files, &ra, &rb))
+    if (!vc4_qpu_place_operands(req, pl->smi >= 0, files, &ra, &rb))
         return err(as, S[0].used && !S[0].nop ? S[0].col : S[1].col,
                    "read access conflict: one register per file (and no regfile B read with a "
                    "small immediate)");
     in->raddr_a = ra;
-    if (smi < 0)
+    if (pl->smi < 0)
         in->raddr_b = rb;
     uint8_t mux[VC4_QPU_OPERANDS] = {0};
     int unpack = -1, upm = -1;
@@ -865,23 +932,23 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
     in->mul_a = mux[2];
     in->mul_b = mux[3];
     if (unpack >= 0) {
-        if (pm >= 0 && pm != upm)
+        if (pl->pm >= 0 && pl->pm != upm)
             return err(as, S[0].col, "pack and unpack need different PM modes");
         in->unpack = (uint8_t)unpack;
-        pm = upm;
+        pl->pm = upm;
     }
-    if (pm >= 0) {
-        in->pm = (uint8_t)pm;
-        in->pack = (uint8_t)pack;
-    }
-    in->ws = (uint8_t)(ws > 0);
-    /* an op writing '-' without .setf and without a written condition: never
-     * (vc4asm optimize); qpu_canon.c makes the same choice */
+    return true;
+}
+
+/* 7. what vc4asm's optimize pass decides last: an op writing '-' (waddr 39)
+ * without .setf has cond never (qpu_canon.c makes the same choice). */
+static void alu_never(const struct ib *b, struct vc4_qpu_instr *in, const struct alu_plan *pl)
+{
     for (int k = 0; k < 2; k++) {
-        struct side *sd = &S[k];
-        if (!sd->used || sd->nop || sd->cond >= 0 || sd->dest.waddr != VC4_QPU_W_NOP)
-            continue;
-        bool flags = in->sf && (k == 0 || !add_on);
+        const struct side *sd = &b->s[k];
+        if (!sd->used || sd->nop || sd->dest.waddr != VC4_QPU_W_NOP)
+            continue; /* a written condition too (vc4asm: "WAddrA == R_NOP && !SF") */
+        bool flags = in->sf && (k == 0 || !pl->add_on);
         if (!flags) {
             if (k == 0)
                 in->cond_add = VC4_QPU_COND_NEVER;
@@ -889,6 +956,90 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
                 in->cond_mul = VC4_QPU_COND_NEVER;
         }
     }
+}
+
+/* "read src" (vc4asm assembleREAD): src is read through raddr_a / raddr_b
+ * (or is the small immediate) without an operation: a read for its side
+ * effect (vr_wait, mutex) or to pair with a signal. */
+static bool parse_read(struct ib *b, const struct asm_tok *t, int n)
+{
+    struct vc4_asm *as = b->as;
+    if (b->has_read)
+        return err(as, t[0].col, "only one read per instruction");
+    struct asm_expr_ctx c = {.as = as, .t = t, .pos = 1, .n = n};
+    struct asm_val v;
+    if (!asm_expr(&c, &v) || !(t[c.pos].kind == TK_END || err(as, t[c.pos].col, "unexpected text")))
+        return false;
+    if (v.kind == AV_REG && ((v.r.caps & REG_ACC) || !(v.r.caps & (REG_RD_A | REG_RD_B))))
+        return err(as, t[1].col, "read needs a register file register or a small immediate");
+    if (v.kind == AV_REG && (v.r.rot || v.r.pk))
+        return err(as, t[1].col, "read takes no rotation or unpack");
+    if (!src_from_val(as, &v, t[1].col, &b->read))
+        return false;
+    b->has_read = true;
+    return true;
+}
+
+/* Do the active operations read mux m? */
+static bool alu_reads_mux(const struct vc4_qpu_instr *in, unsigned m)
+{
+    return (in->op_add != VC4_QPU_A_NOP && (in->add_a == m || in->add_b == m)) ||
+           (in->op_mul != VC4_QPU_M_NOP && (in->mul_a == m || in->mul_b == m));
+}
+
+/* 6b. the read part: regfile A first (vc4asm muxReg), then B. */
+static bool alu_read(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan *pl)
+{
+    struct vc4_asm *as = b->as;
+    const struct src *r = &b->read;
+    if (r->kind == SRC_IMM) {
+        int code = smi_code(r->bits);
+        if (code < 0)
+            return err(as, r->col, "value does not fit a small immediate");
+        if ((pl->smi >= 0 && pl->smi != code) || (pl->smi < 0 && alu_reads_mux(in, VC4_QPU_MUX_B)))
+            return err(as, r->col, "read conflicts with the small immediate or a regfile B read");
+        if (b->sig >= 0)
+            return err(as, b->sig_col, "a signal cannot be combined with a small immediate");
+        pl->smi = code;
+        in->sig = VC4_QPU_SIG_SMALL_IMM;
+        in->raddr_b = (uint8_t)code;
+        b->read_at = 2;
+        return true;
+    }
+    bool a_free = !alu_reads_mux(in, VC4_QPU_MUX_A) || in->raddr_a == r->r.raddr;
+    bool b_free = pl->smi < 0 && (!alu_reads_mux(in, VC4_QPU_MUX_B) || in->raddr_b == r->r.raddr);
+    if ((r->r.caps & REG_RD_A) && a_free) {
+        in->raddr_a = r->r.raddr;
+        b->read_at = 0;
+    } else if ((r->r.caps & REG_RD_B) && b_free) {
+        in->raddr_b = r->r.raddr;
+        b->read_at = 1;
+    } else {
+        return err(as, r->col, "read access conflict: one register per file");
+    }
+    return true;
+}
+
+static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
+{
+    memset(in, 0, sizeof *in);
+    in->sig = (uint8_t)(b->sig >= 0 ? b->sig : VC4_QPU_SIG_NONE);
+    struct alu_plan pl = {.ws = -1, .pm = -1, .smi = -1};
+    bool done;
+    if (!alu_constants(b, in, &done))
+        return false;
+    if (done)
+        return true;
+    alu_ops(b->s);
+    if (!alu_dests(b, in, &pl) || !alu_pack(b, &pl) || !alu_small_imm(b, in, &pl) ||
+        !alu_operands(b, in, &pl) || (b->has_read && !alu_read(b, in, &pl)))
+        return false;
+    if (pl.pm >= 0) {
+        in->pm = (uint8_t)pl.pm;
+        in->pack = (uint8_t)pl.pack;
+    }
+    in->ws = (uint8_t)(pl.ws > 0);
+    alu_never(b, in, &pl);
     in->kind = in->sig == VC4_QPU_SIG_SMALL_IMM ? VC4_QPU_KIND_ALU_SMALL_IMM : VC4_QPU_KIND_ALU;
     return true;
 }
@@ -898,7 +1049,7 @@ static bool resolve_alu(struct ib *b, struct vc4_qpu_instr *in)
 static bool ldi_dests(struct vc4_asm *as, const struct args *a, int ndest, int mcond,
                       struct vc4_qpu_instr *in)
 {
-    int ws = -1;
+    int ws = -1, pk_at = -1;
     in->waddr_add = in->waddr_mul = VC4_QPU_W_NOP;
     in->cond_add = VC4_QPU_COND_ALWAYS;
     in->cond_mul = VC4_QPU_COND_NEVER;
@@ -922,18 +1073,25 @@ static bool ldi_dests(struct vc4_asm *as, const struct args *a, int ndest, int m
             in->cond_mul = (uint8_t)cond;
         }
         if (v->r.pk) {
-            unsigned pk = v->r.pk;
-            if (in->pack)
+            if (pk_at >= 0)
                 return err(as, a->col[i], "only one pack per instruction");
-            if (i == 0 && pk_pack_a[pk]) {
-                in->pm = 0;
-                in->pack = pk_pack_a[pk];
-            } else if (i == 1 && pk >= PK_8ABCD && pk <= PK_8D) {
-                in->pm = 1;
-                in->pack = pk_pack_a[pk];
-            } else {
-                return err(as, a->col[i], "pack mode not available on this destination");
-            }
+            pk_at = i;
+        }
+    }
+    if (pk_at >= 0) {
+        /* vc4asm doPack: a regfile-A pack (pm 0) on the destination that writes
+         * regfile A (the first with ws 0; the second, a regfile-A register,
+         * with ws 1), the MUL colour pack (pm 1) on the second elsewhere */
+        unsigned pk = a->v[pk_at].r.pk;
+        bool file_a = pk_at == 0 ? ws <= 0 : ws == 1 && in->waddr_mul < 32;
+        if (file_a && pk_pack_a[pk]) {
+            in->pm = 0;
+            in->pack = pk_pack_a[pk];
+        } else if (pk_at == 1 && !file_a && pk >= PK_8ABCD && pk <= PK_8D) {
+            in->pm = 1;
+            in->pack = pk_pack_a[pk];
+        } else {
+            return err(as, a->col[pk_at], "pack mode not available on this destination");
         }
     }
     in->ws = (uint8_t)(ws > 0);
@@ -949,13 +1107,14 @@ static bool parse_ldi(struct vc4_asm *as, const struct asm_tok *t, int n, struct
     int pos = 1, mcond = -1;
     bool setf = false;
     while (t[pos].kind == TK_SUFFIX) {
-        int c = asm_cond_code(&t[pos]);
+        struct asm_tok canon = asm_suffix_canonical(&t[pos]);
+        int c = asm_cond_code(&canon);
         if (c >= 0 && mcond < 0)
             mcond = c;
-        else if (asm_tok_is(&t[pos], "setf"))
+        else if (asm_tok_is(&t[pos], "setf") || asm_tok_is(&t[pos], "sf"))
             setf = true;
         else
-            return err(as, t[pos].col, "unknown suffix");
+            return err_named(as, &t[pos], "unknown suffix");
         pos++;
     }
     struct args a;
@@ -1198,6 +1357,8 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
     b.as = as;
     b.sig = -1;
     b.sig_col = 0;
+    b.has_read = false;
+    b.read_at = -1;
     b.ldimov = false;
     b.ldimov_cond = -1;
     b.ldimov_setf = false;
@@ -1255,7 +1416,8 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
                     if (special_done)
                         return err(as, m->col, "ldi, semaphore and branch instructions stand alone");
                     /* "mov dst, sacqN": a semaphore instruction (Broadcom syntax) */
-                    if (!parse_alu_part(&b, part, k + 1))
+                    if (asm_tok_is(m, "read") ? !parse_read(&b, part, k + 1)
+                                              : !parse_alu_part(&b, part, k + 1))
                         return false;
                     any = true;
                 }
@@ -1286,6 +1448,15 @@ bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
               : in.sig == VC4_QPU_SIG_SMALL_IMM  ? VC4_QPU_KIND_ALU_SMALL_IMM
                                                  : VC4_QPU_KIND_ALU;
     vc4_qpu_canonicalize(&in);
+    if (b.read_at == 0) { /* a read is expressed although no operation reads it */
+        in.raddr_a = b.read.r.raddr;
+    } else if (b.read_at == 1) {
+        in.raddr_b = b.read.r.raddr;
+    } else if (b.read_at == 2) {
+        in.sig = VC4_QPU_SIG_SMALL_IMM;
+        in.kind = VC4_QPU_KIND_ALU_SMALL_IMM;
+        in.raddr_b = (uint8_t)smi_code(b.read.bits);
+    }
     if (ovr) {
         bool reform = false;
         if (!parse_overrides(as, ovr, &in, &reform))

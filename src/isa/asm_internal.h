@@ -5,7 +5,9 @@
  *   asm_expr.c       values (int, float, register, label, per-element vector) and
  *                    expressions with C precedence, symbols and user functions
  *   asm_inst.c       one instruction line -> struct vc4_qpu_instr
- *   asm_directives.c the driver: two passes, labels, directives, macros, .rep,
+ *   asm_symbols.c    diagnostics and the work budget; hashed symbol tables,
+ *                    scopes, macro records, labels
+ *   asm_directives.c the driver: two passes, directives, macro calls, .rep,
  *                    .if, .include, data, the public vc4_asm_* API
  *
  * Dialect facts come from vc4asm (maazl/vc4asm doc/ and src/); each
@@ -27,7 +29,8 @@ enum {
     ASM_MAX_DEPTH = 64,            /* nested macro/.rep/.include/function calls */
     ASM_MAX_EXPR_DEPTH = 200,      /* expression nesting */
     ASM_MAX_REP = 1 << 20,         /* iterations of one .rep */
-    ASM_MAX_LINES = 1 << 22,       /* processed lines + function calls per pass (total work) */
+    ASM_MAX_LINES = 1 << 22,       /* processed lines, .rep iterations and function calls per
+                                      pass (total work; vc4_asm_options.max_work overrides) */
     ASM_MAX_ERRORS = 100,          /* errors per pass before the pass stops */
     ASM_MAX_OUTPUT = 64u << 20,    /* output bytes */
     ASM_MAX_ARGS = 32,             /* macro / function parameters */
@@ -144,6 +147,7 @@ struct asm_reg {
     uint8_t waddr;  /* write address */
     uint8_t acc;    /* mux for REG_ACC */
     uint8_t pk;     /* enum asm_pk */
+    uint8_t pkf;    /* pack spelled with 'f' (2: MUL colour pack) or 'i' (1: regfile A) */
     uint8_t cond;   /* write condition suffix + 1, 0 = none */
     int8_t rot;     /* source rotation: 1..15 right, 16 = by r5, 0 none */
 };
@@ -170,6 +174,9 @@ struct asm_expr_ctx {
 
 /* Parse one expression (stops at ',', ';', ')' or end). */
 bool asm_expr(struct asm_expr_ctx *c, struct asm_val *out);
+/* A suffix token under vc4kit's name for it (vc4asm's aliases: ".8888",
+ * ".8ai", ".zs", ...); the text of the result may be static. */
+struct asm_tok asm_suffix_canonical(const struct asm_tok *t);
 /* Pack/unpack and condition suffixes after a register. */
 bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v);
 /* A number token: int (decimal, 0x, 0b, leading-0 octal) or float. */
@@ -185,8 +192,16 @@ bool asm_val_true(const struct asm_val *v);
 
 /* ---- the assembler state ---------------------------------------------------- */
 
+/* Hash buckets over a table: index + 1 of the newest entry with that hash
+ * (0 none); each entry links to the previous one (asm_symbols.c). */
+struct asm_hash {
+    uint32_t *head;
+    size_t nhead; /* power of two */
+};
+
 struct asm_sym {
     char *name;
+    uint32_t hash, chain;
     struct asm_val val;
     struct asm_val keep_val; /* value before the current vc4_asm_source call */
     bool is_const;
@@ -203,6 +218,7 @@ struct asm_line {
 
 struct asm_macro {
     char *name;
+    uint32_t hash, chain;
     int nparams;
     char *params[ASM_MAX_ARGS];
     struct asm_line *body;
@@ -228,6 +244,7 @@ struct asm_back {
 struct asm_symtab {
     struct asm_sym *v;
     size_t n, cap;
+    struct asm_hash hash;
 };
 
 struct vc4_asm {
@@ -244,8 +261,9 @@ struct vc4_asm {
     struct asm_symtab labels;
     size_t globals_keep;       /* globals that existed before this call */
 
-    struct asm_macro *macros;
+    struct asm_macro **macros; /* each record its own allocation (see macro_add) */
     size_t nmacros, capmacros, macros_keep;
+    struct asm_hash macro_hash;
 
     struct asm_local_label *loclab;
     size_t nloclab, caploclab;
@@ -284,13 +302,32 @@ struct vc4_asm {
 void asm_error(struct vc4_asm *as, unsigned col, const char *fmt, ...) VC4_PRINTF(3, 4);
 void asm_warning(struct vc4_asm *as, unsigned col, const char *fmt, ...) VC4_PRINTF(3, 4);
 
-/* Symbols. */
+/* One unit of work (a processed line, .rep iteration or function call) against the
+ * per-pass budget; false (and the pass stops) once it is spent. */
+bool asm_charge_work(struct vc4_asm *as, unsigned col);
+
+/* Symbol tables (asm_symbols.c).  find gives the newest entry of that name;
+ * truncate removes the newest entries down to n; remove takes one out
+ * anywhere (.unset). */
+struct asm_sym *asm_tab_find(const struct asm_symtab *t, const char *p, size_t len);
+struct asm_sym *asm_tab_add(struct vc4_asm *as, struct asm_symtab *t, const char *p, size_t len);
+void asm_tab_truncate(struct vc4_asm *as, struct asm_symtab *t, size_t n);
+void asm_tab_remove(struct vc4_asm *as, struct asm_symtab *t, struct asm_sym *s);
+void asm_tab_free(struct vc4_asm *as, struct asm_symtab *t);
 struct asm_sym *asm_sym_find(struct vc4_asm *as, const char *name, size_t len);
 bool asm_sym_set(struct vc4_asm *as, const char *name, size_t len, const struct asm_val *v,
                  bool is_const, bool local, unsigned col);
 void asm_scope_push(struct vc4_asm *as);
 void asm_scope_pop(struct vc4_asm *as);
 struct asm_macro *asm_macro_find(struct vc4_asm *as, const char *name, size_t len, bool func);
+/* Take over a finished definition (its allocations; freed on failure). */
+bool asm_macro_add(struct vc4_asm *as, struct asm_macro *def);
+void asm_macro_free(struct vc4_asm *as, struct asm_macro *m);
+/* Drop the newest macros down to n. */
+void asm_macros_truncate(struct vc4_asm *as, size_t n);
+/* Define a label at pc (named, or numeric local); errors on a second definition. */
+void asm_label_define(struct vc4_asm *as, const char *p, size_t len, uint32_t pc, unsigned col);
+void asm_loclab_free(struct vc4_asm *as);
 /* Look up a label reference ":name", ":1f", ":1b"; false if unknown. */
 bool asm_label_ref(struct vc4_asm *as, const char *name, size_t len, uint32_t *addr);
 /* Call a user function (args already evaluated). */
@@ -301,7 +338,8 @@ bool asm_call_func(struct vc4_asm *as, struct asm_macro *m, const struct asm_val
  * are modified: ';' separators become part ends). */
 bool asm_instruction(struct vc4_asm *as, struct asm_tok *t, int n, uint32_t pc,
                      struct vc4_qpu_instr *out);
-/* The binary-searched name tables are sorted (for the unit tests). */
+/* The binary-searched name tables (registers, suffix aliases; opcodes) are
+ * sorted (for the unit tests). */
 bool asm_reg_table_sorted(void);
 bool asm_op_table_sorted(void);
 /* Is this identifier an instruction mnemonic (so a line starting with it is code)? */

@@ -122,12 +122,18 @@ static size_t punct_len(const char *s, size_t avail)
     char c = s[0], d = avail > 1 ? s[1] : 0;
     if (!(cc(c) & CC_MULTI))
         return 1;
+    char e = avail > 2 ? s[2] : 0, f = avail > 3 ? s[3] : 0;
     switch (c) {
     case '<':
     case '>':
+        /* vc4asm's rotations: ><< ><<< (left), >>< >>>< (right; 32 / 64 bit) */
+        if (c == '>' && d == '<' && e == '<')
+            return f == '<' ? 4 : 3;
+        if (c == '>' && d == '>' && (e == '<' || (e == '>' && f == '<')))
+            return e == '<' ? 3 : 4;
         if (d == c)
-            return avail > 2 && s[2] == c ? 3 : 2; /* << <<< >> >>> */
-        return d == '=' ? 2 : 1;                   /* <= >= */
+            return e == c ? 3 : 2;   /* << <<< >> >>> */
+        return d == '=' ? 2 : 1;     /* <= >= */
     case '=':
     case '!':
         return d == '=' ? 2 : 1; /* == != */

@@ -47,15 +47,19 @@ static bool alu_pack_printed(const struct vc4_qpu_instr *in)
      * the add destination when ws = 0, on the mul destination when ws = 1 --
      * except the 8888/8a-8d codes there, whose text (".8a") means the MUL
      * colour pack (pm 1); those need an @pack override. */
+    /* vc4asm AssembleInst::doPack: a pack that fits both (.8888, .8a-.8d) on
+     * the MUL destination is the regfile-A pack when the MUL ALU writes a
+     * regfile-A register (ws and waddr < 32), the MUL colour pack otherwise. */
+    bool mul_file_a = in->ws && in->waddr_mul < 32;
+    bool colour = in->pack >= VC4_QPU_PACK_A_8888 && in->pack <= VC4_QPU_PACK_A_8D;
     if (!in->pm)
-        return in->ws ? in->op_mul != VC4_QPU_M_NOP &&
-                            !(in->pack >= VC4_QPU_PACK_A_8888 && in->pack <= VC4_QPU_PACK_A_8D)
+        return in->ws ? in->op_mul != VC4_QPU_M_NOP && (!colour || mul_file_a)
                       : in->op_add != VC4_QPU_A_NOP;
-    /* pm 1: the colour packs, and code 11 that vc4asm writes for ".8abcds" on
-     * a MUL destination outside regfile A (printed with that suffix) */
+    /* pm 1: the colour packs (into regfile A spelled ".8asf": vc4asm's float
+     * variant), and code 11 that vc4asm writes for ".8abcds" on a MUL
+     * destination outside regfile A (printed with that suffix) */
     return in->op_mul != VC4_QPU_M_NOP &&
-           ((in->pack >= VC4_QPU_PACK_MUL_8888 && in->pack <= VC4_QPU_PACK_MUL_8D) ||
-            (in->pack == VC4_QPU_PACK_A_8888_SAT && !in->ws));
+           (colour || (in->pack == VC4_QPU_PACK_A_8888_SAT && !in->ws));
 }
 
 static void canon_alu(struct vc4_qpu_instr *in)
@@ -83,10 +87,10 @@ static void canon_alu(struct vc4_qpu_instr *in)
     /* unpack: regfile-A reads with pm 0, r4 reads with pm 1 */
     if (!ALU_READS(in->pm ? VC4_QPU_MUX_R4 : VC4_QPU_MUX_A))
         in->unpack = VC4_QPU_UNPACK_NOP;
-    /* ws is expressed only by a destination whose name differs per file */
-    bool ws_expressed = (in->op_add != VC4_QPU_A_NOP && !vc4_qpu_waddr_shared(in->waddr_add)) ||
-                        (in->op_mul != VC4_QPU_M_NOP && !vc4_qpu_waddr_shared(in->waddr_mul));
-    if (!ws_expressed)
+    /* ws is expressed by any written destination: a name of one file, or for
+     * a name both files share the raw raN / rbN (vc4asm: "or rb51, ..." sets
+     * ws; the disassembler prints it so) */
+    if (in->op_add == VC4_QPU_A_NOP && in->op_mul == VC4_QPU_M_NOP)
         in->ws = 0;
     /* pack after ws: where a pm-0 pack prints depends on ws */
     if (!alu_pack_printed(in))
@@ -95,13 +99,13 @@ static void canon_alu(struct vc4_qpu_instr *in)
         in->pm = 0;
     if (in->op_add == VC4_QPU_A_NOP && in->op_mul == VC4_QPU_M_NOP)
         in->sf = 0;
-    /* An op that writes nowhere and sets no flags: vc4asm (AssembleInst::optimize)
-     * gives it cond never, so text without a condition means never here. */
-    if (in->op_add != VC4_QPU_A_NOP && in->waddr_add == VC4_QPU_W_NOP && !in->sf &&
-        in->cond_add == VC4_QPU_COND_ALWAYS)
+    /* An op that writes nowhere (waddr 39 in either file) and sets no flags:
+     * vc4asm (AssembleInst::optimize: "WAddrA == R_NOP && !SF") gives it cond
+     * never whatever condition the text wrote ("mov.ifnz -, unif"). */
+    if (in->op_add != VC4_QPU_A_NOP && in->waddr_add == VC4_QPU_W_NOP && !in->sf)
         in->cond_add = VC4_QPU_COND_NEVER;
     if (in->op_mul != VC4_QPU_M_NOP && in->waddr_mul == VC4_QPU_W_NOP &&
-        !(in->sf && in->op_add == VC4_QPU_A_NOP) && in->cond_mul == VC4_QPU_COND_ALWAYS)
+        !(in->sf && in->op_add == VC4_QPU_A_NOP))
         in->cond_mul = VC4_QPU_COND_NEVER;
 
     if (!ALU_READS(VC4_QPU_MUX_A))
@@ -141,17 +145,20 @@ static void canon_ldi(struct vc4_qpu_instr *in)
     }
     if (in->waddr_mul == VC4_QPU_W_NOP)
         in->cond_mul = VC4_QPU_COND_NEVER;
-    /* pack: pm 0 on the add destination, pm 1 (colour bytes) on the mul one */
-    bool printed = in->pm ? (in->waddr_mul != VC4_QPU_W_NOP && in->pack >= VC4_QPU_PACK_MUL_8888 &&
-                             in->pack <= VC4_QPU_PACK_MUL_8D)
-                          : in->waddr_add != VC4_QPU_W_NOP;
+    /* pack (vc4asm doPack, as for the ALU): pm 0 on the destination that
+     * writes regfile A (the first with ws 0, the second, a regfile-A
+     * register, with ws 1), pm 1 (colour bytes) on the second elsewhere */
+    bool mul_file_a = in->ws && in->waddr_mul < 32;
+    bool colour = in->pack >= VC4_QPU_PACK_MUL_8888 && in->pack <= VC4_QPU_PACK_MUL_8D;
+    bool printed = in->pm ? in->waddr_mul != VC4_QPU_W_NOP && colour && !mul_file_a
+                   : in->ws ? in->waddr_mul != VC4_QPU_W_NOP && mul_file_a
+                            : in->waddr_add != VC4_QPU_W_NOP;
     if (!printed)
         in->pack = 0;
     if (!in->pack)
         in->pm = 0;
-    bool ws_expressed = (in->waddr_add != VC4_QPU_W_NOP && !vc4_qpu_waddr_shared(in->waddr_add)) ||
-                        (in->waddr_mul != VC4_QPU_W_NOP && !vc4_qpu_waddr_shared(in->waddr_mul));
-    if (!ws_expressed)
+    /* a written first destination expresses ws (raw rbN for a shared name) */
+    if (in->waddr_add == VC4_QPU_W_NOP)
         in->ws = 0;
 }
 

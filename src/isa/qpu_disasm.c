@@ -100,9 +100,24 @@ static void put_operand(struct vc4_out *o, const struct vc4_qpu_instr *c,
         vc4_out_puts(o, vc4_qpu_unpack_suffix(c->unpack));
 }
 
-static void put_waddr(struct vc4_out *o, unsigned file, unsigned waddr)
+/* A destination name; raw (raN / rbN) when it must say its file (pin_ws). */
+static void put_waddr(struct vc4_out *o, unsigned file, unsigned waddr, bool raw)
 {
-    vc4_out_puts(o, vc4_qpu_waddr_name(file, waddr));
+    if (raw)
+        put_raw_reg(o, file, waddr);
+    else
+        vc4_out_puts(o, vc4_qpu_waddr_name(file, waddr));
+}
+
+/* ws = 1 with only names both files share ("mutex", "-", "vpm"...) reads as
+ * ws = 0: print one destination raw, as vc4asm reads "or rb51, ..." (ws 1).
+ * 1: the add destination, 2: the mul destination, 0: none. */
+static int pin_ws(const struct vc4_qpu_instr *c, bool add_w, bool mul_w)
+{
+    if (!c->ws || (add_w && !vc4_qpu_waddr_shared(c->waddr_add)) ||
+        (mul_w && !vc4_qpu_waddr_shared(c->waddr_mul)))
+        return 0;
+    return add_w ? 1 : mul_w ? 2 : 0;
 }
 
 static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const struct operands *ops)
@@ -115,19 +130,15 @@ static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
     /* v8adds/v8subs are MUL operations for vc4asm unless tied to the ADD ALU */
     if (c->op_add == VC4_QPU_A_V8ADDS || c->op_add == VC4_QPU_A_V8SUBS)
         vc4_out_puts(o, "a");
-    if (name) {
-        vc4_out_puts(o, name);
-    } else {
-        vc4_out_puts(o, "addop"); /* reserved code */
-        vc4_out_uint(o, c->op_add);
-    }
+    vc4_out_puts(o, name); /* reserved codes: fadd + @op_add (disasm_text) */
     /* writing '-' without flags: no suffix means never (see qpu_canon.c) */
     if (!(c->waddr_add == VC4_QPU_W_NOP && !c->sf && c->cond_add == VC4_QPU_COND_NEVER))
         vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_add));
     if (c->sf)
         vc4_out_puts(o, ".setf");
     vc4_out_puts(o, " ");
-    put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add);
+    put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add,
+              pin_ws(c, true, c->op_mul != VC4_QPU_M_NOP) == 1);
     if (!c->pm && !c->ws)
         vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     vc4_out_puts(o, ", ");
@@ -160,9 +171,15 @@ static void put_mul(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
         }
     }
     vc4_out_puts(o, " ");
-    put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul);
-    if (c->pm) /* pm-1 code 11 reads ".8abcds" (canon: printed only then) */
+    put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul,
+              pin_ws(c, c->op_add != VC4_QPU_A_NOP, true) == 2);
+    if (c->pm) { /* pm-1 code 11 reads ".8abcds" (canon: printed only then) */
         vc4_out_puts(o, vc4_qpu_pack_suffix(c->pack == VC4_QPU_PACK_A_8888_SAT ? 0 : 1, c->pack));
+        /* into a regfile-A register ".8a" means the regfile-A pack (vc4asm
+         * doPack): the float spelling ".8asf" names the colour pack */
+        if (c->pack != VC4_QPU_PACK_A_8888_SAT && c->ws && c->waddr_mul < 32 && c->pack)
+            vc4_out_puts(o, "sf");
+    }
     else if (c->ws) /* regfile-A pack of the mul result (canon decides if printed) */
         vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     vc4_out_puts(o, ", ");
@@ -178,16 +195,18 @@ static void put_dests(struct vc4_out *o, const struct vc4_qpu_instr *c, bool con
         vc4_out_puts(o, "-, ");
         return;
     }
-    put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add);
-    if (conds && !c->pm)
+    /* ldi / semaphore: the first destination expresses ws (canon_ldi); a
+     * regfile-A pack (pm 0) goes on the destination that writes regfile A */
+    put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add, conds && pin_ws(c, true, false) == 1);
+    if (conds && !c->pm && !c->ws)
         vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     if (conds)
         vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_add));
     vc4_out_puts(o, ", ");
     if (c->waddr_mul != VC4_QPU_W_NOP) {
-        put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul);
-        if (conds && c->pm)
-            vc4_out_puts(o, vc4_qpu_pack_suffix(1, c->pack));
+        put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul, false);
+        if (conds && (c->pm || c->ws))
+            vc4_out_puts(o, vc4_qpu_pack_suffix(c->pm, c->pack));
         if (conds)
             vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_mul));
         vc4_out_puts(o, ", ");
@@ -239,18 +258,13 @@ static void put_ldi(struct vc4_out *o, const struct vc4_qpu_instr *c)
 static void put_branch(struct vc4_out *o, const struct vc4_qpu_instr *c, uint32_t pc)
 {
     vc4_out_puts(o, c->rel ? "brr" : "bra");
-    const char *cs = vc4_qpu_branch_cond_suffix(c->cond_br);
-    if (cs) {
-        vc4_out_puts(o, cs);
-    } else {
-        vc4_out_puts(o, ".cc"); /* reserved 12-14 */
-        vc4_out_uint(o, c->cond_br);
-    }
+    vc4_out_puts(o, vc4_qpu_branch_cond_suffix(c->cond_br)); /* 12-14: @cond_br */
     vc4_out_puts(o, " ");
     put_dests(o, c, false);
-    /* "link, raN, target" reads as link + branch register; two links whose
-     * second is raN print "-" in the register place */
-    if (!c->reg && c->waddr_mul != VC4_QPU_W_NOP && c->ws && c->waddr_mul < 32)
+    /* vc4asm reads "link, link2, X" as link + branch register X: two links
+     * without a register print "-" in the register place
+     * ("brr ra8, rb8, -, 2880" means the same to both assemblers) */
+    if (!c->reg && c->waddr_mul != VC4_QPU_W_NOP)
         vc4_out_puts(o, "-, ");
     if (c->reg) {
         put_raw_reg(o, 0, c->raddr_a);
@@ -322,6 +336,13 @@ static void disasm_text(struct vc4_out *o, const struct vc4_qpu_instr *in, uint3
 {
     struct vc4_qpu_instr c = *in;
     vc4_qpu_canonicalize(&c);
+    /* Reserved codes have no name vc4asm reads: the text names a valid one
+     * of the same shape (fadd: two operands; no branch condition) and the
+     * real code follows as an override. */
+    if (c.kind != VC4_QPU_KIND_BRANCH && !vc4_qpu_op_add_name(c.op_add))
+        c.op_add = VC4_QPU_A_FADD;
+    if (c.kind == VC4_QPU_KIND_BRANCH && !vc4_qpu_branch_cond_suffix(c.cond_br))
+        c.cond_br = VC4_QPU_BCOND_ALWAYS;
     switch (c.kind) {
     case VC4_QPU_KIND_ALU:
     case VC4_QPU_KIND_ALU_SMALL_IMM: {
@@ -330,6 +351,24 @@ static void disasm_text(struct vc4_out *o, const struct vc4_qpu_instr *in, uint3
         put_add(o, &c, &ops);
         vc4_out_puts(o, "; ");
         put_mul(o, &c, &ops);
+        /* a register or small immediate no operation reads: vc4asm's "read" */
+        if (c.raddr_a == VC4_QPU_R_NOP && in->raddr_a != VC4_QPU_R_NOP) {
+            vc4_out_puts(o, "; read ");
+            put_raw_reg(o, 0, in->raddr_a);
+            c.raddr_a = in->raddr_a;
+        } else if (in->sig == VC4_QPU_SIG_SMALL_IMM && c.sig == VC4_QPU_SIG_NONE &&
+                   in->raddr_b < 48) {
+            vc4_out_puts(o, "; read ");
+            vc4_out_puts(o, vc4_qpu_small_imm_name(in->raddr_b));
+            c.sig = VC4_QPU_SIG_SMALL_IMM;
+            c.kind = VC4_QPU_KIND_ALU_SMALL_IMM;
+            c.raddr_b = in->raddr_b;
+        } else if (in->sig != VC4_QPU_SIG_SMALL_IMM && c.raddr_b == VC4_QPU_R_NOP &&
+                   in->raddr_b != VC4_QPU_R_NOP) {
+            vc4_out_puts(o, "; read ");
+            put_raw_reg(o, 1, in->raddr_b);
+            c.raddr_b = in->raddr_b;
+        }
         const char *sig = vc4_qpu_sig_name(c.sig);
         if (sig) {
             vc4_out_puts(o, "; ");

@@ -23,5 +23,18 @@ cmp -s "$tmp/a.bin" "$tmp/b.bin" || fail "round trip differs"
 printf 'nop\n  fadd r0, r1, nothere\n' > "$tmp/bad.qasm"
 if "$vc4kit" as "$tmp/bad.qasm" -o "$tmp/bad.bin" 2> "$tmp/err.txt"; then fail "error exit"; fi
 grep -q 'bad.qasm:2:16: error: undefined symbol' "$tmp/err.txt" || fail "message: $(cat "$tmp/err.txt")"
+# vc4asm's command line: -i FILE first (found like .include), several inputs
+# concatenated, -C: "0xLO, 0xHI" lines joined by ",\n", no comma after the
+# last (vc4asm V0.3 WriteX without trailing comma)
+printf 'ldi r0, vpm_setup(1, 1, h32(2))\n' > "$tmp/c1.qasm"
+printf 'nop; nop; thrend\n' > "$tmp/c2.qasm"
+"$vc4kit" as -i vc4.qinc -C "$tmp/c.hex" "$tmp/c1.qasm" "$tmp/c2.qasm" || fail "as -i -C"
+# vpm_setup(1, 1, h32(2)) = 1 << 20 | 1 << 12 | 0xa00 | 2; ldi r0 = 0xe0020827
+printf '0x00101a02, 0xe0020827,\n0x009e7000, 0x300009e7\n' > "$tmp/c.want"
+cmp -s "$tmp/c.hex" "$tmp/c.want" || fail "-C output: $(cat -A "$tmp/c.hex")"
+if "$vc4kit" as -i nothere.qinc -C "$tmp/c.hex" "$tmp/c1.qasm" 2> "$tmp/err.txt"; then
+    fail "-i of a missing file"
+fi
+grep -q 'cannot open include file "nothere.qinc"' "$tmp/err.txt" || fail "-i message: $(cat "$tmp/err.txt")"
 "$vc4kit" as --help > /dev/null || fail "--help"
 echo ok

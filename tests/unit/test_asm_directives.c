@@ -100,8 +100,8 @@ static void test_directives(void)
     CHECK_EQ_U64(word(&r, 2), line_word("ldi ra2, 11"));
     CHECK_EQ_U64(word(&r, 3), line_word("ldi r0, 9"));
     CHECK_EQ_U64(word(&r, 4), VC4_QPU_NOP_WORD);
-    /* expressions: C precedence, >>> unsigned, ?: */
-    assemble("ldi r0, 1 + 2 * 3 << 1 | 1\nldi r1, -1 >>> 28\nldi r2, 3 > 2 ? 10 : 20\n"
+    /* expressions: C precedence, >>> logical (64-bit values, vc4asm), ?: */
+    assemble("ldi r0, 1 + 2 * 3 << 1 | 1\nldi r1, 0xffffffff >>> 28\nldi r2, 3 > 2 ? 10 : 20\n"
              "ldi r3, (1 << 4) - 0x10 + 0b101 + 010\n", &r);
     CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
     CHECK_EQ_U64((uint32_t)word(&r, 0), 15);
@@ -115,7 +115,7 @@ static void test_data_and_comments(void)
     struct result r;
     /* .word pairs give the instruction words they spell; ';' separates parts */
     assemble("/* block\n comment */ .word 0x009e7000, 0x100009e7 // nop\n"
-             ".long 0x009e7000, 0x300009e7 # thrend\n"
+             ".long 0x300009e7009e7000 # thrend (.long is 64 bits, vc4asm)\n"
              "nop ; nop ; thrend\n"
              ".byte 1, 2, 3\n"
              ".short 0x1234\n"
@@ -208,11 +208,26 @@ static void test_diagnostics(void)
     struct result r;
     assemble("nop\n  fadd r0, r1, bogus\n", &r);
     CHECK(r.st == VC4_ERR_INVALID);
-    CHECK_CONTAINS(r.d.text, "t.qasm:2:16: error: undefined symbol");
+    CHECK_CONTAINS(r.d.text, "t.qasm:2:16: error: undefined symbol 'bogus'");
     assemble("  frob r0, r1\n", &r);
-    CHECK_CONTAINS(r.d.text, "t.qasm:1:3: error: unknown instruction");
+    CHECK_CONTAINS(r.d.text, "t.qasm:1:3: error: unknown instruction 'frob'");
     assemble("brr -, :nowhere\n", &r);
-    CHECK_CONTAINS(r.d.text, "t.qasm:1:9: error: undefined label");
+    CHECK_CONTAINS(r.d.text, "t.qasm:1:9: error: undefined label 'nowhere'");
+    assemble("mov r0, r6\n", &r);
+    CHECK_CONTAINS(r.d.text, "undefined symbol 'r6'");
+    assemble("mov r0, h32(1)\n", &r);
+    CHECK_CONTAINS(r.d.text, "unknown function 'h32'");
+    assemble("fadd.ifq r0, r1, r2\n", &r);
+    CHECK_CONTAINS(r.d.text, "unknown instruction suffix '.ifq'");
+    /* a macro called with too few (or too many) arguments says so at the call */
+    assemble(".macro m, a, b\nmov a, b\n.endm\nnop\nm r0\n", &r);
+    CHECK_CONTAINS(r.d.text, "t.qasm:5:1: warning: macro 'm' takes 2 arguments, 1 given; the last "
+                             "1 are undefined");
+    CHECK_CONTAINS(r.d.text, "undefined symbol 'b'");
+    assemble(".macro m, a\nmov a, r1\n.endm\nm r0, r2\n", &r);
+    CHECK_CONTAINS(r.d.text, "t.qasm:4:1: error: macro 'm' takes 1 argument, 2 given");
+    assemble(".func f(x)\nx\n.endf\nldi r0, f(1, 2)\n", &r);
+    CHECK_CONTAINS(r.d.text, "function 'f' takes 1 argument, 2 given");
     assemble(".if 1\nnop\n", &r);
     CHECK_CONTAINS(r.d.text, "unterminated .if");
     assemble(".macro m\nnop\n", &r);
@@ -227,6 +242,23 @@ static void test_diagnostics(void)
     CHECK(r.d.errors == 2);
     assemble(".include \"does-not-exist.qinc\"\n", &r);
     CHECK_CONTAINS(r.d.text, "cannot open include file");
+}
+
+/* '-' alone as a macro argument is "no register" (vc4asm; Broadcom's GPU_FFT
+ * 2.0 256 and 4k shaders pass it): the body writes and reads as with '-'. */
+static void test_macro_dash_argument(void)
+{
+    struct result r;
+    assemble(".macro m, d, s\n"
+             " fadd d, s, r1\n"
+             ".endm\n"
+             "m -, r0\n"
+             "m r2, r0\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    CHECK_EQ_U64(word(&r, 0), line_word("fadd -, r0, r1"));
+    CHECK_EQ_U64(word(&r, 1), line_word("fadd r2, r0, r1"));
+    CHECK(line_word("fadd -, r0, r1") != line_word("fadd r2, r0, r1"));
 }
 
 static enum vc4_status loop_reader(void *user, const char *path, char **data, size_t *len)
@@ -303,6 +335,198 @@ static void test_regression_exponential_recursion(void)
     CHECK_EQ_U64(word(&r, 0), line_word("ldi r0, 1024"));
 }
 
+/* An allocator that never hands freed memory back while a test runs: a freed
+ * block is filled with '#' (NUL-terminated) and kept, so reading it after the
+ * free gives '#' text or a wild pointer instead of the old contents, with or
+ * without a sanitizer. */
+struct quarantine {
+    void *blocks[4096];
+    size_t n;
+};
+
+static void *quarantine_alloc(void *user, void *ptr, size_t size)
+{
+    struct quarantine *q = user;
+    size_t *old = ptr ? (size_t *)ptr - 2 : NULL; /* header: size, pad (16 bytes) */
+    void *np = NULL;
+    if (size) {
+        size_t *h = malloc(size + 2 * sizeof(size_t));
+        if (!h)
+            return NULL;
+        h[0] = size;
+        np = h + 2;
+        if (old)
+            memcpy(np, ptr, old[0] < size ? old[0] : size);
+    }
+    if (old) {
+        memset(ptr, '#', old[0]);
+        ((char *)ptr)[old[0] - 1] = 0;
+        if (q->n < sizeof q->blocks / sizeof q->blocks[0])
+            q->blocks[q->n++] = old;
+        else
+            free(old);
+    }
+    return np;
+}
+
+static void quarantine_release(struct quarantine *q)
+{
+    while (q->n)
+        free(q->blocks[--q->n]);
+}
+
+static enum vc4_status assemble_quarantined(const char *src, size_t len, struct harness_diags *d)
+{
+    static struct quarantine q;
+    struct vc4_allocator al = {quarantine_alloc, &q};
+    struct vc4_asm_options o = {.sink = harness_sink(d), .alloc = &al};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    enum vc4_status st = vc4_asm_source(as, "t.qasm", src, len);
+    vc4_asm_destroy(as);
+    quarantine_release(&q);
+    return st;
+}
+
+/* Regression (issue 17, fuzz_asm heap use-after-free in asm_call_func): a
+ * macro defined inside a function body grew the table of macro records while
+ * the call held a pointer into it, and the call then read the function's freed
+ * name.  Macro records now each have their own allocation that stays put until
+ * the pass ends. */
+static void test_regression_macro_defined_in_call(void)
+{
+    static const char repro[] =
+        ".func f(x)\n"
+        " .macro m\n"
+        "p\362eR\n"
+        "\n"
+        "m\025\n"
+        ".enthre\000\025\n"
+        "R\n"
+        "m\n"
+        ".endm\n"
+        "dm\n"
+        "m\n"
+        "ndm\n"
+        "m* et N,0+[,\n"
+        ":\n"
+        "\n"
+        "  f(x/2)f(x/2)* seudif\n"
+        ".endf\n"
+        "ldi r0( f(52)";
+    CHECK_EQ_INT(sizeof repro - 1, 117);
+    struct harness_diags d;
+    CHECK(assemble_quarantined(repro, sizeof repro - 1, &d) != VC4_OK);
+    /* the same thing readable: 40 macro records defined under a running call */
+    const char *src = ".func f(x)\n"
+                      " .rep 40\n"
+                      "  .macro m\n"
+                      "  .endm\n"
+                      " .endr\n"
+                      ".endf\n"
+                      "ldi r0, f(1)\n";
+    CHECK(assemble_quarantined(src, strlen(src), &d) != VC4_OK);
+    CHECK_CONTAINS(d.text, "function 'f' gave no value");
+    /* ... and with a value: the body keeps running after the table grew */
+    src = ".func g(x)\n"
+          " .rep 40\n"
+          "  .macro m\n"
+          "   nop\n"
+          "  .endm\n"
+          " .endr\n"
+          " x * 2\n"
+          ".endf\n"
+          ".macro h, v\n"
+          " .rep 40\n"
+          "  .macro k\n"
+          "  .endm\n"
+          " .endr\n"
+          " ldi r0, g(v)\n"
+          ".endm\n"
+          "h 21\n"
+          "m\n";
+    CHECK_MSG(assemble_quarantined(src, strlen(src), &d) == VC4_OK, "%s", d.text);
+    struct result r;
+    assemble(src, &r);
+    CHECK_EQ_INT(r.size, 16);
+    CHECK_EQ_U64(word(&r, 0), line_word("ldi r0, 42"));
+    CHECK_EQ_U64(word(&r, 1), line_word("nop"));
+}
+
+/* Regression (fuzz_asm): .rep iterations of an empty body were not charged
+ * to the work budget, so nested ".rep 1000000" with nothing inside ran 10^12
+ * iterations (a hang).  Every iteration is work now; the budget is an option
+ * (the fuzz target uses a small one). */
+static void test_regression_empty_rep_work(void)
+{
+    struct result r;
+    assemble(".rep 1000000\n.rep 1000000\n.endr\n.endr\nnop\n", &r);
+    CHECK(r.st != VC4_OK);
+    CHECK_CONTAINS(r.d.text, "too much work");
+    struct harness_diags d;
+    const char *src = ".rep i, 100\n.endr\nnop\n";
+    struct vc4_asm_options o = {.sink = harness_sink(&d), .max_work = 100};
+    struct vc4_asm *as = vc4_asm_create(&o);
+    CHECK(vc4_asm_source(as, "w.qasm", src, strlen(src)) != VC4_OK); /* 100 + 3 lines */
+    CHECK_CONTAINS(d.text, "more than 100 lines");
+    vc4_asm_destroy(as);
+    o.max_work = 103;
+    as = vc4_asm_create(&o);
+    CHECK(vc4_asm_source(as, "w.qasm", src, strlen(src)) == VC4_OK);
+    vc4_asm_destroy(as);
+}
+
+/* vc4asm V0.3's directives and expressions (Parser.tables.cpp directiveMap
+ * and operatorMap, Eval.cpp, share/include/vc4.qinc); each expected value is
+ * worked out in its comment. */
+static void test_vc4asm_dialect(void)
+{
+    struct result r;
+    assemble(".include <vc4.qinc>\n"                      /* <...>: the include path */
+             ".float M_PI, M_INF\n"                       /* 0x40490fdb, 0x7f800000 */
+             ".double M_PI\n"                             /* 0x400921fb54442d18 */
+             ".half 1.0, -2.5, 65504\n"                   /* 0x3c00 0xc100 0x7bff */
+             ".long 0x40000000 <<< 2\n"                   /* 64 bits: 0x100000000 */
+             ".int 0x80000001 ><< 1, 0x80000001 >>< 1\n"  /* rotate 32: 3, 0xc0000001 >> */
+             ".long 1 >>>< 1, 3 ><<< 63\n"                /* rotate 64: 2^63, 2^63 + 1 */
+             ".int floor(2.5), ceil(2.5), ilog2(4096), reverseBits(1, 4), reverseBits8(3)\n"
+             ".float sin(M_PI_2), 1. << 3\n"              /* 1.0, 8.0 (ldexp) */
+             ".ifset M_PI\n.int 1\n.elif 1\n.int 2\n.endif\n"
+             ".ifset NOPE\n.int 3\n.else\n.int 4\n.endif\n"
+             ".foreach v, 5, 6, 7\n.byte v\n.endfor\n"
+             ".local\n.lset q, 9\n.byte q\n.endloc\n"
+             ".ifset q\n.byte 99\n.endif\n"             /* q was local to .local */
+             ".code\n.text\nnop\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    static const uint8_t want[] = {
+        0xdb, 0x0f, 0x49, 0x40, 0x00, 0x00, 0x80, 0x7f,                         /* pi, inf */
+        0x18, 0x2d, 0x44, 0x54, 0xfb, 0x21, 0x09, 0x40,                         /* double pi */
+        0x00, 0x3c, 0x00, 0xc1, 0xff, 0x7b,                                     /* halves */
+        0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,                         /* <<< */
+        0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0,                         /* ><< >>< */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,                         /* >>>< */
+        0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,                         /* ><<< */
+        2, 0, 0, 0, 3, 0, 0, 0, 12, 0, 0, 0, 8, 0, 0, 0, 0xc0, 0, 0, 0,          /* int helpers */
+        0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0x41,                         /* 1.0, 8.0 */
+        1, 0, 0, 0, 4, 0, 0, 0,                                                 /* .ifset */
+        5, 6, 7, 9,                                                             /* foreach, local */
+        0, 0,                                                                   /* padding */
+        0x00, 0x70, 0x9e, 0x00, 0xe7, 0x09, 0x00, 0x10,                         /* nop */
+    };
+    CHECK_EQ_INT(r.size, sizeof want);
+    CHECK(r.size == sizeof want && memcmp(r.bytes, want, sizeof want) == 0);
+    for (size_t k = 0; k < sizeof want && k < r.size; k++)
+        if (r.bytes[k] != want[k]) {
+            fprintf(stderr, "  byte %zu: 0x%02x, want 0x%02x\n", k, r.bytes[k], want[k]);
+            break;
+        }
+    /* missing block ends name the directive */
+    assemble(".foreach v, 1\nnop\n", &r);
+    CHECK_CONTAINS(r.d.text, "missing .endfor");
+    assemble(".local\nnop\n", &r);
+    CHECK_CONTAINS(r.d.text, "missing .endloc");
+}
+
 static void test_symbols_api(void)
 {
     struct harness_diags d;
@@ -325,4 +549,6 @@ static void test_symbols_api(void)
 
 TEST_LIST(test_labels_and_branches, test_directives, test_data_and_comments,
           test_qinc_and_semaphores, test_corpus_program, test_diagnostics, test_hostile,
-          test_symbols_api, test_regression_exponential_recursion)
+          test_symbols_api, test_regression_exponential_recursion,
+          test_regression_macro_defined_in_call, test_macro_dash_argument,
+          test_regression_empty_rep_work, test_vc4asm_dialect)

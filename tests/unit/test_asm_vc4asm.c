@@ -769,6 +769,138 @@ static void test_vc4asm_lines(void)
     printf("vc4asm line vectors: %zu, mismatches: %d\n", sizeof lines / sizeof *lines, bad);
 }
 
+/* Issue 13: accepted input where vc4kit gave other words than vc4asm.  The
+ * words come from vc4asm's rules (src/AssembleInst.cpp) applied by hand:
+ * hi word = sig<<28 | unpack<<25 | pm<<24 | pack<<20 | cond_add<<17 |
+ * cond_mul<<14 | sf<<13 | ws<<12 | waddr_add<<6 | waddr_mul; lo word =
+ * op_mul<<29 | op_add<<24 | raddr_a<<18 | raddr_b<<12 | add_a<<9 | add_b<<6 |
+ * mul_a<<3 | mul_b.  Each also disassembles to text without "@" overrides
+ * (vc4asm can read it) that assembles back to the word. */
+static const struct vec vc4asm_rules[] = {
+    /* an explicit rbN write is regfile B: ws = 1 even where the address is
+     * shared (51 mutex, 39 nop).  or = 21, raddr 39/39 muxes A (6) */
+    {"or rb51, ra39, ra39", 0x159e7d80, 0x1 << 28 | 1 << 17 | 1 << 12 | 51 << 6 | 39},
+    /* waddr 39 without .setf: cond never (optimize: WAddrA == R_NOP && !SF);
+     * vr_wait = raddr_a 50 (mux 6), 0 = small immediate 0 (sig 13, mux B 7) */
+    {"or rb39, vr_wait, 0", 21u << 24 | 50 << 18 | 0 << 12 | 6 << 9 | 7 << 6,
+     0xdu << 28 | 0 << 17 | 1 << 12 | 39 << 6 | 39},
+    /* the written condition too gives way to never; unif = raddr_a 32 */
+    {"mov.ifnz -, unif", 21u << 24 | 32 << 18 | 39 << 12 | 6 << 9 | 6 << 6,
+     0x1 << 28 | 0 << 17 | 39 << 6 | 39},
+    /* .8c on a MUL write to regfile A is the regfile-A pack (doPack: pm =
+     * !WS || WAddrM >= 32 -> 0), code 6; fmul = 1, r1 r2 = muxes 1 2 */
+    {"fmul ra1.8c, r1, r2", 1u << 29 | 39 << 18 | 39 << 12 | 1 << 3 | 2,
+     0x1 << 28 | 6 << 20 | 1 << 14 | 1 << 12 | 39 << 6 | 1},
+    /* the float spelling asks for the MUL colour pack (calcPM: P_FLT -> pm 1,
+     * saturated 8-bit code & 7 = 4) also into regfile A; 1.0 = small imm 32 */
+    {"fmul ra1.8asf, r0, 1.0", 1u << 29 | 39 << 18 | 32 << 12 | 0 << 3 | 7,
+     0xdu << 28 | 1 << 24 | 4 << 20 | 1 << 14 | 1 << 12 | 39 << 6 | 1},
+    /* ... and the MUL colour pack (pm 1, code 6) into an accumulator */
+    {"fmul r0.8c, r1, r2", 1u << 29 | 39 << 18 | 39 << 12 | 1 << 3 | 2,
+     0x1 << 28 | 1 << 24 | 6 << 20 | 1 << 14 | 39 << 6 | 32},
+    /* read (vc4asm assembleREAD): the source through raddr_a (vr_wait = 50)
+     * or the small immediate (sig 13, raddr_b 5), no operation; with a signal
+     * (ldtmu0 = 10) */
+    {"read vr_wait", 50 << 18 | 39 << 12, 0x1u << 28 | 39 << 6 | 39},
+    {"read 5", 39 << 18 | 5 << 12, 0xdu << 28 | 39 << 6 | 39},
+    {"nop; nop; ldtmu0; read vr_wait", 50 << 18 | 39 << 12, 0xau << 28 | 39 << 6 | 39},
+    /* ldi: the first destination rbN expresses ws too (sig 14) */
+    {"ldi rb51, 5", 5, 0xeu << 28 | 1 << 17 | 1 << 12 | 51 << 6 | 39},
+};
+
+static void test_vc4asm_rules(void)
+{
+    for (size_t i = 0; i < sizeof vc4asm_rules / sizeof *vc4asm_rules; i++) {
+        const struct vec *v = &vc4asm_rules[i];
+        struct vc4_qpu_instr in, back;
+        struct harness_diags d;
+        struct vc4_diag_sink sink = harness_sink(&d);
+        uint64_t want = word_of(v->lo, v->hi), got = ~want;
+        if (vc4_qpu_assemble(v->src, 0, &in, &sink) == VC4_OK)
+            got = vc4_qpu_encode(&in);
+        if (got != want)
+            report(v->src, want, got, d.text);
+        CHECK_EQ_U64(got, want);
+        char text[256];
+        vc4_qpu_decode(want, &in);
+        vc4_qpu_disasm(&in, 0, 0, text, sizeof text);
+        CHECK_MSG(!strchr(text, '@'), "\"%s\" disassembles with overrides: %s", v->src, text);
+        CHECK_MSG(vc4_qpu_assemble(text, 0, &back, NULL) == VC4_OK && vc4_qpu_encode(&back) == want,
+                  "\"%s\" -> \"%s\" does not assemble back", v->src, text);
+    }
+}
+
+/* Disassembly vc4asm reads back (issue 13): words with reserved codes name a
+ * valid operation and carry the code as vc4kit's "@field" extension, not
+ * "addopN" / ".ccN"; two branch links print "-" in the register place
+ * (vc4asm reads "brr ra8, rb8, 2880" as the register rb8); a load
+ * immediate's regfile-A pack sits on the destination that writes regfile A. */
+static void test_vc4asm_dis_forms(void)
+{
+    static const struct {
+        uint64_t word;
+        const char *text;
+    } forms[] = {
+        /* op_add 9 (reserved), r0 r0, writes nowhere */
+        {0x100009e7099e7000ull, "fadd -, r0, r0; nop; @op_add=9"},
+        /* branch condition 12 (reserved) */
+        {0xf0c009e700000000ull, "bra -, 0x00000000; @cond_br=12"},
+        /* brr, links ra8 (add, ws 0) and rb8 (mul), offset 2880 */
+        {0xf0f8020800000b40ull, "brr ra8, rb8, -, +2880  # -> 0x00000b60"},
+        /* ldi with ws 1: rb2 (add) and ra3 (mul, regfile A) with the
+         * regfile-A pack 8a (pm 0, code 4) */
+        {0xe0425083000000ffull, "ldi rb2, ra3.8a, 255"},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        struct vc4_qpu_instr in, back;
+        char text[256];
+        vc4_qpu_decode(forms[i].word, &in);
+        vc4_qpu_disasm(&in, 0, 0, text, sizeof text);
+        CHECK_STR(text, forms[i].text);
+        CHECK(vc4_qpu_assemble(text, 0, &back, NULL) == VC4_OK &&
+              vc4_qpu_encode(&back) == forms[i].word);
+    }
+}
+
+/* vc4asm's other spellings (Parser.tables.cpp extMap) give the word of the
+ * spelling they stand for. */
+static void test_vc4asm_spellings(void)
+{
+    static const char *const same[][2] = {
+        {"fadd r0.z, r1, r2", "fadd.ifz r0, r1, r2"},
+        {"fadd r0.zs, r1, r2", "fadd.ifz r0, r1, r2"},
+        {"fadd r0.nz, r1, r2", "fadd.ifnz r0, r1, r2"},
+        {"fadd r0.zc, r1, r2", "fadd.ifnz r0, r1, r2"},
+        {"fadd r0.n, r1, r2", "fadd.ifn r0, r1, r2"},
+        {"fadd r0.nn, r1, r2", "fadd.ifnn r0, r1, r2"},
+        {"fadd r0.c, r1, r2", "fadd.ifc r0, r1, r2"},
+        {"fadd r0.cc, r1, r2", "fadd.ifcc r0, r1, r2"},
+        {"fadd.ifzs r0, r1, r2", "fadd.ifz r0, r1, r2"},
+        {"fadd.sf r0, r1, r2", "fadd.setf r0, r1, r2"},
+        {"ldi.sf r0, 5", "ldi.setf r0, 5"},
+        {"fmul ra1.8888, r1, r2", "fmul ra1.8abcd, r1, r2"},
+        {"fmul r0.8888, r1, r2", "fmul r0.8abcd, r1, r2"},
+        {"fadd ra1.8ai, r1, r2", "fadd ra1.8a, r1, r2"},
+        {"fadd ra1.8dsi, r1, r2", "fadd ra1.8ds, r1, r2"},
+        {"fadd ra1.16aclamp, r1, r2", "fadd ra1.16as, r1, r2"},
+        {"fadd ra1.32clamp, r1, r2", "fadd ra1.32s, r1, r2"},
+        {"fadd r0, ra1.8af, r2", "fadd r0, ra1.8a, r2"},
+        /* anop / mnop: a nop tied to its ALU (vc4asm opcode table) */
+        {"mnop; fadd r0, r1, r2", "fadd r0, r1, r2; nop"},
+        {"anop; fmul r0, r1, r2", "nop; fmul r0, r1, r2"},
+        {"anop; mnop", "nop; nop"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        struct vc4_qpu_instr a, b;
+        struct harness_diags d;
+        struct vc4_diag_sink sink = harness_sink(&d);
+        bool ok = vc4_qpu_assemble(same[i][0], 0, &a, &sink) == VC4_OK &&
+                  vc4_qpu_assemble(same[i][1], 0, &b, &sink) == VC4_OK;
+        CHECK_MSG(ok && vc4_qpu_encode(&a) == vc4_qpu_encode(&b), "\"%s\" != \"%s\" %s",
+                  same[i][0], same[i][1], d.text);
+    }
+}
+
 static void test_vc4asm_branches(void)
 {
     int bad = 0;
@@ -1067,5 +1199,6 @@ static void test_vc4asm_qinc(void)
     vc4_asm_destroy(as);
 }
 
-TEST_LIST(test_vc4asm_lines, test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest,
+TEST_LIST(test_vc4asm_lines, test_vc4asm_rules, test_vc4asm_dis_forms, test_vc4asm_spellings,
+          test_vc4asm_branches, test_vc4asm_other_build, test_vc4asm_smitest,
           test_vc4asm_qinc)

@@ -148,9 +148,9 @@ static const struct dis_case dis_cases[] = {
     {0x159E7000, 0x10020C27, "or vpm, r0, r0; nop"},
     {0x15800DF7, 0xD0021CA7, "or vw_addr, unif, 0; nop; @mul_a=6 @mul_b=7"},
     {0x159E7924, 0x10020BA7, "or tlbc, r4, r4; nop; @mul_a=4 @mul_b=4"},
-    {0x013E3377, 0x11020E67, "fadd t0t, r1, r5; nop; @pm=1 @raddr_a=15 @raddr_b=35 @mul_a=6 @mul_b=7"},
+    {0x013E3377, 0x11020E67, "fadd t0t, r1, r5; nop; read ra15; @pm=1 @raddr_b=35 @mul_a=6 @mul_b=7"},
     {0x15C27DF7, 0x10020027, "or ra0, vpm, nop; nop; @mul_a=6 @mul_b=7"},
-    {0x020201C0, 0xD0020827, "fsub r0, r0, 1.0; nop; @raddr_a=0"},
+    {0x020201C0, 0xD0020827, "fsub r0, r0, 1.0; nop; read ra0"},
 };
 
 static void test_seed_disassembly(void)
