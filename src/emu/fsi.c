@@ -42,8 +42,9 @@ static const struct {
     [FR_SWITCH_SB] = {VC4_RULE_THRSW_SB_LOCKED, "thread switch while the scoreboard is locked"},
     [FR_QUAD_XY] = {VC4_RULE_FS_QUAD_XY_WRITE, "write to QUAD_X / QUAD_Y / REV_FLAG (no known effect; ignored)"},
     [FR_EARLY_Z_SHADER_Z] = {VC4_RULE_FS_EARLY_Z_SHADER_Z,
-                             "TLB_Z write with early Z enabled: samples were already rejected with the "
-                             "rasteriser's Z (drivers disable early Z for shaders that write Z)"},
+                             "TLB_Z write of a Z other than the payload Z with early Z enabled: samples were "
+                             "already rejected with the rasteriser's Z (drivers disable early Z for shaders "
+                             "that write their own Z)"},
     [FR_COVERAGE_LOAD] = {VC4_RULE_NONE,
                           "coverage load (loadcv): the VG coverage buffer is not modelled; r4 = 0"},
     [FR_ALPHA_MASK] = {VC4_RULE_NONE,
