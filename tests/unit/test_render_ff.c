@@ -694,8 +694,11 @@ static void test_early_z(void)
 {
     /* near (0.25) then far (0.75), LESS with updates, early Z on: the far
      * triangle's quads are all rejected before shading */
-    for (int mode = 0; mode < 3; mode++) {
-        /* mode 0: early Z; 1: disabled by the frame; 2: GT/GE direction with LESS (not applied) */
+    for (int mode = 0; mode < 4; mode++) {
+        /* mode 0: early Z; 1: disabled by the frame; 2: GT/GE direction with LESS (not applied);
+         * 3: early Z with a far shader that writes no TLB_Z: early Z is before shading and
+         * still rejects every sample (docs/rendering.md) */
+        bool ez = mode == 0 || mode == 3;
         struct scene s = {.clear_color = 0xFF000000u, .clear_z = 0xFFFFFF, .ndraw = 2,
                           .early_z_disable = mode == 1, .early_z_ge = mode == 2};
         for (unsigned k = 0; k < 2; k++) {
@@ -703,15 +706,15 @@ static void test_early_z(void)
             s.d[k].cfg.z_updates_enable = true;
             s.d[k].cfg.early_z_enable = true;
             s.d[k].cfg.early_z_updates_enable = true;
-            s.d[k].fs = fs_flatz;
+            s.d[k].fs = mode == 3 && k ? fs_flat : fs_flatz;
             s.d[k].unif[0] = k ? 0xFFFF0000u : 0xFF0000FFu;
             full_tri(&s.d[k], k ? 0.75f : 0.25f);
         }
         struct vc4_emu *emu = render(&s);
         const struct vc4_fsi_stats *fs = &emu->v3d.fsi.stats;
-        CHECK_EQ_U64(fs->early_z_rejects, mode == 0 ? 64u * 64u : 0u);
-        CHECK_EQ_U64(fs->batches, mode == 0 ? 256u : 512u); /* 1024 quads of 2x2, 4 per batch */
-        CHECK_EQ_U64(fs->z_fails, mode == 0 ? 0u : 64u * 64u);
+        CHECK_EQ_U64(fs->early_z_rejects, ez ? 64u * 64u : 0u);
+        CHECK_EQ_U64(fs->batches, ez ? 256u : 512u); /* 1024 quads of 2x2, 4 per batch */
+        CHECK_EQ_U64(fs->z_fails, ez ? 0u : 64u * 64u);
         CHECK_EQ_U64(px_color(emu, &s, 10, 10), 0xFF0000FFu);
         CHECK_EQ_U64(px_zs(emu, &s, 10, 10) >> 8, z24(0.25));
         /* regression: the payload Z to TLB_Z with early Z on is Mesa's
