@@ -407,7 +407,7 @@ static inline bool gl_lit_init(struct gl_lit *l, const char *shader_dir, const s
     struct gl_scene s = {
         .width = w, .height = h,
         .vs = {NULL, 0, l->vs_src}, .cs = {NULL, 0, l->cs_src},
-        .fs_src = sc_fs_varyings,
+        .fs_src = sc_fs_varyings_z, /* depth-tested: writes TLB_Z */
         .vdata = l->vdata, .vdata_len = (size_t)nv * GL_MESH_STRIDE,
         /* stream 0: position (both shaders); stream 1: normal and colour
          * (vertex shader only), both from the same 36-byte vertices */

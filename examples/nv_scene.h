@@ -56,21 +56,22 @@ static const char sc_fs_uniform[] =
     "nop; sbdone\n";
 
 /* The varyings fragment shader: R, G, B = V * W + C, packed into ra1. */
-static const char sc_fs_varyings[] =
-    "# seed 004: R * W (0x203E3DF7, 0x110059E0)\n"
-    "nop; fmul r0, ra15, vary; @pm=1 @ws=1 @add_a=6 @add_b=7\n"
-    "# seed 002/004: R = R * W + C, G * W (0x213E3177, 0x11024821)\n"
-    "fadd r0, r0, r5; fmul r1, ra15, vary; @pm=1\n"
-    "fadd r1, r1, r5; fmul r2, ra15, vary\n"
-    "fadd r2, r2, r5; fmul ra1.8asf, r0, 1.0\n"
-    "nop; fmul ra1.8bsf, r1, 1.0\n"
-    "nop; fmul ra1.8csf, r2, 1.0\n"
+#define SC_FS_VARYINGS_HEAD                                                  \
+    "# seed 004: R * W (0x203E3DF7, 0x110059E0)\n"                         \
+    "nop; fmul r0, ra15, vary; @pm=1 @ws=1 @add_a=6 @add_b=7\n"            \
+    "# seed 002/004: R = R * W + C, G * W (0x213E3177, 0x11024821)\n"      \
+    "fadd r0, r0, r5; fmul r1, ra15, vary; @pm=1\n"                        \
+    "fadd r1, r1, r5; fmul r2, ra15, vary\n"                               \
+    "fadd r2, r2, r5; fmul ra1.8asf, r0, 1.0\n"                              \
+    "nop; fmul ra1.8bsf, r1, 1.0\n"                                          \
+    "nop; fmul ra1.8csf, r2, 1.0\n"                                          \
     "nop; fmul ra1.8dsf, 1.0, 1.0\n"
-    "nop\n"
-    "mov tlbc, ra1\n"
-    "nop; thrend\n"
-    "nop\n"
-    "nop; sbdone\n";
+#define SC_FS_VARYINGS_TAIL "mov tlbc, ra1\nnop; thrend\nnop\nnop; sbdone\n"
+static const char sc_fs_varyings[] = SC_FS_VARYINGS_HEAD "nop\n" SC_FS_VARYINGS_TAIL;
+/* The same writing its payload Z (rb15) to TLB_Z first, as Mesa does for
+ * every depth-tested shader: without a TLB_Z write there is no depth test
+ * (docs/rendering.md). */
+static const char sc_fs_varyings_z[] = SC_FS_VARYINGS_HEAD "mov tlbz, rb15\n" SC_FS_VARYINGS_TAIL;
 
 struct sc_vertex {
     int16_t x16, y16; /* 12.4 */

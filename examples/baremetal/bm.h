@@ -180,7 +180,8 @@ static inline void copy_words(uint8_t *dst, const uint32_t *w, unsigned n)
 /* The binning list up to the shader state (hardware facts 3.5): tile
  * allocation with 32-byte initial blocks, then 128-byte blocks; auto-init
  * TSDA; triangles with 16-bit indices; the clip window; forward and
- * reverse faces, depth test "always". */
+ * reverse faces, and the depth bytes the demos that drew on a Pi use
+ * (docs/rendering.md: without a TLB_Z write there is no depth test). */
 static inline void bin_begin(struct cl *c, uint32_t w, uint32_t h)
 {
     c->p = c->start = W_BIN;
@@ -196,10 +197,10 @@ static inline void bin_begin(struct cl *c, uint32_t w, uint32_t h)
     cl_u8(c, 0x12); /*   16-bit indices, triangles */
     cl_u8(c, 102);  /* Clip Window */
     cl_u16(c, 0); cl_u16(c, 0); cl_u16(c, w); cl_u16(c, h);
-    cl_u8(c, 96);   /* Configuration Bits: */
+    cl_u8(c, 96);   /* Configuration Bits 03 00 02, the public bare-metal demos' */
     cl_u8(c, 0x03); /*   forward and reverse faces */
-    cl_u8(c, 0x70); /*   depth function "always" */
-    cl_u8(c, 0x00);
+    cl_u8(c, 0x00); /*   depth function "never", no Z updates: the fragment */
+    cl_u8(c, 0x02); /*   shaders write no TLB_Z, so no depth test (issue 11) */
     cl_u8(c, 103);  /* Viewport Offset 0, 0 */
     cl_u16(c, 0); cl_u16(c, 0);
 }

@@ -43,8 +43,9 @@ static const struct {
     [FR_SWITCH_SB] = {VC4_RULE_THRSW_SB_LOCKED, "thread switch while the scoreboard is locked"},
     [FR_QUAD_XY] = {VC4_RULE_FS_QUAD_XY_WRITE, "write to QUAD_X / QUAD_Y / REV_FLAG (no known effect; ignored)"},
     [FR_EARLY_Z_SHADER_Z] = {VC4_RULE_FS_EARLY_Z_SHADER_Z,
-                             "TLB_Z write with early Z enabled: samples were already rejected with the "
-                             "rasteriser's Z (drivers disable early Z for shaders that write Z)"},
+                             "TLB_Z write of a Z other than the payload Z with early Z enabled: samples were "
+                             "already rejected with the rasteriser's Z (drivers disable early Z for shaders "
+                             "that write their own Z)"},
     [FR_COVERAGE_LOAD] = {VC4_RULE_NONE,
                           "coverage load (loadcv): the VG coverage buffer is not modelled; r4 = 0"},
     [FR_ALPHA_MASK] = {VC4_RULE_NONE,
@@ -130,11 +131,24 @@ static unsigned tlb_idx(const struct vc4_v3d *v, const struct vc4_fsi_batch *b, 
     return vc4_tlb_index(&v->tlb, x, y, s);
 }
 
+/* The Z a sample of element i tests with when the shader wrote zw for the
+ * pixel: zw replaces the pixel's Z and each sample keeps its offset from
+ * the Z plane (zsamp - the payload Z), clamped to 24 bits.  UNVERIFIED (no
+ * source says how the TLB spreads one written Z over 4 samples); chosen so
+ * that writing the payload Z unchanged, as Mesa does for every
+ * depth-tested shader without gl_FragDepth, gives exactly the rasteriser's
+ * per-sample Z. */
+static uint32_t sample_z(const struct vc4_fsi_batch *b, unsigned i, unsigned s, uint32_t zw)
+{
+    int64_t z = (int64_t)(zw & VC4_TLB_Z_MAX) + (int64_t)b->zsamp[i][s] - (int64_t)b->z[i];
+    return z < 0 ? 0 : z > VC4_TLB_Z_MAX ? VC4_TLB_Z_MAX : (uint32_t)z;
+}
+
 /* Depth and stencil tests of every alive sample of the elements in mask,
- * with the shader's Z (zval) or the rasteriser's; the stencil face of the
- * primitive's facing; Z and stencil updates per tlb.h. */
-static void depth_test(struct vc4_v3d *v, struct vc4_fsi_batch *b, const uint32_t *zval,
-                       uint16_t mask)
+ * with the Z the shader wrote to TLB_Z (zval); the stencil face of the
+ * primitive's facing; Z and stencil updates per tlb.h.  Only a TLB_Z write
+ * runs them (resolve_z). */
+static void depth_test(struct vc4_v3d *v, struct vc4_fsi_batch *b, const uint32_t *zval, uint16_t mask)
 {
     struct vc4_fsi *f = &v->fsi;
     struct vc4_tlb *t = &v->tlb;
@@ -146,9 +160,9 @@ static void depth_test(struct vc4_v3d *v, struct vc4_fsi_batch *b, const uint32_
         for (unsigned s = 0; s < t->samples; s++) {
             if (!((b->mask[i] >> s) & 1))
                 continue;
-            uint32_t z = zval ? zval[i] & VC4_TLB_Z_MAX : b->zsamp[i][s];
             bool sfail;
-            if (vc4_tlb_zs_test(f->depth_func, f->z_update, sf, z, &t->zs[tlb_idx(v, b, i, s)], &sfail))
+            if (vc4_tlb_zs_test(f->depth_func, f->z_update, sf, sample_z(b, i, s, zval[i]),
+                                &t->zs[tlb_idx(v, b, i, s)], &sfail))
                 b->pass[i] |= (uint8_t)(1u << s);
             else if (sfail)
                 f->stats.stencil_fails++;
@@ -247,17 +261,37 @@ bool vc4_fsi_add(struct vc4_v3d *v, const struct vc4_raster_batch *rb)
 }
 
 
-static void resolve_z(struct vc4_v3d *v, struct vc4_fsi_batch *b)
+/*
+ * A thread that reaches its first colour write, sbdone or its end without
+ * a TLB_Z write has no depth and no stencil test: every live sample takes
+ * the colour, and Z and stencil stay as they are, whatever the
+ * Configuration Bits' depth function, Z-update bit or the thread's
+ * TLB_STENCIL_SETUP say.  Evidence (issue 11; hardware facts, "measured or
+ * known to run"): the public bare-metal NV demos and the widely copied
+ * bare-metal "hello triangle" set Configuration Bits 03 00 02 (depth
+ * function 0 "never", Z updates off, "depth testing disabled" in their
+ * comments), write no TLB_Z, and draw on a Pi; Mesa vc4 writes TLB_Z
+ * exactly when its key has depth_enabled, which vc4_program.c sets to
+ * "depth test enabled || stencil enabled" (emit_frag_end: stencil setup,
+ * then TLB_Z = the payload Z or gl_FragDepth, then the colour), and sets
+ * the function to "always" otherwise.  The fact is per thread (batch): an
+ * element whose condition kept it out of the TLB_Z write gets no pass
+ * (UNVERIFIED; Mesa conditions the colour write the same way).
+ * Early Z (fsi.h) is before shading and does not depend on this.
+ */
+static void resolve_z(struct vc4_fsi_batch *b)
 {
-    if (!b->z_done)
-        depth_test(v, b, NULL, 0xFFFF);
+    if (b->z_done)
+        return;
+    memset(b->pass, 0xFF, sizeof b->pass); /* untested: MS_FLAGS still masks (b->mask) */
+    b->z_done = true;
 }
 
 static void color_write(struct vc4_v3d *v, struct vc4_fsi_batch *b, const uint32_t *val,
                         uint16_t mask, int sample)
 {
     struct vc4_tlb *t = &v->tlb;
-    resolve_z(v, b);
+    resolve_z(b);
     for (unsigned i = 0; i < N; i++) {
         if (!((mask >> i) & 1))
             continue;
@@ -401,6 +435,19 @@ static bool file_value_used(const struct vc4_v3d *v, const struct vc4_qpu *q, un
     return file ? vc4_qpu_reads_b(&in) : vc4_qpu_reads_a(&in);
 }
 
+/* Does a TLB_Z write give a live element a Z other than its payload Z
+ * (rb15)?  Only then can early Z (which tested the rasteriser's Z) have
+ * decided differently: Mesa keeps early Z on for depth-tested shaders that
+ * write the payload Z and turns it off when they write gl_FragDepth
+ * (vc4_program.c disable_early_z, vc4_emit.c). */
+static bool writes_own_z(const struct vc4_fsi_batch *b, const uint32_t *val, uint16_t mask)
+{
+    for (unsigned i = 0; i < N; i++)
+        if (((mask >> i) & 1) && b->mask[i] && (val[i] & VC4_TLB_Z_MAX) != b->z[i])
+            return true;
+    return false;
+}
+
 static bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
 {
     struct vc4_fsi *f = &v->fsi;
@@ -479,7 +526,7 @@ static bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, u
             }
         return true;
     case VC4_QPU_W_TLB_Z:
-        if (f->early_z)
+        if (f->early_z && writes_own_z(b, val, mask))
             fsi_rule(v, q, FR_EARLY_Z_SHADER_Z);
         depth_test(v, b, val, mask);
         return true;
@@ -516,7 +563,7 @@ static bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
         q->thrsw_left = 3;
         return true;
     case VC4_QPU_SIG_SCOREBOARD_UNLOCK:
-        resolve_z(v, b);
+        resolve_z(b);
         release_sb(b);
         return true;
     case VC4_QPU_SIG_COLOR_LOAD:
@@ -555,7 +602,7 @@ static void vc4_fsi_post(struct vc4_v3d *v, struct vc4_qpu *q)
 static void finish_batch(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_fsi_batch *b)
 {
     struct vc4_fsi *f = &v->fsi;
-    resolve_z(v, b);
+    resolve_z(b);
     release_sb(b);
     if (b->vary_next < f->nvary) /* reported at the thread end */
         fsi_rule_at(v, q, FR_VARY_UNREAD, VC4_QPU_THREND_SLOTS + 1);

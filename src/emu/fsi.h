@@ -27,9 +27,11 @@
  *
  * Depth and stencil: the Configuration Bits function and Z-update bit, and
  * the thread's TLB_STENCIL_SETUP writes (tlb.h); the tests run per sample
- * at the TLB_Z write with the shader's Z, else at the first colour write
- * (or the thread end) with the rasteriser's Z per sample; the stencil face
- * is the primitive's (REV_FLAG).
+ * at the thread's TLB_Z write with the shader's Z (each sample: the written
+ * Z plus its offset from the Z plane, UNVERIFIED); the stencil face is the
+ * primitive's (REV_FLAG).  A thread without a TLB_Z write has no depth and
+ * no stencil test (issue 11's evidence, fsi.c resolve_z): its colour
+ * writes land on every live sample and Z/stencil are not updated.
  *
  * Early Z (Configuration Bits 16/17, Tile Rendering Mode Configuration bits
  * 10/11; UNVERIFIED model, no open source describes the unit): when enabled,
@@ -38,10 +40,13 @@
  * covered sample is tested before shading with the rasteriser's Z against
  * the Z buffer (no writes); samples that fail are dropped, and quads with
  * none left are not shaded (the batches are packed from the survivors).
- * The late test still runs.  So a shader that writes Z or a stencil zfail
- * operation sees the early rejections (Mesa enables early Z only when
- * neither can happen); early-Z updates have nothing to keep up to date in
- * this exact model.
+ * The late test still runs (when the shader writes TLB_Z).  Early Z works
+ * before shading, so it does not depend on whether the shader writes
+ * TLB_Z (UNVERIFIED: Mesa only enables it with a depth test, whose shaders
+ * always write TLB_Z).  So a shader that writes a Z other than its payload
+ * Z, or a stencil zfail operation, sees the early rejections (Mesa enables
+ * early Z only when neither can happen); early-Z updates have nothing to
+ * keep up to date in this exact model.
  */
 #ifndef VC4_EMU_FSI_H
 #define VC4_EMU_FSI_H

@@ -219,7 +219,7 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
         "Writes to QUAD_X, QUAD_Y and REV_FLAG have no known effect.",
         "hardware facts 6.9"},
     [VC4_RULE_FS_EARLY_Z_SHADER_Z] = {"fs-early-z-shader-z", VC4_ERROR,
-        "A shader that writes TLB_Z needs early Z disabled: early Z rejects samples with the rasteriser's Z first.",
+        "A shader that writes a TLB_Z other than its payload Z (rb15) needs early Z disabled: early Z rejects samples with the rasteriser's Z first.",
         "Mesa vc4_program.c / vc4_emit.c (disable_early_z)"},
     [VC4_RULE_GL_ATTR_READ_ONCE] = {"gl-attr-read-once", VC4_ERROR,
         "A vertex or coordinate shader reads every attribute byte the VCD fetched from the VPM exactly once.",

@@ -200,12 +200,19 @@ static void full_tri(struct draw *d, float z)
     d->ntri = 1;
 }
 
+/* No TLB_Z write: no depth or stencil test (docs/rendering.md) */
 static const char fs_flat[] = "nop\nnop\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
+/* The payload Z (rb15) to TLB_Z before the colour, as Mesa does whenever
+ * depth or stencil is enabled: the tests run with the rasteriser's Z */
+static const char fs_flatz[] = "nop\nnop\nmov tlbz, rb15\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
 /* TLB_STENCIL_SETUP from three uniforms (front or both, back, write-mask
- * word), then the colour */
+ * word), then the payload Z, then the colour (Mesa's order) */
 static const char fs_stencil3[] = "nop\nnop\nmov stencil, unif\nmov stencil, unif\nmov stencil, unif\n"
-                                  "mov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
-static const char fs_stencil1[] = "nop\nnop\nmov stencil, unif\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
+                                  "mov tlbz, rb15\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
+static const char fs_stencil1[] = "nop\nnop\nmov stencil, unif\nmov tlbz, rb15\nmov tlbc, unif\n"
+                                  "nop; thrend\nnop\nnop; sbdone\n";
+/* the same without the TLB_Z write: no stencil test */
+static const char fs_stencil1_noz[] = "nop\nnop\nmov stencil, unif\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
 /* the shader's own Z (first uniform), then the colour */
 static const char fs_zwrite[] = "nop\nnop\nmov tlbz, unif\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
 
@@ -237,7 +244,7 @@ static void test_depth_functions(void)
                                   .ndraw = 1};
                 s.d[0].cfg.depth_func = f;
                 s.d[0].cfg.z_updates_enable = upd;
-                s.d[0].fs = fs_flat;
+                s.d[0].fs = fs_flatz;
                 s.d[0].unif[0] = 0xFF00FF00u;
                 full_tri(&s.d[0], zs[k]);
                 struct vc4_emu *emu = render(&s);
@@ -259,16 +266,21 @@ static void test_depth_functions(void)
 
 /* Per-sample Z with 4x multisampling: a triangle whose Z runs along x
  * (Zs = x / 64 at the vertices), full-resolution dump compared sample by
- * sample with round(Z(sample point) * 0xFFFFFF) where covered. */
-static void test_ms_sample_z(void)
+ * sample where covered.  fs writes TLB_Z from rb15 (zw = 0: each sample
+ * stores round(Z(sample point) * 0xFFFFFF)) or the uniform zw: the written
+ * value replaces the pixel's Z and each sample keeps its offset from the Z
+ * plane (UNVERIFIED model, docs/rendering.md): zw + z24(sample) -
+ * z24(centre). */
+static void check_ms_z(const char *fs, uint32_t zw)
 {
     struct scene s = {.ms = true, .clear_color = 0xFF000000u, .clear_z = 0xFFFFFF, .clear_stencil = 7,
                       .ndraw = 1};
     struct draw *d = &s.d[0];
     d->cfg.depth_func = VC4_CL_DEPTH_ALWAYS;
     d->cfg.z_updates_enable = true;
-    d->fs = fs_flat;
-    d->unif[0] = 0xFFFFFFFFu;
+    d->fs = fs;
+    d->unif[0] = zw ? zw : 0xFFFFFFFFu;
+    d->unif[1] = 0xFFFFFFFFu;
     const float v[3][3] = {{1.5f, 2, 1.5f / 64}, {30, 5, 30.0f / 64}, {8, 29.25f, 8.0f / 64}};
     struct vc4_raster_tri t;
     one_tri(d, v, &t);
@@ -280,15 +292,23 @@ static void test_ms_sample_z(void)
                 int64_t sx = 16 * (int64_t)x + ms_pos[k][0], sy = 16 * (int64_t)y + ms_pos[k][1];
                 bool cov = vc4_raster_covers(&t, sx, sy);
                 covered += cov;
-                uint32_t want = cov ? z24((double)sx / 16.0 / 64.0) << 8 | 7 : 0xFFFFFF07u;
+                int64_t z = z24((double)sx / 16.0 / 64.0);
+                if (zw)
+                    z += (int64_t)zw - (int64_t)z24((x + 0.5) / 64.0);
+                uint32_t want = cov ? (uint32_t)z << 8 | 7 : 0xFFFFFF07u;
                 uint32_t got = dump_zs(emu, &s, x, y, k);
-                bad += got != want;
-                if (got != want && bad < 4)
+                if (got != want && bad++ < 4)
                     fprintf(stderr, "  (%u,%u) sample %u: 0x%08x, want 0x%08x\n", x, y, k, got, want);
             }
     CHECK(covered > 1000);
-    CHECK_MSG(bad == 0, "%u samples wrong", bad);
+    CHECK_MSG(bad == 0, "zw 0x%x: %u samples wrong", zw, bad);
     vc4_emu_destroy(emu);
+}
+
+static void test_ms_sample_z(void)
+{
+    check_ms_z(fs_flatz, 0);
+    check_ms_z(fs_zwrite, 0x400000);
 }
 
 /* ---- TLB_STENCIL_SETUP -------------------------------------------------------------- */
@@ -541,8 +561,8 @@ static void test_ms_stencil(void)
 /* Coverage into the TLB: an MS_FLAGS write (AND-mask of each element's
  * samples) before the tests leaves the masked samples' Z, stencil and
  * colour alone. */
-static const char fs_msmask[] = "nop\nnop\nmov ms_mask, unif\nmov stencil, unif\nmov tlbc, unif\n"
-                                "nop; thrend\nnop\nnop; sbdone\n";
+static const char fs_msmask[] = "nop\nnop\nmov ms_mask, unif\nmov stencil, unif\nmov tlbz, rb15\n"
+                                "mov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
 
 static void test_ms_coverage_mask(void)
 {
@@ -571,14 +591,114 @@ static void test_ms_coverage_mask(void)
     vc4_emu_destroy(emu);
 }
 
+/* ---- no TLB_Z write: no depth and no stencil test (issue 11) ----------------------------- */
+
+/* The public bare-metal NV demos' Configuration Bits 03 00 02: both facings,
+ * depth function 0 "never", Z updates off, early-Z updates on (early Z
+ * off), with a shader that writes no TLB_Z: they draw on a Pi. */
+static void nv_demo_bits(struct draw *d)
+{
+    memset(&d->cfg, 0, sizeof d->cfg);
+    d->cfg.depth_func = VC4_CL_DEPTH_NEVER;
+    d->cfg.early_z_updates_enable = true;
+}
+
+/* One triangle over a cleared frame; *drawn = pixels not of the clear
+ * colour, and every Z/stencil word must still be the clear one when
+ * zs_kept. */
+static struct vc4_emu *draw_one(const struct draw *d, bool ms, unsigned *drawn, bool zs_kept)
+{
+    struct scene s = {.ms = ms, .clear_color = 0xFF102030u, .clear_z = 0x800000, .clear_stencil = 0x3C,
+                      .ndraw = 1};
+    s.d[0] = *d;
+    struct vc4_emu *emu = render(&s);
+    unsigned n = 0, zs_bad = 0, dim = frame_dim(&s);
+    for (unsigned y = 0; y < dim; y++)
+        for (unsigned x = 0; x < dim; x++) {
+            n += px_color(emu, &s, x, y) != 0xFF102030u;
+            zs_bad += zs_kept && px_zs(emu, &s, x, y) != (0x800000u << 8 | 0x3C);
+        }
+    *drawn = n;
+    CHECK_MSG(zs_bad == 0, "%u Z/stencil words changed", zs_bad);
+    return emu;
+}
+
+static void test_no_tlbz(void)
+{
+    static const float v[3][3] = {{2, 3, 0.75f}, {60, 9, 0.75f}, {17, 61, 0.75f}};
+    struct vc4_raster_tri t;
+    for (int ms = 0; ms < 2; ms++) {
+        float scale = ms ? 0.5f : 1.0f; /* the 4x frame is 32x32 */
+        float vs[3][3];
+        for (int i = 0; i < 3; i++)
+            vs[i][0] = v[i][0] * scale, vs[i][1] = v[i][1] * scale, vs[i][2] = v[i][2];
+        /* the demos' bits, no TLB_Z: drawn exactly as with "always" */
+        struct draw d = {.fs = fs_flat, .unif = {0xFF00FF00u}};
+        one_tri(&d, (const float(*)[3])vs, &t);
+        nv_demo_bits(&d);
+        unsigned n_never = 0, n_always = 0, n_less = 0, n_z = 0;
+        struct vc4_emu *a = draw_one(&d, ms, &n_never, true);
+        d.cfg.depth_func = VC4_CL_DEPTH_ALWAYS;
+        struct vc4_emu *b = draw_one(&d, ms, &n_always, true);
+        unsigned dim = ms ? 32 : 64, diff = 0, want = 0;
+        for (unsigned y = 0; y < dim; y++)
+            for (unsigned x = 0; x < dim; x++) {
+                diff += get32(a, FB + 4 * (y * dim + x)) != get32(b, FB + 4 * (y * dim + x));
+                want += vc4_raster_covers(&t, 16 * (int64_t)x + 8, 16 * (int64_t)y + 8);
+            }
+        CHECK_MSG(diff == 0, "ms %d: %u pixels differ between \"never\" and \"always\"", ms, diff);
+        CHECK(want > 200 && (ms || n_never == want));
+        CHECK(n_never > 200 && n_never == n_always);
+        vc4_emu_destroy(a);
+        vc4_emu_destroy(b);
+        /* Z 0.75 fails LESS against 0.5 with updates on: still drawn, Z kept */
+        d.cfg.depth_func = VC4_CL_DEPTH_LESS;
+        d.cfg.z_updates_enable = true;
+        vc4_emu_destroy(draw_one(&d, ms, &n_less, true));
+        CHECK_EQ_U64(n_less, n_never);
+        /* with the payload Z written (as Mesa does), "never" draws nothing
+         * and LESS fails everywhere; "always" with updates writes Z */
+        d.fs = fs_flatz;
+        d.cfg.depth_func = VC4_CL_DEPTH_NEVER;
+        vc4_emu_destroy(draw_one(&d, ms, &n_z, true));
+        CHECK_EQ_U64(n_z, 0);
+        d.cfg.depth_func = VC4_CL_DEPTH_LESS;
+        vc4_emu_destroy(draw_one(&d, ms, &n_z, true));
+        CHECK_EQ_U64(n_z, 0);
+        d.cfg.depth_func = VC4_CL_DEPTH_ALWAYS;
+        vc4_emu_destroy(draw_one(&d, ms, &n_z, false));
+        CHECK_EQ_U64(n_z, n_never);
+    }
+    /* stencil: a config that fails every sample (function never, fail op
+     * replace 0x77) is ignored without a TLB_Z write, applied with one */
+    struct draw d = {.fs = fs_stencil1_noz, .unif = {ss_word(3, 3, 1, 1, 2, 0, 0x77, 0xFF), 0xFF00FF00u}};
+    full_tri(&d, 0.5f);
+    d.cfg.depth_func = VC4_CL_DEPTH_ALWAYS;
+    unsigned n = 0;
+    vc4_emu_destroy(draw_one(&d, false, &n, true));
+    CHECK_EQ_U64(n, 64u * 64u);
+    d.fs = fs_stencil1;
+    struct scene s = {.clear_color = 0xFF102030u, .clear_z = 0x800000, .clear_stencil = 0x3C, .ndraw = 1};
+    s.d[0] = d;
+    struct vc4_emu *emu = render(&s);
+    CHECK_EQ_U64(px_color(emu, &s, 9, 9), 0xFF102030u);
+    CHECK_EQ_U64(px_zs(emu, &s, 9, 9), 0x800000u << 8 | 0x77);
+    CHECK_EQ_U64(emu->v3d.fsi.stats.stencil_fails, 64u * 64u);
+    vc4_emu_destroy(emu);
+    CHECK_EQ_INT(hd.warnings, 0);
+}
+
 /* ---- early Z -------------------------------------------------------------------------- */
 
 static void test_early_z(void)
 {
     /* near (0.25) then far (0.75), LESS with updates, early Z on: the far
      * triangle's quads are all rejected before shading */
-    for (int mode = 0; mode < 3; mode++) {
-        /* mode 0: early Z; 1: disabled by the frame; 2: GT/GE direction with LESS (not applied) */
+    for (int mode = 0; mode < 4; mode++) {
+        /* mode 0: early Z; 1: disabled by the frame; 2: GT/GE direction with LESS (not applied);
+         * 3: early Z with a far shader that writes no TLB_Z: early Z is before shading and
+         * still rejects every sample (docs/rendering.md) */
+        bool ez = mode == 0 || mode == 3;
         struct scene s = {.clear_color = 0xFF000000u, .clear_z = 0xFFFFFF, .ndraw = 2,
                           .early_z_disable = mode == 1, .early_z_ge = mode == 2};
         for (unsigned k = 0; k < 2; k++) {
@@ -586,17 +706,20 @@ static void test_early_z(void)
             s.d[k].cfg.z_updates_enable = true;
             s.d[k].cfg.early_z_enable = true;
             s.d[k].cfg.early_z_updates_enable = true;
-            s.d[k].fs = fs_flat;
+            s.d[k].fs = mode == 3 && k ? fs_flat : fs_flatz;
             s.d[k].unif[0] = k ? 0xFFFF0000u : 0xFF0000FFu;
             full_tri(&s.d[k], k ? 0.75f : 0.25f);
         }
         struct vc4_emu *emu = render(&s);
         const struct vc4_fsi_stats *fs = &emu->v3d.fsi.stats;
-        CHECK_EQ_U64(fs->early_z_rejects, mode == 0 ? 64u * 64u : 0u);
-        CHECK_EQ_U64(fs->batches, mode == 0 ? 256u : 512u); /* 1024 quads of 2x2, 4 per batch */
-        CHECK_EQ_U64(fs->z_fails, mode == 0 ? 0u : 64u * 64u);
+        CHECK_EQ_U64(fs->early_z_rejects, ez ? 64u * 64u : 0u);
+        CHECK_EQ_U64(fs->batches, ez ? 256u : 512u); /* 1024 quads of 2x2, 4 per batch */
+        CHECK_EQ_U64(fs->z_fails, ez ? 0u : 64u * 64u);
         CHECK_EQ_U64(px_color(emu, &s, 10, 10), 0xFF0000FFu);
         CHECK_EQ_U64(px_zs(emu, &s, 10, 10) >> 8, z24(0.25));
+        /* regression: the payload Z to TLB_Z with early Z on is Mesa's
+         * depth-tested shader, not fs-early-z-shader-z */
+        CHECK_EQ_INT(hd.warnings, 0);
         vc4_emu_destroy(emu);
     }
     /* partial rejection packs the surviving quads: a far full-frame
@@ -605,7 +728,7 @@ static void test_early_z(void)
     struct scene s = {.clear_color = 0xFF000000u, .clear_z = 0xFFFFFF, .ndraw = 2};
     s.d[0].cfg.depth_func = VC4_CL_DEPTH_ALWAYS;
     s.d[0].cfg.z_updates_enable = true;
-    s.d[0].fs = fs_flat;
+    s.d[0].fs = fs_flatz;
     s.d[0].unif[0] = 0xFF0000FFu;
     const float half[6][3] = {{0, 0, 0.25f}, {32, 0, 0.25f}, {0, 64, 0.25f},
                               {32, 0, 0.25f}, {32, 64, 0.25f}, {0, 64, 0.25f}};
@@ -613,7 +736,7 @@ static void test_early_z(void)
     s.d[0].ntri = 2;
     s.d[1].cfg.depth_func = VC4_CL_DEPTH_LEQUAL;
     s.d[1].cfg.early_z_enable = true;
-    s.d[1].fs = fs_flat;
+    s.d[1].fs = fs_flatz;
     s.d[1].unif[0] = 0xFFFF0000u;
     full_tri(&s.d[1], 0.5f);
     s.ndraw = 1;
@@ -673,7 +796,7 @@ static void test_early_z_hw2905(void)
                           .reload_full = reload};
         s.d[0].cfg.depth_func = VC4_CL_DEPTH_LESS;
         s.d[0].cfg.early_z_enable = true;
-        s.d[0].fs = fs_flat;
+        s.d[0].fs = fs_flatz;
         s.d[0].unif[0] = 0xFFFFFFFFu;
         full_tri(&s.d[0], 0.5f);
         struct vc4_emu *emu = render(&s);
@@ -702,7 +825,7 @@ static void test_depth_offset(void)
         d->cfg.enable_depth_offset = cases[c].enable;
         d->factor = cases[c].factor;
         d->units = cases[c].units;
-        d->fs = fs_flat;
+        d->fs = fs_flatz;
         d->unif[0] = 0xFFFFFFFFu;
         const float v[3][3] = {{0, 0, 0.25f}, {128, 0, 0.75f}, {0, 128, 0.25f}};
         memcpy(d->v, v, sizeof v);
@@ -904,7 +1027,7 @@ static void test_degenerate_list_times_out(void)
     vc4_emu_destroy(emu);
 }
 
-TEST_LIST(test_depth_functions, test_ms_sample_z, test_stencil_decode, test_stencil_table, test_stencil_faces,
+TEST_LIST(test_depth_functions, test_ms_sample_z, test_no_tlbz, test_stencil_decode, test_stencil_table, test_stencil_faces,
           test_ms_stencil, test_ms_coverage_mask, test_early_z, test_early_z_visible, test_early_z_hw2905,
           test_depth_offset, test_blend_over, test_ms_color_loads, test_load_and_end, test_not_modelled,
           test_degenerate_list_times_out)

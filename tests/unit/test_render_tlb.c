@@ -299,8 +299,9 @@ static uint32_t fb_px(struct vc4_emu *emu, unsigned x, unsigned y)
     return vc4_le32_test(w);
 }
 
-/* The colour shader: one uniform word straight to TLB_COLOUR_ALL. */
-static const char fs_flat[] = "nop\nnop\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
+/* The colour shader: the payload Z (rb15) to TLB_Z, as Mesa does for a
+ * depth test, then one uniform word straight to TLB_COLOUR_ALL. */
+static const char fs_flat[] = "nop\nnop\nmov tlbz, rb15\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
 /* The same writing its Z first: Z = the uniform's second word. */
 static const char fs_zwrite[] = "nop\nnop\nmov tlbz, unif\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n";
 
