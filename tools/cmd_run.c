@@ -221,7 +221,7 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
 
-    struct tool_diags diags = {0};
+    struct tool_diags diags = {.quiet_notes = true}; /* notes only with as --check */
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
     size_t len;
     uint8_t *data = tool_read_file(prog, &len);
