@@ -335,7 +335,7 @@ int cmd_run(int argc, char **argv)
     for (size_t i = 0; rc == 0 && i < a.nload; i++)
         if (!tool_load_read("run", a.load_opts[i], &loads[i]))
             rc = 2;
-    struct tool_diags diags = {.file = a.prog};
+    struct tool_diags diags = {.file = a.prog, .quiet_notes = true}; /* notes only with as --check */
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
     size_t len = 0;
     uint8_t *data = rc ? NULL : load_program(a.prog, sink, &len);

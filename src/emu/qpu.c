@@ -144,10 +144,14 @@ void vc4_icache_fini(struct vc4_icache *c, const struct vc4_allocator *alloc)
     c->s = NULL;
 }
 
-void vc4_icache_clear(struct vc4_icache *c)
+void vc4_icache_clear(struct vc4_icache *c, uint64_t *code_gen)
 {
-    for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++)
-        c->s[i].e.addr = VC4_ICACHE_NONE;
+    c->valid_from = ++*code_gen;
+}
+
+bool vc4_icache_live(const struct vc4_icache *c, const struct vc4_icache_entry *e)
+{
+    return e->gen != 0 && e->gen >= c->valid_from;
 }
 
 /* Encodings with no meaning: reserved add ops, reserved mul packs, branch
@@ -449,7 +453,7 @@ static bool fetch_check(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry 
     if (!vc4_mem_span(&v->mem, pc, VC4_QPU_INSTR_BYTES, &off))
         return false;
     uint64_t word = load_le64(v->mem.ram + off);
-    if (e->addr != off || e->word != word)
+    if (e->addr != off || e->word != word || e->gen < v->icache.valid_from)
         icache_fill(v, e, off, word);
     e->gen = v->code_gen;
     *out = e;

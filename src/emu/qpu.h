@@ -129,14 +129,13 @@ struct vc4_qpu_xi {
 struct vc4_icache_entry {
     uint64_t word;
     uint64_t gen;
-    uint32_t addr; /* RAM offset; VC4_ICACHE_NONE = empty */
+    uint32_t addr; /* RAM offset (meaningful while live: vc4_icache_live) */
     uint16_t warned;   /* rule warnings already given at this address */
     struct vc4_qpu_xi xi;
     struct vc4_qpu_instr in;
 };
 
 #define VC4_ICACHE_ENTRIES 4096u /* power of two; 32 KB of code */
-#define VC4_ICACHE_NONE UINT32_MAX /* no RAM offset (those are < 2^30) */
 
 /* Entries padded to a power-of-two size so that finding one is a shift. */
 #define VC4_ICACHE_SLOT_BYTES 256u
@@ -145,8 +144,15 @@ struct vc4_icache_slot {
     uint8_t pad[VC4_ICACHE_SLOT_BYTES - sizeof(struct vc4_icache_entry)];
 };
 
+/* Cleared by generation, not by writing the entries (1 MiB: start-up
+ * time): vc4_icache_clear bumps the memory generation, so no entry passes
+ * fetch()'s fast check, and records it in valid_from; an entry last seen
+ * before valid_from is decoded again (and its warned bits reset) even if
+ * its word is unchanged.  Zeroed entries (gen 0) are never live, as
+ * valid_from >= 1 once the emulator was reset. */
 struct vc4_icache {
     struct vc4_icache_slot *s;
+    uint64_t valid_from; /* entries with gen < valid_from are empty */
 };
 
 /*
@@ -261,7 +267,9 @@ enum vc4_qpu_step {
 
 enum vc4_status vc4_icache_init(struct vc4_icache *c, const struct vc4_allocator *alloc);
 void vc4_icache_fini(struct vc4_icache *c, const struct vc4_allocator *alloc);
-void vc4_icache_clear(struct vc4_icache *c);
+void vc4_icache_clear(struct vc4_icache *c, uint64_t *code_gen);
+/* Whether entry e holds a decoded word (was filled since the last clear). */
+bool vc4_icache_live(const struct vc4_icache *c, const struct vc4_icache_entry *e);
 
 void vc4_qpu_reset(struct vc4_qpu *q, unsigned num);
 /* Start a program owned by port's owner (registers keep their contents, as

@@ -105,7 +105,7 @@ void vc4_emu_reset(struct vc4_emu *emu)
     vc4_regs_reset(&v->regs, v->num_qpus, VC4_VPM_BCM2835_KB);
     vc4_sched_reset(&v->sched);
     vc4_sema_reset(&v->sema);
-    vc4_icache_clear(&v->icache);
+    vc4_icache_clear(&v->icache, &v->code_gen);
     vc4_vpm_reset(&v->vpm);
     vc4_tmu_reset(&v->tmu);
     vc4_ptb_reset(&v->ptb);
@@ -269,7 +269,7 @@ enum vc4_status vc4_emu_reg_write(struct vc4_emu *emu, uint32_t offset, uint32_t
         /* ICC bits clear the instruction caches: drop decoded words;
          * T0CC/T1CC clear the TMU caches.  Self-clearing. */
         if (value & 0xFu)
-            vc4_icache_clear(&v->icache);
+            vc4_icache_clear(&v->icache, &v->code_gen);
         if (value & 0x0F0F0000u)
             vc4_tmu_flush_caches(&v->tmu);
         *r = 0;

@@ -161,6 +161,7 @@ static struct vc4_vpm_generic generic_decode(uint32_t w, bool is_read, uint64_t 
     if (is_read) {
         unsigned num = FLD(w, VC4_VPM_GEN_NUM);
         g.left = num ? num : 16u;
+        g.full = num == 0;
         g.setup_at = now;
     }
     return g;
@@ -307,17 +308,41 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
     struct vc4_vpm_generic g = generic_decode(value, true, now);
     if (g.size > VC4_VPM_SIZE_32)
         return bad_size(sink, loc, "read");
-    /* Read setups are not queued: ignored while more than one value of the
-     * previous setup is outstanding [A].  With exactly one outstanding, that
-     * value is still delivered first (it is already in the FIFO). */
-    if (q->rd.valid && q->rd.left > 1) {
-        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_SETUP_QUEUED, loc,
-                        "VPM read setup 0x%08x ignored: %u values of the previous setup are "
-                        "still unread", value, (unsigned)q->rd.left);
+    /*
+     * Which setups are taken.  Two sources disagree on their face:
+     *  [A] measured: "the VPM read setups cannot be queued.  Only if the
+     *      result of the last VPM read setup is fully transferred to the VPM
+     *      FIFO, i.e. there is no more than one value outstanding, a new
+     *      setup is accepted": 2 reads then 2 more -> the second setup is
+     *      ignored (a third read deadlocks); 1 read then 3 -> fine.
+     *  [P] Mesa's vc4 vertex/coordinate shaders with more than 16 input
+     *      words write up to 4 setups back to back before reading, each
+     *      NUM = 16 (encoded 0) except the last, and run on Pis (Mesa's CI
+     *      on Pi 3s).
+     * Model (UNVERIFIED; fits both and nothing contradicts it): a setup is
+     * ignored when the latest accepted one asked for fewer than 16 vectors
+     * and more than one of its values is unread, as [A] measured; after a
+     * 16-vector setup (NUM field 0, which may be what the hardware's
+     * "outstanding" test sees) the new one queues behind it, up to
+     * VC4_VPM_READ_SETUPS setups with values outstanding ([P]: Mesa's 4;
+     * a fifth is ignored).  Reads drain the setups in order.
+     */
+    bool latest_busy = q->rd.valid && q->rd.left > 1 && !q->rd.full;
+    bool queue_full = q->rd.valid && q->rd.left > 0 && q->rd_nqueued == VC4_VPM_READ_SETUPS - 1;
+    if (latest_busy || queue_full) {
+        if (latest_busy)
+            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_SETUP_QUEUED, loc,
+                            "VPM read setup 0x%08x ignored: %u values of the previous setup (of "
+                            "fewer than 16) are still unread", value, (unsigned)q->rd.left);
+        else
+            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_SETUP_QUEUED, loc,
+                            "VPM read setup 0x%08x ignored: %u read setups already have values "
+                            "unread", value, VC4_VPM_READ_SETUPS);
         q->rd_lost = true;
         return VC4_VPM_EV_SETUP_IGNORED;
     }
-    q->rd_prev = q->rd;
+    if (q->rd.valid && q->rd.left > 0)
+        q->rd_queued[q->rd_nqueued++] = q->rd;
     q->rd = g;
     q->rd_lost = false;
     return 0;
@@ -420,12 +445,18 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
     }
     struct vc4_vpm_qpu *q = &v->q[qpu];
     unsigned ev = fs_access(v, qpu, "VPM_READ", sink, loc);
-    if (q->rd_prev.valid && q->rd_prev.left) {
-        /* the last value of the previous setup, already in the FIFO */
+    if (q->rd_nqueued) {
+        /* an earlier accepted setup's values come first */
+        struct vc4_vpm_generic *e = &q->rd_queued[0];
+        if (now - e->setup_at < VC4_VPM_READ_LATENCY)
+            *ready = e->setup_at + VC4_VPM_READ_LATENCY;
         v->stats.generic_reads++;
-        generic_fetch(v, qpu, &q->rd_prev, out, loc);
-        generic_advance(&q->rd_prev);
-        q->rd_prev.left--;
+        generic_fetch(v, qpu, e, out, loc);
+        generic_advance(e);
+        if (--e->left == 0) {
+            q->rd_nqueued--;
+            memmove(&q->rd_queued[0], &q->rd_queued[1], q->rd_nqueued * sizeof q->rd_queued[0]);
+        }
         return ev;
     }
     struct vc4_vpm_generic *g = &q->rd;
@@ -473,9 +504,11 @@ unsigned vc4_vpm_program_end(struct vc4_vpm *v, unsigned qpu, const struct vc4_d
     if (bad_qpu(qpu, sink, loc))
         return VC4_VPM_EV_BAD_QPU;
     struct vc4_vpm_qpu *q = &v->q[qpu];
-    unsigned left = (q->rd.valid ? q->rd.left : 0) + (q->rd_prev.valid ? q->rd_prev.left : 0);
+    unsigned left = q->rd.valid ? q->rd.left : 0;
+    for (unsigned i = 0; i < q->rd_nqueued; i++)
+        left += q->rd_queued[i].left;
     q->rd.left = 0;
-    q->rd_prev.left = 0;
+    q->rd_nqueued = 0;
     if (!left)
         return 0;
     vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_UNCONSUMED, loc,

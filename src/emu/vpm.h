@@ -20,7 +20,8 @@
  *       (VDR 0x8304080f fills column 15 at Y = 0, 16, 32, 48), py-videocore
  *       sgemm (VDR extended pitch >= 8192), GPU_FFT (VDW strides up to
  *       65472; VPM reads in branch delay slots right after vr_setup), Mesa
- *       vc4 vertex shaders (VPM reads 1 and 3 instructions after vr_setup).
+ *       vc4 vertex shaders (VPM reads 1 and 3 instructions after vr_setup;
+ *       up to 4 read setups of 16 back to back, vc4_qpu_emit.c).
  *  Where [G]/[S3] and [A]/[P] disagree, the measurements win.
  *
  * The unit is standalone: it knows nothing of the QPU.  The QPU core calls
@@ -57,6 +58,11 @@
  * stall count is UNVERIFIED (VC4C quotes a forum measurement of "5 clock
  * stalls" between setup and first read). */
 #define VC4_VPM_READ_LATENCY 3u
+/* Read setups a QPU may have outstanding at once: Mesa's vc4 vertex and
+ * coordinate shaders write up to 4 back to back ("There's a 4-entry FIFO
+ * for VPMVCD reads", vc4_qpu_emit.c) [P].  Which setups are taken is in
+ * vc4_vpm_rd_setup (UNVERIFIED model reconciling [A] and [P]). */
+#define VC4_VPM_READ_SETUPS 4u
 /* The `ready` cycle of a read that never completes (a hardware deadlock). */
 #define VC4_VPM_NEVER UINT64_MAX
 
@@ -65,7 +71,7 @@ enum vc4_vpm_event {
     VC4_VPM_EV_DEADLOCK = 1u << 0,      /* error: read whose data never comes (its setup was
                                          * ignored [A]): the QPU hangs, as on hardware */
     VC4_VPM_EV_READ_OVERRUN = 1u << 1,  /* warning: read beyond the setup's NUM (HW: garbage/hang) */
-    VC4_VPM_EV_SETUP_IGNORED = 1u << 2, /* warning: read setup while > 1 value outstanding [A] */
+    VC4_VPM_EV_SETUP_IGNORED = 1u << 2, /* warning: read setup ignored (vc4_vpm_rd_setup) [A] */
     VC4_VPM_EV_BAD_SETUP = 1u << 3,     /* warning: reserved setup ID, or VDR MODEW 1 */
     VC4_VPM_EV_COND_WRITE = 1u << 4,    /* warning: VPM write with a partial element mask [A] */
     VC4_VPM_EV_OUT_OF_VPM = 1u << 5,    /* warning: DMA touches VPM rows beyond VPMSZ (wrapped) */
@@ -145,6 +151,7 @@ struct vc4_vpm_generic {
     uint8_t stride;      /* 1..64 */
     uint32_t addr;       /* current ADDR (masked to its width) */
     uint32_t left;       /* reads: vectors still to read (0 = none) */
+    bool full;           /* reads: the setup asked for 16 vectors (NUM = 0) */
     uint64_t setup_at;   /* reads: the instruction time of the setup */
 };
 
@@ -177,7 +184,10 @@ struct vc4_vpm_qpu {
     bool fs_reported;         /* the fragment-shader rule was reported for this program */
     uint32_t base_row;        /* CS/VS: generic row 0 is this VPM row */
     struct vc4_vpm_generic rd, wr;
-    struct vc4_vpm_generic rd_prev; /* the previous read setup's last value, if any */
+    /* earlier accepted read setups with values still unread, oldest first;
+     * reads drain them before rd */
+    struct vc4_vpm_generic rd_queued[VC4_VPM_READ_SETUPS - 1];
+    uint8_t rd_nqueued;
     bool rd_lost;             /* the latest read setup was ignored [A]: its reads never come */
     bool deadlock_reported;   /* the deadlock was reported for this program */
     bool wide_stride_noted;   /* the > 13-bit VDW stride note was given for this program */

@@ -190,6 +190,11 @@ struct bitfield { uint8_t shift, width; };
 static const struct bitfield VPM_RD_SETUP_ID = {30, 2};
 static const struct bitfield VPM_RD_SETUP_NUM = {20, 4};
 enum { VPM_RD_SETUP_ID_GENERIC = 0, VPM_RD_SETUP_NUM_ZERO_MEANS = 16 };
+/* Read setups outstanding at once: Mesa's vc4 vertex shaders queue up to 4
+ * ("There's a 4-entry FIFO for VPMVCD reads", vc4_qpu_emit.c); which are
+ * taken is the emulator's UNVERIFIED model (src/emu/vpm.c
+ * vc4_vpm_rd_setup, docs/vpm.md). */
+enum { VPM_READ_SETUPS = 4 };
 
 static uint32_t field_of(uint32_t v, struct bitfield f) { return vc4_bits(v, f.shift, f.width); }
 
@@ -574,11 +579,29 @@ struct walk {
     struct tmu_state tmu[TMU_COUNT];
     long vpm_setup_at;       /* latest VPM read setup */
     bool vpm_known;          /* vpm_left is known (ldi constant setup) */
-    unsigned vpm_left;       /* VPM reads still programmed */
+    unsigned vpm_left;       /* VPM reads still programmed (all setups) */
+    unsigned vpm_pend[VPM_READ_SETUPS]; /* ... per accepted setup, oldest first */
+    unsigned vpm_npend;      /* setups with reads still programmed */
+    bool vpm_last_full;      /* the latest setup asked for 16 (NUM = 0) */
     /* Values known to be in registers: ldi constants and small immediates,
      * followed through unconditional movs; forgotten at branch targets. */
     struct known { uint32_t val; bool ok; } reg[2][REGFILE_SIZE], acc[VC4_QPU_MUX_R3 + 1];
 };
+
+/* vreads VPM reads take values from the oldest outstanding setups. */
+static void vpm_drain(struct walk *s, unsigned vreads)
+{
+    s->vpm_left = vreads > s->vpm_left ? 0 : s->vpm_left - vreads;
+    while (vreads && s->vpm_npend) {
+        unsigned take = vreads < s->vpm_pend[0] ? vreads : s->vpm_pend[0];
+        s->vpm_pend[0] -= take;
+        vreads -= take;
+        if (s->vpm_pend[0] == 0) {
+            s->vpm_npend--;
+            memmove(&s->vpm_pend[0], &s->vpm_pend[1], s->vpm_npend * sizeof s->vpm_pend[0]);
+        }
+    }
+}
 
 /* The value an operand mux supplies, if known. */
 static bool src_value(const struct walk *s, const struct vc4_qpu_instr *q, unsigned mux, uint32_t *out)
@@ -743,7 +766,7 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
         if (s->vpm_known) {
             if (vreads > s->vpm_left)
                 report(c, R_VPM_READ_OVERRUN, i, "VPM read beyond the setup's vector count");
-            s->vpm_left = vreads > s->vpm_left ? 0 : s->vpm_left - vreads;
+            vpm_drain(s, vreads);
         }
     }
     for (int k = 0; k < 2; k++) {
@@ -755,14 +778,26 @@ static void walk_one(struct vctx *c, struct walk *s, size_t i)
             continue; /* a VDR DMA setup: not a generic read setup */
         /* a value computed at run time may be a VDR setup, which leaves the
          * read FIFO alone: only a known generic setup is checked */
-        if (known && s->vpm_known && s->vpm_left > 1)
+        /* ignored while the latest setup asked for fewer than 16 and more
+         * than one of its reads is outstanding [addendum: 2 then 2 ->
+         * ignored; 1 then 3 -> taken], or while 4 setups are outstanding;
+         * queued behind a 16-read setup [Mesa: 16, 16, 16, n back to back] */
+        if (!known || !s->vpm_known) { /* what is outstanding is not known */
+            s->vpm_left = 0;
+            s->vpm_npend = 0;
+        }
+        unsigned last = s->vpm_npend ? s->vpm_pend[s->vpm_npend - 1] : 0;
+        bool ignored = (last > 1 && !s->vpm_last_full) || (last > 0 && s->vpm_npend == VPM_READ_SETUPS);
+        if (known && ignored)
             report(c, R_VPM_SETUP_OUTSTANDING, i, "new VPM read setup while %u reads of the previous are outstanding",
-                   s->vpm_left);
+                   last);
         s->vpm_setup_at = (long)i;
         s->vpm_known = known;
-        if (known) {
+        if (known && !ignored) {
             unsigned num = field_of(val, VPM_RD_SETUP_NUM);
-            s->vpm_left = num ? num : VPM_RD_SETUP_NUM_ZERO_MEANS;
+            s->vpm_last_full = num == 0;
+            s->vpm_pend[s->vpm_npend++] = num ? num : VPM_RD_SETUP_NUM_ZERO_MEANS;
+            s->vpm_left += num ? num : VPM_RD_SETUP_NUM_ZERO_MEANS;
         }
     }
 

@@ -172,8 +172,8 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
         "addendum section 7 (measured: \"No undefined data is returned when the reads are made too early\"); GPU_FFT, Mesa vc4 vertex shaders; seed 003 / guide p.56 (garbage)"},
     /* setup ignored: garbage */
     [VC4_RULE_VPM_SETUP_OUTSTANDING] = {"vpm-setup-outstanding", VC4_ERROR,
-        "A new VPM read setup is ignored while more than one value of the previous setup is still unread.",
-        "addendum (qpu-isa-facts 24); facts 8.2 (drain before the next setup)"},
+        "A new VPM read setup is ignored while more than one value of the previous setup (of fewer than 16) is still unread, or while 4 setups are outstanding; after a 16-vector setup it queues (model, UNVERIFIED).",
+        "addendum (qpu-isa-facts 24); Mesa vc4_qpu_emit.c (4 setups, 16 each but the last)"},
     /* seed 003: garbage or hangs */
     [VC4_RULE_VPM_READ_OVERRUN] = {"vpm-read-overrun", VC4_ERROR,
         "More VPM reads than the read setup's vector count give garbage or hang.",
@@ -249,8 +249,8 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
         "A VPM setup must not use the reserved ID 01 (the setup is ignored).",
         "VideoCore IV 3D Reference Guide section 7"},
     [VC4_RULE_VPM_READ_SETUP_QUEUED] = {"vpm-read-setup-queued", VC4_WARNING,
-        "A new VPM read setup is ignored while more than one value of the previous one is unread.",
-        "vc4asm VideoCoreIV-addendum"},
+        "A new VPM read setup is ignored while more than one value of the previous one (of fewer than 16) is unread, or while 4 setups are outstanding; after a 16-vector setup it queues (model, UNVERIFIED).",
+        "vc4asm VideoCoreIV-addendum; Mesa vc4_qpu_emit.c"},
     [VC4_RULE_VPM_COND_WRITE] = {"vpm-cond-write", VC4_WARNING,
         "A conditional VPM write writes undefined data to the unselected elements.",
         "vc4asm VideoCoreIV-addendum"},

@@ -218,7 +218,7 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
     o->stall_cycles = v->stats.stall_cycles;
     o->idle_cycles = v->stats.idle_cycles;
     for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++)
-        if (v->icache.s[i].e.addr != VC4_ICACHE_NONE && v->icache.s[i].e.xi.fast != VC4_XI_FAST_NONE)
+        if (vc4_icache_live(&v->icache, &v->icache.s[i].e) && v->icache.s[i].e.xi.fast != VC4_XI_FAST_NONE)
             o->fast_entries++;
     vc4_emu_destroy(e);
 }

@@ -395,6 +395,16 @@ static void test_early_read_stalls(void)
  * and the first VPM reads scheduled 1 and 3 instructions after vr_setup;
  * run on every Pi with Mesa.  As a user program: the reads get rows 0 and
  * 1; the validator (kind vertex) gives notes only. */
+/* Run p strict on one QPU with OUT as its one uniform; the emulator after. */
+static struct vc4_emu *run_strict_to_out(const struct prog *p, struct harness_diags *d)
+{
+    struct vc4_emu *e = mk_emu(1, true, d);
+    const uint32_t u[] = {OUT};
+    set_unifs(e, u, 1);
+    CHECK_EQ_INT(run(e, p), VC4_OK);
+    return e;
+}
+
 static void test_mesa_vertex_shape(void)
 {
     struct prog p = {.n = 0};
@@ -409,10 +419,7 @@ static void test_mesa_vertex_shape(void)
     emit_end(&p);
 
     struct harness_diags d;
-    struct vc4_emu *e = mk_emu(1, true, &d);
-    const uint32_t u[] = {OUT};
-    set_unifs(e, u, 1);
-    CHECK_EQ_INT(run(e, &p), VC4_OK);
+    struct vc4_emu *e = run_strict_to_out(&p, &d);
     for (unsigned i = 0; i < 16; i++)
         CHECK_EQ_U64(word_at(e, OUT + 4 * i), 0x3000 + 2 * i);
     CHECK_EQ_U64(d.len, 0);
@@ -528,10 +535,7 @@ static void test_no_broader_than_the_addendum(void)
     dump_rows(&p, 8, 4, 0);
     emit_end(&p);
     struct harness_diags d;
-    struct vc4_emu *e = mk_emu(1, true, &d);
-    const uint32_t u[] = {OUT};
-    set_unifs(e, u, 1);
-    CHECK_EQ_INT(run(e, &p), VC4_OK);
+    struct vc4_emu *e = run_strict_to_out(&p, &d);
     static const unsigned rows[4] = {3, 0, 1, 2}; /* setup 1's value first */
     for (unsigned k = 0; k < 4; k++)
         CHECK_EQ_U64(word_at(e, OUT + 64 * k + 4 * 5), 0x100 * (rows[k] + 1) + 5);
@@ -551,6 +555,94 @@ static void test_no_broader_than_the_addendum(void)
     CHECK_CONTAINS(d.text, "vpm-read-count");
     CHECK_EQ_INT(count_of(d.text, "vpm-read-deadlock"), 0);
     vc4_emu_destroy(e);
+}
+
+/* Mesa's vc4 vertex/coordinate shader with 20 input words
+ * (vc4_qpu_emit.c: "There's a 4-entry FIFO for VPMVCD reads, each of which
+ * can load up to 16 dwords"): a setup of 16 (NUM = 0) and one of 4 back to
+ * back, then 20 reads, the first one instruction after the second setup.
+ * It runs on Pis, so every row comes back in order with no diagnostic, and
+ * the validator takes it; the same with four setups (16, 16, 16, 4) and a
+ * fifth setup behind four outstanding ones is ignored (the model in
+ * vc4_vpm_rd_setup, UNVERIFIED). */
+static void test_mesa_queued_setups(void)
+{
+    static const unsigned sizes[][4] = {{16, 4}, {16, 16, 16, 4}};
+    for (unsigned t = 0; t < 2; t++) {
+        unsigned n = 0, rows = 0;
+        while (n < 4 && sizes[t][n])
+            rows += sizes[t][n++];
+        struct prog p = {.n = 0};
+        write_rows(&p, rows, 0x10); /* row r = elem + 0x10 (r + 1) */
+        size_t shader = p.n;
+        for (unsigned k = 0, y = 0; k < n; y += sizes[t][k], k++)
+            emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(sizes[t][k], y)));
+        emit(&p, ldi_b(VC4_QPU_W_VPMVCD_SETUP, gen_wr(rows == 20 ? 32 : 0))); /* outputs over the inputs */
+        for (unsigned r = 0; r < rows; r++) {
+            emit(&p, read_a(VC4_QPU_R_VPM, R1));
+            emit(&p, vpm_write_acc(1));
+        }
+        size_t shader_end = p.n;
+        dump_rows(&p, rows == 20 ? 32 : 0, rows, 0);
+        emit_end(&p);
+
+        struct harness_diags d;
+        struct vc4_emu *e = run_strict_to_out(&p, &d);
+        for (unsigned r = 0; r < rows; r++)
+            CHECK_EQ_U64(word_at(e, OUT + 64 * r + 4 * 7), 0x10 * (r + 1) + 7);
+        CHECK_MSG(d.len == 0, "Mesa's queued read setups:\n%s", d.text);
+        vc4_emu_destroy(e);
+
+        struct prog vs = {.n = 0};
+        for (size_t k = shader; k < shader_end; k++)
+            emit(&vs, p.w[k]);
+        emit_end(&vs);
+        validate_clean(&vs, VC4_SHADER_VERTEX, "vpm-read-too-early");
+    }
+
+    /* a fifth setup while four have reads outstanding: ignored */
+    struct prog q = {.n = 0};
+    for (unsigned k = 0; k < 5; k++)
+        emit(&q, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(16, 0)));
+    emit_end(&q);
+    struct harness_diags d;
+    struct vc4_emu *e = mk(1, &d);
+    run(e, &q);
+    CHECK_EQ_INT(count_of(d.text, "vpm-read-setup-queued"), 1);
+    vc4_emu_destroy(e);
+}
+
+/* The validator agrees with the emulator on the addendum's 2 + 2: the
+ * second setup is reported (vpm-setup-outstanding), the 1 + 3 is not. */
+static void test_validator_addendum_pairs(void)
+{
+    struct prog p = {.n = 0};
+    emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(2, 0)));
+    emit(&p, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(2, 4)));
+    for (unsigned k = 0; k < 3; k++)
+        emit(&p, NOP);
+    emit(&p, read_a(VC4_QPU_R_VPM, R1));
+    emit(&p, read_a(VC4_QPU_R_VPM, R1));
+    emit_end(&p);
+    struct vcount c;
+    memset(&c, 0, sizeof c);
+    struct vc4_diag_sink sink = {vcount_fn, &c};
+    struct vc4_validate_options o = {.kind = VC4_SHADER_USER, .base_addr = CODE};
+    unsigned violations = 0;
+    CHECK(vc4_qpu_validate(p.w, p.n, &o, &sink, &violations) != VC4_OK); /* an error-severity rule */
+    CHECK_EQ_INT(violations, 1);
+    CHECK_EQ_INT(count_of(c.text, "vpm-setup-outstanding"), 1);
+    CHECK_EQ_INT(count_of(c.text, "vpm-read-unconsumed"), 0); /* the ignored setup's reads are not owed */
+
+    struct prog q = {.n = 0};
+    emit(&q, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(1, 0)));
+    emit(&q, ldi(VC4_QPU_W_VPMVCD_SETUP, gen_rd(3, 4)));
+    for (unsigned k = 0; k < 3; k++)
+        emit(&q, NOP);
+    for (unsigned k = 0; k < 4; k++)
+        emit(&q, read_a(VC4_QPU_R_VPM, R1));
+    emit_end(&q);
+    validate_clean(&q, VC4_SHADER_USER, NULL);
 }
 
 /* A loop reading the VPM on every turn (a setup of 8, 4 turns of 2 reads),
@@ -582,10 +674,7 @@ static void test_vpm_read_loop(void)
     emit_end(&p);
 
     struct harness_diags d;
-    struct vc4_emu *e = mk_emu(1, true, &d);
-    const uint32_t u[] = {OUT};
-    set_unifs(e, u, 1);
-    CHECK_EQ_INT(run(e, &p), VC4_OK);
+    struct vc4_emu *e = run_strict_to_out(&p, &d);
     for (unsigned k = 0; k < 4; k++)
         for (unsigned i = 0; i < 16; i++)
             CHECK_EQ_U64(word_at(e, OUT + 64 * k + 4 * i), 2 * i + 0x100 * (4 * k + 3));
@@ -686,5 +775,5 @@ static void test_vpm_with_ldtmu(void)
 
 TEST_LIST(test_vdr_vertical_d2, test_vdw_vertical_wrap_d2, test_vdr_vertical_gather, test_vdr_wide_pitch, test_vdw_wide_stride,
           test_early_read_stalls, test_mesa_vertex_shape, test_gpu_fft_shape, test_third_read_deadlocks,
-          test_no_broader_than_the_addendum, test_vpm_read_loop, test_vdr_between_reads,
+          test_no_broader_than_the_addendum, test_mesa_queued_setups, test_validator_addendum_pairs, test_vpm_read_loop, test_vdr_between_reads,
           test_vpm_with_ldtmu)
