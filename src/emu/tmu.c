@@ -151,7 +151,7 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
     unsigned r = (unsigned)reg & 3u;
 
     if (mask != 0xFFFFu) {
-        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_COND_WRITE, loc,
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_PERIPH_COND_WRITE, loc,
                         "conditional write to TMU%u_%c (mask 0x%04x): the FIFO is triggered "
                         "anyway with undefined data; emulator uses 0 for the other elements",
                         unit & 1u, "STRB"[r], mask);

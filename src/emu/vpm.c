@@ -331,11 +331,11 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
     bool queue_full = q->rd.valid && q->rd.left > 0 && q->rd_nqueued == VC4_VPM_READ_SETUPS - 1;
     if (latest_busy || queue_full) {
         if (latest_busy)
-            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_SETUP_QUEUED, loc,
+            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_SETUP_OUTSTANDING, loc,
                             "VPM read setup 0x%08x ignored: %u values of the previous setup (of "
                             "fewer than 16) are still unread", value, (unsigned)q->rd.left);
         else
-            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_SETUP_QUEUED, loc,
+            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_SETUP_OUTSTANDING, loc,
                             "VPM read setup 0x%08x ignored: %u read setups already have values "
                             "unread", value, VC4_VPM_READ_SETUPS);
         q->rd_lost = true;
@@ -358,7 +358,7 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
     struct vc4_vpm_generic *g = &v->q[qpu].wr;
     unsigned ev = 0;
     if (mask != 0xFFFFu) {
-        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_COND_WRITE, loc,
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_PERIPH_COND_WRITE, loc,
                         "conditional VPM write (mask 0x%04x): hardware writes undefined data to "
                         "the other elements; emulator leaves them unchanged", mask);
         ev |= VC4_VPM_EV_COND_WRITE;
@@ -478,7 +478,7 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
     }
     v->stats.generic_reads++;
     if (!g->valid || g->left == 0) {
-        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_COUNT, loc,
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_OVERRUN, loc,
                         "VPM read beyond the number of vectors the read setup asked for "
                         "(hardware: garbage or a hang); emulator continues at the next address");
         ev |= VC4_VPM_EV_READ_OVERRUN;

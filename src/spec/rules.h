@@ -97,9 +97,6 @@ enum vc4_rule_id {
     /* the VPM and its DMA (emu/vpm.c) */
     VC4_RULE_VPM_SETUP_SIZE,
     VC4_RULE_VPM_SETUP_ID,
-    VC4_RULE_VPM_READ_SETUP_QUEUED,
-    VC4_RULE_VPM_COND_WRITE,
-    VC4_RULE_VPM_READ_COUNT,
     VC4_RULE_VPM_READ_DEADLOCK,
     VC4_RULE_VPM_DMA_RANGE,
     VC4_RULE_VDW_MODEW,
@@ -108,7 +105,6 @@ enum vc4_rule_id {
     VC4_RULE_VDW_NO_SETUP,
     VC4_RULE_VDR_NO_SETUP,
     /* the TMU (emu/tmu.c, emu/tmu_tex.c) */
-    VC4_RULE_TMU_COND_WRITE,
     VC4_RULE_TMU_LOAD_EMPTY,
     VC4_RULE_TMU_UNCONSUMED,
     VC4_RULE_TMU_TEX_TYPE,

@@ -220,7 +220,7 @@ static void test_read_fifo_rules(void)
     CHECK_EQ_U64(h.len, 0); /* no diagnostic at all */
     /* beyond NUM */
     CHECK_EQ_U64(vc4_vpm_read(&vpm, 1, out, 14, NULL, &sink, NULL), VC4_VPM_EV_READ_OVERRUN);
-    CHECK_CONTAINS(h.text, "vpm-read-count");
+    CHECK_CONTAINS(h.text, "vpm-read-overrun");
     /* a setup while > 1 value is outstanding is ignored */
     for (unsigned i = 0; i < 16; i++) {
         vc4_vpm_poke(&vpm, 5, i, 500 + i);

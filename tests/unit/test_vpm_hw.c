@@ -498,7 +498,7 @@ static void test_third_read_deadlocks(void)
     queue(e, CODE + 0x800);
     CHECK_EQ_INT(vc4_emu_run(e, 20000), VC4_ERR_TIMEOUT);
     CHECK_EQ_INT(count_of(d.text, "vpm-read-deadlock"), 1);
-    CHECK_CONTAINS(d.text, "vpm-read-setup-queued");
+    CHECK_CONTAINS(d.text, "vpm-setup-outstanding");
     CHECK_CONTAINS(d.text, "hardware deadlock"); /* the timeout names what it waits for */
     struct vc4_emu_qpu_info qi;
     CHECK_EQ_INT(vc4_emu_qpu_info(e, 0, &qi), VC4_OK);
@@ -552,7 +552,7 @@ static void test_no_broader_than_the_addendum(void)
     emit_end(&q);
     e = mk(1, &d);
     CHECK_EQ_INT(run(e, &q), VC4_OK);
-    CHECK_CONTAINS(d.text, "vpm-read-count");
+    CHECK_CONTAINS(d.text, "vpm-read-overrun");
     CHECK_EQ_INT(count_of(d.text, "vpm-read-deadlock"), 0);
     vc4_emu_destroy(e);
 }
@@ -608,7 +608,7 @@ static void test_mesa_queued_setups(void)
     struct harness_diags d;
     struct vc4_emu *e = mk(1, &d);
     run(e, &q);
-    CHECK_EQ_INT(count_of(d.text, "vpm-read-setup-queued"), 1);
+    CHECK_EQ_INT(count_of(d.text, "vpm-setup-outstanding"), 1);
     vc4_emu_destroy(e);
 }
 
