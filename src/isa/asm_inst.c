@@ -1139,10 +1139,14 @@ static bool ldi_core(struct vc4_asm *as, const struct args *ap, unsigned col0, i
     const struct asm_val *v = &a.v[a.n - 1];
     unsigned col = a.col[a.n - 1];
     if (sema) {
-        if (v->kind != AV_INT || v->i < 0 || v->i > 15)
-            return err(as, col, "semaphore number must be 0..15");
+        /* vc4asm instructions.html: the low 4 bits are the semaphore, bit 4
+         * is set by sacq/srel (1 acquire) whatever the number says, higher
+         * bits go unchanged into the immediate (the value a destination gets). */
+        if (v->kind != AV_INT || v->i < INT32_MIN || v->i > UINT32_MAX)
+            return err(as, col, "semaphore number must be a 32-bit integer (semaphore 0..15 "
+                                "in the low 4 bits)");
         in->unpack = VC4_QPU_LDI_SEMAPHORE;
-        in->imm = (uint32_t)v->i | (sema == 1 ? 0x10u : 0u); /* bit 4: acquire */
+        in->imm = ((uint32_t)v->i & ~0x10u) | (sema == 1 ? 0x10u : 0u);
         in->kind = VC4_QPU_KIND_SEMAPHORE;
         return true;
     }

@@ -806,6 +806,14 @@ static const struct vec vc4asm_rules[] = {
     {"nop; nop; ldtmu0; read vr_wait", 50 << 18 | 39 << 12, 0xau << 28 | 39 << 6 | 39},
     /* ldi: the first destination rbN expresses ws too (sig 14) */
     {"ldi rb51, 5", 5, 0xeu << 28 | 1 << 17 | 1 << 12 | 51 << 6 | 39},
+    /* semaphore numbers (instructions.html "Semaphore instruction"): the low
+     * 4 bits name the semaphore, bit 4 is the acquire flag whatever the
+     * number says, higher bits go unchanged into the immediate.  Sig 14,
+     * unpack 4 (semaphore), no write: cond never */
+    {"sacq -, 16", 0x10, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
+    {"srel -, 16", 0x00, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
+    {"srel -, 0x123", 0x123, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
+    {"sacq -, 0x2f", 0x3f, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
 };
 
 static void test_vc4asm_rules(void)
