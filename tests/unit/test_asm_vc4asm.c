@@ -897,6 +897,15 @@ static void test_vc4asm_spellings(void)
         {"mnop; fadd r0, r1, r2", "fadd r0, r1, r2; nop"},
         {"anop; fmul r0, r1, r2", "nop; fmul r0, r1, r2"},
         {"anop; mnop", "nop; nop"},
+        /* op-level pack/unpack (instructions.html "Pack/unpack"): .packxx
+         * is the destination's .xx, .unpackyy the regfile-A (else r4) source's */
+        {"fadd.pack16a ra1, r1, r2", "fadd ra1.16a, r1, r2"},
+        {"fmul.pack8888 r0, r1, r2", "fmul r0.8abcd, r1, r2"},
+        {"fmul.pack8a r0, r1, r2; mov ra3, r1", "fmul r0.8a, r1, r2; mov ra3, r1"},
+        {"mov.unpack8a r0, ra1", "mov r0, ra1.8a"},
+        {"fadd.unpack16b r0, r1, ra2", "fadd r0, r1, ra2.16b"},
+        {"fmul.unpack8d r0, r4, r1", "fmul r0, r4.8d, r1"},
+        {"add.pack8as.unpack16a ra5, ra1, r2", "add ra5.8as, ra1.16a, r2"},
     };
     for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
         struct vc4_qpu_instr a, b;
@@ -906,6 +915,14 @@ static void test_vc4asm_spellings(void)
                   vc4_qpu_assemble(same[i][1], 0, &b, &sink) == VC4_OK;
         CHECK_MSG(ok && vc4_qpu_encode(&a) == vc4_qpu_encode(&b), "\"%s\" != \"%s\" %s",
                   same[i][0], same[i][1], d.text);
+    }
+    static const char *const bad[] = {
+        "nop.pack8a", "fadd.pack9a r0, r1, r2", "fadd.pack8a r0.8b, r1, r2",
+        "fadd.unpack8a r0, r1, r2", "fadd.unpack8a r0, ra1.8b, r2",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct vc4_qpu_instr a;
+        CHECK_MSG(vc4_qpu_assemble(bad[i], 0, &a, NULL) != VC4_OK, "\"%s\" assembled", bad[i]);
     }
 }
 
