@@ -86,6 +86,21 @@ static uint64_t encode_fast(const struct vc4_qpu_instr *in)
     return word;
 }
 
+/* The source line of each instruction word (pass 2, not inside .back). */
+static void note_inst_line(struct vc4_asm *as)
+{
+    if (as->pass != 2 || as->in_back)
+        return;
+    if (as->ninst == as->capinst) {
+        unsigned *v = vc4_array_grow(as->alloc, as->inst_lines,
+                                     &as->capinst, as->capinst + 1, sizeof *v, 256);
+        if (!v)
+            return;
+        as->inst_lines = v;
+    }
+    as->inst_lines[as->ninst++] = as->cur_line;
+}
+
 static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
 {
     uint8_t z[8] = {0};
@@ -102,16 +117,7 @@ static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
     vc4_qpu_store_le(b, encode_fast(&in));
     if (!emit(as, b, 8, t[0].col))
         return;
-    if (as->pass == 2 && !as->in_back) {
-        if (as->ninst == as->capinst) {
-            unsigned *v = vc4_array_grow(as->alloc, as->inst_lines,
-                                         &as->capinst, as->capinst + 1, sizeof *v, 256);
-            if (!v)
-                return;
-            as->inst_lines = v;
-        }
-        as->inst_lines[as->ninst++] = as->cur_line;
-    }
+    note_inst_line(as);
 }
 
 /* Pass 1 only needs addresses: an instruction line is 8 bytes whatever it says. */
@@ -162,6 +168,40 @@ static bool at_end(struct vc4_asm *as, const struct asm_tok *t)
         return true;
     asm_error(as, t->col, "unexpected text");
     return false;
+}
+
+/* .clone label, count (vc4asm directives.html): copy `count` instructions
+ * that start at an already defined label to here, so the delay slots of a
+ * branch can hold the first instructions of its target. Pass 1 only needs the
+ * size; pass 2 copies the words emitted so far (a forward label is an error,
+ * as in vc4asm, because that code does not exist yet). */
+static void clone_code(struct vc4_asm *as, const struct asm_tok *t, int n, unsigned col)
+{
+    int pos = 1;
+    int64_t at, k;
+    if (!eval_int(as, t, n, &pos, &at))
+        return;
+    if (asm_tok_is(&t[pos], ","))
+        pos++;
+    if (!eval_int(as, t, n, &pos, &k) || !at_end(as, &t[pos]))
+        return;
+    uint8_t z[8] = {0};
+    if (as->out.len & 7)
+        emit(as, z, 8 - (as->out.len & 7), col);
+    int64_t off = at - (int64_t)as->opt.base_addr;
+    size_t end = as->in_back ? as->back.start : as->out.len;
+    if (k < 0 || k > 64 || off < 0 || (off & 7) || (uint64_t)off + (uint64_t)k * 8 > end) {
+        asm_error(as, t[1].col, ".clone needs an instruction address already emitted "
+                                "and a count 0..64 within the code");
+        return;
+    }
+    for (int64_t i = 0; i < k && !as->fatal; i++) {
+        uint8_t b[8];
+        memcpy(b, as->out.data + off + 8 * i, 8); /* emit may move the buffer */
+        if (!emit(as, b, 8, col))
+            return;
+        note_inst_line(as);
+    }
 }
 
 static bool read_file_data(struct vc4_asm *as, const char *path, char **data, size_t *len)
@@ -965,6 +1005,8 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
         as->back.start = as->out.len;
     } else if (dir_is(d, "endb") || dir_is(d, "endback")) {
         end_back(as, col);
+    } else if (dir_is(d, "clone")) {
+        clone_code(as, t, n, col);
     } else if (dir_is(d, "align")) {
         int pos = 1;
         int64_t a;

@@ -499,17 +499,26 @@ struct asm_tok asm_suffix_canonical(const struct asm_tok *t)
     return r;
 }
 
+int asm_pk_suffix(const struct asm_tok *t, uint8_t *pkf)
+{
+    struct asm_tok canon = asm_suffix_canonical(t);
+    int pk = pk_code(&canon);
+    *pkf = pk ? (uint8_t)suffix_pack_kind(t) : 0;
+    return pk;
+}
+
 bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v)
 {
     while (peek(c)->kind == TK_SUFFIX) {
         struct asm_tok canon = asm_suffix_canonical(peek(c));
         const struct asm_tok *t = &canon;
-        int pk = pk_code(t);
+        uint8_t pkf = 0;
+        int pk = asm_pk_suffix(peek(c), &pkf);
         if (pk) {
             if (v->r.pk)
                 return fail(c, t, "only one pack/unpack suffix per register");
             v->r.pk = (uint8_t)pk;
-            v->r.pkf = (uint8_t)suffix_pack_kind(peek(c));
+            v->r.pkf = pkf;
         } else {
             int cc = asm_cond_code(t);
             if (cc < 0)

@@ -202,6 +202,55 @@ static int bcond_of(const struct asm_tok *t)
 
 /* ---- arguments -------------------------------------------------------------- */
 
+/* An op-level pack/unpack suffix, vc4asm instructions.html "Pack/unpack":
+ * "op.packxx dst, ..." is "op dst.xx, ..." and "op.unpackyy dst, src" is the
+ * .yy unpack on the source read through regfile A (or r4 when no source is
+ * regfile A). True when s starts with prefix; r->pk is 0 for an unknown mode. */
+static bool op_pk_suffix(const struct asm_tok *s, const char *prefix, struct asm_reg *r)
+{
+    size_t l = strlen(prefix);
+    if (s->len <= l || memcmp(s->p, prefix, l) != 0)
+        return false;
+    struct asm_tok rest = *s;
+    rest.p += l;
+    rest.len -= (uint32_t)l;
+    r->pk = (uint8_t)asm_pk_suffix(&rest, &r->pkf);
+    return true;
+}
+
+static bool apply_op_pk(struct vc4_asm *as, struct args *a, const struct asm_reg *pack,
+                        const struct asm_reg *unpack, unsigned col)
+{
+    if (pack->pk) {
+        if (a->n < 1 || a->v[0].kind != AV_REG || a->v[0].r.pk)
+            return err(as, col, ".pack needs a register destination without a pack suffix");
+        a->v[0].r.pk = pack->pk;
+        a->v[0].r.pkf = pack->pkf;
+    }
+    if (!unpack->pk)
+        return true;
+    int done = 0;
+    for (int pass = 0; pass < 2 && !done; pass++) {
+        for (int i = 1; i < a->n; i++) {
+            struct asm_reg *r = &a->v[i].r;
+            if (a->v[i].kind != AV_REG)
+                continue;
+            bool hit = pass == 0 ? (r->caps & REG_RD_A) && !(r->caps & REG_ACC)
+                                 : (r->caps & REG_ACC) && r->acc == 4;
+            if (!hit)
+                continue;
+            if (r->pk)
+                return err(as, a->col[i], "an unpack both on the operation and on the source");
+            r->pk = unpack->pk;
+            r->pkf = unpack->pkf;
+            done++;
+        }
+    }
+    if (!done)
+        return err(as, col, ".unpack needs a source read through regfile A or r4");
+    return true;
+}
+
 static bool parse_args(struct vc4_asm *as, const struct asm_tok *t, int n, int *pos, struct args *a)
 {
     a->n = 0;
@@ -494,7 +543,8 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     sd.mov = is_mov;
     sd.fixed = tied >= 0;
 
-    /* suffixes: .ifxx .setf .rot n, */
+    /* suffixes: .ifxx .setf .rot n, .packxx .unpackyy */
+    struct asm_reg op_pack = {0}, op_unpack = {0};
     while (t[pos].kind == TK_SUFFIX) {
         const struct asm_tok *s = &t[pos++];
         struct asm_tok canon = asm_suffix_canonical(s);
@@ -505,6 +555,9 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
             sd.cond = cc;
         } else if (asm_tok_is(s, "setf") || asm_tok_is(s, "sf")) { /* .sf: vc4asm's alias */
             sd.setf = true;
+        } else if (op_pk_suffix(s, "pack", &op_pack) || op_pk_suffix(s, "unpack", &op_unpack)) {
+            if (!op_pack.pk && !op_unpack.pk)
+                return err_named(as, s, "unknown pack/unpack mode");
         } else if (asm_tok_is(s, "rot")) {
             struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
             struct asm_val v;
@@ -524,6 +577,8 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
         }
     }
     if (is_nop) {
+        if (op_pack.pk || op_unpack.pk)
+            return err(as, m->col, "nop takes no .pack or .unpack");
         if (t[pos].kind != TK_END)
             return err(as, t[pos].col, "nop takes no operands");
         if (sd.setf || sd.rot)
@@ -531,6 +586,8 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     } else {
         struct args a;
         if (!parse_args(as, t, n, &pos, &a))
+            return false;
+        if (!apply_op_pk(as, &a, &op_pack, &op_unpack, m->col))
             return false;
         unsigned nsrc = is_mov ? 1 : (addop >= 0 && want == 0 && vc4_qpu_op_add_is_unary((unsigned)addop)) ? 1 : 2;
         if ((unsigned)a.n != nsrc + 1)
@@ -1139,10 +1196,14 @@ static bool ldi_core(struct vc4_asm *as, const struct args *ap, unsigned col0, i
     const struct asm_val *v = &a.v[a.n - 1];
     unsigned col = a.col[a.n - 1];
     if (sema) {
-        if (v->kind != AV_INT || v->i < 0 || v->i > 15)
-            return err(as, col, "semaphore number must be 0..15");
+        /* vc4asm instructions.html: the low 4 bits are the semaphore, bit 4
+         * is set by sacq/srel (1 acquire) whatever the number says, higher
+         * bits go unchanged into the immediate (the value a destination gets). */
+        if (v->kind != AV_INT || v->i < INT32_MIN || v->i > UINT32_MAX)
+            return err(as, col, "semaphore number must be a 32-bit integer (semaphore 0..15 "
+                                "in the low 4 bits)");
         in->unpack = VC4_QPU_LDI_SEMAPHORE;
-        in->imm = (uint32_t)v->i | (sema == 1 ? 0x10u : 0u); /* bit 4: acquire */
+        in->imm = ((uint32_t)v->i & ~0x10u) | (sema == 1 ? 0x10u : 0u);
         in->kind = VC4_QPU_KIND_SEMAPHORE;
         return true;
     }

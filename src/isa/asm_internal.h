@@ -179,6 +179,9 @@ bool asm_expr(struct asm_expr_ctx *c, struct asm_val *out);
 struct asm_tok asm_suffix_canonical(const struct asm_tok *t);
 /* Pack/unpack and condition suffixes after a register. */
 bool asm_reg_suffixes(struct asm_expr_ctx *c, struct asm_val *v);
+/* The pack/unpack code (enum asm_pk) a suffix token such as "8a" or "8888"
+ * names, 0 if none; *pkf as asm_reg.pkf. */
+int asm_pk_suffix(const struct asm_tok *t, uint8_t *pkf);
 /* A number token: int (decimal, 0x, 0b, leading-0 octal) or float. */
 bool asm_parse_number(const char *p, size_t len, struct asm_val *v);
 /* Parse an expression and require an integer (labels count). */

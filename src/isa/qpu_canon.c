@@ -132,7 +132,8 @@ static void canon_ldi(struct vc4_qpu_instr *in)
 {
     if (in->kind == VC4_QPU_KIND_SEMAPHORE) {
         in->unpack = VC4_QPU_LDI_SEMAPHORE;
-        in->imm &= 0x1F; /* bit 4 acquire, bits 3:0 semaphore number */
+        /* bit 4 acquire, bits 3:0 semaphore number; the text carries bits
+         * 5.. in the number too (vc4asm instructions.html), so all stay */
     } else if (in->unpack != VC4_QPU_LDI_PER_ELEMENT_SIGNED &&
                in->unpack != VC4_QPU_LDI_PER_ELEMENT_UNSIGNED) {
         in->unpack = VC4_QPU_LDI_32;

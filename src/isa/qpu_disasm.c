@@ -237,7 +237,7 @@ static void put_ldi(struct vc4_out *o, const struct vc4_qpu_instr *c)
     vc4_out_puts(o, " ");
     put_dests(o, c, true);
     if (c->kind == VC4_QPU_KIND_SEMAPHORE) {
-        vc4_out_uint(o, c->imm & 0xF);
+        vc4_out_uint(o, c->imm & ~0x10u); /* bits 5.. kept, as vc4asm reads them */
     } else if (c->unpack == VC4_QPU_LDI_PER_ELEMENT_SIGNED ||
                c->unpack == VC4_QPU_LDI_PER_ELEMENT_UNSIGNED) {
         bool sign = c->unpack == VC4_QPU_LDI_PER_ELEMENT_SIGNED;

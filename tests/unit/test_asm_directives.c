@@ -547,8 +547,39 @@ static void test_symbols_api(void)
     vc4_asm_destroy(as);
 }
 
+/* .clone label, count copies already emitted instructions (vc4asm
+ * directives.html, its example: the delay slots of a branch hold the first
+ * instructions of the target and the branch goes past them). */
+static void test_clone(void)
+{
+    struct result r;
+    assemble(":target\n"
+             "  mov r0, 1\n"
+             "  mov r1, 2\n"
+             "  mov r2, 3\n"
+             "  mov r3, 4\n"
+             "  brr -, r:target + 3*8\n"
+             "  .clone :target, 3\n"
+             "  mov r0, 5\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK, "%s", r.d.text);
+    CHECK_EQ_INT(r.size, 9 * 8);
+    CHECK_EQ_U64(word(&r, 5), line_word("mov r0, 1"));
+    CHECK_EQ_U64(word(&r, 6), line_word("mov r1, 2"));
+    CHECK_EQ_U64(word(&r, 7), line_word("mov r2, 3"));
+    CHECK_EQ_U64(word(&r, 8), line_word("mov r0, 5"));
+    /* branch at 32: target 24, relative to 32 + 32 */
+    CHECK_EQ_U64((uint32_t)word(&r, 4), (uint32_t)(24 - (32 + 32)));
+    /* the code after the label must exist already */
+    assemble("  .clone :later, 1\n:later\n  nop\n", &r);
+    CHECK(r.st != VC4_OK);
+    CHECK(strstr(r.d.text, ".clone") != NULL);
+    assemble(":a\n  nop\n  .clone :a, 2\n", &r);
+    CHECK(r.st != VC4_OK);
+}
+
 TEST_LIST(test_labels_and_branches, test_directives, test_data_and_comments,
           test_qinc_and_semaphores, test_corpus_program, test_diagnostics, test_hostile,
           test_symbols_api, test_regression_exponential_recursion,
           test_regression_macro_defined_in_call, test_macro_dash_argument,
-          test_regression_empty_rep_work, test_vc4asm_dialect)
+          test_regression_empty_rep_work, test_vc4asm_dialect, test_clone)

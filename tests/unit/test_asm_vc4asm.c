@@ -806,6 +806,14 @@ static const struct vec vc4asm_rules[] = {
     {"nop; nop; ldtmu0; read vr_wait", 50 << 18 | 39 << 12, 0xau << 28 | 39 << 6 | 39},
     /* ldi: the first destination rbN expresses ws too (sig 14) */
     {"ldi rb51, 5", 5, 0xeu << 28 | 1 << 17 | 1 << 12 | 51 << 6 | 39},
+    /* semaphore numbers (instructions.html "Semaphore instruction"): the low
+     * 4 bits name the semaphore, bit 4 is the acquire flag whatever the
+     * number says, higher bits go unchanged into the immediate.  Sig 14,
+     * unpack 4 (semaphore), no write: cond never */
+    {"sacq -, 16", 0x10, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
+    {"srel -, 16", 0x00, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
+    {"srel -, 0x123", 0x123, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
+    {"sacq -, 0x2f", 0x3f, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
 };
 
 static void test_vc4asm_rules(void)
@@ -889,6 +897,15 @@ static void test_vc4asm_spellings(void)
         {"mnop; fadd r0, r1, r2", "fadd r0, r1, r2; nop"},
         {"anop; fmul r0, r1, r2", "nop; fmul r0, r1, r2"},
         {"anop; mnop", "nop; nop"},
+        /* op-level pack/unpack (instructions.html "Pack/unpack"): .packxx
+         * is the destination's .xx, .unpackyy the regfile-A (else r4) source's */
+        {"fadd.pack16a ra1, r1, r2", "fadd ra1.16a, r1, r2"},
+        {"fmul.pack8888 r0, r1, r2", "fmul r0.8abcd, r1, r2"},
+        {"fmul.pack8a r0, r1, r2; mov ra3, r1", "fmul r0.8a, r1, r2; mov ra3, r1"},
+        {"mov.unpack8a r0, ra1", "mov r0, ra1.8a"},
+        {"fadd.unpack16b r0, r1, ra2", "fadd r0, r1, ra2.16b"},
+        {"fmul.unpack8d r0, r4, r1", "fmul r0, r4.8d, r1"},
+        {"add.pack8as.unpack16a ra5, ra1, r2", "add ra5.8as, ra1.16a, r2"},
     };
     for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
         struct vc4_qpu_instr a, b;
@@ -898,6 +915,14 @@ static void test_vc4asm_spellings(void)
                   vc4_qpu_assemble(same[i][1], 0, &b, &sink) == VC4_OK;
         CHECK_MSG(ok && vc4_qpu_encode(&a) == vc4_qpu_encode(&b), "\"%s\" != \"%s\" %s",
                   same[i][0], same[i][1], d.text);
+    }
+    static const char *const bad[] = {
+        "nop.pack8a", "fadd.pack9a r0, r1, r2", "fadd.pack8a r0.8b, r1, r2",
+        "fadd.unpack8a r0, r1, r2", "fadd.unpack8a r0, ra1.8b, r2",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct vc4_qpu_instr a;
+        CHECK_MSG(vc4_qpu_assemble(bad[i], 0, &a, NULL) != VC4_OK, "\"%s\" assembled", bad[i]);
     }
 }
 
