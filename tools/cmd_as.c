@@ -37,44 +37,9 @@ static void usage(FILE *f)
           f);
 }
 
-/* ---- vc4asm's command-line options (kept together so that they can move
- * onto a shared option table): -i FILE, -C FILE, -V.  Facts: vc4asm V0.3
- * src/vc4asm.cpp (getopt "o:c:e:C:h:H:vI:i:VsQP:") and src/WriteC.cpp. ---- */
-
-struct vc4asm_opts {
-    const char *pre[64]; /* -i FILEs in order */
-    int npre;
-    const char *cout;    /* -C FILE */
-};
-
-/* Consume argv[*i] if it is one of vc4asm's options: 1 taken, 0 not one of
- * them, -1 taken but bad (message printed). */
-static int vc4asm_option(struct vc4asm_opts *o, int argc, char **argv, int *i, bool *check)
-{
-    const char *a = argv[*i];
-    if (a[0] != '-' || !a[1] || (a[2] && a[1] != 'i' && a[1] != 'C'))
-        return 0;
-    if (a[1] == 'V') {
-        *check = true;
-        return 1;
-    }
-    if (a[1] != 'i' && a[1] != 'C')
-        return 0;
-    const char *v = a[2] ? a + 2 : *i + 1 < argc ? argv[++*i] : NULL;
-    if (!v) {
-        tool_error("option '%s' needs a file name", a);
-        return -1;
-    }
-    if (a[1] == 'C') {
-        o->cout = v;
-    } else if (o->npre < (int)(sizeof o->pre / sizeof o->pre[0])) {
-        o->pre[o->npre++] = v;
-    } else {
-        tool_error("too many -i files");
-        return -1;
-    }
-    return 1;
-}
+/* ---- vc4asm's own command-line options (-i FILE, -C FILE, -V: rows of the
+ * option table below).  Facts: vc4asm V0.3 src/vc4asm.cpp (getopt
+ * "o:c:e:C:h:H:vI:i:VsQP:") and src/WriteC.cpp. ---- */
 
 /* -i FILE: assembled before the inputs and searched like ".include" (vc4asm
  * FindIncludePath: the include path, then its share/include). */
@@ -116,87 +81,118 @@ static bool vc4asm_write_hex(const char *path, const uint8_t *bytes, size_t size
 
 /* ---- end of vc4asm's options ---- */
 
+enum as_opt { AS_HEX, AS_CHECK, AS_KIND, AS_OUT, AS_INCLUDE_DIR, AS_DEFINE, AS_PRE_INCLUDE, AS_C_OUT };
+
+static const struct tool_opt as_opts[] = {
+    {.name = "--hex", .kind = TOOL_OPT_FLAG, .id = AS_HEX},
+    {.name = "--check", .alt = "-V", .kind = TOOL_OPT_FLAG, .id = AS_CHECK}, /* -V: vc4asm's */
+    {.name = "--kind", .kind = TOOL_OPT_STRING, .id = AS_KIND},
+    {.name = "-o", .kind = TOOL_OPT_STRING, .id = AS_OUT},
+    {.name = "-I", .kind = TOOL_OPT_STRING, .id = AS_INCLUDE_DIR},
+    {.name = "-D", .kind = TOOL_OPT_STRING, .id = AS_DEFINE},
+    {.name = "-i", .kind = TOOL_OPT_STRING, .id = AS_PRE_INCLUDE}, /* vc4asm's */
+    {.name = "-C", .kind = TOOL_OPT_STRING, .id = AS_C_OUT},       /* vc4asm's */
+};
+static const struct tool_cmd as_cmd = {"as", usage, as_opts, TOOL_NOPTS(as_opts)};
+
+struct as_args {
+    struct vc4_asm *as;
+    const char *ins[64], *out, *pre[64], *c_out;
+    int nin, npre;
+    bool hex, check;
+    enum vc4_shader_kind kind;
+};
+
+/* -D NAME[=VALUE]: as .set NAME, VALUE (VALUE defaults to 1) */
+static bool as_define(struct vc4_asm *as, const char *def)
+{
+    char name[256];
+    const char *eq = strchr(def, '=');
+    size_t nl = eq ? (size_t)(eq - def) : strlen(def);
+    uint32_t v = 1;
+    if (!nl || nl >= sizeof name || (eq && !tool_parse_u32_value(eq + 1, &v))) {
+        tool_error("as: bad -D '%s' (want NAME=VALUE)", def);
+        return false;
+    }
+    memcpy(name, def, nl);
+    name[nl] = 0;
+    /* negative decimals come back as 32-bit two's complement */
+    int64_t val = (eq && eq[1] == '-') ? (int64_t)(int32_t)v : (int64_t)v;
+    return vc4_asm_define(as, name, val) == VC4_OK;
+}
+
+static int as_arg(void *user, int id, const char *arg, uint64_t num)
+{
+    (void)num;
+    struct as_args *a = user;
+    switch (id) {
+    case TOOL_ARG_POSITIONAL:
+        if (a->nin == (int)(sizeof a->ins / sizeof a->ins[0])) {
+            tool_error("as: too many input files");
+            return 2;
+        }
+        a->ins[a->nin++] = arg;
+        return -1;
+    case AS_HEX: a->hex = true; return -1;
+    case AS_CHECK: a->check = true; return -1;
+    case AS_OUT: a->out = arg; return -1;
+    case AS_C_OUT: a->c_out = arg; return -1;
+    case AS_KIND: {
+        static const struct { const char *name; enum vc4_shader_kind kind; } kinds[] = {
+            {"fragment", VC4_SHADER_FRAGMENT}, {"vertex", VC4_SHADER_VERTEX},
+            {"coordinate", VC4_SHADER_COORDINATE}, {"user", VC4_SHADER_USER}, {"any", VC4_SHADER_ANY},
+        };
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            if (!strcmp(arg, kinds[k].name)) {
+                a->kind = kinds[k].kind;
+                return -1;
+            }
+        tool_error("as: unknown --kind '%s'", arg);
+        return 2;
+    }
+    case AS_INCLUDE_DIR: return vc4_asm_add_include_dir(a->as, arg) == VC4_OK ? -1 : 2;
+    case AS_DEFINE: return as_define(a->as, arg) ? -1 : 2;
+    case AS_PRE_INCLUDE:
+        if (a->npre == (int)(sizeof a->pre / sizeof a->pre[0])) {
+            tool_error("as: too many -i files");
+            return 2;
+        }
+        a->pre[a->npre++] = arg;
+        return -1;
+    }
+    return 2;
+}
+
 int cmd_as(int argc, char **argv)
 {
-    const char *ins[64], *out = NULL;
-    int nin = 0;
-    bool hex = false, check = false;
-    struct vc4asm_opts vo4 = {0};
-    enum vc4_shader_kind kind = VC4_SHADER_ANY;
     struct tool_diags diags = {0};
     struct vc4_asm_options opts = {0};
     opts.sink = tool_stderr_sink(&diags);
     opts.read_file = tool_asm_read; /* a directory or unreadable file is said so (issue 17) */
-    struct vc4_asm *as = vc4_asm_create(&opts);
-    if (!as) {
+    struct as_args a = {.kind = VC4_SHADER_ANY};
+    a.as = vc4_asm_create(&opts);
+    if (!a.as) {
         tool_error("out of memory");
         return 2;
     }
-    int rc = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int taken = vc4asm_option(&vo4, argc, argv, &i, &check);
-        if (taken) {
-            if (taken < 0)
-                rc = 2;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            vc4_asm_destroy(as);
-            return 0;
-        } else if (!strcmp(a, "--hex")) {
-            hex = true;
-        } else if (!strcmp(a, "--check")) {
-            check = true;
-        } else if (!strcmp(a, "--kind") && i + 1 < argc) {
-            const char *k = argv[++i];
-            if (!strcmp(k, "fragment")) kind = VC4_SHADER_FRAGMENT;
-            else if (!strcmp(k, "vertex")) kind = VC4_SHADER_VERTEX;
-            else if (!strcmp(k, "coordinate")) kind = VC4_SHADER_COORDINATE;
-            else if (!strcmp(k, "user")) kind = VC4_SHADER_USER;
-            else if (!strcmp(k, "any")) kind = VC4_SHADER_ANY;
-            else {
-                tool_error("unknown --kind '%s'", k);
-                rc = 2;
-            }
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            out = argv[++i];
-        } else if ((!strcmp(a, "-I") && i + 1 < argc) || (!strncmp(a, "-I", 2) && a[2])) {
-            const char *dir = a[2] ? a + 2 : argv[++i];
-            if (vc4_asm_add_include_dir(as, dir) != VC4_OK)
-                rc = 2;
-        } else if ((!strcmp(a, "-D") && i + 1 < argc) || (!strncmp(a, "-D", 2) && a[2])) {
-            const char *def = a[2] ? a + 2 : argv[++i];
-            char name[256];
-            const char *eq = strchr(def, '=');
-            size_t nl = eq ? (size_t)(eq - def) : strlen(def);
-            uint32_t v = 1;
-            if (!nl || nl >= sizeof name || (eq && !tool_parse_u32_value(eq + 1, &v))) {
-                tool_error("bad -D '%s' (want NAME=VALUE)", def);
-                rc = 2;
-                continue;
-            }
-            memcpy(name, def, nl);
-            name[nl] = 0;
-            /* negative decimals come back as 32-bit two's complement */
-            int64_t val = (eq && eq[1] == '-') ? (int64_t)(int32_t)v : (int64_t)v;
-            if (vc4_asm_define(as, name, val) != VC4_OK)
-                rc = 2;
-        } else if (a[0] == '-' && a[1]) {
-            tool_error("unknown option '%s' (see --help)", a);
-            rc = 2;
-        } else if (nin < (int)(sizeof ins / sizeof ins[0])) {
-            ins[nin++] = a;
-        } else {
-            tool_error("too many input files");
-            rc = 2;
-        }
+    struct vc4_asm *as = a.as;
+    const char *const *ins = a.ins;
+    int rc = tool_parse_args(&as_cmd, argc, argv, 1, as_arg, &a);
+    if (rc >= 0) {
+        vc4_asm_destroy(as);
+        return rc;
     }
+    rc = 0;
+    int nin = a.nin;
+    const char *out = a.out;
+    bool hex = a.hex, check = a.check;
+    enum vc4_shader_kind kind = a.kind;
     if (!rc && !nin) {
         tool_error("no input file");
         usage(stderr);
         rc = 2;
     }
-    if (!rc && !out && !hex && !vo4.cout) {
+    if (!rc && !out && !hex && !a.c_out) {
         tool_error("raw output needs -o OUT (or use --hex or -C HEXOUT)");
         rc = 2;
     }
@@ -211,8 +207,8 @@ int cmd_as(int argc, char **argv)
             return 2;
         }
     enum vc4_status st = VC4_OK;
-    for (int k = 0; k < vo4.npre && st == VC4_OK; k++)
-        st = vc4asm_preinclude(as, vo4.pre[k]);
+    for (int k = 0; k < a.npre && st == VC4_OK; k++)
+        st = vc4asm_preinclude(as, a.pre[k]);
     for (int k = 0; k < nin && st == VC4_OK; k++)
         st = vc4_asm_file(as, ins[k]);
     const char *in = ins[nin - 1];
@@ -266,7 +262,7 @@ int cmd_as(int argc, char **argv)
     } else if (out && !tool_write_file(out, bytes, size)) {
         rc = 2;
     }
-    if (vo4.cout && !vc4asm_write_hex(vo4.cout, bytes, size))
+    if (a.c_out && !vc4asm_write_hex(a.c_out, bytes, size))
         rc = 2;
     vc4_asm_destroy(as);
     return rc;

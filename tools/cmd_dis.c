@@ -88,43 +88,56 @@ static uint64_t *parse_hex_pairs(const char *path, const char *text, size_t len,
     return w;
 }
 
-int cmd_dis(int argc, char **argv)
+enum dis_opt { DIS_HEX, DIS_EXPLAIN, DIS_FIELDS, DIS_NO_ADDR, DIS_ADDR, DIS_OUT };
+
+static const struct tool_opt dis_opts[] = {
+    {.name = "--hex", .kind = TOOL_OPT_FLAG, .id = DIS_HEX},
+    {.name = "--explain", .kind = TOOL_OPT_FLAG, .id = DIS_EXPLAIN},
+    {.name = "--fields", .kind = TOOL_OPT_FLAG, .id = DIS_FIELDS},
+    {.name = "--no-addr", .kind = TOOL_OPT_FLAG, .id = DIS_NO_ADDR},
+    {.name = "--addr", .kind = TOOL_OPT_NUMBER, .id = DIS_ADDR, .min = 0, .max = 0xFFFFFFFFu},
+    {.name = "-o", .kind = TOOL_OPT_STRING, .id = DIS_OUT},
+};
+static const struct tool_cmd dis_cmd = {"dis", usage, dis_opts, TOOL_NOPTS(dis_opts)};
+
+struct dis_args {
+    bool hex, addr_col;
+    unsigned flags;
+    uint64_t base;
+    const char *in, *out;
+};
+
+static int dis_arg(void *user, int id, const char *arg, uint64_t num)
 {
-    bool hex = false, addr_col = true;
-    unsigned flags = 0;
-    uint64_t base = 0;
-    const char *in = NULL, *out = "-";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--hex")) {
-            hex = true;
-        } else if (!strcmp(a, "--explain")) {
-            flags |= VC4_DIS_EXPLAIN;
-        } else if (!strcmp(a, "--fields")) {
-            flags |= VC4_DIS_FIELDS;
-        } else if (!strcmp(a, "--no-addr")) {
-            addr_col = false;
-        } else if (!strcmp(a, "--addr") && i + 1 < argc) {
-            if (!tool_parse_u64(argv[++i], &base) || base > 0xFFFFFFFFu) {
-                tool_error("dis: bad address '%s'", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            tool_error("dis: unknown option '%s'", a);
-            usage(stderr);
-            return 2;
-        } else if (!in) {
-            in = a;
-        } else {
+    struct dis_args *a = user;
+    switch (id) {
+    case TOOL_ARG_POSITIONAL:
+        if (a->in) {
             tool_error("dis: more than one input file");
             return 2;
         }
+        a->in = arg;
+        return -1;
+    case DIS_HEX: a->hex = true; return -1;
+    case DIS_EXPLAIN: a->flags |= VC4_DIS_EXPLAIN; return -1;
+    case DIS_FIELDS: a->flags |= VC4_DIS_FIELDS; return -1;
+    case DIS_NO_ADDR: a->addr_col = false; return -1;
+    case DIS_ADDR: a->base = num; return -1;
+    case DIS_OUT: a->out = arg; return -1;
     }
+    return 2;
+}
+
+int cmd_dis(int argc, char **argv)
+{
+    struct dis_args a = {.addr_col = true, .out = "-"};
+    int rc = tool_parse_args(&dis_cmd, argc, argv, 1, dis_arg, &a);
+    if (rc >= 0)
+        return rc;
+    bool hex = a.hex, addr_col = a.addr_col;
+    unsigned flags = a.flags;
+    uint64_t base = a.base;
+    const char *in = a.in, *out = a.out;
     if (!in) {
         usage(stderr);
         return 2;

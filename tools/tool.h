@@ -73,7 +73,8 @@ struct tool_cmd {
 #define TOOL_ARG_POSITIONAL (-1)
 /* Called per option / positional argument: -1 to go on, else an exit status. */
 typedef int (*tool_opt_fn)(void *user, int id, const char *arg, uint64_t num);
-/* Parse argv[first..argc): --help / -h (unless the table has them) print the
+/* Parse argv[first..argc): a string option named by one letter ("-I") also
+ * takes its value written onto it ("-Idir"); --help / -h (unless the table has them) print the
  * usage and give 0; an unknown option, a missing or bad value give 2 with a
  * message. Returns -1 when every argument was taken. */
 int tool_parse_args(const struct tool_cmd *c, int argc, char **argv, int first, tool_opt_fn fn,

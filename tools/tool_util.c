@@ -236,9 +236,18 @@ int tool_parse_args(const struct tool_cmd *c, int argc, char **argv, int first, 
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         const struct tool_opt *o = NULL;
+        const char *attached = NULL; /* "-Ifoo": a short option's value written onto it */
         for (size_t k = 0; k < c->nopts && !o; k++)
             if (!strcmp(a, c->opts[k].name) || (c->opts[k].alt && !strcmp(a, c->opts[k].alt)))
                 o = &c->opts[k];
+        for (size_t k = 0; k < c->nopts && !o; k++) {
+            const char *n = c->opts[k].name;
+            if (c->opts[k].kind == TOOL_OPT_STRING && n[0] == '-' && n[1] != '-' && n[2] == 0 &&
+                a[0] == '-' && a[1] == n[1] && a[2]) {
+                o = &c->opts[k];
+                attached = a + 2;
+            }
+        }
         int r;
         if (!o) {
             if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -252,6 +261,8 @@ int tool_parse_args(const struct tool_cmd *c, int argc, char **argv, int first, 
             r = fn(user, TOOL_ARG_POSITIONAL, a, 0);
         } else if (o->kind == TOOL_OPT_FLAG) {
             r = fn(user, o->id, a, 0);
+        } else if (attached) {
+            r = fn(user, o->id, attached, 0);
         } else {
             if (i + 1 >= argc) {
                 tool_error("%s: %s needs a value (see `vc4kit %s --help`)", c->name, a, c->name);

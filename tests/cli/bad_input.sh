@@ -124,7 +124,7 @@ t "dis --hex odd halves" 1 "odd.hex: error: odd number of 32-bit halves" dis --h
 t "dis directory" 2 "dir: Is a directory" dis dir
 t "dis missing" 2 "missing.bin: No such file" dis missing.bin
 t "dis unwritable" 2 "dis: nodir/o.s: cannot write" dis rnd8 -o nodir/o.s
-t "dis --addr too big" 2 "bad address '0x100000000'" dis --addr 0x100000000 rnd8
+t "dis --addr too big" 2 "--addr takes 0x0..0xffffffff, not '0x100000000'" dis --addr 0x100000000 rnd8
 if [ -w /dev/full ]; then
     t "dis to /dev/full" 2 "/dev/full: write failed" dis rnd8 -o /dev/full
 fi
