@@ -143,60 +143,74 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-int cmd_boot(int argc, char **argv)
+enum boot_opt {
+    BOOT_AARCH64, BOOT_KERNEL_OLD, BOOT_STATS, BOOT_STRICT, BOOT_BOARD, BOOT_OUT, BOOT_EXPECT,
+    BOOT_DUMP_TILES, BOOT_LOAD_ADDR, BOOT_FRAMES, BOOT_MAX_INSNS, BOOT_TIME, BOOT_QPUS,
+};
+
+static const struct tool_opt boot_opts[] = {
+    {.name = "--aarch64", .kind = TOOL_OPT_FLAG, .id = BOOT_AARCH64},
+    {.name = "--kernel-old", .kind = TOOL_OPT_FLAG, .id = BOOT_KERNEL_OLD},
+    {.name = "--stats", .kind = TOOL_OPT_FLAG, .id = BOOT_STATS},
+    {.name = "--strict", .kind = TOOL_OPT_FLAG, .id = BOOT_STRICT},
+    {.name = "--board", .kind = TOOL_OPT_STRING, .id = BOOT_BOARD},
+    {.name = "-o", .kind = TOOL_OPT_STRING, .id = BOOT_OUT},
+    {.name = "--expect", .kind = TOOL_OPT_STRING, .id = BOOT_EXPECT},
+    {.name = "--dump-tiles", .kind = TOOL_OPT_STRING, .id = BOOT_DUMP_TILES},
+    {.name = "--load-addr", .kind = TOOL_OPT_NUMBER, .id = BOOT_LOAD_ADDR, .min = 0, .max = UINT32_MAX},
+    {.name = "--frames", .kind = TOOL_OPT_NUMBER, .id = BOOT_FRAMES, .min = 1, .max = UINT32_MAX},
+    {.name = "--max-insns", .kind = TOOL_OPT_NUMBER, .id = BOOT_MAX_INSNS, .min = 1, .max = UINT64_MAX},
+    {.name = "--time", .kind = TOOL_OPT_NUMBER, .id = BOOT_TIME, .min = 1, .max = 86400},
+    {.name = "--qpus", .kind = TOOL_OPT_NUMBER, .id = BOOT_QPUS, .min = 1, .max = TOOL_QPUS_MAX},
+};
+static const struct tool_cmd boot_cmd = {"boot", usage, boot_opts, TOOL_NOPTS(boot_opts)};
+
+struct boot_args {
+    const char *image, *out, *expect, *tiles_out, *board_name;
+    bool aarch64, kernel_old, stats, strict, have_load;
+    uint64_t load, frames, max_insns, time_s, qpus;
+};
+
+static int boot_arg(void *user, int id, const char *arg, uint64_t num)
 {
-    const char *image = NULL, *out = NULL, *expect = NULL, *tiles_out = NULL, *board_name = NULL;
-    bool aarch64 = false, kernel_old = false, stats = false, strict = false, have_load = false;
-    uint64_t load = 0, frames = 0, max_insns = 2000000000ull, time_s = 10, qpus = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--aarch64")) {
-            aarch64 = true;
-        } else if (!strcmp(a, "--kernel-old")) {
-            kernel_old = true;
-        } else if (!strcmp(a, "--stats")) {
-            stats = true;
-        } else if (!strcmp(a, "--strict")) {
-            strict = true;
-        } else if (!strcmp(a, "--board") || !strcmp(a, "-o") || !strcmp(a, "--expect") ||
-                   !strcmp(a, "--dump-tiles") || !strcmp(a, "--load-addr") || !strcmp(a, "--frames") ||
-                   !strcmp(a, "--max-insns") || !strcmp(a, "--time") || !strcmp(a, "--qpus")) {
-            if (!val) {
-                tool_error("boot: %s needs a value", a);
-                return 2;
-            }
-            i++;
-            uint64_t n = 0;
-            bool numeric = !strcmp(a, "--load-addr") || !strcmp(a, "--frames") || !strcmp(a, "--max-insns") ||
-                           !strcmp(a, "--time") || !strcmp(a, "--qpus");
-            if (numeric && (!tool_parse_u64(val, &n) || (strcmp(a, "--load-addr") && n == 0) ||
-                            (!strcmp(a, "--load-addr") && n > UINT32_MAX) || (!strcmp(a, "--qpus") && n > 16))) {
-                tool_error("boot: bad %s '%s'", a, val);
-                return 2;
-            }
-            if (!strcmp(a, "--board")) board_name = val;
-            else if (!strcmp(a, "-o")) out = val;
-            else if (!strcmp(a, "--expect")) expect = val;
-            else if (!strcmp(a, "--dump-tiles")) tiles_out = val;
-            else if (!strcmp(a, "--load-addr")) load = n, have_load = true;
-            else if (!strcmp(a, "--frames")) frames = n;
-            else if (!strcmp(a, "--max-insns")) max_insns = n;
-            else if (!strcmp(a, "--time")) time_s = n;
-            else qpus = n;
-        } else if (a[0] == '-' && a[1]) {
-            tool_error("boot: unknown option '%s'", a);
-            usage(stderr);
-            return 2;
-        } else if (!image) {
-            image = a;
-        } else {
-            tool_error("boot: more than one IMAGE ('%s')", a);
+    struct boot_args *a = user;
+    switch (id) {
+    case TOOL_ARG_POSITIONAL:
+        if (a->image) {
+            tool_error("boot: more than one IMAGE ('%s')", arg);
             return 2;
         }
+        a->image = arg;
+        return -1;
+    case BOOT_AARCH64: a->aarch64 = true; return -1;
+    case BOOT_KERNEL_OLD: a->kernel_old = true; return -1;
+    case BOOT_STATS: a->stats = true; return -1;
+    case BOOT_STRICT: a->strict = true; return -1;
+    case BOOT_BOARD: a->board_name = arg; return -1;
+    case BOOT_OUT: a->out = arg; return -1;
+    case BOOT_EXPECT: a->expect = arg; return -1;
+    case BOOT_DUMP_TILES: a->tiles_out = arg; return -1;
+    case BOOT_LOAD_ADDR: a->load = num, a->have_load = true; return -1;
+    case BOOT_FRAMES: a->frames = num; return -1;
+    case BOOT_MAX_INSNS: a->max_insns = num; return -1;
+    case BOOT_TIME: a->time_s = num; return -1;
+    case BOOT_QPUS: a->qpus = num; return -1;
     }
+    return 2;
+}
+
+int cmd_boot(int argc, char **argv)
+{
+    struct boot_args args = {.max_insns = 2000000000ull, .time_s = 10};
+    int rc = tool_parse_args(&boot_cmd, argc, argv, 1, boot_arg, &args);
+    if (rc >= 0)
+        return rc;
+    const char *image = args.image, *out = args.out, *expect = args.expect, *tiles_out = args.tiles_out,
+               *board_name = args.board_name;
+    bool aarch64 = args.aarch64, kernel_old = args.kernel_old, stats = args.stats, strict = args.strict,
+         have_load = args.have_load;
+    uint64_t load = args.load, frames = args.frames, max_insns = args.max_insns, time_s = args.time_s,
+             qpus = args.qpus;
     if (!image) {
         usage(stderr);
         return 2;
@@ -268,7 +282,7 @@ int cmd_boot(int argc, char **argv)
     }
     struct vc4_arm *arm = emu ? vc4_arm_create(emu, &ao) : NULL;
     bo.arm = arm;
-    int rc = 0;
+    rc = 0;
     if (!arm || vc4_arm_load(arm, img, len) != VC4_OK)
         rc = 2;
     free(img);
