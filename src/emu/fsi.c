@@ -417,24 +417,6 @@ static void release_sb(struct vc4_fsi_batch *b)
 
 /* ---- I/O ------------------------------------------------------------------------------ */
 
-/*
- * Does an ALU of the instruction at the QPU's PC use what register file
- * `file` reads?  Seed 004's fragment shader, which renders correctly on
- * hardware with two varyings set up, names VARYING_READ (raddr_b 35) a third
- * time in an instruction whose mul ALU is a nop: its value goes nowhere, so
- * that read is not reported. What hardware returns for a varying that was
- * not set up is not known (UNVERIFIED); 0 here.
- */
-static bool file_value_used(const struct vc4_v3d *v, const struct vc4_qpu *q, unsigned file)
-{
-    uint8_t b[8];
-    if (!vc4_mem_read(&v->mem, q->pc, b, sizeof b))
-        return true;
-    struct vc4_qpu_instr in;
-    vc4_qpu_decode(vc4_qpu_load_le(b), &in);
-    return file ? vc4_qpu_reads_b(&in) : vc4_qpu_reads_a(&in);
-}
-
 /* Does a TLB_Z write give a live element a Z other than its payload Z
  * (rb15)?  Only then can early Z (which tested the rasteriser's Z) have
  * decided differently: Mesa keeps early Z on for depth-tested shaders that
@@ -448,7 +430,16 @@ static bool writes_own_z(const struct vc4_fsi_batch *b, const uint32_t *val, uin
     return false;
 }
 
-static bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
+/*
+ * used: whether an ALU takes the value (qpu.h).  Seed 004's fragment shader,
+ * which renders correctly on hardware with two varyings set up, names
+ * VARYING_READ (raddr_b 35) a third time in an instruction whose mul ALU is
+ * a nop: its value goes nowhere, so that read is not reported.  What
+ * hardware returns for a varying that was not set up is not known
+ * (UNVERIFIED); 0 here.
+ */
+static bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, bool used,
+                         uint32_t *out)
 {
     struct vc4_fsi *f = &v->fsi;
     if (!vc4_fsi_owns(f, q->num))
@@ -463,7 +454,7 @@ static bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, un
          * instruction (vc4_fsi_post); both files read the same FIFO */
         unsigned k = b->vary_next;
         if (k >= f->nvary) {
-            if (file_value_used(v, q, file))
+            if (used)
                 fsi_rule(v, q, FR_VARY_OVERREAD);
             memset(out, 0, N * sizeof *out);
             memset(fq->vary_c, 0, sizeof fq->vary_c);

@@ -516,9 +516,10 @@ void vc4_qpu_start(struct vc4_qpu *q, const struct vc4_qpu_port *port, uint32_t 
 
 /* ---- the port's "nothing here" entries ------------------------------------------------ */
 
-bool vc4_qpu_port_no_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out)
+bool vc4_qpu_port_no_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, bool used,
+                          uint32_t *out)
 {
-    (void)v, (void)q, (void)file, (void)raddr, (void)out;
+    (void)v, (void)q, (void)file, (void)raddr, (void)used, (void)out;
     return false;
 }
 
@@ -641,7 +642,9 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
     case VC4_QPU_R_VARY:
     case VC4_QPU_R_XY_COORD:
     case VC4_QPU_R_MS_REV:
-        if (q->port->read(v, q, file, raddr, tmp)) /* a fragment shader's payload */
+        /* a fragment shader's payload; whether an ALU takes the value comes
+         * from the decoded instruction */
+        if (q->port->read(v, q, file, raddr, file ? vc4_qpu_reads_b(x->in) : vc4_qpu_reads_a(x->in), tmp))
             return tmp;
         if (q->user)
             rule(x, RULE_NO_TLB);

@@ -171,8 +171,9 @@ struct vc4_icache {
  */
 struct vc4_qpu_port {
     /* Read of a fragment-payload register (raddr 35 VARYING_READ, 41 X/Y_PIXEL_COORD, 42 MS_FLAGS /
-     * REV_FLAG): false when the owner has none (the core then reads 0, a rule in a user program). */
-    bool (*read)(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out);
+     * REV_FLAG): false when the owner has none (the core then reads 0, a rule in a user program).
+     * used: an ALU of the instruction takes the value (a read muxed nowhere still pops a FIFO). */
+    bool (*read)(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, bool used, uint32_t *out);
     /* Write of a TLB / fragment register (waddr 41-47; mask = elements whose condition passed):
      * false when the owner has none. */
     bool (*write)(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr, const uint32_t *val,
@@ -194,7 +195,8 @@ struct vc4_qpu_port {
 };
 
 /* The entries of a port for owners without fragment-shader I/O. */
-bool vc4_qpu_port_no_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, uint32_t *out);
+bool vc4_qpu_port_no_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, bool used,
+                          uint32_t *out);
 bool vc4_qpu_port_no_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
                            const uint32_t *val, uint16_t mask);
 bool vc4_qpu_port_no_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig);
