@@ -20,6 +20,12 @@ else()
   target_compile_options(vc4kit_arm PRIVATE ${VC4KIT_WARNINGS})
   target_compile_definitions(vc4kit PRIVATE VC4KIT_HAVE_UNICORN=1)
   target_link_libraries(vc4kit PRIVATE vc4kit_arm)
+  # tests/fuzz/fuzz_arm.c: random kernel images (a no-op without Unicorn)
+  if(TARGET fuzz_arm)
+    target_link_libraries(fuzz_arm PRIVATE vc4kit_arm)
+    target_compile_definitions(fuzz_arm PRIVATE VC4KIT_HAVE_UNICORN=1)
+    target_include_directories(fuzz_arm PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  endif()
 endif()
 
 # ---- bare-metal examples: kernel images for Pi 1, 2, 3 (32 and 64 bit) ----------
