@@ -262,7 +262,7 @@ static void test_macros_by_hand(void)
         "Point_Size 1.0\n"
         "Compressed_Primitive_List\n"
         "Prim_Idx16 3, 0, 1, 2\n"
-        "Prim_XY32 1, 0x12345678, 0x9abcdef0\n"
+        "Prim_XY32 1, 0x12345678\n"
         "Prim_End\n"
         "# seed 000's macro\n"
         ".macro Seed_GL_Shader_State address, numarrays\n"
@@ -289,8 +289,7 @@ static void test_macros_by_hand(void)
     vc4_cl_point_size(&cl, &(struct vc4_cl_point_size){.point_size = 1.0f});
     vc4_cl_compressed_primitive_list(&cl);
     struct vc4_cl_prim_item it[2] = {{.kind = VC4_CL_ITEM_IDX16, .count = 3, .v = {0, 1, 2}},
-                                     {.kind = VC4_CL_ITEM_XY32, .count = 1,
-                                      .v = {0x12345678, 0x9abcdef0}}};
+                                     {.kind = VC4_CL_ITEM_XY32, .count = 1, .v = {0x12345678}}};
     vc4_cl_prim_items(&cl, it, 2);
     vc4_cl_gl_shader_state(&cl, &(struct vc4_cl_gl_shader_state){.num_attr_arrays = 2,
                                                                  .record_addr = 0x12340});
