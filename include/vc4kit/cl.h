@@ -654,7 +654,7 @@ struct vc4_cl_dump_options {
     bool no_comments;    /* omit the "# offset: name" comments */
     bool no_include;     /* omit the leading .include "v3d_cl.qinc" */
     /* Optional memory ([mem_base, mem_base + mem_size), bytes mem): the
-     * shader records that GL/NV Shader State packets point to are printed
+     * shader records that GL/NV/VG Shader State packets point to are printed
      * as comments, field by field. */
     uint32_t mem_base;
     uint64_t mem_size;
