@@ -131,7 +131,6 @@ enum {
     VC4_CTL_W_OVERSAMPLE16 = 1u << 9,
     VC4_CTL_W_UNVERIFIED = 1u << 10,
     VC4_CTL_W_TILE_OUT = 1u << 11,
-    VC4_CTL_W_VG_PRIMS = 1u << 12,
     VC4_CTL_W_COVERAGE = 1u << 13,
     VC4_CTL_W_MS_NO_DECIMATE = 1u << 14,
     VC4_CTL_W_HALT_IN_SUB = 1u << 15,

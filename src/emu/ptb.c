@@ -1323,7 +1323,7 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
                  p->mode == VC4_PTB_MODE_NONE ? "no shader state before them"
                  : p->mode == VC4_PTB_MODE_NV ? "the NV shader record could not be read"
                  : p->mode == VC4_PTB_MODE_GL ? "the GL shader record could not be read"
-                                              : "VG shader mode is not supported");
+                                              : "VG shader mode draws VG primitives (packets 41/42) only");
         return VC4_PTB_ERROR;
     }
     if (!p->state[VC4_PTB_ST_CONFIG_BITS].len && s.mode >= VC4_CL_PRIM_TRIANGLES)
