@@ -1440,6 +1440,57 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
     return result(c);
 }
 
+/* A VG primitive's tiles.  A triangle as any triangle; an RHT as the two
+ * triangles the renderer draws of its quadrilateral v0, v1, (B, y1),
+ * (B, y0) (emu/vg.h), each culled by facing on its own (they wind the same
+ * way unless the edge crosses the boundary), the union of their tiles. */
+static enum prim_fate vg_prim_tiles(const struct vc4_ptb *p, bool rht, const uint32_t *xy, struct tile_rect *r)
+{
+    int32_t px[4], py[4];
+    unsigned ntri = 1;
+    if (rht) {
+        vc4_vg_rht_polygon(vc4_vg_x(xy[0]), vc4_vg_y(xy[0]), vc4_vg_x(xy[1]), vc4_vg_y(xy[1]), p->rht_x_1_16px,
+                           px, py);
+        ntri = 2;
+    } else {
+        for (unsigned i = 0; i < 3; i++) {
+            px[i] = vc4_vg_x(xy[i]);
+            py[i] = vc4_vg_y(xy[i]);
+        }
+    }
+    static const unsigned tris[2][3] = {{0, 1, 2}, {0, 2, 3}};
+    enum prim_fate fate = PRIM_ZERO_AREA;
+    bool any = false;
+    for (unsigned t = 0; t < ntri; t++) {
+        struct screen_prim sp;
+        memset(&sp, 0, sizeof sp);
+        sp.kind = sp.n = 3;
+        for (unsigned i = 0; i < 3; i++) {
+            sp.x[i] = (int64_t)px[tris[t][i]] + p->vp_x_1_16px;
+            sp.y[i] = (int64_t)py[tris[t][i]] + p->vp_y_1_16px;
+        }
+        struct tile_rect tr;
+        enum prim_fate f = prim_tiles(p, &sp, &tr);
+        if (f != PRIM_BIN) {
+            /* report the strongest reason: outside > culled > zero area */
+            if (!any && (f == PRIM_OUTSIDE || (f == PRIM_CULLED && fate == PRIM_ZERO_AREA)))
+                fate = f;
+            continue;
+        }
+        if (!any) {
+            *r = tr;
+        } else {
+            r->x0 = tr.x0 < r->x0 ? tr.x0 : r->x0;
+            r->y0 = tr.y0 < r->y0 ? tr.y0 : r->y0;
+            r->x1 = tr.x1 > r->x1 ? tr.x1 : r->x1;
+            r->y1 = tr.y1 > r->y1 ? tr.y1 : r->y1;
+        }
+        any = true;
+        fate = PRIM_BIN;
+    }
+    return fate;
+}
+
 /* VG Coordinate Array Primitives (41) / VG Inline Primitives (42): the
  * coordinates are screen positions already (emu/vg.h); each primitive is
  * bounded, culled by facing like a triangle and written into the lists of
@@ -1513,27 +1564,8 @@ static enum vc4_ptb_result do_vg_prims(struct ptb_ctx *c)
             p->stats.prims_bad++;
             continue;
         }
-        struct screen_prim sp;
-        memset(&sp, 0, sizeof sp);
-        sp.kind = 3;
-        if (rht) {
-            int32_t px[4], py[4];
-            vc4_vg_rht_polygon(vc4_vg_x(xy[0]), vc4_vg_y(xy[0]), vc4_vg_x(xy[1]), vc4_vg_y(xy[1]),
-                               p->rht_x_1_16px, px, py);
-            sp.n = 4;
-            for (unsigned i = 0; i < 4; i++) {
-                sp.x[i] = (int64_t)px[i] + p->vp_x_1_16px;
-                sp.y[i] = (int64_t)py[i] + p->vp_y_1_16px;
-            }
-        } else {
-            sp.n = 3;
-            for (unsigned i = 0; i < 3; i++) {
-                sp.x[i] = (int64_t)vc4_vg_x(xy[i]) + p->vp_x_1_16px;
-                sp.y[i] = (int64_t)vc4_vg_y(xy[i]) + p->vp_y_1_16px;
-            }
-        }
-        struct tile_rect r;
-        enum prim_fate fate = prim_tiles(p, &sp, &r);
+        struct tile_rect r = {0, 0, 0, 0};
+        enum prim_fate fate = vg_prim_tiles(p, rht, xy, &r);
         if (fate != PRIM_BIN) {
             if (fate == PRIM_CULLED)
                 p->stats.prims_culled++;

@@ -29,7 +29,9 @@
  *     the vertical line x = boundary over the edge's Y span, whose facing
  *     (the side of the boundary the edge lies on and its direction) gives
  *     the winding.  vc4kit draws an RHT as that quadrilateral
- *     (v0, v1, (B, y1), (B, y0)), culled by facing like a triangle
+ *     (v0, v1, (B, y1), (B, y0)), as the two triangles (0, 1, 2) and
+ *     (0, 2, 3), each culled by facing like any triangle (they wind the
+ *     same way unless the edge crosses the boundary: a bow tie)
  *     (UNVERIFIED: the guide's exact definition is not public).  The RHT
  *     demo (edge (608,32)-(320,448), boundary 32) draws the trapezoid
  *     (32,32) (608,32) (320,448) (32,448);

@@ -1166,6 +1166,23 @@ static void test_vg_binning_stall_and_rht(void)
         CHECK_EQ_INT(has_state(&w, VC4_CL_RHT_X_BOUNDARY), want[t] != 0);
     }
     rig_fini(&r);
+
+    /* an edge crossing the boundary: a bow tie whose halves wind opposite
+     * ways; with reverse faces disabled one half is still drawn, so the RHT
+     * is binned (the renderer culls each half on its own) */
+    rig_init(&r);
+    prologue(&r, &s);
+    vc4_cl_rht_x_boundary(&r.cl, &(struct vc4_cl_rht_x_boundary){.x_boundary = 200 * 16});
+    vc4_cl_vg_shader_state(&r.cl, &(struct vc4_cl_vg_shader_state){.record_addr = NV_REC_ADDR});
+    const int cross[4] = {100, 10, 300, 30};
+    vg_coords(&r, cross, 2);
+    vc4_cl_vg_coordinate_array_primitives(&r.cl, &(struct vc4_cl_vg_coordinate_array_primitives){
+                                                     .primitive_type = VC4_CL_VG_RHT, .length = 2,
+                                                     .coord_addr = VERT_ADDR});
+    vc4_cl_flush(&r.cl);
+    CHECK_EQ_INT(rig_run(&r, &errors), VC4_PTB_DONE);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_binned, 1);
+    rig_fini(&r);
 }
 
 TEST_LIST(test_vg_binning_stall_and_rht, test_clipping, test_clipping_extreme_values, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
