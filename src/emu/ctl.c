@@ -624,7 +624,6 @@ static enum vc4_status r_rht_x_boundary(const struct rpkt *c)
     struct vc4_cl_rht_x_boundary p;
     vc4_cl_decode_rht_x_boundary(c->pv, &p);
     c->v->ctl.r.rht_x_1_16px = p.x_boundary;
-    c->v->ctl.r.rht_x_set = true;
     return VC4_OK;
 }
 

@@ -86,7 +86,6 @@ struct vc4_ctl_render {
     int32_t vp_x_1_16px, vp_y_1_16px;
     uint32_t plf_type, plf_data;
     int32_t rht_x_1_16px;      /* RHT X Boundary (packet 100), 12.4 */
-    bool rht_x_set;
     struct vc4_vg_fan vg_fan;  /* VG mode: the last fan (continuation lists) */
     uint64_t frames;           /* ends of frame since reset */
     uint64_t prims_drawn, prims_culled;

@@ -569,7 +569,8 @@ enum vc4_status vc4_draw_vg_prims(struct vc4_v3d *v, uint32_t at, const struct v
                                r->rht_x_1_16px, px, py);
             for (unsigned i = 0; i < 4; i++)
                 vg_vertex(r, px[i], py[i], &vx[i]);
-            /* the quadrilateral as the fan (0, 1, 2), (0, 2, 3): one winding */
+            /* the quadrilateral as the fan (0, 1, 2), (0, 2, 3), each culled on
+             * its own: the same winding unless the edge crosses the boundary */
             const struct vc4_pse_vertex *t0[3] = {&vx[0], &vx[1], &vx[2]};
             const struct vc4_pse_vertex *t1[3] = {&vx[0], &vx[2], &vx[3]};
             st = draw_triangle(v, t0, budget, used);
