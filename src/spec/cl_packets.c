@@ -374,7 +374,7 @@ static const struct vc4_cl_field_desc f_line[] = { F32(S, line_width, 0, "line w
 #undef S
 #define S vc4_cl_rht_x_boundary
 static const struct vc4_cl_field_desc f_rht[] = {
-    I(S, x_boundary, 0, 0, 16, "RHT primitive X boundary"),
+    I(S, x_boundary, 0, 0, 16, "RHT primitive X boundary (s16, 12.4: the RHT demo writes 32 * 16)"),
 };
 #undef S
 /* 101: both float 1-8-7 (upper 16 bits of an f32) [M XML comment] */
