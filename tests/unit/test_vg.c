@@ -19,6 +19,9 @@
 #ifndef VC4KIT_SOURCE_DIR
 #define VC4KIT_SOURCE_DIR "."
 #endif
+#ifndef VC4KIT_BINARY_DIR
+#define VC4KIT_BINARY_DIR "."
+#endif
 
 #define VG_W 320u
 #define VG_H 240u
@@ -418,6 +421,20 @@ static void test_vg_without_vg_state(void)
     free(rgba);
 }
 
+/* examples/vg_shape.qasm through `vc4kit render`: the VG scene the
+ * bare-metal image vg_shape draws, as a memory image; the same frame as the
+ * booted one (tests/golden/boot_vg_shape.png). */
+static void test_vg_shape_example(void)
+{
+    char cmd[3072];
+    snprintf(cmd, sizeof cmd,
+             "\"%s/vc4kit\" render \"%s/examples/vg_shape.qasm\" -o \"%s/vg_shape_example.png\" "
+             "--expect \"%s/tests/golden/boot_vg_shape.png\"",
+             VC4KIT_BINARY_DIR, VC4KIT_SOURCE_DIR, VC4KIT_BINARY_DIR, VC4KIT_SOURCE_DIR);
+    int rc = system(cmd);
+    CHECK_MSG(rc == 0, "`%s` exited with %d", cmd, rc);
+}
+
 static void test_triangles(void) { scene("vg_triangles", draw_triangles, check_triangles); }
 static void test_strip(void) { scene("vg_strip", draw_strip, check_strip); }
 static void test_fan(void) { scene("vg_fan", draw_fan, check_fan); }
@@ -425,5 +442,5 @@ static void test_rht(void) { scene("vg_rht", draw_rht, check_rht); }
 static void test_rht_strip(void) { scene("vg_rht_strip", draw_rht_strip, check_rht_strip); }
 static void test_inline(void) { scene("vg_inline", draw_inline, check_inline); }
 
-TEST_LIST(test_triangles, test_strip, test_fan, test_rht, test_rht_strip, test_inline, test_render_list_vg,
+TEST_LIST(test_vg_shape_example, test_triangles, test_strip, test_fan, test_rht, test_rht_strip, test_inline, test_render_list_vg,
           test_vg_without_vg_state)
