@@ -107,6 +107,18 @@ enum vc4_cl_prim_list_type { /* packet 56 */
     VC4_CL_PLF_POINTS = 0, VC4_CL_PLF_LINES = 1, VC4_CL_PLF_TRIANGLES = 2, VC4_CL_PLF_RHT = 3,
 };
 enum vc4_cl_prim_list_data { VC4_CL_PLF_INDEX16 = 1, VC4_CL_PLF_XY32 = 3 };
+/* packets 41/42 primitive type, byte 0 bits 3:0 ([PL] corrected CONTROL_LIST.INC:
+ * the guide's table gives bit positions 1, 3, 4, 5, 6, the values the NV/GL
+ * modes of packets 32/33 use for lines, line strip, triangles, strip, fan;
+ * PeterLemon's VG demos use these values).  An RHT takes 2 vertices like a
+ * line, an RHT strip chains them like a line strip. */
+enum vc4_cl_vg_prim_type {
+    VC4_CL_VG_RHT = 1,
+    VC4_CL_VG_RHT_STRIP = 3,
+    VC4_CL_VG_TRIANGLES = 4,
+    VC4_CL_VG_TRIANGLE_STRIP = 5,
+    VC4_CL_VG_TRIANGLE_FAN = 6,
+};
 enum vc4_cl_memory_format { VC4_CL_MEM_RASTER = 0, VC4_CL_MEM_T = 1, VC4_CL_MEM_LT = 2 };
 enum vc4_cl_buffer { /* packets 28/29 buffer select */
     VC4_CL_BUF_NONE = 0, VC4_CL_BUF_COLOR = 1, VC4_CL_BUF_ZS = 2, VC4_CL_BUF_Z = 3,
@@ -223,6 +235,7 @@ enum vc4_cl_record_kind {
     VC4_CL_REC_GL_SHADER,  /* the fixed 36 bytes of the record packet 64 points to */
     VC4_CL_REC_ATTRIBUTE,  /* 8 bytes each at GL record + 36 + 8i */
     VC4_CL_REC_EXT_STRIDE, /* 4 bytes each at GL record + 100 + 4i (extended) */
+    VC4_CL_REC_VG_SHADER,  /* 12 bytes, pointed to by packet 66 (UNVERIFIED layout) */
     VC4_CL_REC_COUNT
 };
 struct vc4_cl_record_desc {
@@ -281,7 +294,8 @@ VC4_API enum vc4_status vc4_cl_pack(unsigned opcode, const uint64_t *values, uin
  *   0x00            end of list (escape)
  *   0x10 | n (1-3)  n vertices as u16 indices
  *   0x20 | n (1-3)  n vertices as u32 indices
- *   0x30 | n (1-3)  n vertices as u32 X, u32 Y pairs
+ *   0x30 | n (1-3)  n vertices as packed 32-bit X,Y words (s16 X low, s16 Y
+ *                   high, 12.4: the format of packet 41's array, [PL] demos)
  * Encoder and decoder live side by side in src/spec/cl_prims.c. */
 enum vc4_cl_prim_item_kind {
     VC4_CL_ITEM_END = 0,
@@ -292,7 +306,7 @@ enum vc4_cl_prim_item_kind {
 struct vc4_cl_prim_item {
     uint8_t kind;     /* enum vc4_cl_prim_item_kind */
     uint8_t count;    /* vertices, 1..3 (0 for END) */
-    uint32_t v[6];    /* indices, or x0,y0,x1,y1,x2,y2 */
+    uint32_t v[6];    /* indices, or packed X,Y words (one per vertex) */
 };
 /* Bytes the item takes; 0 if invalid. */
 VC4_API size_t vc4_cl_prim_item_size(const struct vc4_cl_prim_item *it);
@@ -385,14 +399,15 @@ struct vc4_cl_vertex_array_primitives {
     uint32_t first_index;
 };
 struct vc4_cl_vg_coordinate_array_primitives {
-    uint32_t primitive_type;   /* [PL] one-hot type bits 6:0 */
-    bool fan_continuation;
-    uint32_t num_primitives;
-    uint32_t coord_addr;
+    uint32_t primitive_type;   /* enum vc4_cl_vg_prim_type, bits 3:0 */
+    uint32_t continuation;     /* bits 7:4: nonzero = triangle fan continuation list */
+    uint32_t length;           /* the guide says "number of primitives"; the demos
+                                * that ran give the number of vertices (UNVERIFIED) */
+    uint32_t coord_addr;       /* packed 32-bit X,Y: s16 X (low), s16 Y, 12.4 */
 };
 struct vc4_cl_vg_inline_primitives {
     uint32_t primitive_type;
-    bool fan_continuation;
+    uint32_t continuation;
 };
 struct vc4_cl_clipped_primitive {
     uint32_t clip_flags;       /* one bit per vertex of the next primitive */
@@ -466,6 +481,13 @@ struct vc4_cl_nv_shader_record {
     uint32_t vertex_stride;       /* bytes per shaded vertex */
     uint32_t fs_num_uniforms, fs_num_varyings;
     uint32_t fs_code_addr, fs_uniforms_addr, vertex_data_addr;
+};
+/* VG shader record (packet 66): the NV record's first 12 bytes without the
+ * vertex fields, as PeterLemon's VG demos lay it out (UNVERIFIED). */
+struct vc4_cl_vg_shader_record {
+    bool fs_single_threaded;
+    uint32_t fs_num_uniforms, fs_num_varyings;
+    uint32_t fs_code_addr, fs_uniforms_addr;
 };
 struct vc4_cl_gl_shader_record {
     bool fs_single_threaded, point_size_included, enable_clipping;
@@ -606,6 +628,10 @@ VC4_API enum vc4_status vc4_cl_gl_shader_record(struct vc4_cl *cl,
                                                 uint32_t *addr);
 /* Record readers (bytes must hold the record). */
 VC4_API void vc4_cl_nv_shader_record_unpack(const uint8_t *bytes, struct vc4_cl_nv_shader_record *r);
+VC4_API void vc4_cl_vg_shader_record_unpack(const uint8_t *bytes, struct vc4_cl_vg_shader_record *r);
+VC4_API enum vc4_status vc4_cl_vg_shader_record_pack(const struct vc4_cl_vg_shader_record *r,
+                                                     uint8_t out[12],
+                                                     const struct vc4_diag_sink *sink);
 VC4_API void vc4_cl_gl_shader_record_unpack(const uint8_t *bytes, struct vc4_cl_gl_shader_record *r);
 VC4_API void vc4_cl_attr_record_unpack(const uint8_t *bytes, struct vc4_cl_attr_record *a);
 
@@ -628,7 +654,7 @@ struct vc4_cl_dump_options {
     bool no_comments;    /* omit the "# offset: name" comments */
     bool no_include;     /* omit the leading .include "v3d_cl.qinc" */
     /* Optional memory ([mem_base, mem_base + mem_size), bytes mem): the
-     * shader records that GL/NV Shader State packets point to are printed
+     * shader records that GL/NV/VG Shader State packets point to are printed
      * as comments, field by field. */
     uint32_t mem_base;
     uint64_t mem_size;

@@ -253,7 +253,7 @@ size_t vc4_cl_qinc(char *text, size_t text_size)
     } items[] = {
         {"Prim_Idx16", ".short", VC4_CL_ITEM_IDX16, 1},
         {"Prim_Idx32", ".int", VC4_CL_ITEM_IDX32, 1},
-        {"Prim_XY32", ".int", VC4_CL_ITEM_XY32, 2},
+        {"Prim_XY32", ".int", VC4_CL_ITEM_XY32, 1}, /* packed s16 X | s16 Y << 16 */
     };
     for (unsigned k = 0; k < VC4_ARRAY_SIZE(items); k++) {
         unsigned w = items[k].words;
@@ -393,7 +393,7 @@ static void dump_items(struct vc4_out *o, const uint8_t *p, size_t n)
                 [VC4_CL_ITEM_IDX32] = "Prim_Idx32",
                 [VC4_CL_ITEM_XY32] = "Prim_XY32",
             };
-            unsigned nv = it.kind == VC4_CL_ITEM_XY32 ? 2u * it.count : it.count;
+            unsigned nv = it.count;
             vc4_out_printf(o, "    %s %u", names[it.kind], (unsigned)it.count);
             for (unsigned v = 0; v < nv; v++)
                 vc4_out_printf(o, it.kind == VC4_CL_ITEM_IDX16 ? ", %u" : ", 0x%x", it.v[v]);
@@ -443,6 +443,12 @@ static void shader_record_comments(struct vc4_out *o, const struct vc4_cl_packet
                                     vc4_cl_record(VC4_CL_REC_NV_SHADER)->layout.size);
         if (b)
             record_comment(o, VC4_CL_REC_NV_SHADER, b, s.record_addr, NULL);
+    } else if (pk->opcode == VC4_CL_VG_SHADER_STATE) {
+        struct vc4_cl_vg_shader_state s;
+        vc4_cl_values_to_struct(&pk->desc->layout, values, &s);
+        const uint8_t *b = dump_mem(opts, s.record_addr, vc4_cl_record(VC4_CL_REC_VG_SHADER)->layout.size);
+        if (b)
+            record_comment(o, VC4_CL_REC_VG_SHADER, b, s.record_addr, NULL);
     } else if (pk->opcode == VC4_CL_GL_SHADER_STATE) {
         struct vc4_cl_gl_shader_state s;
         vc4_cl_values_to_struct(&pk->desc->layout, values, &s);

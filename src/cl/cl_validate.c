@@ -61,7 +61,7 @@ struct vstate {
     uint32_t rec_addr;
     unsigned rec_nattrs;
     bool rec_extended;
-    bool clip_window, viewport, plf;
+    bool clip_window, viewport, plf, rht_boundary;
     /* rendering */
     bool trmc, tile, eof, load_pending, stored_since_tile;
     size_t load_off;
@@ -309,8 +309,8 @@ static void check_primitive(struct vstate *st, const struct vc4_cl_packet_view *
              "%s before any shader state (GL/NV/VG Shader State)", pk);
     } else if (vg != (st->shader_op == VC4_CL_VG_SHADER_STATE ||
                       st->shader_op == VC4_CL_VG_INLINE_SHADER_RECORD)) {
-        ERR(st, p->offset, "%s with %s shader state at hand", pk,
-            vc4_cl_packet(st->shader_op)->name);
+        RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_VG_MODE, "%s with %s shader state at hand", pk,
+             vc4_cl_packet(st->shader_op)->name);
     }
     if (st->list == VC4_CL_LIST_BIN) {
         if (!st->stb)
@@ -324,6 +324,59 @@ static void check_primitive(struct vstate *st, const struct vc4_cl_packet_view *
     } else if (st->list == VC4_CL_LIST_RENDER && !st->tile) {
         ERR(st, p->offset, "%s before Tile Coordinates: no tile to draw into", pk);
     }
+}
+
+/* VG shader record (packet 66; layout cl table VC4_CL_REC_VG_SHADER, from
+ * PeterLemon's VG demos, UNVERIFIED) */
+static void check_vg_record(struct vstate *st, size_t off, const char *pk, uint32_t addr)
+{
+    const struct vc4_cl_record_desc *rd = vc4_cl_record(VC4_CL_REC_VG_SHADER);
+    if (addr % rd->align)
+        RULE(st, VC4_ERROR, off, VC4_RULE_CL_VG_RECORD_ALIGN, "%s: VG shader record 0x%08x is not %u-byte aligned",
+             pk, addr, (unsigned)rd->align);
+    check_range(st, off, pk, "VG shader record", addr, rd->layout.size);
+    const uint8_t *rec = mem_at(st, addr, rd->layout.size);
+    if (!rec)
+        return;
+    struct vc4_cl_vg_shader_record vg;
+    vc4_cl_vg_shader_record_unpack(rec, &vg);
+    if (vg.fs_code_addr % CODE_ALIGN)
+        RULE(st, VC4_ERROR, off, VC4_RULE_CL_VG_RECORD_ALIGN,
+             "%s: fragment shader code address 0x%08x is not %u-byte aligned", pk, vg.fs_code_addr,
+             (unsigned)CODE_ALIGN);
+    check_range(st, off, pk, "fragment shader code", vg.fs_code_addr, CODE_ALIGN);
+    if (vg.fs_uniforms_addr)
+        check_range(st, off, pk, "fragment shader uniforms", vg.fs_uniforms_addr, 4);
+}
+
+/* Packets 41/42: type, continuation, coordinates, RHT boundary (emu/vg.h). */
+static void check_vg_prims(struct vstate *st, const struct vc4_cl_packet_view *p, const uint64_t *v)
+{
+    const char *pk = p->desc->name;
+    struct vc4_cl_vg_coordinate_array_primitives a = {0};
+    if (p->opcode == VC4_CL_VG_COORDINATE_ARRAY_PRIMITIVES) {
+        vc4_cl_values_to_struct(&p->desc->layout, v, &a);
+    } else {
+        struct vc4_cl_vg_inline_primitives in;
+        vc4_cl_values_to_struct(&p->desc->layout, v, &in);
+        a.primitive_type = in.primitive_type;
+        a.continuation = in.continuation;
+    }
+    unsigned t = a.primitive_type;
+    bool rht = t == VC4_CL_VG_RHT || t == VC4_CL_VG_RHT_STRIP;
+    if (!rht && t != VC4_CL_VG_TRIANGLES && t != VC4_CL_VG_TRIANGLE_STRIP && t != VC4_CL_VG_TRIANGLE_FAN)
+        RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_VG_PRIM_TYPE,
+             "%s: primitive type %u does not exist (1 RHT, 3 RHT strip, 4 triangles, 5 strip, 6 fan)", pk, t);
+    else if (a.continuation && t != VC4_CL_VG_TRIANGLE_FAN)
+        RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_VG_PRIM_TYPE,
+             "%s: a continuation list (0x%x) is for triangle fans only", pk, a.continuation);
+    if (rht && !st->rht_boundary && st->list != VC4_CL_LIST_RENDER)
+        RULE(st, VC4_WARNING, p->offset, VC4_RULE_CL_VG_RHT_BOUNDARY,
+             "%s: RHT primitives without an RHT X Boundary before them (the boundary is x = 0)", pk);
+    if (p->opcode == VC4_CL_VG_COORDINATE_ARRAY_PRIMITIVES && a.length &&
+        !in_mem(st, a.coord_addr, (uint64_t)a.length * 4))
+        RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_VG_COORDS,
+             "%s: %u coordinates at 0x%08x (4 bytes each) run outside memory", pk, a.length, a.coord_addr);
 }
 
 static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
@@ -430,8 +483,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
             check_nv_record(st, p->offset, pk, st->rec_addr);
             break;
         }
-        check_align(st, p->offset, pk, "VG shader record", st->rec_addr, VC4_CL_RECORD_ALIGN);
-        check_range(st, p->offset, pk, "VG shader record", st->rec_addr, 1);
+        check_vg_record(st, p->offset, pk, st->rec_addr);
         break;
     }
     case VC4_CL_VG_INLINE_SHADER_RECORD: {
@@ -441,6 +493,9 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         check_range(st, p->offset, pk, "fragment shader code", r.fs_code_addr, CODE_ALIGN);
         break;
     }
+    case VC4_CL_RHT_X_BOUNDARY:
+        st->rht_boundary = true;
+        break;
     case VC4_CL_INDEXED_PRIMITIVE_LIST: {
         struct vc4_cl_indexed_primitive_list ip;
         vc4_cl_values_to_struct(&d->layout, v, &ip);
@@ -480,6 +535,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
     case VC4_CL_VG_COORDINATE_ARRAY_PRIMITIVES:
     case VC4_CL_VG_INLINE_PRIMITIVES:
         check_primitive(st, p);
+        check_vg_prims(st, p, v);
         break;
     case VC4_CL_COMPRESSED_PRIMITIVE_LIST:
     case VC4_CL_CLIPPED_PRIMITIVE:

@@ -185,6 +185,14 @@ enum vc4_status vc4_cl_nv_shader_record_pack(const struct vc4_cl_nv_shader_recor
     return record_pack(VC4_CL_REC_NV_SHADER, r, out, sink);
 }
 
+enum vc4_status vc4_cl_vg_shader_record_pack(const struct vc4_cl_vg_shader_record *r,
+                                             uint8_t out[12], const struct vc4_diag_sink *sink)
+{
+    if (!r || !out)
+        return VC4_ERR_INVALID;
+    return record_pack(VC4_CL_REC_VG_SHADER, r, out, sink);
+}
+
 enum vc4_status vc4_cl_attr_record_pack(const struct vc4_cl_attr_record *a, uint8_t out[8],
                                         const struct vc4_diag_sink *sink)
 {
@@ -220,6 +228,12 @@ void vc4_cl_nv_shader_record_unpack(const uint8_t *bytes, struct vc4_cl_nv_shade
 {
     if (bytes && r)
         record_unpack(VC4_CL_REC_NV_SHADER, bytes, r);
+}
+
+void vc4_cl_vg_shader_record_unpack(const uint8_t *bytes, struct vc4_cl_vg_shader_record *r)
+{
+    if (bytes && r)
+        record_unpack(VC4_CL_REC_VG_SHADER, bytes, r);
 }
 
 void vc4_cl_gl_shader_record_unpack(const uint8_t *bytes, struct vc4_cl_gl_shader_record *r)

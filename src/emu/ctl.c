@@ -509,9 +509,12 @@ static enum vc4_status r_plf(const struct rpkt *c)
     vc4_cl_decode_primitive_list_format(c->pv, &p);
     r->plf_type = p.primitive_type;
     r->plf_data = p.data_type;
-    if (p.primitive_type == VC4_CL_PLF_RHT && vc4_ctl_once(v, VC4_CTL_W_RHT))
+    /* RHT and 32-bit X/Y data come with VG primitives (42), which carry
+     * their own type and coordinates (emu/vg.h) */
+    if (p.primitive_type == VC4_CL_PLF_RHT && p.data_type != VC4_CL_PLF_XY32 &&
+        vc4_ctl_once(v, VC4_CTL_W_RHT))
         vc4_ctl_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, c->at, c->name,
-                     "RHT primitives are not modelled (undocumented); their items are skipped");
+                     "RHT primitives with index data: RHTs are VG primitives with 32-bit X/Y data");
     return VC4_OK;
 }
 
@@ -562,40 +565,65 @@ static enum vc4_status r_gl_shader_state(const struct rpkt *c)
     return VC4_OK;
 }
 
-/* facts §2.3: no open source lays out the VG shader record */
+/* VG mode: the record's fragment-shader fields go where the NV record's
+ * are, for the rest of the pipeline; no vertex data (emu/vg.h) */
+static void vg_fs(struct vc4_v3d *v, bool single, uint32_t nunif, uint32_t nvary, uint32_t code, uint32_t unif)
+{
+    struct vc4_ctl_render *r = &v->ctl.r;
+    r->shader = VC4_CTL_SHADER_VG;
+    r->nv = (struct vc4_cl_nv_shader_record){
+        .fs_single_threaded = single,
+        .fs_num_uniforms = nunif,
+        .fs_num_varyings = nvary,
+        .fs_code_addr = code,
+        .fs_uniforms_addr = unif,
+    };
+}
+
+/* Packet 66: the VG shader record as PeterLemon's demos lay it out (cl
+ * table VC4_CL_REC_VG_SHADER; UNVERIFIED beyond them, facts §2.3). */
 static enum vc4_status r_vg_shader_state(const struct rpkt *c)
 {
     struct vc4_v3d *v = c->v;
-    v->ctl.r.shader = VC4_CTL_SHADER_VG;
-    if (vc4_ctl_once(v, VC4_CTL_W_VG))
+    struct vc4_cl_vg_shader_state p;
+    vc4_cl_decode_vg_shader_state(c->pv, &p);
+    const struct vc4_cl_record_desc *rd = vc4_cl_record(VC4_CL_REC_VG_SHADER);
+    uint8_t rec[16];
+    if (!vc4_mem_read(&v->mem, p.record_addr, rec, rd->layout.size)) {
+        vc4_ctl_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, c->at, c->name,
+                     "the VG shader record at 0x%08x is outside memory", p.record_addr);
+        return VC4_ERR_FAULT;
+    }
+    struct vc4_cl_vg_shader_record vg;
+    vc4_cl_vg_shader_record_unpack(rec, &vg);
+    vg_fs(v, vg.fs_single_threaded, vg.fs_num_uniforms, vg.fs_num_varyings, vg.fs_code_addr, vg.fs_uniforms_addr);
+    if (vg.fs_num_varyings && vc4_ctl_once(v, VC4_CTL_W_VARYINGS))
         vc4_ctl_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, c->at, c->name,
-                     "VG mode is not modelled (the VG shader record's layout is undocumented); "
-                     "its primitives are skipped");
+                     "%u varyings in VG mode: VG vertices carry only X/Y, the varyings read 0 (UNVERIFIED)",
+                     vg.fs_num_varyings);
     return VC4_OK;
 }
 
-/* facts §1 [PL]: fragment shader code, flags, uniforms: decoded for the
- * diagnostic; VG primitives are not drawn */
+/* Packet 67 [PL]: fragment shader code and flags, uniforms; no varyings */
 static enum vc4_status r_vg_inline_shader_record(const struct rpkt *c)
 {
-    struct vc4_v3d *v = c->v;
     struct vc4_cl_vg_inline_shader_record p;
     vc4_cl_decode_vg_inline_shader_record(c->pv, &p);
-    v->ctl.r.shader = VC4_CTL_SHADER_VG;
-    if (vc4_ctl_once(v, VC4_CTL_W_VG))
-        vc4_ctl_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, c->at, c->name,
-                     "fragment shader 0x%08x (%s-threaded), uniforms 0x%08x: VG mode is not modelled; "
-                     "its primitives are skipped",
-                     p.fs_code_addr, p.fs_single_threaded ? "single" : "dual", p.fs_uniforms_addr);
+    vg_fs(c->v, p.fs_single_threaded, 0, 0, p.fs_code_addr, p.fs_uniforms_addr);
     return VC4_OK;
 }
 
 static enum vc4_status r_vg_prims(const struct rpkt *c)
 {
-    if (vc4_ctl_once(c->v, VC4_CTL_W_VG_PRIMS))
-        vc4_ctl_diag(c->v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, c->at, c->name,
-                     "VG primitives are not modelled (their type encoding and coordinate format are "
-                     "not reliably documented): skipped");
+    return vc4_draw_vg_prims(c->v, c->at, c->pv, c->budget, c->used);
+}
+
+/* Packet 100: the RHT X boundary, s16 12.4 (emu/vg.h) */
+static enum vc4_status r_rht_x_boundary(const struct rpkt *c)
+{
+    struct vc4_cl_rht_x_boundary p;
+    vc4_cl_decode_rht_x_boundary(c->pv, &p);
+    c->v->ctl.r.rht_x_1_16px = p.x_boundary;
     return VC4_OK;
 }
 
@@ -663,8 +691,7 @@ static enum vc4_status r_depth_offset(const struct rpkt *c)
     return VC4_OK;
 }
 
-/* RHT X boundary (for RHT primitives only, not modelled), Z clipping planes
- * (applied by the binner's clipper, ptb.c) */
+/* Z clipping planes (applied by the binner's clipper, ptb.c) */
 static enum vc4_status r_ignored(const struct rpkt *c)
 {
     (void)c;
@@ -732,7 +759,7 @@ static enum vc4_status (*const render_handlers[VC4_CL_OPCODE_LIMIT])(const struc
     [VC4_CL_CLIP_WINDOW] = r_clip_window,
     [VC4_CL_VIEWPORT_OFFSET] = r_viewport_offset,
     [VC4_CL_DEPTH_OFFSET] = r_depth_offset,
-    [VC4_CL_RHT_X_BOUNDARY] = r_ignored,
+    [VC4_CL_RHT_X_BOUNDARY] = r_rht_x_boundary,
     [VC4_CL_Z_CLIPPING_PLANES] = r_ignored,
     [VC4_CL_TILE_RENDERING_MODE_CONFIG] = r_render_config,
     [VC4_CL_CLEAR_COLORS] = r_clear_colors,

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "base/base.h"
+#include "emu/vg.h"
 #include "vc4kit/cl.h"
 #include "vc4kit/diag.h"
 
@@ -84,6 +85,8 @@ struct vc4_ctl_render {
     struct vc4_cl_clip_window clip;
     int32_t vp_x_1_16px, vp_y_1_16px;
     uint32_t plf_type, plf_data;
+    int32_t rht_x_1_16px;      /* RHT X Boundary (packet 100), 12.4 */
+    struct vc4_vg_fan vg_fan;  /* VG mode: the last fan (continuation lists) */
     uint64_t frames;           /* ends of frame since reset */
     uint64_t prims_drawn, prims_culled;
 };
@@ -127,7 +130,6 @@ enum {
     VC4_CTL_W_OVERSAMPLE16 = 1u << 9,
     VC4_CTL_W_UNVERIFIED = 1u << 10,
     VC4_CTL_W_TILE_OUT = 1u << 11,
-    VC4_CTL_W_VG_PRIMS = 1u << 12,
     VC4_CTL_W_COVERAGE = 1u << 13,
     VC4_CTL_W_MS_NO_DECIMATE = 1u << 14,
     VC4_CTL_W_HALT_IN_SUB = 1u << 15,

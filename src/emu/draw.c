@@ -17,6 +17,7 @@
 #include "emu/prim.h"
 #include "emu/tilelist.h"
 #include "emu/v3d.h"
+#include "emu/vg.h"
 
 /* ---- primitives --------------------------------------------------------------------------- */
 
@@ -298,10 +299,10 @@ static enum vc4_status ready_to_draw(struct vc4_v3d *v, uint32_t at, const char 
             vc4_ctl_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt,
                          "the GL shader record could not be read: primitives skipped");
         return VC4_ERR_UNSUPPORTED;
-    default:
+    default: /* VG: its primitives are packets 41/42 (vc4_draw_vg_prims) */
         if (vc4_ctl_once(v, VC4_CTL_W_VG))
             vc4_ctl_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
-                         "VG shader state is not emulated; primitives skipped");
+                         "index-based primitives in VG shader mode (VG primitives are packets 41/42): skipped");
         return VC4_ERR_UNSUPPORTED;
     }
 }
@@ -494,5 +495,98 @@ enum vc4_status vc4_draw_list_prims(struct vc4_v3d *v, uint32_t at, const struct
         if (*used >= budget)
             return VC4_ERR_TIMEOUT;
     }
+    return VC4_OK;
+}
+
+/* ---- VG mode (emu/vg.h) -------------------------------------------------------------------- */
+
+/* A VG vertex as the PSE takes it: X/Y with the viewport offset, Zs = 0,
+ * 1/Wc = 1, no varyings (UNVERIFIED: the guide's VG payload is not public). */
+static void vg_vertex(const struct vc4_ctl_render *r, int32_t x, int32_t y, struct vc4_pse_vertex *out)
+{
+    memset(out, 0, sizeof *out);
+    out->x = x + r->vp_x_1_16px;
+    out->y = y + r->vp_y_1_16px;
+    out->zs = 0.0f;
+    out->inv_wc = 1.0f;
+    out->point_size = r->point_size;
+}
+
+enum vc4_status vc4_draw_vg_prims(struct vc4_v3d *v, uint32_t at, const struct vc4_cl_packet_view *pv,
+                                  uint64_t budget, uint64_t *used)
+{
+    struct vc4_ctl_render *r = &v->ctl.r;
+    const char *pkt = pv->desc->name;
+    if (!vc4_ctl_need_frame(v, at, pkt))
+        return VC4_ERR_FAULT;
+    if (r->shader != VC4_CTL_SHADER_VG) {
+        vc4_ctl_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt,
+                     "VG primitives without VG shader state (packet 66 or 67) before them");
+        return VC4_ERR_FAULT;
+    }
+    struct vc4_vg_src s;
+    switch (vc4_vg_src_read(pv, &r->vg_fan, &s)) {
+    case VC4_VG_SRC_OK:
+        break;
+    case VC4_VG_SRC_NO_FAN:
+        vc4_ctl_diag(v, 1, VC4_WARNING, VC4_DIAG_SEMANTIC, at, pkt,
+                     "a triangle fan continuation list with no fan before it: drawn as a new fan");
+        break;
+    case VC4_VG_SRC_BAD_TYPE:
+        vc4_ctl_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt, "VG primitive type %u does not exist", s.type);
+        return VC4_ERR_FAULT;
+    case VC4_VG_SRC_BAD_ITEMS:
+        vc4_ctl_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt,
+                     "the inline list holds items that are not 32-bit X,Y coordinates");
+        return VC4_ERR_FAULT;
+    default:
+        vc4_ctl_diag(v, 1, VC4_ERROR, VC4_DIAG_SEMANTIC, at, pkt, "cannot decode the packet");
+        return VC4_ERR_FAULT;
+    }
+    if (s.inline_clipped)
+        vc4_ctl_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt,
+                     "more than %u inline vertices: the rest dropped (emulator bound)",
+                     (unsigned)VC4_VG_MAX_INLINE_VERTS);
+    bool rht = vc4_vg_is_rht(&s);
+    uint32_t nprims = vc4_prim_count(&s.prim);
+    for (uint32_t k = 0; k < nprims; k++) {
+        uint32_t pos[VC4_PRIM_MAX_VERTS], xy[VC4_PRIM_MAX_VERTS];
+        unsigned n = vc4_prim_positions(&s.prim, k, pos);
+        for (unsigned i = 0; i < n; i++)
+            if (!vc4_vg_coord(&v->mem, &s, pos[i], &xy[i])) {
+                vc4_ctl_diag(v, 1, VC4_ERROR, VC4_DIAG_FAULT, at, pkt,
+                             "the coordinates of primitive %u are outside memory", k);
+                return VC4_ERR_FAULT;
+            }
+        /* a cycle per primitive, as for packets 32/33 (vc4kit's cost, UNVERIFIED) */
+        (*used)++;
+        v->ctl.ct[1].prims++;
+        struct vc4_pse_vertex vx[4];
+        enum vc4_status st = VC4_OK;
+        if (rht) {
+            int32_t px[4], py[4];
+            vc4_vg_rht_polygon(vc4_vg_x(xy[0]), vc4_vg_y(xy[0]), vc4_vg_x(xy[1]), vc4_vg_y(xy[1]),
+                               r->rht_x_1_16px, px, py);
+            for (unsigned i = 0; i < 4; i++)
+                vg_vertex(r, px[i], py[i], &vx[i]);
+            /* the quadrilateral as the fan (0, 1, 2), (0, 2, 3), each culled on
+             * its own: the same winding unless the edge crosses the boundary */
+            const struct vc4_pse_vertex *t0[3] = {&vx[0], &vx[1], &vx[2]};
+            const struct vc4_pse_vertex *t1[3] = {&vx[0], &vx[2], &vx[3]};
+            st = draw_triangle(v, t0, budget, used);
+            if (st == VC4_OK)
+                st = draw_triangle(v, t1, budget, used);
+        } else {
+            for (unsigned i = 0; i < 3; i++)
+                vg_vertex(r, vc4_vg_x(xy[i]), vc4_vg_y(xy[i]), &vx[i]);
+            const struct vc4_pse_vertex *vv[3] = {&vx[0], &vx[1], &vx[2]};
+            st = draw_triangle(v, vv, budget, used);
+        }
+        if (st != VC4_OK)
+            return st;
+        if (*used >= budget)
+            return VC4_ERR_TIMEOUT;
+    }
+    vc4_vg_fan_update(&v->mem, &s, &r->vg_fan);
     return VC4_OK;
 }

@@ -28,4 +28,10 @@ enum vc4_status vc4_draw_tile_list_prims(struct vc4_v3d *v, uint32_t at, const s
 enum vc4_status vc4_draw_list_prims(struct vc4_v3d *v, uint32_t at, const struct vc4_cl_packet_view *pv,
                                     uint64_t budget, uint64_t *used);
 
+/* VG Coordinate Array Primitives (41) or VG Inline Primitives (42), from a
+ * tile list (the binner's) or a rendering list: VG mode's screen-space
+ * triangles and RHTs (emu/vg.h) with the VG fragment shader. */
+enum vc4_status vc4_draw_vg_prims(struct vc4_v3d *v, uint32_t at, const struct vc4_cl_packet_view *pv,
+                                  uint64_t budget, uint64_t *used);
+
 #endif

@@ -451,14 +451,12 @@ static enum wr_result sync_state(struct ptb_ctx *c, struct tile *t)
     return WR_OK;
 }
 
-/* facts §1 packet 56: primitive type 3:0, data type 7:4 (1 = 16-bit index) */
-static enum wr_result sync_plf(struct ptb_ctx *c, struct tile *t, unsigned nverts)
+/* facts §1 packet 56: primitive type 3:0, data type 7:4 (1 = 16-bit
+ * index, 3 = 32-bit X/Y for VG primitives [PL]) */
+static enum wr_result sync_plf_as(struct ptb_ctx *c, struct tile *t, unsigned type, unsigned data)
 {
-    static const uint8_t types[VC4_TL_MAX_VERTS + 1] = {
-        0, VC4_CL_PLF_POINTS, VC4_CL_PLF_LINES, VC4_CL_PLF_TRIANGLES};
     const struct vc4_cl_packet_desc *d = vc4_cl_packet(VC4_CL_PRIMITIVE_LIST_FORMAT);
-    struct vc4_cl_primitive_list_format f = {.primitive_type = types[nverts],
-                                             .data_type = VC4_CL_PLF_INDEX16};
+    struct vc4_cl_primitive_list_format f = {.primitive_type = type, .data_type = data};
     uint8_t b[4];
     uint64_t values[VC4_CL_MAX_FIELDS];
     vc4_cl_struct_to_values(&d->layout, &f, values);
@@ -470,6 +468,13 @@ static enum wr_result sync_plf(struct ptb_ctx *c, struct tile *t, unsigned nvert
     if (r == WR_OK)
         t->plf = b[1];
     return r;
+}
+
+static enum wr_result sync_plf(struct ptb_ctx *c, struct tile *t, unsigned nverts)
+{
+    static const uint8_t types[VC4_TL_MAX_VERTS + 1] = {
+        0, VC4_CL_PLF_POINTS, VC4_CL_PLF_LINES, VC4_CL_PLF_TRIANGLES};
+    return sync_plf_as(c, t, types[nverts], VC4_CL_PLF_INDEX16);
 }
 
 static enum wr_result tile_append(struct ptb_ctx *c, uint32_t index, const struct vc4_tl_prim *prim,
@@ -488,6 +493,47 @@ static enum wr_result tile_append(struct ptb_ctx *c, uint32_t index, const struc
         c->p->stats.tile_writes++;
     }
     /* whatever was written completely stays (a stall resumes here) */
+    if (!tile_store(c, &t))
+        return WR_FAIL;
+    return r;
+}
+
+/* VG mode: one primitive as a VG Inline Primitives packet (42) of its own,
+ * after a Primitive List Format naming RHT or triangles with 32-bit X/Y
+ * data.  The hardware's tile-list form of VG primitives is not public
+ * (UNVERIFIED); packet 56's "32-bit X/Y" data type [PL] says the lists carry
+ * coordinates, not indices, and 42 is the packet that carries them. */
+static enum wr_result tile_append_vg(struct ptb_ctx *c, uint32_t index, bool rht, const uint32_t *xy,
+                                     unsigned n)
+{
+    uint8_t b[16];
+    const struct vc4_cl_packet_desc *d = vc4_cl_packet(VC4_CL_VG_INLINE_PRIMITIVES);
+    struct vc4_cl_vg_inline_primitives head = {.primitive_type = rht ? VC4_CL_VG_RHT : VC4_CL_VG_TRIANGLES};
+    uint64_t values[VC4_CL_MAX_FIELDS];
+    vc4_cl_struct_to_values(&d->layout, &head, values);
+    struct vc4_cl_prim_item it = {.kind = VC4_CL_ITEM_XY32, .count = (uint8_t)n};
+    memcpy(it.v, xy, n * sizeof xy[0]);
+    struct vc4_cl_prim_item end = {.kind = VC4_CL_ITEM_END};
+    if (vc4_cl_pack(VC4_CL_VG_INLINE_PRIMITIVES, values, b, NULL) != VC4_OK)
+        return WR_FAIL;
+    size_t len = d->length;
+    size_t k = vc4_cl_prim_item_encode(&it, b + len, sizeof b - len);
+    size_t e = k ? vc4_cl_prim_item_encode(&end, b + len + k, sizeof b - len - k) : 0;
+    if (!e)
+        return WR_FAIL;
+    len += k + e;
+    struct tile t;
+    if (!tile_load(c, index, &t))
+        return WR_FAIL;
+    enum wr_result r = sync_state(c, &t);
+    if (r == WR_OK)
+        r = sync_plf_as(c, &t, rht ? VC4_CL_PLF_RHT : VC4_CL_PLF_TRIANGLES, VC4_CL_PLF_XY32);
+    if (r == WR_OK)
+        r = put_packet(c, &t, b, (uint32_t)len);
+    if (r == WR_OK) {
+        t.prims++;
+        c->p->stats.tile_writes++;
+    }
     if (!tile_store(c, &t))
         return WR_FAIL;
     return r;
@@ -716,7 +762,14 @@ static enum vc4_ptb_result do_state(struct ptb_ctx *c)
             return VC4_PTB_ERROR;
         p->plf = c->pkt->payload[0];
         break;
-    default: /* flat shade flags, depth offset, RHT X boundary: copied only */
+    case VC4_CL_RHT_X_BOUNDARY: {
+        struct vc4_cl_rht_x_boundary rb;
+        if (!decode(c, &rb))
+            return VC4_PTB_ERROR;
+        p->rht_x_1_16px = rb.x_boundary;
+        break;
+    }
+    default: /* flat shade flags, depth offset: copied only */
         break;
     }
     keep_state(c);
@@ -760,7 +813,18 @@ static enum vc4_ptb_result do_shader_state(struct ptb_ctx *c)
             vc4_vsi_ptb_source(&p->gl_source);
         break;
     }
-    default:
+    case VC4_CL_VG_SHADER_STATE: {
+        /* VG mode [PL]: the binner needs only the coordinates; the renderer
+         * reads the record (its fragment shader) from the copy in the lists */
+        struct vc4_cl_vg_shader_state st;
+        if (!decode(c, &st))
+            return VC4_PTB_ERROR;
+        p->mode = VC4_PTB_MODE_VG;
+        if (st.record_addr % VC4_VG_RECORD_ALIGN)
+            ptb_diag(c, VC4_WARNING, "VG shader record 0x%08x is not 16-byte aligned", st.record_addr);
+        break;
+    }
+    default: /* VG Inline Shader Record */
         p->mode = VC4_PTB_MODE_VG;
         break;
     }
@@ -1259,7 +1323,7 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
                  p->mode == VC4_PTB_MODE_NONE ? "no shader state before them"
                  : p->mode == VC4_PTB_MODE_NV ? "the NV shader record could not be read"
                  : p->mode == VC4_PTB_MODE_GL ? "the GL shader record could not be read"
-                                              : "VG shader mode is not supported");
+                                              : "VG shader mode draws VG primitives (packets 41/42) only");
         return VC4_PTB_ERROR;
     }
     if (!p->state[VC4_PTB_ST_CONFIG_BITS].len && s.mode >= VC4_CL_PRIM_TRIANGLES)
@@ -1376,10 +1440,163 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
     return result(c);
 }
 
+/* A VG primitive's tiles.  A triangle as any triangle; an RHT as the two
+ * triangles the renderer draws of its quadrilateral v0, v1, (B, y1),
+ * (B, y0) (emu/vg.h), each culled by facing on its own (they wind the same
+ * way unless the edge crosses the boundary), the union of their tiles. */
+static enum prim_fate vg_prim_tiles(const struct vc4_ptb *p, bool rht, const uint32_t *xy, struct tile_rect *r)
+{
+    int32_t px[4], py[4];
+    unsigned ntri = 1;
+    if (rht) {
+        vc4_vg_rht_polygon(vc4_vg_x(xy[0]), vc4_vg_y(xy[0]), vc4_vg_x(xy[1]), vc4_vg_y(xy[1]), p->rht_x_1_16px,
+                           px, py);
+        ntri = 2;
+    } else {
+        for (unsigned i = 0; i < 3; i++) {
+            px[i] = vc4_vg_x(xy[i]);
+            py[i] = vc4_vg_y(xy[i]);
+        }
+    }
+    static const unsigned tris[2][3] = {{0, 1, 2}, {0, 2, 3}};
+    enum prim_fate fate = PRIM_ZERO_AREA;
+    bool any = false;
+    for (unsigned t = 0; t < ntri; t++) {
+        struct screen_prim sp;
+        memset(&sp, 0, sizeof sp);
+        sp.kind = sp.n = 3;
+        for (unsigned i = 0; i < 3; i++) {
+            sp.x[i] = (int64_t)px[tris[t][i]] + p->vp_x_1_16px;
+            sp.y[i] = (int64_t)py[tris[t][i]] + p->vp_y_1_16px;
+        }
+        struct tile_rect tr;
+        enum prim_fate f = prim_tiles(p, &sp, &tr);
+        if (f != PRIM_BIN) {
+            /* report the strongest reason: outside > culled > zero area */
+            if (!any && (f == PRIM_OUTSIDE || (f == PRIM_CULLED && fate == PRIM_ZERO_AREA)))
+                fate = f;
+            continue;
+        }
+        if (!any) {
+            *r = tr;
+        } else {
+            r->x0 = tr.x0 < r->x0 ? tr.x0 : r->x0;
+            r->y0 = tr.y0 < r->y0 ? tr.y0 : r->y0;
+            r->x1 = tr.x1 > r->x1 ? tr.x1 : r->x1;
+            r->y1 = tr.y1 > r->y1 ? tr.y1 : r->y1;
+        }
+        any = true;
+        fate = PRIM_BIN;
+    }
+    return fate;
+}
+
+/* VG Coordinate Array Primitives (41) / VG Inline Primitives (42): the
+ * coordinates are screen positions already (emu/vg.h); each primitive is
+ * bounded, culled by facing like a triangle and written into the lists of
+ * the tiles it may touch (tile_append_vg).  An RHT's shape is the
+ * quadrilateral between its edge and the RHT X boundary. */
 static enum vc4_ptb_result do_vg_prims(struct ptb_ctx *c)
 {
-    ptb_diag(c, VC4_ERROR, "VG primitives are not supported by the emulator: dropped");
-    return VC4_PTB_ERROR;
+    struct vc4_ptb *p = c->p;
+    struct vc4_vg_src src;
+    struct vc4_vg_src *s = &src;
+    switch (vc4_vg_src_read(c->pkt, &p->vg_fan, s)) {
+    case VC4_VG_SRC_OK:
+        break;
+    case VC4_VG_SRC_NO_FAN:
+        ptb_diag(c, VC4_WARNING, "a triangle fan continuation list with no fan before it: drawn as a new fan");
+        break;
+    case VC4_VG_SRC_BAD_TYPE:
+        ptb_diag(c, VC4_ERROR, "VG primitive type %u does not exist (1 RHT, 3 RHT strip, 4 triangles, "
+                               "5 triangle strip, 6 triangle fan)", s->type);
+        return VC4_PTB_ERROR;
+    case VC4_VG_SRC_BAD_ITEMS:
+        ptb_diag(c, VC4_ERROR, "the inline list holds items that are not 32-bit X,Y coordinates");
+        return VC4_PTB_ERROR;
+    default:
+        ptb_diag(c, VC4_ERROR, "cannot decode the packet");
+        return VC4_PTB_ERROR;
+    }
+    if (s->inline_clipped)
+        ptb_diag(c, VC4_ERROR, "more than %u inline vertices: the rest dropped (emulator bound)",
+                 (unsigned)VC4_VG_MAX_INLINE_VERTS);
+    if (!p->started) {
+        ptb_diag(c, VC4_ERROR, "primitives before Start Tile Binning: dropped");
+        return VC4_PTB_ERROR;
+    }
+    if (p->mode != VC4_PTB_MODE_VG) {
+        ptb_diag(c, VC4_ERROR, "VG primitives without VG shader state (packet 66 or 67) before them: dropped");
+        return VC4_PTB_ERROR;
+    }
+    if (!p->state[VC4_PTB_ST_CONFIG_BITS].len)
+        ptb_diag(c, VC4_WARNING,
+                 "no Configuration Bits since reset: both facings disabled, every VG primitive is culled");
+    bool rht = vc4_vg_is_rht(s);
+    if (rht && !p->state[VC4_PTB_ST_RHT_X_BOUNDARY].len)
+        ptb_diag(c, VC4_WARNING, "RHT primitives without an RHT X Boundary (packet 100): the boundary is x = 0");
+    uint32_t count = vc4_prim_count(&s->prim);
+    if (count > PTB_MAX_PRIMS_PER_PACKET) {
+        ptb_diag(c, VC4_ERROR, "%u primitives: more than the emulator's %u per packet; the rest dropped",
+                 count, PTB_MAX_PRIMS_PER_PACKET);
+        count = PTB_MAX_PRIMS_PER_PACKET;
+    }
+    uint32_t k = 0, tile0 = 0;
+    if (p->resume.active && p->resume.addr == c->addr && p->resume.opcode == c->pkt->opcode) {
+        k = p->resume.prim;
+        tile0 = p->resume.tile;
+    }
+    p->resume.active = false;
+    for (; k < count; k++, tile0 = 0) {
+        if (c->appends >= PTB_MAX_APPENDS_PER_PACKET) {
+            ptb_diag(c, VC4_ERROR, "more than %u tile appends in one packet: the rest dropped (runaway)",
+                     PTB_MAX_APPENDS_PER_PACKET);
+            break;
+        }
+        uint32_t pos[VC4_PRIM_MAX_VERTS], xy[VC4_PRIM_MAX_VERTS];
+        unsigned n = vc4_prim_positions(&s->prim, k, pos);
+        bool ok = true;
+        for (unsigned i = 0; i < n && ok; i++)
+            ok = vc4_vg_coord(&c->v->mem, s, pos[i], &xy[i]);
+        p->stats.prims_in++;
+        if (!ok) {
+            ptb_diag(c, VC4_ERROR, "the coordinates of primitive %u are outside memory: dropped", k);
+            p->stats.prims_bad++;
+            continue;
+        }
+        struct tile_rect r = {0, 0, 0, 0};
+        enum prim_fate fate = vg_prim_tiles(p, rht, xy, &r);
+        if (fate != PRIM_BIN) {
+            if (fate == PRIM_CULLED)
+                p->stats.prims_culled++;
+            else if (fate == PRIM_ZERO_AREA)
+                p->stats.prims_zero_area++;
+            else
+                p->stats.prims_outside++;
+            continue;
+        }
+        uint32_t w = r.x1 - r.x0 + 1, nt = w * (r.y1 - r.y0 + 1);
+        for (uint32_t j = tile0; j < nt; j++) {
+            uint32_t tx = r.x0 + j % w, ty = r.y0 + j / w;
+            enum wr_result wr = tile_append_vg(c, ty * p->cfg.width_tiles + tx, rht, xy, n);
+            c->appends++;
+            if (wr == WR_STALL) {
+                p->stats.prims_in--; /* counted again when it resumes */
+                p->resume.active = true;
+                p->resume.addr = c->addr;
+                p->resume.opcode = c->pkt->opcode;
+                p->resume.prim = k;
+                p->resume.tile = j;
+                p->resume.clip_record = 0;
+                return VC4_PTB_STALL;
+            }
+            if (wr == WR_FAIL)
+                return VC4_PTB_ERROR;
+        }
+        p->stats.prims_binned++;
+    }
+    vc4_vg_fan_update(&c->v->mem, s, &p->vg_fan);
+    return result(c);
 }
 
 /* ---- dispatch ----------------------------------------------------------------------- */

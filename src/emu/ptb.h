@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "emu/vg.h"
 #include "vc4kit/cl.h"
 #include "vc4kit/diag.h"
 
@@ -165,6 +166,8 @@ struct vc4_ptb {
     enum vc4_ptb_shader_mode mode;
     struct vc4_cl_nv_shader_record nv;  /* NV mode: the record, read at the packet */
     bool nv_valid;
+    struct vc4_vg_fan vg_fan;           /* VG mode: the last fan (continuation lists) */
+    int32_t rht_x_1_16px;               /* RHT X Boundary (packet 100), 12.4 */
     struct vc4_cl_configuration_bits config;
     struct vc4_cl_clip_window clip;
     bool clip_set;

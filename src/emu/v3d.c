@@ -486,6 +486,20 @@ static void dump_fields(struct vc4_out *o, const struct vc4_cl_packet_view *pk)
     }
 }
 
+/* A VG Inline Primitives packet's vertices, in pixels (emu/vg.h: packed
+ * s16 X, s16 Y, 12.4). */
+static void dump_vg_coords(struct vc4_out *o, const uint8_t *p, size_t len)
+{
+    size_t at = vc4_cl_packet(VC4_CL_VG_INLINE_PRIMITIVES)->length;
+    struct vc4_cl_prim_item it;
+    size_t k;
+    while (at < len && (k = vc4_cl_prim_item_decode(p + at, len - at, &it)) != 0 && it.kind != VC4_CL_ITEM_END) {
+        for (unsigned i = 0; it.kind == VC4_CL_ITEM_XY32 && i < it.count; i++)
+            vc4_out_printf(o, " (%.4g,%.4g)", vc4_vg_x(it.v[i]) / 16.0, vc4_vg_y(it.v[i]) / 16.0);
+        at += k;
+    }
+}
+
 /* Walk one tile's list from its start to the binner's next-byte pointer (or
  * a Return from sub-list), following Branches. */
 static void dump_tile(struct vc4_out *o, const struct vc4_mem *m, const struct vc4_ptb_tile_state *t)
@@ -535,6 +549,8 @@ static void dump_tile(struct vc4_out *o, const struct vc4_mem *m, const struct v
                 vc4_out_printf(o, "        ... (%zu more bytes of text)\n", need - (sizeof line - 1));
         } else {
             dump_fields(o, &pk);
+            if (pk.opcode == VC4_CL_VG_INLINE_PRIMITIVES)
+                dump_vg_coords(o, p, len);
             vc4_out_printf(o, "\n");
         }
         if (pk.opcode == VC4_CL_RETURN_FROM_SUB_LIST)

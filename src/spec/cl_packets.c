@@ -265,20 +265,35 @@ static const struct vc4_cl_field_desc f_array[] = {
 };
 #undef S
 
-/* 41/42: [PL] byte0: one-hot type (RHT 0x02, RHT strip 0x08, triangles
- * 0x10, strip 0x20, fan 0x40) + bit 7 fan continuation; unverified */
+/* 41/42 byte 0 [PL]: bits 3:0 primitive type, bits 7:4 continuation.  The
+ * guide's table as first transcribed (one-hot RHT 0x02, RHT strip 0x08,
+ * triangles 0x10, strip 0x20, fan 0x40, continuation 0x80) names bit
+ * positions; PeterLemon's corrected CONTROL_LIST.INC and his VG demos
+ * (V3D/ControlList/VG/Coordinate_Array, run on a Pi 1) use the values 1, 3,
+ * 4, 5, 6, as Mesa's packets 32/33 do for the same shapes, and 0xF0 for
+ * "continuation list (triangle fans only)".  The length counts vertices in
+ * the demos (3 for one triangle, 2 for one RHT, 4 for a two-triangle fan)
+ * although the guide calls it "number of primitives": vc4kit follows the
+ * demos (UNVERIFIED). */
+static const struct vc4_cl_enum_value vg_prim_types[] = {
+    {.value = VC4_CL_VG_RHT, .name = "rht"},
+    {.value = VC4_CL_VG_RHT_STRIP, .name = "rht_strip"},
+    {.value = VC4_CL_VG_TRIANGLES, .name = "triangles"},
+    {.value = VC4_CL_VG_TRIANGLE_STRIP, .name = "triangle_strip"},
+    {.value = VC4_CL_VG_TRIANGLE_FAN, .name = "triangle_fan"},
+};
 #define S vc4_cl_vg_coordinate_array_primitives
 static const struct vc4_cl_field_desc f_vg_coord[] = {
-    U(S, primitive_type, 0, 0, 7, "primitive type bits [PL]"),
-    B(S, fan_continuation, 0, 7, "continuation list (triangle fans only) [PL]"),
-    U(S, num_primitives, 1, 0, 32, "number of primitives"),
-    A(S, coord_addr, 5, 0, "address of the 32-bit X,Y screen coordinates"),
+    E(S, primitive_type, 0, 0, 4, vg_prim_types, "primitive type [PL]"),
+    U(S, continuation, 0, 4, 4, "continuation list, triangle fans only (0xF) [PL]"),
+    U(S, length, 1, 0, 32, "number of vertices (guide: primitives; UNVERIFIED)"),
+    A(S, coord_addr, 5, 0, "address of the packed 32-bit X,Y screen coordinates (12.4)"),
 };
 #undef S
 #define S vc4_cl_vg_inline_primitives
 static const struct vc4_cl_field_desc f_vg_inline[] = {
-    U(S, primitive_type, 0, 0, 7, "primitive type bits [PL]"),
-    B(S, fan_continuation, 0, 7, "continuation list (triangle fans only) [PL]"),
+    E(S, primitive_type, 0, 0, 4, vg_prim_types, "primitive type [PL]"),
+    U(S, continuation, 0, 4, 4, "continuation list, triangle fans only (0xF) [PL]"),
 };
 #undef S
 
@@ -359,7 +374,7 @@ static const struct vc4_cl_field_desc f_line[] = { F32(S, line_width, 0, "line w
 #undef S
 #define S vc4_cl_rht_x_boundary
 static const struct vc4_cl_field_desc f_rht[] = {
-    I(S, x_boundary, 0, 0, 16, "RHT primitive X boundary"),
+    I(S, x_boundary, 0, 0, 16, "RHT primitive X boundary (s16, 12.4: the RHT demo writes 32 * 16)"),
 };
 #undef S
 /* 101: both float 1-8-7 (upper 16 bits of an f32) [M XML comment] */
@@ -519,9 +534,8 @@ static const struct vc4_cl_packet_desc packets[VC4_CL_OPCODE_LIMIT] = {
         "Indexed_Primitive_List", "[M XML][K]", f_indexed),
     PKT(VERTEX_ARRAY_PRIMITIVES, 10, BR, KB, "Vertex Array Primitives",
         vertex_array_primitives, "Vertex_Array_Primitives", "[M XML][K]", f_array),
-    PKT(VG_COORDINATE_ARRAY_PRIMITIVES, 10, BR, VC4_CL_PF_VG_ONLY | VC4_CL_PF_UNVERIFIED,
-        "VG Coordinate Array Primitives", vg_coordinate_array_primitives,
-        "VG_Coordinate_Array_Primitives", "[PL]", f_vg_coord),
+    PKT(VG_COORDINATE_ARRAY_PRIMITIVES, 10, BR, VC4_CL_PF_VG_ONLY, "VG Coordinate Array Primitives",
+        vg_coordinate_array_primitives, "VG_Coordinate_Array_Primitives", "[PL][PL demos]", f_vg_coord),
     PKT(VG_INLINE_PRIMITIVES, 2, BR,
         VC4_CL_PF_VARIABLE | VC4_CL_PF_VG_ONLY | VC4_CL_PF_UNVERIFIED, "VG Inline Primitives",
         vg_inline_primitives, "VG_Inline_Primitives",
@@ -541,7 +555,7 @@ static const struct vc4_cl_packet_desc packets[VC4_CL_OPCODE_LIMIT] = {
     PKT(NV_SHADER_STATE, 5, BR, 0, "NV Shader State", nv_shader_state, "NV_Shader_State",
         "[M]", f_nv_state),
     PKT(VG_SHADER_STATE, 5, BR, VC4_CL_PF_VG_ONLY, "VG Shader State", vg_shader_state,
-        "VG_Shader_State", "[M]", f_vg_state),
+        "VG_Shader_State", "[M][PL demos]", f_vg_state),
     PKT(VG_INLINE_SHADER_RECORD, 9, BR, VC4_CL_PF_VG_ONLY | VC4_CL_PF_UNVERIFIED,
         "VG Inline Shader Record", vg_inline_shader_record, "VG_Inline_Shader_Record", "[PL]",
         f_vg_inline_rec),
@@ -602,6 +616,22 @@ static const struct vc4_cl_field_desc r_nv[] = {
 };
 #undef S
 
+/* VG shader record (packet 66), 12 bytes: no open source lays it out
+ * (facts §2.3).  PeterLemon's VG demos (V3D/ControlList/VG, run on a Pi 1)
+ * write: u8 flags (bit 0 FS single-threaded), u8 unused, u8 FS number of
+ * uniforms, u8 FS number of varyings, u32 FS code address, u32 FS uniforms
+ * address: the NV record (§2.2) without its vertex fields, and packet 67's
+ * fields.  UNVERIFIED beyond those demos. */
+#define S vc4_cl_vg_shader_record
+static const struct vc4_cl_field_desc r_vg[] = {
+    B(S, fs_single_threaded, 0, 0, "fragment shader single-threaded"),
+    U(S, fs_num_uniforms, 2, 0, 8, "fragment shader number of uniforms (unused)"),
+    U(S, fs_num_varyings, 3, 0, 8, "fragment shader number of varyings"),
+    A(S, fs_code_addr, 4, 0, "fragment shader code address"),
+    A(S, fs_uniforms_addr, 8, 0, "fragment shader uniforms address"),
+};
+#undef S
+
 /* GL shader record, fixed 36 bytes [M XML (VS uniforms at 20, not 16), K] */
 #define S vc4_cl_gl_shader_record
 static const struct vc4_cl_field_desc r_gl[] = {
@@ -658,6 +688,8 @@ static const struct vc4_cl_record_desc records[VC4_CL_REC_COUNT] = {
         "[M][K] seed 000", r_attr, VC4_CL_ATTR_RECORD_SIZE, vc4_cl_attr_record),
     REC(VC4_CL_REC_EXT_STRIDE, "Extended Attribute Stride", "ext_stride", "Extended_Stride", 1,
         "[K]", r_ext, 4, vc4_cl_ext_stride),
+    REC(VC4_CL_REC_VG_SHADER, "VG Shader State Record", "vg_shader_record", "VG_Shader_Record",
+        16, "[PL demos] UNVERIFIED", r_vg, 12, vc4_cl_vg_shader_record),
 };
 static_assert(VC4_ARRAY_SIZE(records) == VC4_CL_REC_COUNT, "one descriptor per record kind");
 static_assert(VC4_CL_GL_RECORD_FIXED + VC4_CL_MAX_ATTRS * VC4_CL_ATTR_RECORD_SIZE ==

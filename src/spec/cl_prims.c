@@ -13,7 +13,10 @@
  *   tag 0x00            end of list (the escape)
  *   tag 0x10 | n, n=1-3 n vertices as little-endian u16 indices
  *   tag 0x20 | n, n=1-3 n vertices as little-endian u32 indices
- *   tag 0x30 | n, n=1-3 n vertices as little-endian u32 X, u32 Y pairs
+ *   tag 0x30 | n, n=1-3 n vertices as little-endian packed 32-bit X,Y words
+ *                       (s16 X in bits 15:0, s16 Y in 31:16, 12.4 fixed
+ *                       point: the coordinates of packet 41's array in
+ *                       PeterLemon's VG demos, "32-bit X,Y" in the guide)
  *
  * Any other tag makes the packet malformed.
  */
@@ -37,7 +40,7 @@ static unsigned vertex_bytes(unsigned kind)
     case VC4_CL_ITEM_IDX32:
         return 4;
     case VC4_CL_ITEM_XY32:
-        return 8;
+        return 4;
     default:
         return 0;
     }
@@ -72,14 +75,9 @@ size_t vc4_cl_prim_item_encode(const struct vc4_cl_prim_item *it, uint8_t *out, 
             vc4_st16(p, (uint16_t)it->v[i]);
             p += 2;
             break;
-        case VC4_CL_ITEM_IDX32:
+        default: /* IDX32, XY32: one u32 */
             vc4_st32(p, it->v[i]);
             p += 4;
-            break;
-        default: /* XY32 */
-            vc4_st32(p, it->v[2 * i]);
-            vc4_st32(p + 4, it->v[2 * i + 1]);
-            p += 8;
             break;
         }
     }
@@ -109,11 +107,8 @@ size_t vc4_cl_prim_item_decode(const uint8_t *p, size_t avail, struct vc4_cl_pri
     for (unsigned i = 0; i < count; i++) {
         if (kind == VC4_CL_ITEM_IDX16) {
             it->v[i] = vc4_le16(q);
-        } else if (kind == VC4_CL_ITEM_IDX32) {
+        } else { /* IDX32, XY32 */
             it->v[i] = vc4_le32(q);
-        } else {
-            it->v[2 * i] = vc4_le32(q);
-            it->v[2 * i + 1] = vc4_le32(q + 4);
         }
         q += vb;
     }

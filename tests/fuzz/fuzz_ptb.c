@@ -39,7 +39,8 @@ static void run(struct vc4_v3d *v, struct vc4_emu *e, const uint8_t *cl, size_t 
     while (vc4_cl_next(&rd, &pk) && pk.opcode != VC4_CL_HALT) {
         if (!vc4_ptb_handles(pk.opcode))
             continue;
-        if (pk.opcode == VC4_CL_VERTEX_ARRAY_PRIMITIVES || pk.opcode == VC4_CL_INDEXED_PRIMITIVE_LIST) {
+        if (pk.opcode == VC4_CL_VERTEX_ARRAY_PRIMITIVES || pk.opcode == VC4_CL_INDEXED_PRIMITIVE_LIST ||
+            pk.opcode == VC4_CL_VG_COORDINATE_ARRAY_PRIMITIVES) {
             uint64_t len = 0;
             if (vc4_cl_get(&pk, "length", &len) != VC4_OK || len > MAX_FUZZ_VERTICES)
                 continue;

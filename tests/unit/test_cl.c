@@ -444,11 +444,10 @@ static void test_writer_errors_and_items(void)
     CHECK_EQ_INT(vc4_cl_compressed_primitive_list(&cl), VC4_OK);
     struct vc4_cl_prim_item items[2] = {
         {.kind = VC4_CL_ITEM_IDX16, .count = 3, .v = {0, 1, 2}},
-        {.kind = VC4_CL_ITEM_XY32, .count = 1, .v = {0x12345678, 0x9abcdef0}},
+        {.kind = VC4_CL_ITEM_XY32, .count = 1, .v = {0x12345678}}, /* one packed X,Y word */
     };
     CHECK_EQ_INT(vc4_cl_prim_items(&cl, items, 2), VC4_OK);
-    const uint8_t want[] = {0x30, 0x13, 0, 0, 1, 0, 2, 0, 0x31, 0x78, 0x56, 0x34, 0x12,
-                            0xf0, 0xde, 0xbc, 0x9a, 0x00};
+    const uint8_t want[] = {0x30, 0x13, 0, 0, 1, 0, 2, 0, 0x31, 0x78, 0x56, 0x34, 0x12, 0x00};
     CHECK(cl.len == len + sizeof want && memcmp(cl.data + len, want, sizeof want) == 0);
     size_t plen = 0;
     CHECK_EQ_INT(vc4_cl_packet_length(cl.data + len, cl.len - len, &plen), VC4_CL_LEN_OK);
@@ -634,7 +633,7 @@ static void test_prim_items(void)
         if (it.kind == VC4_CL_ITEM_IDX16)
             for (int i = 0; i < 3; i++)
                 it.v[i] &= 0xffff;
-        unsigned nv = it.kind == VC4_CL_ITEM_XY32 ? 2u * it.count : it.count;
+        unsigned nv = it.count; /* XY32: one packed X,Y word per vertex */
         for (unsigned i = nv; i < 6; i++)
             it.v[i] = 0;
         uint8_t buf[32];

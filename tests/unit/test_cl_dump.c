@@ -262,7 +262,7 @@ static void test_macros_by_hand(void)
         "Point_Size 1.0\n"
         "Compressed_Primitive_List\n"
         "Prim_Idx16 3, 0, 1, 2\n"
-        "Prim_XY32 1, 0x12345678, 0x9abcdef0\n"
+        "Prim_XY32 1, 0x12345678\n"
         "Prim_End\n"
         "# seed 000's macro\n"
         ".macro Seed_GL_Shader_State address, numarrays\n"
@@ -289,8 +289,7 @@ static void test_macros_by_hand(void)
     vc4_cl_point_size(&cl, &(struct vc4_cl_point_size){.point_size = 1.0f});
     vc4_cl_compressed_primitive_list(&cl);
     struct vc4_cl_prim_item it[2] = {{.kind = VC4_CL_ITEM_IDX16, .count = 3, .v = {0, 1, 2}},
-                                     {.kind = VC4_CL_ITEM_XY32, .count = 1,
-                                      .v = {0x12345678, 0x9abcdef0}}};
+                                     {.kind = VC4_CL_ITEM_XY32, .count = 1, .v = {0x12345678}}};
     vc4_cl_prim_items(&cl, it, 2);
     vc4_cl_gl_shader_state(&cl, &(struct vc4_cl_gl_shader_state){.num_attr_arrays = 2,
                                                                  .record_addr = 0x12340});
@@ -365,5 +364,51 @@ static void test_list_extent(void)
     free(t);
 }
 
-TEST_LIST(test_roundtrip_every_packet, test_roundtrip_odd_bytes, test_roundtrip_random_bytes,
+/* VG packets dump with named fields (type names, continuation, length,
+ * coordinates), the VG shader record as comments, and assemble back. */
+static void test_dump_vg(void)
+{
+    static uint8_t mem[0x100];
+    struct vc4_cl_vg_shader_record rec = {.fs_code_addr = 0x9000, .fs_uniforms_addr = 0xA000};
+    CHECK_EQ_INT(vc4_cl_vg_shader_record_pack(&rec, mem + 0x40, NULL), VC4_OK);
+    struct vc4_cl cl;
+    vc4_cl_init(&cl, NULL, 0, NULL);
+    vc4_cl_rht_x_boundary(&cl, &(struct vc4_cl_rht_x_boundary){.x_boundary = 32 * 16});
+    vc4_cl_vg_shader_state(&cl, &(struct vc4_cl_vg_shader_state){.record_addr = 0x40});
+    vc4_cl_vg_coordinate_array_primitives(&cl, &(struct vc4_cl_vg_coordinate_array_primitives){
+                                                   .primitive_type = VC4_CL_VG_RHT, .length = 2,
+                                                   .coord_addr = 0x80});
+    vc4_cl_vg_inline_shader_record(&cl, &(struct vc4_cl_vg_inline_shader_record){
+                                            .fs_single_threaded = true, .fs_code_addr = 0x9000,
+                                            .fs_uniforms_addr = 0xA000});
+    vc4_cl_vg_inline_primitives(&cl, &(struct vc4_cl_vg_inline_primitives){
+                                         .primitive_type = VC4_CL_VG_TRIANGLE_FAN, .continuation = 0xF});
+    struct vc4_cl_prim_item it = {.kind = VC4_CL_ITEM_XY32, .count = 1, .v = {0x01C00980}};
+    vc4_cl_prim_items(&cl, &it, 1);
+    vc4_cl_primitive_list_format(&cl, &(struct vc4_cl_primitive_list_format){
+                                          .primitive_type = VC4_CL_PLF_RHT, .data_type = VC4_CL_PLF_XY32});
+    CHECK_EQ_INT(cl.status, VC4_OK);
+    struct vc4_cl_dump_options o = {.mem = mem, .mem_size = sizeof mem};
+    char *t = dump_text(cl.data, cl.len, &o);
+    CHECK(t != NULL);
+    if (t) {
+        CHECK_CONTAINS(t, ".set x_boundary, 512");
+        CHECK_CONTAINS(t, "VG_Coordinate_Array_Primitives");
+        CHECK_CONTAINS(t, ".set primitive_type, 1  # rht");
+        CHECK_CONTAINS(t, "VG Shader State Record at 0x00000040");
+        CHECK_CONTAINS(t, "fs_code_addr = 0x00009000");
+        CHECK_CONTAINS(t, ".set primitive_type, 6  # triangle_fan");
+        CHECK_CONTAINS(t, ".set continuation, 15");
+        CHECK_CONTAINS(t, "Prim_XY32 1, 0x1c00980");
+        CHECK_CONTAINS(t, ".set data_type, 3  # xy32");
+        size_t n = 0;
+        uint8_t *back = assemble(t, &n);
+        CHECK(back && n == cl.len && memcmp(back, cl.data, n) == 0);
+        free(back);
+    }
+    free(t);
+    vc4_cl_free(&cl);
+}
+
+TEST_LIST(test_dump_vg, test_roundtrip_every_packet, test_roundtrip_odd_bytes, test_roundtrip_random_bytes,
           test_dump_text, test_qinc_file_is_generated, test_macros_by_hand, test_list_extent)

@@ -475,5 +475,92 @@ static void test_render_rules(void)
     CHECK_CONTAINS(h.text, "binning list without a Tile Binning Mode Configuration");
 }
 
+/* VG mode (emu/vg.h): a good list as PeterLemon's VG demos write it, then
+ * each VG rule broken on its own. */
+enum { VG_REC = 0x2080, VG_COORDS = 0x3100 };
+
+static void vg_list(struct vc4_cl *cl, uint32_t rec, unsigned type, unsigned cont, uint32_t coords,
+                    uint32_t n, bool boundary, bool nv_state)
+{
+    vc4_cl_init(cl, NULL, 0, NULL);
+    bin_config(cl);
+    vc4_cl_start_tile_binning(cl);
+    if (boundary)
+        vc4_cl_rht_x_boundary(cl, &(struct vc4_cl_rht_x_boundary){.x_boundary = 32 * 16});
+    vc4_cl_clip_window(cl, &(struct vc4_cl_clip_window){.width_px = 128, .height_px = 128});
+    vc4_cl_configuration_bits(cl, &(struct vc4_cl_configuration_bits){
+                                      .enable_forward_facing = true, .enable_reverse_facing = true,
+                                      .early_z_updates_enable = true});
+    vc4_cl_viewport_offset(cl, &(struct vc4_cl_viewport_offset){0, 0});
+    if (nv_state)
+        vc4_cl_nv_shader_state(cl, &(struct vc4_cl_nv_shader_state){.record_addr = NV_REC});
+    else
+        vc4_cl_vg_shader_state(cl, &(struct vc4_cl_vg_shader_state){.record_addr = rec});
+    vc4_cl_vg_coordinate_array_primitives(cl, &(struct vc4_cl_vg_coordinate_array_primitives){
+                                                  .primitive_type = type, .continuation = cont,
+                                                  .length = n, .coord_addr = coords});
+    vc4_cl_vg_inline_primitives(cl, &(struct vc4_cl_vg_inline_primitives){
+                                        .primitive_type = VC4_CL_VG_TRIANGLE_FAN, .continuation = 0xF});
+    struct vc4_cl_prim_item it = {.kind = VC4_CL_ITEM_XY32, .count = 2, .v = {0x01000100, 0x02000300}};
+    vc4_cl_prim_items(cl, &it, 1);
+    vc4_cl_increment_semaphore(cl);
+    vc4_cl_flush(cl);
+}
+
+static void test_vg_rules(void)
+{
+    put_records();
+    struct vc4_cl_vg_shader_record vg = {.fs_code_addr = FS_CODE, .fs_uniforms_addr = UNIFORMS};
+    vc4_cl_vg_shader_record_pack(&vg, mem + VG_REC, NULL);
+    struct vc4_cl cl;
+    struct vc4_cl_validate_options o = mem_opts(VC4_CL_LIST_BIN);
+    struct harness_diags h;
+
+    vg_list(&cl, VG_REC, VC4_CL_VG_RHT, 0, VG_COORDS, 2, true, false);
+    CHECK_EQ_INT(run(&cl, &o, &h), VC4_OK);
+    /* only 42's provisional item framing (vc4kit's own) is worth a warning */
+    CHECK_MSG(h.errors == 0 && h.warnings == 1 && strstr(h.text, "opcode 42 is known from one weak source"),
+              "good VG list:\n%s", h.text);
+    vc4_cl_free(&cl);
+
+    vg_list(&cl, VG_REC, VC4_CL_VG_TRIANGLES, 0, VG_COORDS, 3, false, true);
+    expect(&cl, &o, "VG Coordinate Array Primitives with NV Shader State shader state at hand", "vg mode");
+    expect(&cl, &o, "cl-vg-mode", "vg mode id");
+    vc4_cl_free(&cl);
+
+    vg_list(&cl, VG_REC + 4, VC4_CL_VG_TRIANGLES, 0, VG_COORDS, 3, false, false);
+    expect(&cl, &o, "VG Shader State: VG shader record 0x00002084 is not 16-byte aligned", "vg align");
+    expect(&cl, &o, "cl-vg-record-align", "vg align id");
+    vc4_cl_free(&cl);
+
+    vg = (struct vc4_cl_vg_shader_record){.fs_code_addr = FS_CODE + 4};
+    vc4_cl_vg_shader_record_pack(&vg, mem + VG_REC, NULL);
+    vg_list(&cl, VG_REC, VC4_CL_VG_TRIANGLES, 0, VG_COORDS, 3, false, false);
+    expect(&cl, &o, "fragment shader code address 0x00002104 is not 8-byte aligned", "vg code align");
+    vc4_cl_free(&cl);
+    put_records();
+    vg = (struct vc4_cl_vg_shader_record){.fs_code_addr = FS_CODE};
+    vc4_cl_vg_shader_record_pack(&vg, mem + VG_REC, NULL);
+
+    vg_list(&cl, VG_REC, 2, 0, VG_COORDS, 3, false, false);
+    expect(&cl, &o, "primitive type 2 does not exist", "vg type");
+    expect(&cl, &o, "cl-vg-prim-type", "vg type id");
+    vc4_cl_free(&cl);
+
+    vg_list(&cl, VG_REC, VC4_CL_VG_TRIANGLES, 0xF, VG_COORDS, 3, false, false);
+    expect(&cl, &o, "a continuation list (0xf) is for triangle fans only", "vg continuation");
+    vc4_cl_free(&cl);
+
+    vg_list(&cl, VG_REC, VC4_CL_VG_TRIANGLES, 0, MEM_SIZE - 8, 3, false, false);
+    expect(&cl, &o, "3 coordinates at 0x000ffff8 (4 bytes each) run outside memory", "vg coords");
+    expect(&cl, &o, "cl-vg-coords", "vg coords id");
+    vc4_cl_free(&cl);
+
+    vg_list(&cl, VG_REC, VC4_CL_VG_RHT_STRIP, 0, VG_COORDS, 3, false, false);
+    expect_warning(&cl, &o, "RHT primitives without an RHT X Boundary", "rht boundary");
+    expect_warning(&cl, &o, "cl-vg-rht-boundary", "rht boundary id");
+    vc4_cl_free(&cl);
+}
+
 TEST_LIST(test_good_lists, test_framing, test_bin_rules, test_records_and_ranges,
-          test_render_rules)
+          test_render_rules, test_vg_rules)

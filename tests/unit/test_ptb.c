@@ -1059,7 +1059,133 @@ static void test_clipping_extreme_values(void)
     }
 }
 
-TEST_LIST(test_clipping, test_clipping_extreme_values, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
+/* VG mode (emu/vg.h): each VG primitive goes into the lists of the tiles it
+ * touches as Primitive List Format (RHT or triangles, 32-bit X/Y) + one
+ * VG Inline Primitives packet with its coordinates; out of memory it
+ * stalls and resumes like any primitive; RHTs are bounded by the
+ * quadrilateral to the RHT X boundary; facing culls them. */
+static unsigned count_op(const struct walked *w, uint8_t op)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < w->nstate; i++)
+        n += w->state[i] == op;
+    return n;
+}
+
+static void vg_coords(struct rig *r, const int *px, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t b[4];
+        vc4_st32(b, vc4_vg_pack(px[2 * i] * 16, px[2 * i + 1] * 16));
+        vc4_emu_mem_write(r->emu, VERT_ADDR + 4 * i, b, 4);
+    }
+}
+
+static void test_vg_binning_stall_and_rht(void)
+{
+    static struct walked w;
+    struct rig r;
+    rig_init(&r);
+    struct setup s = default_setup();
+    s.wt = 2;
+    s.ht = 2;
+    s.block = VC4_CL_BLOCK_64;
+    s.tile_alloc_size = 256 + 2 * 64;
+    prologue(&r, &s);
+    vc4_cl_vg_shader_state(&r.cl, &(struct vc4_cl_vg_shader_state){.record_addr = NV_REC_ADDR});
+    vc4_emu_reg_write(r.emu, VC4_V3D_BPOA, OVERFLOW_ADDR);
+    vc4_emu_reg_write(r.emu, VC4_V3D_BPOS, 4 * 64);
+    /* a triangle over all four tiles, 100 times in one packet */
+    const int tri[6] = {10, 10, 120, 10, 10, 120};
+    int many[600];
+    for (unsigned i = 0; i < 600; i++)
+        many[i] = tri[i % 6];
+    vg_coords(&r, many, 300);
+    vc4_cl_vg_coordinate_array_primitives(&r.cl, &(struct vc4_cl_vg_coordinate_array_primitives){
+                                                     .primitive_type = VC4_CL_VG_TRIANGLES, .length = 300,
+                                                     .coord_addr = VERT_ADDR});
+    vc4_cl_flush(&r.cl);
+    unsigned stalls = 0, errors = 0;
+    uint32_t next_overflow = OVERFLOW_ADDR + 0x10000;
+    enum vc4_ptb_result res;
+    while ((res = rig_run(&r, &errors)) == VC4_PTB_STALL && stalls < 1000) {
+        stalls++;
+        vc4_emu_reg_write(r.emu, VC4_V3D_BPOA, next_overflow);
+        vc4_emu_reg_write(r.emu, VC4_V3D_BPOS, 512);
+        vc4_emu_reg_write(r.emu, VC4_V3D_INTCTL, 1u << 2);
+        next_overflow += 0x1000;
+    }
+    CHECK_EQ_INT(res, VC4_PTB_DONE);
+    CHECK_EQ_INT(errors, 0);
+    CHECK(stalls > 2);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_in, 100);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_binned, 100);
+    for (unsigned t = 0; t < 4; t++) {
+        CHECK(walk(r.v, TILE_ALLOC_ADDR + 32 * t, &w));
+        CHECK(w.returned);
+        CHECK_EQ_INT(w.nprims, 0); /* no 48/49 in VG mode */
+        CHECK_EQ_INT(count_op(&w, VC4_CL_VG_INLINE_PRIMITIVES), 100);
+        CHECK_EQ_INT(count_op(&w, VC4_CL_PRIMITIVE_LIST_FORMAT), 1);
+        CHECK(has_state(&w, VC4_CL_VG_SHADER_STATE));
+    }
+    rig_fini(&r);
+
+    /* RHTs with the boundary at x = 200: a zero-height one bins nowhere;
+     * the two going down on either side of the boundary wind opposite ways
+     * and, with reverse faces disabled, the one left of it is culled (its
+     * quadrilateral (100,10) (100,20) (200,20) (200,10) is clockwise in the
+     * Y-up reading, as the binner's triangle rule counts it); the one right
+     * of it reaches its tiles through its quadrilateral (x 200..230): tile 3
+     * only, with the RHT X Boundary copied into that list */
+    rig_init(&r);
+    s = default_setup();
+    s.wt = 4;
+    s.ht = 1;
+    s.config.enable_reverse_facing = false;
+    prologue(&r, &s);
+    vc4_cl_rht_x_boundary(&r.cl, &(struct vc4_cl_rht_x_boundary){.x_boundary = 200 * 16});
+    vc4_cl_vg_shader_state(&r.cl, &(struct vc4_cl_vg_shader_state){.record_addr = NV_REC_ADDR});
+    const int rht[12] = {100, 10, 100, 20, /* left of the boundary, going down */
+                         50, 30, 60, 30,   /* zero height */
+                         230, 10, 230, 20}; /* right of it, going down: the other facing */
+    vg_coords(&r, rht, 6);
+    vc4_cl_vg_coordinate_array_primitives(&r.cl, &(struct vc4_cl_vg_coordinate_array_primitives){
+                                                     .primitive_type = VC4_CL_VG_RHT, .length = 6,
+                                                     .coord_addr = VERT_ADDR});
+    vc4_cl_flush(&r.cl);
+    CHECK_EQ_INT(rig_run(&r, &errors), VC4_PTB_DONE);
+    CHECK_EQ_INT(errors, 0);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_in, 3);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_binned, 1);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_zero_area, 1);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_culled, 1);
+    unsigned want[4] = {0, 0, 0, 1};
+    for (unsigned t = 0; t < 4; t++) {
+        CHECK(walk(r.v, TILE_ALLOC_ADDR + 32 * t, &w));
+        CHECK_MSG(count_op(&w, VC4_CL_VG_INLINE_PRIMITIVES) == want[t], "tile %u: %u", t, count_op(&w, VC4_CL_VG_INLINE_PRIMITIVES));
+        CHECK_EQ_INT(has_state(&w, VC4_CL_RHT_X_BOUNDARY), want[t] != 0);
+    }
+    rig_fini(&r);
+
+    /* an edge crossing the boundary: a bow tie whose halves wind opposite
+     * ways; with reverse faces disabled one half is still drawn, so the RHT
+     * is binned (the renderer culls each half on its own) */
+    rig_init(&r);
+    prologue(&r, &s);
+    vc4_cl_rht_x_boundary(&r.cl, &(struct vc4_cl_rht_x_boundary){.x_boundary = 200 * 16});
+    vc4_cl_vg_shader_state(&r.cl, &(struct vc4_cl_vg_shader_state){.record_addr = NV_REC_ADDR});
+    const int cross[4] = {100, 10, 300, 30};
+    vg_coords(&r, cross, 2);
+    vc4_cl_vg_coordinate_array_primitives(&r.cl, &(struct vc4_cl_vg_coordinate_array_primitives){
+                                                     .primitive_type = VC4_CL_VG_RHT, .length = 2,
+                                                     .coord_addr = VERT_ADDR});
+    vc4_cl_flush(&r.cl);
+    CHECK_EQ_INT(rig_run(&r, &errors), VC4_PTB_DONE);
+    CHECK_EQ_U64(r.v->ptb.stats.prims_binned, 1);
+    rig_fini(&r);
+}
+
+TEST_LIST(test_vg_binning_stall_and_rht, test_clipping, test_clipping_extreme_values, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
           test_every_mode_indexed_16bit, test_max_index_and_32bit_indices, test_culling_by_winding,
           test_block_chaining, test_overflow_and_outomem, test_clip_window_viewport_points_lines,
           test_flush_all_state_and_second_flush, test_state_changes_only, test_bad_configurations,
