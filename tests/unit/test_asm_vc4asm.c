@@ -814,6 +814,24 @@ static const struct vec vc4asm_rules[] = {
     {"srel -, 16", 0x00, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
     {"srel -, 0x123", 0x123, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
     {"sacq -, 0x2f", 0x3f, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
+    /* nop with a destination (vc4asm Parser::doNOP -> applyTarget, then
+     * AssembleInst::optimize): the op stays nop, the write address is set.
+     * An ADD nop gets cond never whatever ("case A_NOP: CondA = C_NEVER"), a
+     * MUL nop keeps its condition when it writes ("if (WAddrM == R_NOP)
+     * CondM = C_NEVER"), which Inst::reset set to always (1).  ws as for any
+     * destination: ra0 from the ADD ALU 0, rb0 1; ra0 from the MUL ALU 1.
+     * Muxes 0, raddr 39/39, no signal (1). */
+    {"nop ra0", 39 << 18 | 39 << 12, 0x1u << 28 | 0 << 6 | 39},
+    {"nop rb0", 39 << 18 | 39 << 12, 0x1u << 28 | 1 << 12 | 0 << 6 | 39},
+    {"nop.ifz ra0", 39 << 18 | 39 << 12, 0x1u << 28 | 0 << 6 | 39},
+    {"mnop ra0", 39 << 18 | 39 << 12, 0x1u << 28 | 1 << 14 | 1 << 12 | 39 << 6 | 0},
+    {"mnop.ifz ra0", 39 << 18 | 39 << 12, 0x1u << 28 | 2 << 14 | 1 << 12 | 39 << 6 | 0},
+    /* the ADD ALU is taken: nop goes to the MUL ALU (applyADD -> applyMUL);
+     * add = 12, r0 = waddr 32, r1 r2 = muxes 1 2 */
+    {"add r0, r1, r2; nop ra3", 12u << 24 | 39 << 18 | 39 << 12 | 1 << 9 | 2 << 6,
+     0x1u << 28 | 1 << 17 | 1 << 14 | 1 << 12 | 32 << 6 | 3},
+    /* "nop -" is a plain nop */
+    {"nop -", 39 << 18 | 39 << 12, 0x1u << 28 | 39 << 6 | 39},
 };
 
 static void test_vc4asm_rules(void)
