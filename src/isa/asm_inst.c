@@ -151,6 +151,24 @@ static int find_mul_op(const char *p, size_t len)
     return -1;
 }
 
+/* vc4asm's other signal names (Parser.tables.cpp opcodeMap: the mnemonics of
+ * Broadcom's documentation) */
+static const struct {
+    const char *name;
+    uint8_t sig;
+} sig_aliases[] = {
+    {"break", VC4_QPU_SIG_BREAK},
+    {"tswitch", VC4_QPU_SIG_THREAD_SWITCH},
+    {"tend", VC4_QPU_SIG_PROG_END},
+    {"waitscb", VC4_QPU_SIG_WAIT_FOR_SCOREBOARD},
+    {"unlscb", VC4_QPU_SIG_SCOREBOARD_UNLOCK},
+    {"lswitch", VC4_QPU_SIG_LAST_THREAD_SWITCH},
+    {"ldcvtlb", VC4_QPU_SIG_COVERAGE_LOAD},
+    {"ldcotlb", VC4_QPU_SIG_COLOR_LOAD},
+    {"ldcoend", VC4_QPU_SIG_COLOR_LOAD_END},
+    {"ldaltlb", VC4_QPU_SIG_ALPHA_MASK_LOAD},
+};
+
 static int find_sig(const char *p, size_t len)
 {
     for (unsigned i = 0; i < VC4_QPU_SIG_COUNT; i++) {
@@ -158,6 +176,9 @@ static int find_sig(const char *p, size_t len)
         if (n && n[0] == p[0] && asm_name_is(n, p, len))
             return (int)i;
     }
+    for (size_t i = 0; i < VC4_ARRAY_SIZE(sig_aliases); i++)
+        if (asm_name_is(sig_aliases[i].name, p, len))
+            return sig_aliases[i].sig;
     return -1;
 }
 
@@ -197,6 +218,17 @@ static int bcond_of(const struct asm_tok *t)
     }
     if (asm_tok_is(t, "always"))
         return VC4_QPU_BCOND_ALWAYS;
+    /* vc4asm's other spellings of the carry conditions (extMap) */
+    static const struct {
+        const char *name;
+        uint8_t cond;
+    } more[] = {
+        {"allcs", VC4_QPU_BCOND_ALL_CS}, {"allcc", VC4_QPU_BCOND_ALL_CC},
+        {"anycs", VC4_QPU_BCOND_ANY_CS}, {"anycc", VC4_QPU_BCOND_ANY_CC},
+    };
+    for (size_t i = 0; i < VC4_ARRAY_SIZE(more); i++)
+        if (asm_tok_is(t, more[i].name))
+            return more[i].cond;
     return -1;
 }
 

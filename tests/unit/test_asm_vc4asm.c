@@ -924,6 +924,35 @@ static void test_vc4asm_spellings(void)
         {"fadd.unpack16b r0, r1, ra2", "fadd r0, r1, ra2.16b"},
         {"fmul.unpack8d r0, r4, r1", "fmul r0, r4.8d, r1"},
         {"add.pack8as.unpack16a ra5, ra1, r2", "add ra5.8as, ra1.16a, r2"},
+        /* vc4asm's other names (Parser.tables.cpp opcodeMap, regMap, extMap):
+         * Broadcom's signal mnemonics, register names and carry conditions */
+        {"break", "bkpt"}, {"tswitch", "thrsw"}, {"tend", "thrend"},
+        {"waitscb", "sbwait"}, {"unlscb", "sbdone"}, {"lswitch", "lthrsw"},
+        {"ldcvtlb", "loadcv"}, {"ldcotlb", "loadc"}, {"ldcoend", "ldcend"},
+        {"ldaltlb", "loadam"},
+        {"mov r0, element_number", "mov r0, elem_num"}, {"mov r0, qpu_number", "mov r0, qpu_num"},
+        {"mov r0, quad_x", "mov r0, x_coord"}, {"mov r0, quad_y", "mov r0, y_coord"},
+        {"mov r0, x_pixel_coord", "mov r0, x_coord"}, {"mov y_pixel_coord, r0", "mov y_coord, r0"},
+        {"mov ms_flags, r0", "mov ms_mask, r0"}, {"mov r0, mutex_acquire", "mov r0, mutex"},
+        {"mov mutex_release, r0", "mov mutex, r0"}, {"mov sfu_exp, r0", "mov exp, r0"},
+        {"mov sfu_log, r0", "mov log, r0"}, {"mov sfu_recip, r0", "mov recip, r0"},
+        {"mov sfu_recipsqrt, r0", "mov recipsqrt, r0"}, {"mov tlb_z, r0", "mov tlbz, r0"},
+        {"mov tlb_colour_all, r0", "mov tlbc, r0"}, {"mov tlb_colour_ms, r0", "mov tlbm, r0"},
+        {"mov tlb_alpha_mask, r0", "mov tlbam, r0"}, {"mov tlb_stencil, r0", "mov stencil, r0"},
+        {"mov tmu0_s, r0", "mov t0s, r0"}, {"mov tmu0_t, r0", "mov t0t, r0"},
+        {"mov tmu0_r, r0", "mov t0r, r0"}, {"mov tmu0_b, r0", "mov t0b, r0"},
+        {"mov tmu1_s, r0", "mov t1s, r0"}, {"mov tmu1_t, r0", "mov t1t, r0"},
+        {"mov tmu1_r, r0", "mov t1r, r0"}, {"mov tmu1_b, r0", "mov t1b, r0"},
+        {"mov r0, uniform_read", "mov r0, unif"}, {"mov r0, varying_read", "mov r0, vary"},
+        {"mov r0, vpm_read", "mov r0, vpm"}, {"mov vpm_write, r0", "mov vpm, r0"},
+        {"mov vpm_ld_addr, r0", "mov vr_addr, r0"}, {"mov vpm_st_addr, r0", "mov vw_addr, r0"},
+        {"mov r0, vpm_ld_busy", "mov r0, vr_busy"}, {"mov r0, vpm_st_busy", "mov r0, vw_busy"},
+        {"mov r0, vpm_ld_wait", "mov r0, vr_wait"}, {"mov r0, vpm_st_wait", "mov r0, vw_wait"},
+        {"mov vpmvcd_rd_setup, r0", "mov vr_setup, r0"},
+        {"mov vpmvcd_wr_setup, r0", "mov vw_setup, r0"},
+        {"brr.allcs -, 8", "brr.allc -, 8"}, {"brr.allcc -, 8", "brr.allnc -, 8"},
+        {"brr.anycs -, 8", "brr.anyc -, 8"}, {"brr.anycc -, 8", "brr.anync -, 8"},
+        {"mov r0, sqrt(16.)", "mov r0, 4."},
     };
     for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
         struct vc4_qpu_instr a, b;
@@ -936,6 +965,7 @@ static void test_vc4asm_spellings(void)
     }
     static const char *const bad[] = {
         "nop.pack8a", "fadd.pack9a r0, r1, r2", "fadd.pack8a r0.8b, r1, r2",
+        "mov quad_x, r0", "mov vpm_read, r0", "mov r0, vpm_write", /* one-way names */
         "fadd.unpack8a r0, r1, r2", "fadd.unpack8a r0, ra1.8b, r2",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
