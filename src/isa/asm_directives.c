@@ -224,11 +224,14 @@ static bool at_end(struct vc4_asm *as, const struct asm_tok *t)
     return false;
 }
 
-/* .clone label, count (vc4asm directives.html): copy `count` instructions
- * that start at an already defined label to here, so the delay slots of a
- * branch can hold the first instructions of its target. Pass 1 only needs the
- * size; pass 2 copies the words emitted so far (a forward label is an error,
- * as in vc4asm, because that code does not exist yet). */
+/* .clone label, count (vc4asm directives.html, Parser::parseCLONE): copy
+ * `count` instructions that start at label to here, so the delay slots of a
+ * branch can hold the first instructions of its target.  The label may come
+ * later (vc4asm copies the words its first pass assembled there): pass 1
+ * only needs the size, pass 2 copies the words emitted so far and leaves
+ * room for words not yet emitted, and then, only if it did, a quiet rerun of
+ * pass 2 copies them from its output (clone_src).  Cloning past the end of
+ * the code is an error, as in vc4asm. */
 static void clone_code(struct vc4_asm *as, const struct asm_tok *t, int n, unsigned col)
 {
     int pos = 1;
@@ -242,15 +245,27 @@ static void clone_code(struct vc4_asm *as, const struct asm_tok *t, int n, unsig
     if (pad_to_word(as, col))
         asm_warning(as, col, "instruction after data padded to 64-bit alignment");
     int64_t off = at - (int64_t)as->opt.base_addr;
-    size_t end = as->in_back ? as->back.start : as->out.len;
-    if (k < 0 || k > 64 || off < 0 || (off & 7) || (uint64_t)off + (uint64_t)k * 8 > end) {
-        asm_error(as, t[1].col, ".clone needs an instruction address already emitted "
-                                "and a count 0..64 within the code");
+    if (k < 0 || k > 64 || off < 0 || (off & 7) || off > (int64_t)ASM_MAX_OUTPUT) {
+        asm_error(as, t[1].col, ".clone needs an instruction address and a count 0..64");
         return;
     }
+    /* word by word, as vc4asm copies (a clone of itself copies its copies) */
     for (int64_t i = 0; i < k && !as->fatal; i++) {
-        uint8_t b[8];
-        memcpy(b, as->out.data + off + 8 * i, 8); /* emit may move the buffer */
+        size_t p = (size_t)off + 8 * (size_t)i;
+        size_t end = as->in_back ? as->back.start : as->out.len;
+        uint8_t b[8] = {0};
+        if (p + 8 <= end) {
+            memcpy(b, as->out.data + p, 8); /* emit may move the buffer */
+        } else if (as->clone_src && p + 8 <= as->clone_len) {
+            memcpy(b, as->clone_src + p, 8); /* the rerun: pass 2's words */
+        } else if (as->clone_src) {
+            as->quiet = false; /* found by the rerun only: said there */
+            asm_error(as, t[1].col, ".clone past the end of the code");
+            as->quiet = true;
+            return;
+        } else if (as->pass == 2) {
+            as->clone_ahead = true; /* room now, the words in the rerun */
+        }
         if (!emit(as, b, 8, col))
             return;
         note_inst_line(as);
@@ -1432,8 +1447,21 @@ enum vc4_status vc4_asm_source(struct vc4_asm *as, const char *name, const char 
         as->pass = 0;
         return VC4_ERR_NOMEM;
     }
-    for (int pass = 1; pass <= 2; pass++) {
-        as->pass = pass;
+    as->clone_ahead = false;
+    for (int pass = 1; pass <= 3; pass++) {
+        if (pass == 3) { /* a .clone of code not yet emitted: rerun pass 2 quietly */
+            if (!as->clone_ahead || as->out.failed || as->fatal)
+                break;
+            as->clone_len = as->out.len;
+            as->clone_src = vc4_malloc(as->alloc, as->clone_len ? as->clone_len : 1);
+            if (!as->clone_src)
+                break;
+            memcpy(as->clone_src, as->out.data, as->clone_len);
+            as->quiet = true;
+            for (size_t i = 0; i < as->labels.n; i++) /* defined again, not twice */
+                as->labels.v[i].scope = 0;
+        }
+        as->pass = pass > 2 ? 2 : pass;
         reset_pass(as);
         as->ninst = ninst0;
         as->errors = errors0;
@@ -1444,6 +1472,9 @@ enum vc4_status vc4_asm_source(struct vc4_asm *as, const char *name, const char 
             end_back(as, 0);
         }
     }
+    vc4_free(as->alloc, as->clone_src);
+    as->clone_src = NULL;
+    as->quiet = false;
     vc4_free(as->alloc, tx.lines);
     as->pass = 0;
     if (as->out.failed)

@@ -292,6 +292,12 @@ struct vc4_asm {
     struct asm_back back;
     bool in_back;
 
+    /* .clone of code not yet emitted (clone_code): pass 2 found one, and
+     * the quiet rerun of pass 2 copies from pass 2's output */
+    bool clone_ahead, quiet;
+    uint8_t *clone_src;
+    size_t clone_len;
+
     /* the line being processed */
     const char *cur_file;
     unsigned cur_line;

@@ -31,13 +31,13 @@ static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, cons
     loc.file = as->cur_file;
     loc.line = as->cur_line;
     loc.col = col;
-    if (as->pass != 1) /* the second pass reports */
+    if (as->pass != 1 && !as->quiet) /* the second pass reports (not its rerun) */
         vc4_diag_emitv(&as->sink, sev, VC4_DIAG_SYNTAX, "asm", &loc, fmt, ap);
     if (sev == VC4_ERROR && as->errors == ASM_MAX_ERRORS) {
         /* A runaway construct can produce millions of errors: say so once
          * and stop the pass, as compilers do. */
         as->fatal = true;
-        if (as->pass != 1)
+        if (as->pass != 1 && !as->quiet)
             vc4_diag_emit(&as->sink, VC4_ERROR, VC4_DIAG_SYNTAX, "asm", &loc,
                           "too many errors (%d); stopping", ASM_MAX_ERRORS);
     }

@@ -547,9 +547,9 @@ static void test_symbols_api(void)
     vc4_asm_destroy(as);
 }
 
-/* .clone label, count copies already emitted instructions (vc4asm
- * directives.html, its example: the delay slots of a branch hold the first
- * instructions of the target and the branch goes past them). */
+/* .clone label, count copies instructions (vc4asm directives.html, its
+ * example: the delay slots of a branch hold the first instructions of the
+ * target and the branch goes past them). */
 static void test_clone(void)
 {
     struct result r;
@@ -570,12 +570,34 @@ static void test_clone(void)
     CHECK_EQ_U64(word(&r, 8), line_word("mov r0, 5"));
     /* branch at 32: target 24, relative to 32 + 32 */
     CHECK_EQ_U64((uint32_t)word(&r, 4), (uint32_t)(24 - (32 + 32)));
-    /* the code after the label must exist already */
+    /* the code after the label may come later; a clone of itself copies
+     * its own copies, word by word as vc4asm does */
     assemble("  .clone :later, 1\n:later\n  nop\n", &r);
-    CHECK(r.st != VC4_OK);
-    CHECK(strstr(r.d.text, ".clone") != NULL);
+    CHECK_MSG(r.st == VC4_OK && r.size == 16, "%s", r.d.text);
+    CHECK_EQ_U64(word(&r, 0), line_word("nop"));
     assemble(":a\n  nop\n  .clone :a, 2\n", &r);
-    CHECK(r.st != VC4_OK);
+    CHECK_MSG(r.st == VC4_OK && r.size == 24, "%s", r.d.text);
+    CHECK_EQ_U64(word(&r, 2), line_word("nop"));
+
+    /* a label that comes later (vc4asm Parser::parseCLONE copies what its
+     * first pass assembled there): the branch skips the cloned three, lands
+     * at target + 24 = 72: offset 72 - (0 + 32) */
+    assemble("    brr -, r:target + 3*8\n"
+             "    .clone :target, 3\n"      /* 8, 16, 24 */
+             "    nop\n"                    /* 32 */
+             ".byte 300\n.align 8\n"        /* 40; one warning, reported once */
+             ":target\n"                    /* 48 */
+             "    mov r0, 1\n    mov r1, 2\n    mov r2, 3\n    mov r3, :target\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK && r.d.warnings == 1 && r.d.errors == 0, "%s", r.d.text);
+    CHECK_EQ_INT(r.size, 10 * 8);
+    CHECK_EQ_U64((uint32_t)word(&r, 0), 40);
+    for (size_t i = 1; i <= 3; i++)
+        CHECK_EQ_U64(word(&r, i), word(&r, i + 5));
+    CHECK_EQ_U64(word(&r, 6), line_word("mov r0, 1"));
+    CHECK_EQ_U64((uint32_t)word(&r, 9), 48);
+    assemble(".clone :end, 2\nnop\n:end\nnop\n", &r); /* past the end of the code */
+    CHECK(r.st != VC4_OK && strstr(r.d.text, "past the end") != NULL);
 }
 
 /* vc4asm's labels (Parser::ParseLine, parseLabel, labelRef, defineLabel):
