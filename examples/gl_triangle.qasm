@@ -46,6 +46,7 @@ BIN_START:
     Vertex_Array_Primitives 4, 3, 0              # triangles, 3 vertices from 0
     Increment_Semaphore                          # fires when the Flush is done
     Flush
+.align 8                                         # end on a 64-bit word (a label does not pad)
 BIN_END:
 
 # ---- rendering list (CT1) ------------------------------------------------------
@@ -68,6 +69,7 @@ RENDER_START:
 .endif
 .endr
 .endr
+.align 8                                         # end on a 64-bit word (a label does not pad)
 RENDER_END:
 
 # ---- GL shader state record (seed 000, byte for byte) ----------------------------

@@ -42,6 +42,7 @@ BIN_START:
     Vertex_Array_Primitives 4, 3, 0              # triangles, 3 vertices from 0
     Increment_Semaphore                          # fires when the Flush is done
     Flush
+.align 8                                         # end on a 64-bit word (a label does not pad)
 BIN_END:
 
 # ---- rendering list (CT1) ------------------------------------------------------
@@ -64,6 +65,7 @@ RENDER_START:
 .endif
 .endr
 .endr
+.align 8                                         # end on a 64-bit word (a label does not pad)
 RENDER_END:
 
 # ---- NV shader state record (seed 002) ---------------------------------------------

@@ -200,7 +200,10 @@ VC4_API const char *vc4_emu_reg_name(uint32_t offset);
  * its PC and disassembled instruction.  A guest fault (address outside
  * memory, invalid instruction) stops the run with VC4_ERR_FAULT; in strict
  * mode a hardware-rule violation stops it with VC4_ERR_RULE.  After a
- * timeout, calling vc4_emu_run again continues where it stopped.
+ * timeout, calling vc4_emu_run again continues where it stopped.  A
+ * control-list packet is not split: the shading it causes ends before the
+ * run stops (past max_cycles by at most that packet's work, which the
+ * options' max_cycles still bounds), so lists resume at the next packet.
  */
 VC4_API enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles);
 

@@ -1007,7 +1007,19 @@ static enum vc4_status ctl_run(struct vc4_v3d *v, uint64_t budget, uint64_t *use
                 }
                 (*used)++;
                 c->cycles++;
-                enum step r = ct_step(v, t, budget, used, &st);
+                /* A packet is not split: the shading it causes (the vertices of
+                 * a GL primitive, the fragments of a tile's primitives) ends
+                 * before the run may stop, past this run's budget if need be,
+                 * so that the next vc4_emu_run goes on at the next packet
+                 * (regression: in slices of a few cycles the rendering list
+                 * stopped with an error inside a tile's primitives).  A
+                 * shader that never ends is still stopped, by the device's
+                 * own budget (vc4_emu_options.max_cycles). */
+                uint64_t packet_budget = budget;
+                if (packet_budget - *used < v->default_budget)
+                    packet_budget = *used + v->default_budget;
+                v->vsi.budget = packet_budget;
+                enum step r = ct_step(v, t, packet_budget, used, &st);
                 if (r == STEP_STALL)
                     break;
                 progress = true;

@@ -320,8 +320,8 @@ enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles)
      * cause), then the user programs, under one budget */
     uint64_t budget = max_cycles ? max_cycles : v->default_budget, used = 0;
     enum vc4_status st = vc4_ctl_run(v, budget, &used);
-    if (st == VC4_OK)
-        st = vc4_sched_run(v, budget - used);
+    if (st == VC4_OK) /* a control-list packet may finish past the budget (ctl.c) */
+        st = vc4_sched_run(v, used < budget ? budget - used : 0);
     vc4_alu_fp_leave(&env);
     v->alu = &vc4_alu_kernels_exact;
     return st;

@@ -31,14 +31,10 @@ static uint32_t cur_pc(struct vc4_asm *as)
     return as->opt.base_addr + (uint32_t)as->out.len;
 }
 
-/* Labels name instruction addresses: align like the next instruction would. */
-static void define_label(struct vc4_asm *as, const char *p, size_t len, unsigned col)
+/* Do two tokens of one line touch (no blank between)? */
+static bool touching(const struct asm_tok *a, const struct asm_tok *b)
 {
-    while (as->out.len & 7) {
-        uint8_t z = 0;
-        vc4_buf_append(&as->out, &z, 1);
-    }
-    asm_label_define(as, p, len, cur_pc(as), col);
+    return b->kind != TK_END && b->p == a->p + a->len;
 }
 
 /* ---- output ---------------------------------------------------------------------- */
@@ -63,6 +59,65 @@ static bool emit(struct vc4_asm *as, const void *p, size_t n, unsigned col)
         return false;
     }
     return true;
+}
+
+/* The output is a bit stream: vc4asm (Parser::parseDATA) packs data into
+ * 64-bit words from the least significant bit up, and words are stored
+ * little-endian, so stream bit i is bit i % 8 of byte i / 8.  bits_used says
+ * how much of the last byte bit data (.bit, .int2, .int4) has taken. */
+static uint64_t out_bit_pos(const struct vc4_asm *as)
+{
+    return (uint64_t)as->out.len * 8 - (as->bits_used ? 8 - as->bits_used : 0);
+}
+
+/* Append the low nbits (1..64) of v at the current bit position. */
+static bool emit_bits(struct vc4_asm *as, uint64_t v, unsigned nbits, unsigned col)
+{
+    if (as->bits_used && !as->out.failed && as->out.len) {
+        unsigned k = 8 - as->bits_used;
+        if (k > nbits)
+            k = nbits;
+        as->out.data[as->out.len - 1] |= (uint8_t)((v & ((1u << k) - 1)) << as->bits_used);
+        as->bits_used = (as->bits_used + k) & 7;
+        v >>= k;
+        nbits -= k;
+    }
+    if (!nbits)
+        return true;
+    uint8_t b[8];
+    unsigned nb = (nbits + 7) / 8;
+    for (unsigned i = 0; i < nb; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    if (nbits & 7)
+        b[nb - 1] &= (uint8_t)((1u << (nbits & 7)) - 1);
+    if (!emit(as, b, nb, col))
+        return false;
+    as->bits_used = nbits & 7;
+    return true;
+}
+
+/* Instructions start on a 64-bit word: pad with zero bits and bytes.  Returns
+ * whether anything was padded (vc4asm Parser::doALIGN(8, 0)). */
+static bool pad_to_word(struct vc4_asm *as, unsigned col)
+{
+    bool padded = as->bits_used || (as->out.len & 7);
+    as->bits_used = 0;
+    uint8_t z[8] = {0};
+    if (as->out.len & 7)
+        emit(as, z, 8 - (as->out.len & 7), col);
+    return padded;
+}
+
+/* A label is the byte address of what follows (vc4asm Parser::defineLabel:
+ * PC * 8 + BitOffset / 8), also inside data; not between bits. */
+static void define_label(struct vc4_asm *as, const char *p, size_t len, unsigned col)
+{
+    if (as->bits_used) {
+        asm_error(as, col, "label '%.*s' at a bit boundary: labels need byte alignment",
+                  (int)len, p);
+        return;
+    }
+    asm_label_define(as, p, len, cur_pc(as), col);
 }
 
 /* vc4_qpu_encode's walk over the spec's field table, with the field reads
@@ -103,9 +158,9 @@ static void note_inst_line(struct vc4_asm *as)
 
 static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
 {
-    uint8_t z[8] = {0};
-    if (as->out.len & 7)
-        emit(as, z, 8 - (as->out.len & 7), t[0].col);
+    /* vc4asm warns too (INSTRUCTION_REQUIRES_ALIGNMENT) */
+    if (pad_to_word(as, t[0].col))
+        asm_warning(as, t[0].col, "instruction after data padded to 64-bit alignment");
     struct vc4_qpu_instr in;
     uint32_t pc = cur_pc(as);
     if (as->in_back) /* where the .back block will end up */
@@ -124,8 +179,7 @@ static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
 static void emit_placeholder(struct vc4_asm *as)
 {
     uint8_t z[8] = {0};
-    if (as->out.len & 7)
-        emit(as, z, 8 - (as->out.len & 7), 1);
+    pad_to_word(as, 1);
     emit(as, z, 8, 1);
 }
 
@@ -170,11 +224,14 @@ static bool at_end(struct vc4_asm *as, const struct asm_tok *t)
     return false;
 }
 
-/* .clone label, count (vc4asm directives.html): copy `count` instructions
- * that start at an already defined label to here, so the delay slots of a
- * branch can hold the first instructions of its target. Pass 1 only needs the
- * size; pass 2 copies the words emitted so far (a forward label is an error,
- * as in vc4asm, because that code does not exist yet). */
+/* .clone label, count (vc4asm directives.html, Parser::parseCLONE): copy
+ * `count` instructions that start at label to here, so the delay slots of a
+ * branch can hold the first instructions of its target.  The label may come
+ * later (vc4asm copies the words its first pass assembled there): pass 1
+ * only needs the size, pass 2 copies the words emitted so far and leaves
+ * room for words not yet emitted, and then, only if it did, a quiet rerun of
+ * pass 2 copies them from its output (clone_src).  Cloning past the end of
+ * the code is an error, as in vc4asm. */
 static void clone_code(struct vc4_asm *as, const struct asm_tok *t, int n, unsigned col)
 {
     int pos = 1;
@@ -185,19 +242,30 @@ static void clone_code(struct vc4_asm *as, const struct asm_tok *t, int n, unsig
         pos++;
     if (!eval_int(as, t, n, &pos, &k) || !at_end(as, &t[pos]))
         return;
-    uint8_t z[8] = {0};
-    if (as->out.len & 7)
-        emit(as, z, 8 - (as->out.len & 7), col);
+    if (pad_to_word(as, col))
+        asm_warning(as, col, "instruction after data padded to 64-bit alignment");
     int64_t off = at - (int64_t)as->opt.base_addr;
-    size_t end = as->in_back ? as->back.start : as->out.len;
-    if (k < 0 || k > 64 || off < 0 || (off & 7) || (uint64_t)off + (uint64_t)k * 8 > end) {
-        asm_error(as, t[1].col, ".clone needs an instruction address already emitted "
-                                "and a count 0..64 within the code");
+    if (k < 0 || k > 64 || off < 0 || (off & 7) || off > (int64_t)ASM_MAX_OUTPUT) {
+        asm_error(as, t[1].col, ".clone needs an instruction address and a count 0..64");
         return;
     }
+    /* word by word, as vc4asm copies (a clone of itself copies its copies) */
     for (int64_t i = 0; i < k && !as->fatal; i++) {
-        uint8_t b[8];
-        memcpy(b, as->out.data + off + 8 * i, 8); /* emit may move the buffer */
+        size_t p = (size_t)off + 8 * (size_t)i;
+        size_t end = as->in_back ? as->back.start : as->out.len;
+        uint8_t b[8] = {0};
+        if (p + 8 <= end) {
+            memcpy(b, as->out.data + p, 8); /* emit may move the buffer */
+        } else if (as->clone_src && p + 8 <= as->clone_len) {
+            memcpy(b, as->clone_src + p, 8); /* the rerun: pass 2's words */
+        } else if (as->clone_src) {
+            as->quiet = false; /* found by the rerun only: said there */
+            asm_error(as, t[1].col, ".clone past the end of the code");
+            as->quiet = true;
+            return;
+        } else if (as->pass == 2) {
+            as->clone_ahead = true; /* room now, the words in the rerun */
+        }
         if (!emit(as, b, 8, col))
             return;
         note_inst_line(as);
@@ -773,9 +841,16 @@ static bool half_bits(double d, uint64_t *out)
     return true;
 }
 
-static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, unsigned size,
+/* Data (vc4asm Parser::parseDATA): each value takes `bits` bits of the bit
+ * stream, integers (.bit .int1 .int2 .int4 .byte .short .int .long) or
+ * floats (.half .float .double).  An integer outside the signed or unsigned
+ * range of its width is a warning and keeps its low bits; a value that does
+ * not start at a multiple of its width within the 64-bit word is a warning
+ * (once a line), as in vc4asm; it is stored where it falls, across words. */
+static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos, unsigned bits,
                     bool flt)
 {
+    bool warned_align = false;
     for (;;) {
         struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
         struct asm_val v;
@@ -783,18 +858,21 @@ static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos,
         if (!asm_expr(&c, &v))
             return;
         pos = c.pos;
-        uint8_t b[8] = {0};
         uint64_t x;
         if (flt || v.kind == AV_FLOAT) {
             if (v.kind != AV_FLOAT && v.kind != AV_INT) {
                 asm_error(as, col, "expected a number");
                 return;
             }
+            if (bits < 8) {
+                asm_error(as, col, "bit data (.bit .int1 .int2 .int4) takes integers");
+                return;
+            }
             double d = v.kind == AV_FLOAT ? v.f : (double)v.i;
-            if (size == 8) {
+            if (bits == 64) {
                 union { double d; uint64_t u; } u = {.d = d};
                 x = u.u;
-            } else if (size == 2) {
+            } else if (bits == 16 && flt) {
                 if (!half_bits(d, &x)) {
                     asm_error(as, col, "%g is outside the half-precision range", d);
                     return;
@@ -804,18 +882,32 @@ static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos,
             }
         } else if (v.kind == AV_INT || v.kind == AV_LABEL) {
             x = (uint64_t)v.i;
-            if (size < 8) {
-                int64_t lo = -(INT64_C(1) << (size * 8 - 1)), hi = (INT64_C(1) << (size * 8)) - 1;
+            if (bits == 1) {
+                if (v.i & ~INT64_C(1))
+                    asm_warning(as, col, "bit value 0x%llx out of range (0 or 1)",
+                                (unsigned long long)v.i);
+            } else if (bits < 64) {
+                int64_t lo = -(INT64_C(1) << (bits - 1)), hi = (INT64_C(1) << bits) - 1;
                 if (v.i < lo || v.i > hi)
-                    asm_warning(as, col, "value truncated to %u bits", size * 8);
+                    asm_warning(as, col, "value truncated to %u bits", bits);
             }
         } else {
             asm_error(as, col, "data must be numbers");
             return;
         }
-        for (unsigned i = 0; i < size; i++)
-            b[i] = (uint8_t)(x >> (8 * i)); /* little-endian, as the QPU reads it */
-        if (!emit(as, b, size, col))
+        if (bits < 64)
+            x &= (UINT64_C(1) << bits) - 1;
+        /* vc4asm also warns for byte data off its size's alignment (.int at
+         * an odd address); vc4kit's control-list macros write packets byte
+         * by byte, so only data off a byte boundary (or bit data off its
+         * width) warns here */
+        unsigned off = (unsigned)(out_bit_pos(as) & 63);
+        if (!warned_align && (off & (bits - 1) & 7u)) {
+            asm_warning(as, col, "unaligned .%.*s data: %u bits missing for alignment",
+                        (int)t[0].len, t[0].p, bits - (off & (bits - 1)));
+            warned_align = true;
+        }
+        if (!emit_bits(as, x, bits, col))
             return;
         if (asm_tok_is(&t[pos], ","))
             pos++;
@@ -823,6 +915,51 @@ static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos,
             at_end(as, &t[pos]);
             return;
         }
+    }
+}
+
+/* .align N[, offset] (vc4asm Parser::parseALIGN / doALIGN): N a power of two
+ * (0: nothing; vc4asm takes up to 64, vc4kit up to 4096); what follows starts
+ * at an address that is offset modulo N.  The gap is zero bits and bytes:
+ * vc4asm fills whole 64-bit words with nop instructions, but vc4kit's
+ * control lists and shader records align with it as vc4_cl_align does, with
+ * zeros (docs/assembly.md, deviations). */
+static void do_align(struct vc4_asm *as, const struct asm_tok *t, int n)
+{
+    int pos = 1;
+    int64_t a, off = 0;
+    if (!eval_int(as, t, n, &pos, &a))
+        return;
+    if (asm_tok_is(&t[pos], ",")) {
+        pos++;
+        struct asm_expr_ctx c = {.as = as, .t = t, .pos = pos, .n = n};
+        struct asm_val v;
+        if (!asm_expr(&c, &v))
+            return;
+        pos = c.pos;
+        if (v.kind != AV_INT && v.kind != AV_LABEL) {
+            asm_error(as, t[pos - 1].col, ".align offset must be an integer or a label");
+            return;
+        }
+        off = v.i;
+    }
+    if (!at_end(as, &t[pos]))
+        return;
+    if (a < 0 || a > 4096 || (a & (a - 1))) {
+        asm_error(as, t[1].col, ".align needs a power of two 0..4096 (bytes)");
+        return;
+    }
+    if (a == 0)
+        return;
+    uint64_t bits = (uint64_t)a * 8, want = ((uint64_t)off * 8) & (bits - 1);
+    uint64_t at = ((uint64_t)cur_pc(as) * 8 - (as->bits_used ? 8 - as->bits_used : 0)) & (bits - 1);
+    if (at == want)
+        return;
+    uint64_t gap = (want - at) & (bits - 1);
+    for (uint64_t g = gap; g && !as->fatal;) {
+        unsigned k = g > 64 ? 64 : (unsigned)g;
+        emit_bits(as, 0, k, t[0].col);
+        g -= k;
     }
 }
 
@@ -993,9 +1130,7 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
             asm_error(as, col, ".back cannot nest");
             return 0;
         }
-        uint8_t z[8] = {0};
-        if (as->out.len & 7)
-            emit(as, z, 8 - (as->out.len & 7), col);
+        pad_to_word(as, col);
         if (k < 0 || k > 16 || (size_t)k * 8 > as->out.len - as->call_start) {
             asm_error(as, t[1].col, ".back count must be 0..16 and within the emitted code");
             return 0;
@@ -1008,33 +1143,29 @@ static size_t directive(struct vc4_asm *as, const struct asm_tok *t, int n,
     } else if (dir_is(d, "clone")) {
         clone_code(as, t, n, col);
     } else if (dir_is(d, "align")) {
-        int pos = 1;
-        int64_t a;
-        if (!eval_int(as, t, n, &pos, &a) || !at_end(as, &t[pos]))
-            return 0;
-        if (a <= 0 || a > 4096 || (a & (a - 1))) {
-            asm_error(as, t[1].col, ".align needs a power of two 1..4096 (bytes)");
-            return 0;
-        }
-        uint8_t z = 0;
-        while ((cur_pc(as) & (uint32_t)(a - 1)) && !as->fatal)
-            emit(as, &z, 1, col);
-    } else if (dir_is(d, "byte") || dir_is(d, "int8")) {
+        do_align(as, t, n);
+    } else if (dir_is(d, "bit") || dir_is(d, "int1")) {
         do_data(as, t, n, 1, 1, false);
-    } else if (dir_is(d, "short") || dir_is(d, "hword") || dir_is(d, "int16")) {
+    } else if (dir_is(d, "int2")) {
         do_data(as, t, n, 1, 2, false);
-    } else if (dir_is(d, "int") || dir_is(d, "int32") || dir_is(d, "dword") || dir_is(d, "word")) {
-        do_data(as, t, n, 1, 4, false); /* .word: 32 bits here (see docs/assembly.md) */
-    } else if (dir_is(d, "long") || dir_is(d, "int64") || dir_is(d, "qword") || dir_is(d, "quad")) {
+    } else if (dir_is(d, "int4")) {
+        do_data(as, t, n, 1, 4, false);
+    } else if (dir_is(d, "byte") || dir_is(d, "int8")) {
         do_data(as, t, n, 1, 8, false);
+    } else if (dir_is(d, "short") || dir_is(d, "hword") || dir_is(d, "int16")) {
+        do_data(as, t, n, 1, 16, false);
+    } else if (dir_is(d, "int") || dir_is(d, "int32") || dir_is(d, "dword") || dir_is(d, "word")) {
+        do_data(as, t, n, 1, 32, false); /* .word: 32 bits here (see docs/assembly.md) */
+    } else if (dir_is(d, "long") || dir_is(d, "int64") || dir_is(d, "qword") || dir_is(d, "quad")) {
+        do_data(as, t, n, 1, 64, false);
     } else if (dir_is(d, "half") || dir_is(d, "float16")) {
-        do_data(as, t, n, 1, 2, true);
+        do_data(as, t, n, 1, 16, true);
     } else if (dir_is(d, "float") || dir_is(d, "float32") || dir_is(d, "single")) {
-        do_data(as, t, n, 1, 4, true);
+        do_data(as, t, n, 1, 32, true);
     } else if (dir_is(d, "double") || dir_is(d, "float64")) {
-        do_data(as, t, n, 1, 8, true);
+        do_data(as, t, n, 1, 64, true);
     } else if (dir_is(d, "global") || dir_is(d, "text") || dir_is(d, "code") ||
-               dir_is(d, "section")) {
+               dir_is(d, "rodata") || dir_is(d, "section")) {
         /* accepted for compatibility; no effect */
     } else {
         asm_error(as, col, "unknown directive .%.*s", (int)d->len, d->p);
@@ -1136,21 +1267,27 @@ static void process_block(struct vc4_asm *as, const struct asm_line *lines, size
             }
             continue;
         }
-        /* labels: ":name" or "name:" (not "r:") at the start */
+        /* labels at the start (vc4asm Parser::ParseLine / parseLabel): ":name",
+         * "::name" (exported), "name:" (not "r:"), the colon touching the
+         * name.  A ':' followed by a blank or the end of the line is the
+         * anonymous label: it marks a branch target for vc4asm's instruction
+         * combiner and validator, names nothing and emits nothing. */
         while (t[pos].kind != TK_END) {
-            if (asm_tok_is(&t[pos], ":") && (t[pos + 1].kind == TK_IDENT || t[pos + 1].kind == TK_NUMBER)) {
-                pos++;
-                if (asm_tok_is(&t[pos], ":")) /* "::name" exported label */
-                    pos++;
-                define_label(as, t[pos].p, t[pos].len, t[pos].col);
-                pos++;
-            } else if (asm_tok_is(&t[pos], ":") && asm_tok_is(&t[pos + 1], ":") &&
-                       t[pos + 2].kind == TK_IDENT) {
+            const struct asm_tok *a = &t[pos], *b = &t[pos + 1];
+            bool a_colon = asm_tok_is(a, ":");
+            if (a_colon && asm_tok_is(b, ":") && touching(a, b) &&
+                (t[pos + 2].kind == TK_IDENT || t[pos + 2].kind == TK_NUMBER) &&
+                touching(b, &t[pos + 2])) {
                 define_label(as, t[pos + 2].p, t[pos + 2].len, t[pos + 2].col);
                 pos += 3;
-            } else if ((t[pos].kind == TK_IDENT || t[pos].kind == TK_NUMBER) &&
-                       asm_tok_is(&t[pos + 1], ":") && !asm_tok_is(&t[pos], "r")) {
-                define_label(as, t[pos].p, t[pos].len, t[pos].col);
+            } else if (a_colon && (b->kind == TK_IDENT || b->kind == TK_NUMBER) && touching(a, b)) {
+                define_label(as, b->p, b->len, b->col);
+                pos += 2;
+            } else if (a_colon && (b->kind == TK_END || !touching(a, b))) {
+                pos++; /* anonymous label */
+            } else if ((a->kind == TK_IDENT || a->kind == TK_NUMBER) && asm_tok_is(b, ":") &&
+                       touching(a, b) && !asm_tok_is(a, "r")) {
+                define_label(as, a->p, a->len, a->col);
                 pos += 2;
             } else {
                 break;
@@ -1267,6 +1404,7 @@ enum vc4_status vc4_asm_define(struct vc4_asm *as, const char *name, int64_t val
 static void reset_pass(struct vc4_asm *as)
 {
     as->out.len = as->call_start;
+    as->bits_used = as->call_bits;
     as->out.failed = false;
     asm_tab_truncate(as, &as->globals, as->globals_keep);
     for (size_t i = 0; i < as->globals.n; i++)
@@ -1275,6 +1413,7 @@ static void reset_pass(struct vc4_asm *as)
     asm_macros_truncate(as, as->macros_keep);
     for (size_t i = 0; i < as->nloclab; i++) {
         as->loclab[i].seen = 0;
+        as->loclab[i].ahead = false;
         if (as->pass == 1)
             as->loclab[i].n = 0;
     }
@@ -1293,6 +1432,7 @@ enum vc4_status vc4_asm_source(struct vc4_asm *as, const char *name, const char 
     if (!name)
         name = "<input>";
     as->call_start = as->out.len;
+    as->call_bits = as->bits_used;
     as->globals_keep = as->globals.n;
     for (size_t i = 0; i < as->globals.n; i++)
         as->globals.v[i].keep_val = as->globals.v[i].val;
@@ -1307,8 +1447,21 @@ enum vc4_status vc4_asm_source(struct vc4_asm *as, const char *name, const char 
         as->pass = 0;
         return VC4_ERR_NOMEM;
     }
-    for (int pass = 1; pass <= 2; pass++) {
-        as->pass = pass;
+    as->clone_ahead = false;
+    for (int pass = 1; pass <= 3; pass++) {
+        if (pass == 3) { /* a .clone of code not yet emitted: rerun pass 2 quietly */
+            if (!as->clone_ahead || as->out.failed || as->fatal)
+                break;
+            as->clone_len = as->out.len;
+            as->clone_src = vc4_malloc(as->alloc, as->clone_len ? as->clone_len : 1);
+            if (!as->clone_src)
+                break;
+            memcpy(as->clone_src, as->out.data, as->clone_len);
+            as->quiet = true;
+            for (size_t i = 0; i < as->labels.n; i++) /* defined again, not twice */
+                as->labels.v[i].scope = 0;
+        }
+        as->pass = pass > 2 ? 2 : pass;
         reset_pass(as);
         as->ninst = ninst0;
         as->errors = errors0;
@@ -1319,6 +1472,9 @@ enum vc4_status vc4_asm_source(struct vc4_asm *as, const char *name, const char 
             end_back(as, 0);
         }
     }
+    vc4_free(as->alloc, as->clone_src);
+    as->clone_src = NULL;
+    as->quiet = false;
     vc4_free(as->alloc, tx.lines);
     as->pass = 0;
     if (as->out.failed)

@@ -151,6 +151,24 @@ static int find_mul_op(const char *p, size_t len)
     return -1;
 }
 
+/* vc4asm's other signal names (Parser.tables.cpp opcodeMap: the mnemonics of
+ * Broadcom's documentation) */
+static const struct {
+    const char *name;
+    uint8_t sig;
+} sig_aliases[] = {
+    {"break", VC4_QPU_SIG_BREAK},
+    {"tswitch", VC4_QPU_SIG_THREAD_SWITCH},
+    {"tend", VC4_QPU_SIG_PROG_END},
+    {"waitscb", VC4_QPU_SIG_WAIT_FOR_SCOREBOARD},
+    {"unlscb", VC4_QPU_SIG_SCOREBOARD_UNLOCK},
+    {"lswitch", VC4_QPU_SIG_LAST_THREAD_SWITCH},
+    {"ldcvtlb", VC4_QPU_SIG_COVERAGE_LOAD},
+    {"ldcotlb", VC4_QPU_SIG_COLOR_LOAD},
+    {"ldcoend", VC4_QPU_SIG_COLOR_LOAD_END},
+    {"ldaltlb", VC4_QPU_SIG_ALPHA_MASK_LOAD},
+};
+
 static int find_sig(const char *p, size_t len)
 {
     for (unsigned i = 0; i < VC4_QPU_SIG_COUNT; i++) {
@@ -158,6 +176,9 @@ static int find_sig(const char *p, size_t len)
         if (n && n[0] == p[0] && asm_name_is(n, p, len))
             return (int)i;
     }
+    for (size_t i = 0; i < VC4_ARRAY_SIZE(sig_aliases); i++)
+        if (asm_name_is(sig_aliases[i].name, p, len))
+            return sig_aliases[i].sig;
     return -1;
 }
 
@@ -197,6 +218,17 @@ static int bcond_of(const struct asm_tok *t)
     }
     if (asm_tok_is(t, "always"))
         return VC4_QPU_BCOND_ALWAYS;
+    /* vc4asm's other spellings of the carry conditions (extMap) */
+    static const struct {
+        const char *name;
+        uint8_t cond;
+    } more[] = {
+        {"allcs", VC4_QPU_BCOND_ALL_CS}, {"allcc", VC4_QPU_BCOND_ALL_CC},
+        {"anycs", VC4_QPU_BCOND_ANY_CS}, {"anycc", VC4_QPU_BCOND_ANY_CC},
+    };
+    for (size_t i = 0; i < VC4_ARRAY_SIZE(more); i++)
+        if (asm_tok_is(t, more[i].name))
+            return more[i].cond;
     return -1;
 }
 
@@ -449,7 +481,7 @@ static int take_side(struct ib *b, int want, unsigned col)
 {
     if (!b->s[want].used)
         return want;
-    if (b->s[want].nop && !b->s[!want].used) {
+    if (b->s[want].nop && !b->s[want].has_dest && !b->s[!want].used) {
         /* an explicit nop only marks the ALU; it yields (vc4asm isADD/isMUL) */
         b->s[!want] = b->s[want];
         memset(&b->s[want], 0, sizeof b->s[want]);
@@ -579,10 +611,22 @@ static bool parse_alu_part(struct ib *b, const struct asm_tok *t, int n)
     if (is_nop) {
         if (op_pack.pk || op_unpack.pk)
             return err(as, m->col, "nop takes no .pack or .unpack");
-        if (t[pos].kind != TK_END)
-            return err(as, t[pos].col, "nop takes no operands");
         if (sd.setf || sd.rot)
             return err(as, m->col, "nop takes no .setf or .rot");
+        if (t[pos].kind != TK_END) {
+            /* "nop ra0": a nop with a destination (vc4asm Parser::doNOP, V0.2.2
+             * "nop with target register"): the write address is set, the op
+             * stays nop; its condition is decided in alu_dests */
+            struct args a;
+            if (!parse_args(as, t, n, &pos, &a))
+                return false;
+            if (a.n != 1)
+                return err(as, m->col, "nop takes at most a destination");
+            if (!set_dest(as, &sd, &a.v[0], a.col[0]))
+                return false;
+            if (sd.dest.pk)
+                return err(as, a.col[0], "a nop destination takes no pack");
+        }
     } else {
         struct args a;
         if (!parse_args(as, t, n, &pos, &a))
@@ -697,7 +741,7 @@ static bool alu_constants(struct ib *b, struct vc4_qpu_instr *in, bool *done)
         struct side *sd = &S[k];
         if (!sd->mov || !sd->movconst)
             continue;
-        bool other_free = !S[!k].used || (S[!k].nop && !S[!k].setf);
+        bool other_free = !S[!k].used || (S[!k].nop && !S[!k].has_dest && !S[!k].setf);
         if (other_free && !sd->setf && !sd->dest.pk && b->sig < 0) {
             ldi_from_side(in, sd, k, sd->src[0].bits);
             int ws = -1;
@@ -778,15 +822,17 @@ static bool alu_dests(struct ib *b, struct vc4_qpu_instr *in, struct alu_plan *p
     in->op_mul = (uint8_t)(S[1].used && !S[1].nop ? S[1].op : VC4_QPU_M_NOP);
     pl->add_on = in->op_add != VC4_QPU_A_NOP;
     pl->mul_on = in->op_mul != VC4_QPU_M_NOP;
-    if (S[0].used && S[0].nop && S[0].has_dest)
-        return err(as, S[0].col, "nop has no destination");
     in->waddr_add = in->waddr_mul = VC4_QPU_W_NOP;
     in->cond_add = in->cond_mul = VC4_QPU_COND_NEVER;
     for (int k = 0; k < 2; k++) {
         struct side *sd = &S[k];
-        if (!sd->used || sd->nop)
+        if (!sd->used || (sd->nop && !sd->has_dest))
             continue;
         uint8_t cond = (uint8_t)(sd->cond >= 0 ? sd->cond : VC4_QPU_COND_ALWAYS);
+        /* a nop with a destination (vc4asm AssembleInst::optimize): the ADD
+         * nop always gets cond never, the MUL nop keeps its condition */
+        if (sd->nop && (k == 0 || sd->dest.waddr == VC4_QPU_W_NOP))
+            cond = VC4_QPU_COND_NEVER;
         unsigned caps = sd->dest.caps & (REG_WR_A | REG_WR_B);
         if (caps == REG_WR_A && !need_ws(as, &pl->ws, k == 0 ? 0 : 1, sd->dest_col))
             return false;

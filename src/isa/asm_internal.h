@@ -237,6 +237,8 @@ struct asm_local_label {
     uint32_t *addrs; /* addresses in definition order (pass 1) */
     size_t n, cap;
     size_t seen;     /* definitions passed so far in this pass */
+    bool ahead;      /* a ":Nf" reference since the last definition: a plain
+                        ":N" now names the next definition too (vc4asm) */
 };
 
 struct asm_back {
@@ -255,7 +257,10 @@ struct vc4_asm {
     const struct vc4_allocator *alloc;
     struct vc4_diag_sink sink;
     struct vc4_buf out;
+    unsigned bits_used;  /* bits of the last output byte taken by bit data
+                            (.bit, .int2...); 0: the output is byte aligned */
     size_t call_start;   /* output offset where the current vc4_asm_source began */
+    unsigned call_bits;  /* bits_used there */
     unsigned errors, warnings;
     int pass;            /* 1: collect labels (quiet), 2: emit */
 
@@ -286,6 +291,12 @@ struct vc4_asm {
 
     struct asm_back back;
     bool in_back;
+
+    /* .clone of code not yet emitted (clone_code): pass 2 found one, and
+     * the quiet rerun of pass 2 copies from pass 2's output */
+    bool clone_ahead, quiet;
+    uint8_t *clone_src;
+    size_t clone_len;
 
     /* the line being processed */
     const char *cur_file;

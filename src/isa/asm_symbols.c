@@ -31,13 +31,13 @@ static void report(struct vc4_asm *as, enum vc4_severity sev, unsigned col, cons
     loc.file = as->cur_file;
     loc.line = as->cur_line;
     loc.col = col;
-    if (as->pass != 1) /* the second pass reports */
+    if (as->pass != 1 && !as->quiet) /* the second pass reports (not its rerun) */
         vc4_diag_emitv(&as->sink, sev, VC4_DIAG_SYNTAX, "asm", &loc, fmt, ap);
     if (sev == VC4_ERROR && as->errors == ASM_MAX_ERRORS) {
         /* A runaway construct can produce millions of errors: say so once
          * and stop the pass, as compilers do. */
         as->fatal = true;
-        if (as->pass != 1)
+        if (as->pass != 1 && !as->quiet)
             vc4_diag_emit(&as->sink, VC4_ERROR, VC4_DIAG_SYNTAX, "asm", &loc,
                           "too many errors (%d); stopping", ASM_MAX_ERRORS);
     }
@@ -360,16 +360,24 @@ bool asm_label_ref(struct vc4_asm *as, const char *p, size_t len, uint32_t *addr
         size_t k = p[len - 1] == 'f' ? l->seen : l->seen - 1;
         if (p[len - 1] == 'b' && l->seen == 0)
             return false;
+        if (p[len - 1] == 'f')
+            l->ahead = true;
         if (k >= l->n)
             return false;
         *addr = l->addrs[k];
         return true;
     }
-    if (is_digits(p, len)) { /* ":1" alone: the most recent definition */
+    if (is_digits(p, len)) {
+        /* ":1" alone (vc4asm Parser::labelRef): the most recent definition;
+         * before the first one, or after a ":1f" reference (which made the
+         * next definition the current name), the next definition */
         struct asm_local_label *l = loclab_get(as, p, len, false);
-        if (!l || l->seen == 0 || l->seen > l->n)
+        if (!l)
             return false;
-        *addr = l->addrs[l->seen - 1];
+        size_t k = l->seen == 0 || l->ahead ? l->seen : l->seen - 1;
+        if (k >= l->n)
+            return false;
+        *addr = l->addrs[k];
         return true;
     }
     struct asm_sym *s = asm_tab_find(&as->labels, p, len);
@@ -401,6 +409,7 @@ void asm_label_define(struct vc4_asm *as, const char *p, size_t len, uint32_t pc
             l->addrs[l->seen] = pc;
         }
         l->seen++;
+        l->ahead = false;
         return;
     }
     struct asm_sym *s = asm_tab_find(&as->labels, p, len);

@@ -18,8 +18,9 @@
 /*
  * Reset every field whose value the vc4asm text of this instruction does not
  * express to its canonical value:
- *   ALU:  nop add   -> cond_add 0, waddr_add 39, add_a 0, add_b 0
- *         nop mul   -> cond_mul 0, waddr_mul 39, mul_a 0, mul_b 0
+ *   ALU:  nop add   -> cond_add 0, add_a 0, add_b 0 (waddr_add kept: "nop ra0")
+ *         nop mul   -> mul_a 0, mul_b 0, cond_mul 0 if waddr_mul is 39
+ *                      (else kept: "mnop.ifz ra0")
  *         unary add -> add_b = add_a
  *         raddr_a 39 unless a used mux reads A; raddr_b 39 unless a used mux
  *         reads B (or sig 13 supplies a used immediate / rotation); sig 13 with
@@ -37,6 +38,10 @@ void vc4_qpu_canonicalize(struct vc4_qpu_instr *in);
 bool vc4_qpu_waddr_shared(unsigned waddr);
 /* Is the read name for raddr the same in both files (unif, vary, nop, vpm, mutex)? */
 bool vc4_qpu_raddr_shared(unsigned raddr);
+/* Does the ADD / MUL side of an ALU instruction name a destination: an
+ * operation, or a nop with a write address other than 39 ("nop ra0")? */
+bool vc4_qpu_add_writes(const struct vc4_qpu_instr *in);
+bool vc4_qpu_mul_writes(const struct vc4_qpu_instr *in);
 
 /*
  * The assembler's rule for placing operands that name a shared read register

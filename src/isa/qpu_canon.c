@@ -26,6 +26,16 @@ bool vc4_qpu_waddr_shared(unsigned waddr)
     }
 }
 
+bool vc4_qpu_add_writes(const struct vc4_qpu_instr *in)
+{
+    return in->op_add != VC4_QPU_A_NOP || in->waddr_add != VC4_QPU_W_NOP;
+}
+
+bool vc4_qpu_mul_writes(const struct vc4_qpu_instr *in)
+{
+    return in->op_mul != VC4_QPU_M_NOP || in->waddr_mul != VC4_QPU_W_NOP;
+}
+
 bool vc4_qpu_raddr_shared(unsigned raddr)
 {
     switch (raddr) {
@@ -64,16 +74,18 @@ static bool alu_pack_printed(const struct vc4_qpu_instr *in)
 
 static void canon_alu(struct vc4_qpu_instr *in)
 {
+    /* A nop keeps its write address: "nop ra0" (vc4asm Parser::doNOP) says
+     * it.  Its condition is what vc4asm's optimize gives it: never on the ADD
+     * ALU; on the MUL ALU never without a write, else as written. */
     if (in->op_add == VC4_QPU_A_NOP) {
         in->cond_add = VC4_QPU_COND_NEVER;
-        in->waddr_add = VC4_QPU_W_NOP;
         in->add_a = in->add_b = 0;
     } else if (vc4_qpu_op_add_is_unary(in->op_add)) {
         in->add_b = in->add_a;
     }
     if (in->op_mul == VC4_QPU_M_NOP) {
-        in->cond_mul = VC4_QPU_COND_NEVER;
-        in->waddr_mul = VC4_QPU_W_NOP;
+        if (in->waddr_mul == VC4_QPU_W_NOP)
+            in->cond_mul = VC4_QPU_COND_NEVER;
         in->mul_a = in->mul_b = 0;
     }
     /* the muxes the two ALUs read (a unary add reads add_a, now = add_b) */
@@ -90,7 +102,7 @@ static void canon_alu(struct vc4_qpu_instr *in)
     /* ws is expressed by any written destination: a name of one file, or for
      * a name both files share the raw raN / rbN (vc4asm: "or rb51, ..." sets
      * ws; the disassembler prints it so) */
-    if (in->op_add == VC4_QPU_A_NOP && in->op_mul == VC4_QPU_M_NOP)
+    if (!vc4_qpu_add_writes(in) && !vc4_qpu_mul_writes(in))
         in->ws = 0;
     /* pack after ws: where a pm-0 pack prints depends on ws */
     if (!alu_pack_printed(in))

@@ -124,6 +124,11 @@ static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
 {
     if (c->op_add == VC4_QPU_A_NOP) {
         vc4_out_puts(o, "nop");
+        if (c->waddr_add != VC4_QPU_W_NOP) { /* vc4asm "nop ra0" (cond never) */
+            vc4_out_puts(o, " ");
+            put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add,
+                      pin_ws(c, true, vc4_qpu_mul_writes(c)) == 1);
+        }
         return;
     }
     const char *name = vc4_qpu_op_add_name(c->op_add);
@@ -138,7 +143,7 @@ static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
         vc4_out_puts(o, ".setf");
     vc4_out_puts(o, " ");
     put_waddr(o, vc4_qpu_add_wfile(c), c->waddr_add,
-              pin_ws(c, true, c->op_mul != VC4_QPU_M_NOP) == 1);
+              pin_ws(c, true, vc4_qpu_mul_writes(c)) == 1);
     if (!c->pm && !c->ws)
         vc4_out_puts(o, vc4_qpu_pack_suffix(0, c->pack));
     vc4_out_puts(o, ", ");
@@ -152,7 +157,17 @@ static void put_add(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
 static void put_mul(struct vc4_out *o, const struct vc4_qpu_instr *c, const struct operands *ops)
 {
     if (c->op_mul == VC4_QPU_M_NOP) {
-        vc4_out_puts(o, "nop");
+        if (c->waddr_mul == VC4_QPU_W_NOP) {
+            vc4_out_puts(o, "nop");
+            return;
+        }
+        /* a MUL nop that writes (its condition kept): "mnop" ties it to the
+         * MUL ALU whatever the ADD part says (vc4asm's opcode table) */
+        vc4_out_puts(o, "mnop");
+        vc4_out_puts(o, vc4_qpu_cond_suffix(c->cond_mul));
+        vc4_out_puts(o, " ");
+        put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul,
+                  pin_ws(c, vc4_qpu_add_writes(c), true) == 2);
         return;
     }
     vc4_out_puts(o, vc4_qpu_op_mul_name(c->op_mul));
@@ -172,7 +187,7 @@ static void put_mul(struct vc4_out *o, const struct vc4_qpu_instr *c, const stru
     }
     vc4_out_puts(o, " ");
     put_waddr(o, vc4_qpu_mul_wfile(c), c->waddr_mul,
-              pin_ws(c, c->op_add != VC4_QPU_A_NOP, true) == 2);
+              pin_ws(c, vc4_qpu_add_writes(c), true) == 2);
     if (c->pm) { /* pm-1 code 11 reads ".8abcds" (canon: printed only then) */
         vc4_out_puts(o, vc4_qpu_pack_suffix(c->pack == VC4_QPU_PACK_A_8888_SAT ? 0 : 1, c->pack));
         /* into a regfile-A register ".8a" means the regfile-A pack (vc4asm

@@ -547,9 +547,9 @@ static void test_symbols_api(void)
     vc4_asm_destroy(as);
 }
 
-/* .clone label, count copies already emitted instructions (vc4asm
- * directives.html, its example: the delay slots of a branch hold the first
- * instructions of the target and the branch goes past them). */
+/* .clone label, count copies instructions (vc4asm directives.html, its
+ * example: the delay slots of a branch hold the first instructions of the
+ * target and the branch goes past them). */
 static void test_clone(void)
 {
     struct result r;
@@ -570,11 +570,118 @@ static void test_clone(void)
     CHECK_EQ_U64(word(&r, 8), line_word("mov r0, 5"));
     /* branch at 32: target 24, relative to 32 + 32 */
     CHECK_EQ_U64((uint32_t)word(&r, 4), (uint32_t)(24 - (32 + 32)));
-    /* the code after the label must exist already */
+    /* the code after the label may come later; a clone of itself copies
+     * its own copies, word by word as vc4asm does */
     assemble("  .clone :later, 1\n:later\n  nop\n", &r);
-    CHECK(r.st != VC4_OK);
-    CHECK(strstr(r.d.text, ".clone") != NULL);
+    CHECK_MSG(r.st == VC4_OK && r.size == 16, "%s", r.d.text);
+    CHECK_EQ_U64(word(&r, 0), line_word("nop"));
     assemble(":a\n  nop\n  .clone :a, 2\n", &r);
+    CHECK_MSG(r.st == VC4_OK && r.size == 24, "%s", r.d.text);
+    CHECK_EQ_U64(word(&r, 2), line_word("nop"));
+
+    /* a label that comes later (vc4asm Parser::parseCLONE copies what its
+     * first pass assembled there): the branch skips the cloned three, lands
+     * at target + 24 = 72: offset 72 - (0 + 32) */
+    assemble("    brr -, r:target + 3*8\n"
+             "    .clone :target, 3\n"      /* 8, 16, 24 */
+             "    nop\n"                    /* 32 */
+             ".byte 300\n.align 8\n"        /* 40; one warning, reported once */
+             ":target\n"                    /* 48 */
+             "    mov r0, 1\n    mov r1, 2\n    mov r2, 3\n    mov r3, :target\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK && r.d.warnings == 1 && r.d.errors == 0, "%s", r.d.text);
+    CHECK_EQ_INT(r.size, 10 * 8);
+    CHECK_EQ_U64((uint32_t)word(&r, 0), 40);
+    for (size_t i = 1; i <= 3; i++)
+        CHECK_EQ_U64(word(&r, i), word(&r, i + 5));
+    CHECK_EQ_U64(word(&r, 6), line_word("mov r0, 1"));
+    CHECK_EQ_U64((uint32_t)word(&r, 9), 48);
+    assemble(".clone :end, 2\nnop\n:end\nnop\n", &r); /* past the end of the code */
+    CHECK(r.st != VC4_OK && strstr(r.d.text, "past the end") != NULL);
+}
+
+/* vc4asm's labels (Parser::ParseLine, parseLabel, labelRef, defineLabel):
+ * a ':' followed by a blank or the end of the line is the anonymous label
+ * (a branch-target mark that names nothing); ": nop" is that mark and then
+ * the instruction nop, ":nop" a label.  A plain numeric ":1" names the most
+ * recent definition, but before the first one, or after a ":1f" reference,
+ * the next one.  A label is the byte address of what follows, also inside
+ * data (no padding); between bits it is an error. */
+static void test_vc4asm_labels(void)
+{
+    struct result r;
+    assemble(":\n"
+             "  mov r0, :1      # 0: no definition of 1 yet: the next, 16\n"
+             ": nop             # 8: anonymous label, then nop\n"
+             ":1\n"
+             "  mov r1, :1      # 16: the most recent, 16\n"
+             "  mov r2, :1f     # 24: the next, 40\n"
+             "  mov r3, :1      # 32: after :1f the name is the next one, 40\n"
+             ":1 :\n"
+             "  mov r0, :1      # 40: 40\n"
+             ".byte 1, 2, 3     # 48..50\n"
+             ":tbl .byte 4      # 51: inside data, no padding\n"
+             ".byte :tbl\n",
+             &r);
+    CHECK_MSG(r.st == VC4_OK && r.d.warnings == 0, "%s", r.d.text);
+    CHECK_EQ_INT(r.size, 53);
+    static const uint32_t imm[] = {16, 0, 16, 40, 40, 40};
+    for (size_t i = 0; i < 6; i++)
+        if (i != 1)
+            CHECK_EQ_U64((uint32_t)word(&r, i), imm[i]);
+    CHECK_EQ_U64(word(&r, 1), line_word("nop"));
+    CHECK_EQ_INT(r.bytes[51], 4);
+    CHECK_EQ_INT(r.bytes[52], 51);
+
+    assemble(".bit 1\n:x\n", &r); /* vc4asm NO_LABEL_AT_BIT_BOUNDARY */
+    CHECK(r.st != VC4_OK && strstr(r.d.text, "bit boundary") != NULL);
+    assemble("foo : nop\n", &r);  /* "foo :" is no label (the colon must touch) */
+    CHECK(r.st != VC4_OK);
+}
+
+/* Bit data (vc4asm Parser::parseDATA: .bit/.int1 1 bit, .int2, .int4): each
+ * value is ORed in at the bit offset within the 64-bit word, least
+ * significant bit first (words are stored little-endian, so bit i of the
+ * output is bit i % 8 of byte i / 8); values cross bytes and words; an
+ * integer out of range warns and keeps its low bits; data that does not
+ * start at a multiple of its width warns once a line; an instruction after
+ * data is padded to the next word with a warning (INSTRUCTION_REQUIRES_
+ * ALIGNMENT). */
+static void test_bit_data(void)
+{
+    struct result r;
+    assemble(".bit 1, 0, 1, 1\n"     /* bits 0-3: 1 0 1 1 -> 0x0d */
+             ".int4 0xa\n"           /* bits 4-7 -> byte 0 = 0xad */
+             ".int2 1, 2, 3, -1\n"   /* 1 | 2 << 2 | 3 << 4 | 3 << 6 = 0xf9 */
+             ".int1 1\n"             /* bit 16 */
+             ".bit 0, 1\n"           /* bits 17, 18 -> byte 2 = 0x05 */
+             ".byte 0x80\n"          /* bits 19-26, unaligned (warning): byte 3 = 0x04 */
+             ".int4 0x1f\n"          /* out of range, unaligned (27 % 4): 0xf at 27-30 -> 0x7c */
+             ".bit 2\n"              /* out of range (warning), 0 at bit 31 */
+             ".int 0x12345678\n",    /* bytes 4-7 */
+             &r);
+    CHECK_MSG(r.st == VC4_OK && r.d.warnings == 4, "%s", r.d.text);
+    static const uint8_t want[] = {0xad, 0xf9, 0x05, 0x7c, 0x78, 0x56, 0x34, 0x12};
+    CHECK_EQ_INT(r.size, sizeof want);
+    CHECK(r.size == sizeof want && memcmp(r.bytes, want, sizeof want) == 0);
+
+    /* a value across the word boundary, then an instruction padded to the
+     * next word: bits 56-61 set, .int4 0xf at 62-65 (unaligned: 62 % 4) */
+    assemble(".int 0\n.short 0\n.byte 0\n.bit 1, 1, 1, 1, 1, 1\n.int4 0xf\nnop\n", &r);
+    CHECK_MSG(r.st == VC4_OK && r.d.warnings == 2, "%s", r.d.text);
+    CHECK_EQ_INT(r.size, 24);
+    CHECK_EQ_U64(word(&r, 0), UINT64_C(0xff00000000000000));
+    CHECK_EQ_U64(word(&r, 1), 3);
+    CHECK_EQ_U64(word(&r, 2), line_word("nop"));
+
+    /* .align N, offset: the next address is offset modulo N (zero fill);
+     * .align 0 does nothing; between bits it first fills the byte */
+    assemble(".byte 1\n.align 8, 4\n.byte 2\n.align 0\n.bit 1\n.align 2\n.byte 3\n", &r);
+    CHECK_MSG(r.st == VC4_OK && r.d.warnings == 0, "%s", r.d.text);
+    static const uint8_t want2[] = {1, 0, 0, 0, 2, 1, 3};
+    CHECK_EQ_INT(r.size, sizeof want2);
+    CHECK(r.size == sizeof want2 && memcmp(r.bytes, want2, sizeof want2) == 0);
+    assemble(".bit 1.0\n", &r);
     CHECK(r.st != VC4_OK);
 }
 
@@ -582,4 +689,5 @@ TEST_LIST(test_labels_and_branches, test_directives, test_data_and_comments,
           test_qinc_and_semaphores, test_corpus_program, test_diagnostics, test_hostile,
           test_symbols_api, test_regression_exponential_recursion,
           test_regression_macro_defined_in_call, test_macro_dash_argument,
-          test_regression_empty_rep_work, test_vc4asm_dialect, test_clone)
+          test_regression_empty_rep_work, test_vc4asm_dialect, test_clone,
+          test_vc4asm_labels, test_bit_data)

@@ -814,6 +814,24 @@ static const struct vec vc4asm_rules[] = {
     {"srel -, 16", 0x00, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
     {"srel -, 0x123", 0x123, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
     {"sacq -, 0x2f", 0x3f, 0xeu << 28 | 4 << 25 | 39 << 6 | 39},
+    /* nop with a destination (vc4asm Parser::doNOP -> applyTarget, then
+     * AssembleInst::optimize): the op stays nop, the write address is set.
+     * An ADD nop gets cond never whatever ("case A_NOP: CondA = C_NEVER"), a
+     * MUL nop keeps its condition when it writes ("if (WAddrM == R_NOP)
+     * CondM = C_NEVER"), which Inst::reset set to always (1).  ws as for any
+     * destination: ra0 from the ADD ALU 0, rb0 1; ra0 from the MUL ALU 1.
+     * Muxes 0, raddr 39/39, no signal (1). */
+    {"nop ra0", 39 << 18 | 39 << 12, 0x1u << 28 | 0 << 6 | 39},
+    {"nop rb0", 39 << 18 | 39 << 12, 0x1u << 28 | 1 << 12 | 0 << 6 | 39},
+    {"nop.ifz ra0", 39 << 18 | 39 << 12, 0x1u << 28 | 0 << 6 | 39},
+    {"mnop ra0", 39 << 18 | 39 << 12, 0x1u << 28 | 1 << 14 | 1 << 12 | 39 << 6 | 0},
+    {"mnop.ifz ra0", 39 << 18 | 39 << 12, 0x1u << 28 | 2 << 14 | 1 << 12 | 39 << 6 | 0},
+    /* the ADD ALU is taken: nop goes to the MUL ALU (applyADD -> applyMUL);
+     * add = 12, r0 = waddr 32, r1 r2 = muxes 1 2 */
+    {"add r0, r1, r2; nop ra3", 12u << 24 | 39 << 18 | 39 << 12 | 1 << 9 | 2 << 6,
+     0x1u << 28 | 1 << 17 | 1 << 14 | 1 << 12 | 32 << 6 | 3},
+    /* "nop -" is a plain nop */
+    {"nop -", 39 << 18 | 39 << 12, 0x1u << 28 | 39 << 6 | 39},
 };
 
 static void test_vc4asm_rules(void)
@@ -906,6 +924,35 @@ static void test_vc4asm_spellings(void)
         {"fadd.unpack16b r0, r1, ra2", "fadd r0, r1, ra2.16b"},
         {"fmul.unpack8d r0, r4, r1", "fmul r0, r4.8d, r1"},
         {"add.pack8as.unpack16a ra5, ra1, r2", "add ra5.8as, ra1.16a, r2"},
+        /* vc4asm's other names (Parser.tables.cpp opcodeMap, regMap, extMap):
+         * Broadcom's signal mnemonics, register names and carry conditions */
+        {"break", "bkpt"}, {"tswitch", "thrsw"}, {"tend", "thrend"},
+        {"waitscb", "sbwait"}, {"unlscb", "sbdone"}, {"lswitch", "lthrsw"},
+        {"ldcvtlb", "loadcv"}, {"ldcotlb", "loadc"}, {"ldcoend", "ldcend"},
+        {"ldaltlb", "loadam"},
+        {"mov r0, element_number", "mov r0, elem_num"}, {"mov r0, qpu_number", "mov r0, qpu_num"},
+        {"mov r0, quad_x", "mov r0, x_coord"}, {"mov r0, quad_y", "mov r0, y_coord"},
+        {"mov r0, x_pixel_coord", "mov r0, x_coord"}, {"mov y_pixel_coord, r0", "mov y_coord, r0"},
+        {"mov ms_flags, r0", "mov ms_mask, r0"}, {"mov r0, mutex_acquire", "mov r0, mutex"},
+        {"mov mutex_release, r0", "mov mutex, r0"}, {"mov sfu_exp, r0", "mov exp, r0"},
+        {"mov sfu_log, r0", "mov log, r0"}, {"mov sfu_recip, r0", "mov recip, r0"},
+        {"mov sfu_recipsqrt, r0", "mov recipsqrt, r0"}, {"mov tlb_z, r0", "mov tlbz, r0"},
+        {"mov tlb_colour_all, r0", "mov tlbc, r0"}, {"mov tlb_colour_ms, r0", "mov tlbm, r0"},
+        {"mov tlb_alpha_mask, r0", "mov tlbam, r0"}, {"mov tlb_stencil, r0", "mov stencil, r0"},
+        {"mov tmu0_s, r0", "mov t0s, r0"}, {"mov tmu0_t, r0", "mov t0t, r0"},
+        {"mov tmu0_r, r0", "mov t0r, r0"}, {"mov tmu0_b, r0", "mov t0b, r0"},
+        {"mov tmu1_s, r0", "mov t1s, r0"}, {"mov tmu1_t, r0", "mov t1t, r0"},
+        {"mov tmu1_r, r0", "mov t1r, r0"}, {"mov tmu1_b, r0", "mov t1b, r0"},
+        {"mov r0, uniform_read", "mov r0, unif"}, {"mov r0, varying_read", "mov r0, vary"},
+        {"mov r0, vpm_read", "mov r0, vpm"}, {"mov vpm_write, r0", "mov vpm, r0"},
+        {"mov vpm_ld_addr, r0", "mov vr_addr, r0"}, {"mov vpm_st_addr, r0", "mov vw_addr, r0"},
+        {"mov r0, vpm_ld_busy", "mov r0, vr_busy"}, {"mov r0, vpm_st_busy", "mov r0, vw_busy"},
+        {"mov r0, vpm_ld_wait", "mov r0, vr_wait"}, {"mov r0, vpm_st_wait", "mov r0, vw_wait"},
+        {"mov vpmvcd_rd_setup, r0", "mov vr_setup, r0"},
+        {"mov vpmvcd_wr_setup, r0", "mov vw_setup, r0"},
+        {"brr.allcs -, 8", "brr.allc -, 8"}, {"brr.allcc -, 8", "brr.allnc -, 8"},
+        {"brr.anycs -, 8", "brr.anyc -, 8"}, {"brr.anycc -, 8", "brr.anync -, 8"},
+        {"mov r0, sqrt(16.)", "mov r0, 4."},
     };
     for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
         struct vc4_qpu_instr a, b;
@@ -918,6 +965,7 @@ static void test_vc4asm_spellings(void)
     }
     static const char *const bad[] = {
         "nop.pack8a", "fadd.pack9a r0, r1, r2", "fadd.pack8a r0.8b, r1, r2",
+        "mov quad_x, r0", "mov vpm_read, r0", "mov r0, vpm_write", /* one-way names */
         "fadd.unpack8a r0, r1, r2", "fadd.unpack8a r0, ra1.8b, r2",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
