@@ -172,6 +172,7 @@ static void emit_instruction(struct vc4_asm *as, struct asm_tok *t, int n)
     vc4_qpu_store_le(b, encode_fast(&in));
     if (!emit(as, b, 8, t[0].col))
         return;
+    as->inst_end = as->out.len;
     note_inst_line(as);
 }
 
@@ -181,6 +182,7 @@ static void emit_placeholder(struct vc4_asm *as)
     uint8_t z[8] = {0};
     pad_to_word(as, 1);
     emit(as, z, 8, 1);
+    as->inst_end = as->out.len;
 }
 
 /* ---- lines and blocks -------------------------------------------------------------- */
@@ -920,10 +922,12 @@ static void do_data(struct vc4_asm *as, const struct asm_tok *t, int n, int pos,
 
 /* .align N[, offset] (vc4asm Parser::parseALIGN / doALIGN): N a power of two
  * (0: nothing; vc4asm takes up to 64, vc4kit up to 4096); what follows starts
- * at an address that is offset modulo N.  The gap is zero bits and bytes:
- * vc4asm fills whole 64-bit words with nop instructions, but vc4kit's
- * control lists and shader records align with it as vc4_cl_align does, with
- * zeros (docs/assembly.md, deviations). */
+ * at an address that is offset modulo N.  The part of the gap inside a 64-bit
+ * word is zero bits and bytes.  Whole words: vc4asm V0.3 stores the nop
+ * instruction (0x100009e7_009e7000), so padding that execution falls into is
+ * harmless; vc4kit does the same when the align follows an instruction, and
+ * fills with zeros after data, where vc4kit's control lists and shader records
+ * align as vc4_cl_align does (docs/assembly.md, deviations). */
 static void do_align(struct vc4_asm *as, const struct asm_tok *t, int n)
 {
     int pos = 1;
@@ -956,6 +960,15 @@ static void do_align(struct vc4_asm *as, const struct asm_tok *t, int n)
     if (at == want)
         return;
     uint64_t gap = (want - at) & (bits - 1);
+    if (as->out.len == as->inst_end && !as->bits_used && (as->out.len & 7) == 0) {
+        struct vc4_qpu_instr nop;
+        vc4_qpu_nop(&nop);
+        uint8_t b[8];
+        vc4_qpu_store_le(b, encode_fast(&nop));
+        for (; gap >= 64 && !as->fatal; gap -= 64)
+            emit(as, b, 8, t[0].col);
+        as->inst_end = as->out.len;
+    }
     for (uint64_t g = gap; g && !as->fatal;) {
         unsigned k = g > 64 ? 64 : (unsigned)g;
         emit_bits(as, 0, k, t[0].col);
@@ -1405,6 +1418,7 @@ static void reset_pass(struct vc4_asm *as)
 {
     as->out.len = as->call_start;
     as->bits_used = as->call_bits;
+    as->inst_end = as->call_start; /* the start counts as code, as in vc4asm */
     as->out.failed = false;
     asm_tab_truncate(as, &as->globals, as->globals_keep);
     for (size_t i = 0; i < as->globals.n; i++)

@@ -259,6 +259,9 @@ struct vc4_asm {
     struct vc4_buf out;
     unsigned bits_used;  /* bits of the last output byte taken by bit data
                             (.bit, .int2...); 0: the output is byte aligned */
+    size_t inst_end;     /* output offset just past the last instruction word:
+                            .align in code (nothing emitted since) pads whole
+                            words with nop instructions, as vc4asm does */
     size_t call_start;   /* output offset where the current vc4_asm_source began */
     unsigned call_bits;  /* bits_used there */
     unsigned errors, warnings;

@@ -683,6 +683,18 @@ static void test_bit_data(void)
     CHECK(r.size == sizeof want2 && memcmp(r.bytes, want2, sizeof want2) == 0);
     assemble(".bit 1.0\n", &r);
     CHECK(r.st != VC4_OK);
+
+    /* whole words of an .align in code are nop instructions (vc4asm V0.3
+     * Parser::doALIGN stores 0x100009e7009e7000, so falling into the padding
+     * is harmless); after data they stay zero (vc4_cl_align's padding) */
+    assemble("nop\n.align 32\n.byte 1\n.align 8\n.align 32\n.byte 2\n", &r);
+    CHECK_MSG(r.st == VC4_OK && r.d.warnings == 0, "%s", r.d.text);
+    CHECK_EQ_INT(r.size, 65);
+    for (unsigned w = 0; w < 4 && r.size == 65; w++)
+        CHECK_EQ_U64(word(&r, w), UINT64_C(0x100009e7009e7000));
+    CHECK(r.size == 65 && r.bytes[32] == 1 && r.bytes[64] == 2);
+    for (unsigned i = 33; i < 64 && r.size == 65; i++)
+        CHECK(r.bytes[i] == 0);
 }
 
 TEST_LIST(test_labels_and_branches, test_directives, test_data_and_comments,
