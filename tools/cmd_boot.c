@@ -5,7 +5,8 @@
  *
  *   vc4kit boot kernel.img [--board pi1|pi2|pi3] [--aarch64] [--kernel-old]
  *               [--load-addr ADDR] [-o OUT.png] [--frames N] [--max-insns N]
- *               [--time SECONDS] [--expect GOLD.png] [--stats] [--dump-tiles FILE|-]
+ *               [--time SECONDS] [--png-at T1,T2,...] [--expect GOLD.png] [--stats]
+ *               [--dump-tiles FILE|-]
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,8 @@ static void usage(FILE *f)
 {
     fputs("usage: vc4kit boot IMAGE [--board pi1|pi2|pi3] [--aarch64] [--kernel-old]\n"
           "                   [--load-addr ADDR] [-o OUT.png] [--frames N] [--max-insns N]\n"
-          "                   [--time SECONDS] [--expect GOLD.png] [--qpus N] [--strict]\n"
-          "                   [--stats] [--dump-tiles FILE|-]\n"
+          "                   [--time SECONDS] [--png-at T1,T2,...] [--expect GOLD.png]\n"
+          "                   [--qpus N] [--strict] [--stats] [--dump-tiles FILE|-]\n"
           "Run a Raspberry Pi bare-metal kernel image on an emulated ARM core (Unicorn) with\n"
           "the Pi's mailbox, system timer, UARTs, GPIO, interrupt controller and the emulated\n"
           "V3D.  Text the program writes to a UART goes to stdout; the frame buffer it\n"
@@ -40,6 +41,8 @@ static void usage(FILE *f)
           "                    end the run after N frames\n"
           "  --max-insns N     end after N ARM instructions (default 2000000000)\n"
           "  --time SECONDS    end after SECONDS of emulated time (default 10)\n"
+          "  --png-at T1,T2,.. write OUT-at-T.png when the emulated time reaches each T:\n"
+          "                    milliseconds, or with a unit: 500us, 20ms, 2s (at most 64)\n"
           "  --expect GOLD.png compare the final frame buffer with GOLD.png (exit 1 if not equal)\n"
           "  --qpus N, --strict, --stats, --dump-tiles FILE  as in `vc4kit render`\n"
           "The run ends when the CPU parks (a branch to itself, WFI/WFE with nothing\n"
@@ -61,8 +64,11 @@ int cmd_boot(int argc, char **argv)
 }
 #else
 
+#define BOOT_MAX_AT 64
+
 struct boot_out {
     const char *stem;       /* OUT without .png */
+    uint64_t at_us[BOOT_MAX_AT];
     struct vc4_arm *arm;
     struct vc4_diag_sink sink;
     int rc;
@@ -105,6 +111,70 @@ static void on_frame(void *user, struct vc4_arm *arm, uint64_t frame)
         o->rc = 2;
 }
 
+/* OUT-at-5ms.png: the time in milliseconds when whole, else microseconds */
+static void at_path(char *path, size_t n, const char *stem, uint64_t us)
+{
+    if (us % 1000 == 0)
+        snprintf(path, n, "%s-at-%llums.png", stem, (unsigned long long)(us / 1000));
+    else
+        snprintf(path, n, "%s-at-%lluus.png", stem, (unsigned long long)us);
+}
+
+static void on_time(void *user, struct vc4_arm *arm, size_t index, uint64_t time_us)
+{
+    (void)time_us;
+    struct boot_out *o = user;
+    char path[4096 + 48];
+    at_path(path, sizeof path, o->stem, o->at_us[index]);
+    if (!write_display(arm, path, o->sink, NULL, NULL, NULL))
+        o->rc = 2;
+}
+
+/* "5,20ms,500us,2s": milliseconds unless a unit says otherwise; sorted,
+ * repeats dropped.  Returns the count, 0 on an error (said on stderr). */
+static size_t parse_times(const char *list, uint64_t *out, size_t max)
+{
+    size_t n = 0;
+    const char *p = list;
+    for (;;) {
+        char *end = NULL;
+        if (*p < '0' || *p > '9') {
+            tool_error("boot: --png-at takes times like 5,20ms,500us,2s, not '%s'", list);
+            return 0;
+        }
+        unsigned long long v = strtoull(p, &end, 10);
+        uint64_t scale = 1000;
+        if (!strncmp(end, "us", 2))
+            scale = 1, end += 2;
+        else if (!strncmp(end, "ms", 2))
+            end += 2;
+        else if (*end == 's')
+            scale = 1000000, end += 1;
+        if ((*end && *end != ',') || v > UINT64_MAX / 1000000 / 1000) {
+            tool_error("boot: --png-at takes times like 5,20ms,500us,2s, not '%s'", list);
+            return 0;
+        }
+        if (n == max) {
+            tool_error("boot: --png-at takes at most %zu times", max);
+            return 0;
+        }
+        uint64_t us = v * scale;
+        size_t i = n++;
+        while (i > 0 && out[i - 1] > us) { /* insertion: ascending */
+            out[i] = out[i - 1];
+            i--;
+        }
+        out[i] = us;
+        if (i > 0 && out[i - 1] == us) { /* a repeat */
+            memmove(out + i, out + i + 1, (n - i - 1) * sizeof *out);
+            n--;
+        }
+        if (!*end)
+            return n;
+        p = end + 1;
+    }
+}
+
 static void uart_out(void *user, const char *text, size_t len)
 {
     (void)user;
@@ -145,7 +215,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 enum boot_opt {
     BOOT_AARCH64, BOOT_KERNEL_OLD, BOOT_STATS, BOOT_STRICT, BOOT_BOARD, BOOT_OUT, BOOT_EXPECT,
-    BOOT_DUMP_TILES, BOOT_LOAD_ADDR, BOOT_FRAMES, BOOT_MAX_INSNS, BOOT_TIME, BOOT_QPUS,
+    BOOT_DUMP_TILES, BOOT_LOAD_ADDR, BOOT_FRAMES, BOOT_MAX_INSNS, BOOT_TIME, BOOT_QPUS, BOOT_PNG_AT,
 };
 
 static const struct tool_opt boot_opts[] = {
@@ -157,6 +227,7 @@ static const struct tool_opt boot_opts[] = {
     {.name = "-o", .kind = TOOL_OPT_STRING, .id = BOOT_OUT},
     {.name = "--expect", .kind = TOOL_OPT_STRING, .id = BOOT_EXPECT},
     {.name = "--dump-tiles", .kind = TOOL_OPT_STRING, .id = BOOT_DUMP_TILES},
+    {.name = "--png-at", .kind = TOOL_OPT_STRING, .id = BOOT_PNG_AT},
     {.name = "--load-addr", .kind = TOOL_OPT_NUMBER, .id = BOOT_LOAD_ADDR, .min = 0, .max = UINT32_MAX},
     {.name = "--frames", .kind = TOOL_OPT_NUMBER, .id = BOOT_FRAMES, .min = 1, .max = UINT32_MAX},
     {.name = "--max-insns", .kind = TOOL_OPT_NUMBER, .id = BOOT_MAX_INSNS, .min = 1, .max = UINT64_MAX},
@@ -166,7 +237,7 @@ static const struct tool_opt boot_opts[] = {
 static const struct tool_cmd boot_cmd = {"boot", usage, boot_opts, TOOL_NOPTS(boot_opts)};
 
 struct boot_args {
-    const char *image, *out, *expect, *tiles_out, *board_name;
+    const char *image, *out, *expect, *tiles_out, *board_name, *png_at;
     bool aarch64, kernel_old, stats, strict, have_load;
     uint64_t load, frames, max_insns, time_s, qpus;
 };
@@ -190,6 +261,7 @@ static int boot_arg(void *user, int id, const char *arg, uint64_t num)
     case BOOT_OUT: a->out = arg; return -1;
     case BOOT_EXPECT: a->expect = arg; return -1;
     case BOOT_DUMP_TILES: a->tiles_out = arg; return -1;
+    case BOOT_PNG_AT: a->png_at = arg; return -1;
     case BOOT_LOAD_ADDR: a->load = num, a->have_load = true; return -1;
     case BOOT_FRAMES: a->frames = num; return -1;
     case BOOT_MAX_INSNS: a->max_insns = num; return -1;
@@ -259,6 +331,11 @@ int cmd_boot(int argc, char **argv)
     char final_png[sizeof stem + 8];
     snprintf(final_png, sizeof final_png, "%s.png", stem);
 
+    struct boot_out bo = {.stem = stem};
+    size_t n_at = 0;
+    if (args.png_at && !(n_at = parse_times(args.png_at, bo.at_us, BOOT_MAX_AT)))
+        return 2;
+
     size_t len = 0;
     uint8_t *img = tool_read_file(image, &len);
     if (!img)
@@ -268,7 +345,7 @@ int cmd_boot(int argc, char **argv)
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
     struct vc4_emu_options eo = {.sink = sink, .strict = strict, .num_qpus = (unsigned)qpus};
     struct vc4_emu *emu = vc4_emu_create(&eo);
-    struct boot_out bo = {.stem = stem, .sink = sink};
+    bo.sink = sink;
     struct vc4_arm_options ao = vc4_arm_defaults(board, aarch64);
     ao.sink = sink;
     ao.load_addr = have_load ? (uint32_t)load : kernel_old ? 0 : ao.load_addr;
@@ -279,6 +356,12 @@ int cmd_boot(int argc, char **argv)
     if (frames) {
         ao.on_frame = on_frame;
         ao.frame_user = &bo;
+    }
+    if (n_at) {
+        ao.at_us = bo.at_us;
+        ao.n_at = n_at;
+        ao.on_time = on_time;
+        ao.time_user = &bo;
     }
     struct vc4_arm *arm = emu ? vc4_arm_create(emu, &ao) : NULL;
     bo.arm = arm;
@@ -296,6 +379,18 @@ int cmd_boot(int argc, char **argv)
                 (unsigned long long)r.pc, (unsigned long long)r.insns, (double)r.time_us / 1e6,
                 (unsigned long long)r.frames);
         bool clean = r.end == VC4_ARM_END_PARKED || r.end == VC4_ARM_END_WFI || r.end == VC4_ARM_END_FRAME_LIMIT;
+        bool parked = r.end == VC4_ARM_END_PARKED || r.end == VC4_ARM_END_WFI;
+        for (size_t i = r.times_reached; i < n_at; i++) {
+            /* a parked CPU changes nothing more: its frame buffer is the
+             * picture at the later times; else the time was never reached */
+            char path[sizeof stem + 48];
+            at_path(path, sizeof path, stem, bo.at_us[i]);
+            if (parked)
+                on_time(&bo, arm, i, bo.at_us[i]);
+            else
+                tool_error("boot: --png-at: the run ended at %llu us, before %llu us: no %s",
+                           (unsigned long long)r.time_us, (unsigned long long)bo.at_us[i], path);
+        }
         if (st != VC4_OK || !clean)
             rc = 1;
         if (bo.rc)
@@ -304,9 +399,9 @@ int cmd_boot(int argc, char **argv)
             struct vc4_emu_render_stats s;
             vc4_emu_render_stats(emu, &s);
             printf("boot stats:\n  arm: instructions %llu, emulated time %llu us, V3D kicks %llu, "
-                   "unknown peripheral accesses %llu\n",
+                   "unknown peripheral accesses %llu, IRQs taken %llu\n",
                    (unsigned long long)r.insns, (unsigned long long)r.time_us, (unsigned long long)r.v3d_kicks,
-                   (unsigned long long)r.unknown_accesses);
+                   (unsigned long long)r.unknown_accesses, (unsigned long long)r.irqs);
             printf("  v3d: frames %llu, qpu cycles %llu, instructions %llu; binner prims in %llu, binned %llu; "
                    "fragments %llu, samples written %llu, z fails %llu\n",
                    (unsigned long long)r.frames, (unsigned long long)s.qpu.cycles,

@@ -50,6 +50,8 @@ struct vc4_arm;
 
 /* Called after each V3D end of frame (frame = 1, 2, ...). */
 typedef void (*vc4_arm_frame_fn)(void *user, struct vc4_arm *arm, uint64_t frame);
+/* Called when the emulated time reaches at_us[index] (--png-at). */
+typedef void (*vc4_arm_time_fn)(void *user, struct vc4_arm *arm, size_t index, uint64_t time_us);
 /* UART text (PL011 and mini UART) as the guest writes it. */
 typedef void (*vc4_arm_uart_fn)(void *user, const char *text, size_t len);
 
@@ -67,6 +69,13 @@ struct vc4_arm_options {
     void *uart_user;
     vc4_arm_frame_fn on_frame;
     void *frame_user;
+    /* times (emulated microseconds, ascending) at which on_time is called,
+     * at the first translated block boundary at or after each, with the
+     * V3D's queued work run first */
+    const uint64_t *at_us;
+    size_t n_at;
+    vc4_arm_time_fn on_time;
+    void *time_user;
 };
 
 /* The firmware's defaults for a board: load address 0x8000 (0x80000 for
@@ -92,6 +101,8 @@ struct vc4_arm_result {
     uint64_t frames;     /* V3D ends of frame */
     uint64_t v3d_kicks;  /* CT0/CT1 starts and user programs queued */
     uint64_t unknown_accesses; /* peripheral accesses nothing answers */
+    uint64_t irqs;       /* IRQ exceptions the core took */
+    size_t times_reached;/* of o.at_us: how many on_time calls were made */
 };
 
 /* Run until the CPU parks or a limit; the status is VC4_OK for a park or a
