@@ -6,11 +6,12 @@
  *   vc4kit boot kernel.img [--board pi1|pi2|pi3] [--aarch64] [--kernel-old]
  *               [--load-addr ADDR] [-o OUT.png] [--frames N] [--max-insns N]
  *               [--time SECONDS] [--png-at T1,T2,...] [--expect GOLD.png] [--stats]
- *               [--dump-tiles FILE|-]
+ *               [--dump-tiles FILE|-] [--window]
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "boot_window.h"
 #include "tool.h"
 #include "vc4kit/emu.h"
 #include "vc4kit/tex.h"
@@ -24,7 +25,7 @@ static void usage(FILE *f)
     fputs("usage: vc4kit boot IMAGE [--board pi1|pi2|pi3] [--aarch64] [--kernel-old]\n"
           "                   [--load-addr ADDR] [-o OUT.png] [--frames N] [--max-insns N]\n"
           "                   [--time SECONDS] [--png-at T1,T2,...] [--expect GOLD.png]\n"
-          "                   [--qpus N] [--strict] [--stats] [--dump-tiles FILE|-]\n"
+          "                   [--qpus N] [--strict] [--stats] [--dump-tiles FILE|-] [--window]\n"
           "Run a Raspberry Pi bare-metal kernel image on an emulated ARM core (Unicorn) with\n"
           "the Pi's mailbox, system timer, UARTs, GPIO, interrupt controller and the emulated\n"
           "V3D.  Text the program writes to a UART goes to stdout; the frame buffer it\n"
@@ -45,6 +46,9 @@ static void usage(FILE *f)
           "                    milliseconds, or with a unit: 500us, 20ms, 2s (at most 64)\n"
           "  --expect GOLD.png compare the final frame buffer with GOLD.png (exit 1 if not equal)\n"
           "  --qpus N, --strict, --stats, --dump-tiles FILE  as in `vc4kit render`\n"
+          "  --window          show the frame buffer live in a window (SDL2; if this vc4kit\n"
+          "                    was built with it), 60 times per emulated second and at each\n"
+          "                    frame, paced to the wall clock; closing it ends the run\n"
           "The run ends when the CPU parks (a branch to itself, WFI/WFE with nothing\n"
           "pending), at a limit, at a fault or at a V3D failure, and says which on stderr.\n"
           "Exit status: 0 parked or at --frames N; 1 a fault, a V3D failure, a limit\n"
@@ -69,6 +73,10 @@ int cmd_boot(int argc, char **argv)
 struct boot_out {
     const char *stem;       /* OUT without .png */
     uint64_t at_us[BOOT_MAX_AT];
+    bool frame_pngs;        /* --frames: OUT-N.png at each end of frame */
+    struct boot_window *window;
+    uint8_t *window_rgba;   /* the picture shown */
+    size_t window_bytes;
     struct vc4_arm *arm;
     struct vc4_diag_sink sink;
     int rc;
@@ -102,9 +110,41 @@ static bool write_display(const struct vc4_arm *arm, const char *path, struct vc
     return ok;
 }
 
+/* The frame buffer to the window; false once the window is closed. */
+static bool window_update(struct boot_out *o, struct vc4_arm *arm)
+{
+    struct vc4_arm_display d;
+    vc4_arm_display(arm, &d);
+    if (!d.valid)
+        return true; /* nothing to show yet */
+    size_t bytes = (size_t)d.width * d.height * 4;
+    if (bytes > o->window_bytes) {
+        uint8_t *p = realloc(o->window_rgba, bytes);
+        if (!p)
+            return true;
+        o->window_rgba = p;
+        o->window_bytes = bytes;
+    }
+    if (vc4_arm_read_display(arm, o->window_rgba) != VC4_OK)
+        return true;
+    return boot_window_show(o->window, o->window_rgba, d.width, d.height);
+}
+
+#define BOOT_WINDOW_TICK_US 16667u /* 60 pictures per emulated second */
+
+static bool on_tick(void *user, struct vc4_arm *arm, uint64_t time_us)
+{
+    struct boot_out *o = user;
+    return window_update(o, arm) && boot_window_pace(o->window, time_us);
+}
+
 static void on_frame(void *user, struct vc4_arm *arm, uint64_t frame)
 {
     struct boot_out *o = user;
+    if (o->window)
+        window_update(o, arm);
+    if (!o->frame_pngs)
+        return; /* the window only */
     char path[4096 + 32];
     snprintf(path, sizeof path, "%s-%llu.png", o->stem, (unsigned long long)frame);
     if (!write_display(arm, path, o->sink, NULL, NULL, NULL))
@@ -215,7 +255,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 enum boot_opt {
     BOOT_AARCH64, BOOT_KERNEL_OLD, BOOT_STATS, BOOT_STRICT, BOOT_BOARD, BOOT_OUT, BOOT_EXPECT,
-    BOOT_DUMP_TILES, BOOT_LOAD_ADDR, BOOT_FRAMES, BOOT_MAX_INSNS, BOOT_TIME, BOOT_QPUS, BOOT_PNG_AT,
+    BOOT_DUMP_TILES, BOOT_LOAD_ADDR, BOOT_FRAMES, BOOT_MAX_INSNS, BOOT_TIME, BOOT_QPUS, BOOT_PNG_AT, BOOT_WINDOW,
 };
 
 static const struct tool_opt boot_opts[] = {
@@ -223,6 +263,7 @@ static const struct tool_opt boot_opts[] = {
     {.name = "--kernel-old", .kind = TOOL_OPT_FLAG, .id = BOOT_KERNEL_OLD},
     {.name = "--stats", .kind = TOOL_OPT_FLAG, .id = BOOT_STATS},
     {.name = "--strict", .kind = TOOL_OPT_FLAG, .id = BOOT_STRICT},
+    {.name = "--window", .kind = TOOL_OPT_FLAG, .id = BOOT_WINDOW},
     {.name = "--board", .kind = TOOL_OPT_STRING, .id = BOOT_BOARD},
     {.name = "-o", .kind = TOOL_OPT_STRING, .id = BOOT_OUT},
     {.name = "--expect", .kind = TOOL_OPT_STRING, .id = BOOT_EXPECT},
@@ -238,7 +279,7 @@ static const struct tool_cmd boot_cmd = {"boot", usage, boot_opts, TOOL_NOPTS(bo
 
 struct boot_args {
     const char *image, *out, *expect, *tiles_out, *board_name, *png_at;
-    bool aarch64, kernel_old, stats, strict, have_load;
+    bool aarch64, kernel_old, stats, strict, have_load, window;
     uint64_t load, frames, max_insns, time_s, qpus;
 };
 
@@ -257,6 +298,7 @@ static int boot_arg(void *user, int id, const char *arg, uint64_t num)
     case BOOT_KERNEL_OLD: a->kernel_old = true; return -1;
     case BOOT_STATS: a->stats = true; return -1;
     case BOOT_STRICT: a->strict = true; return -1;
+    case BOOT_WINDOW: a->window = true; return -1;
     case BOOT_BOARD: a->board_name = arg; return -1;
     case BOOT_OUT: a->out = arg; return -1;
     case BOOT_EXPECT: a->expect = arg; return -1;
@@ -353,7 +395,20 @@ int cmd_boot(int argc, char **argv)
     ao.max_time_us = time_s * 1000000u;
     ao.max_frames = frames;
     ao.uart = uart_out;
-    if (frames) {
+    if (args.window) {
+        char title[4096 + 64];
+        snprintf(title, sizeof title, "vc4kit boot %s (%s%s)", base, vc4_arm_board_name(board), aarch64 ? ", AArch64" : "");
+        if (!(bo.window = boot_window_open(title))) {
+            vc4_emu_destroy(emu);
+            free(img);
+            return 2;
+        }
+        ao.tick_us = BOOT_WINDOW_TICK_US;
+        ao.on_tick = on_tick;
+        ao.tick_user = &bo;
+    }
+    if (frames || args.window) {
+        bo.frame_pngs = frames != 0;
         ao.on_frame = on_frame;
         ao.frame_user = &bo;
     }
@@ -378,7 +433,8 @@ int cmd_boot(int argc, char **argv)
                 image, vc4_arm_board_name(board), aarch64 ? " (AArch64)" : "", vc4_arm_end_name(r.end),
                 (unsigned long long)r.pc, (unsigned long long)r.insns, (double)r.time_us / 1e6,
                 (unsigned long long)r.frames);
-        bool clean = r.end == VC4_ARM_END_PARKED || r.end == VC4_ARM_END_WFI || r.end == VC4_ARM_END_FRAME_LIMIT;
+        bool clean = r.end == VC4_ARM_END_PARKED || r.end == VC4_ARM_END_WFI || r.end == VC4_ARM_END_FRAME_LIMIT ||
+                     r.end == VC4_ARM_END_STOPPED;
         bool parked = r.end == VC4_ARM_END_PARKED || r.end == VC4_ARM_END_WFI;
         for (size_t i = r.times_reached; i < n_at; i++) {
             /* a parked CPU changes nothing more: its frame buffer is the
@@ -432,7 +488,12 @@ int cmd_boot(int argc, char **argv)
                 rc = expect_png(expect, rgba, w, h, sink);
         }
         free(rgba);
+        if (bo.window && window_update(&bo, arm))
+            boot_window_hold(bo.window);
     }
+    if (bo.window)
+        boot_window_close(bo.window);
+    free(bo.window_rgba);
     vc4_arm_destroy(arm);
     vc4_emu_destroy(emu);
     return rc;

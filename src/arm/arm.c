@@ -125,6 +125,7 @@ static const char *const end_names[VC4_ARM_END_KINDS] = {
     [VC4_ARM_END_FRAME_LIMIT] = "frame limit",
     [VC4_ARM_END_FAULT] = "ARM fault",
     [VC4_ARM_END_V3D] = "V3D failure",
+    [VC4_ARM_END_STOPPED] = "stopped by the caller",
 };
 
 /* "Parked" instructions: branch to itself, WFI, WFE (ARM ARM encodings). */
@@ -174,6 +175,7 @@ struct vc4_arm {
     uint64_t irqs;          /* IRQ exceptions taken */
     uint64_t slept;         /* instruction times spent asleep in WFI (time, not instructions) */
     size_t next_at;         /* the next of o.at_us */
+    uint64_t next_tick_us;  /* the next o.tick_us multiple */
     /* the run */
     uint64_t insns, slice_end, last_block;
     bool parked, stopped_v3d, frame_limit;
@@ -582,6 +584,7 @@ struct vc4_arm *vc4_arm_create(struct vc4_emu *emu, const struct vc4_arm_options
     if (!a)
         return NULL;
     a->o = *o;
+    a->next_tick_us = o->tick_us;
     a->emu = emu;
     if (a->o.board >= VC4_PI_BOARDS || (a->o.aarch64 && a->o.board != VC4_PI3)) {
         arm_diag(a, VC4_ERROR, VC4_DIAG_SEMANTIC, VC4_RULE_NONE, -1, "%s cannot run an AArch64 image (only a Pi 3 can)",
@@ -795,6 +798,8 @@ static bool wait_irq(struct vc4_arm *a)
         uint64_t limit = a->o.max_time_us ? a->o.max_time_us : UINT64_MAX / a->o.cpu_mhz;
         if (a->next_at < a->o.n_at && a->o.at_us[a->next_at] < limit)
             limit = a->o.at_us[a->next_at]; /* wake for the picture at that time */
+        if (a->o.tick_us && a->next_tick_us < limit)
+            limit = a->next_tick_us;
         uint64_t wake = (t < limit ? t : limit) * a->o.cpu_mhz;
         if (wake > a->insns) { /* asleep until then: time, not instructions */
             a->slept += wake - a->insns;
@@ -874,6 +879,8 @@ enum vc4_status vc4_arm_run(struct vc4_arm *a, struct vc4_arm_result *r)
             a->slice_end = a->o.max_time_us * a->o.cpu_mhz;
         if (a->next_at < a->o.n_at && a->slice_end > a->o.at_us[a->next_at] * a->o.cpu_mhz)
             a->slice_end = a->o.at_us[a->next_at] * a->o.cpu_mhz;
+        if (a->o.tick_us && a->slice_end > a->next_tick_us * a->o.cpu_mhz)
+            a->slice_end = a->next_tick_us * a->o.cpu_mhz;
         bool thumb = false;
         uint64_t begin = pc;
         if (!a->o.aarch64) {
@@ -920,6 +927,13 @@ enum vc4_status vc4_arm_run(struct vc4_arm *a, struct vc4_arm_result *r)
             if (a->o.on_time)
                 a->o.on_time(a->o.time_user, a, a->next_at, now_us(a));
             a->next_at++;
+        }
+        if (a->o.tick_us && now_us(a) >= a->next_tick_us) {
+            a->next_tick_us = (now_us(a) / a->o.tick_us + 1) * a->o.tick_us;
+            if (a->o.on_tick && !a->o.on_tick(a->o.tick_user, a, now_us(a))) {
+                finish(a, r, VC4_ARM_END_STOPPED, pc);
+                return VC4_OK;
+            }
         }
         vc4_systimer_tick(&a->timer, now_us(a));
         if (a->insns < a->slice_end && after_wait(a, pc, thumb)) {

@@ -335,6 +335,43 @@ static void test_local_timer(void)
     CHECK(!vc4_local_read(&lc, 0x90, false, 0, &v));   /* core mailboxes: not modelled */
 }
 
+static bool stop_at_third(void *user, struct vc4_arm *arm, uint64_t time_us)
+{
+    (void)arm;
+    uint64_t *t = user;
+    t[t[0] + 1 < 4 ? t[0] + 1 : 3] = time_us;
+    return ++t[0] < 3;
+}
+
+/* on_tick every emulated millisecond (what the live window uses): the
+ * third asks to stop; the run ends "stopped by the caller" at 3 ms. */
+static void test_tick_stop(void)
+{
+    static const uint8_t loop[8] = {0x01, 0x00, 0x80, 0xE2, 0xFD, 0xFF, 0xFF, 0xEA}; /* add r0, r0, #1; b .-4 */
+    struct harness_diags l;
+    struct vc4_diag_sink sink = harness_sink(&l);
+    struct vc4_emu_options eo = {.sink = sink, .mem_size = 80u << 20};
+    struct vc4_emu *emu = vc4_emu_create(&eo);
+    struct vc4_arm_options o = vc4_arm_defaults(VC4_PI1, false);
+    uint64_t ticks[4] = {0};
+    o.sink = sink;
+    o.tick_us = 1000;
+    o.on_tick = stop_at_third;
+    o.tick_user = ticks;
+    struct vc4_arm *arm = emu ? vc4_arm_create(emu, &o) : NULL;
+    CHECK(arm && vc4_arm_load(arm, loop, sizeof loop) == VC4_OK);
+    struct vc4_arm_result r = {0};
+    if (arm)
+        CHECK(vc4_arm_run(arm, &r) == VC4_OK);
+    CHECK_EQ_INT(r.end, VC4_ARM_END_STOPPED);
+    CHECK_EQ_U64(ticks[0], 3);
+    CHECK(ticks[1] >= 1000 && ticks[1] < 1010 && ticks[3] >= 3000 && ticks[3] < 3010);
+    CHECK(r.time_us >= 3000 && r.time_us < 3010);
+    CHECK_CONTAINS(l.text, "stopped by the caller");
+    vc4_arm_destroy(arm);
+    vc4_emu_destroy(emu);
+}
+
 /* Garbage images (a fixed LCG's words) on every board: each run ends
  * within the limit with a diagnostic naming how, never a host crash. */
 static void test_garbage_images(void)
@@ -370,5 +407,5 @@ static void test_garbage_images(void)
 
 TEST_LIST(test_park, test_fault_unmapped, test_fault_undefined, test_endless_loop, test_unknown_peripheral,
           test_wfi, test_broken_list, test_hung_list, test_mbox_framebuffer, test_systimer_match,
-          test_irq_taken, test_irq_user_mode, test_irq_masked_parks, test_intc_basic, test_local_timer,
+          test_irq_taken, test_irq_user_mode, test_tick_stop, test_irq_masked_parks, test_intc_basic, test_local_timer,
           test_garbage_images)
