@@ -54,6 +54,7 @@
  */
 #include "arm/arm.h"
 
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,8 +155,26 @@ static const struct periph_range {
     [P_V3D] = {VC4_PERIPH_V3D, VC4_V3D_REG_SPAN, "V3D"},
 };
 
+/* Unicorn is opened with dlopen by vc4_arm_create, not linked: linked, its
+ * relocations cost every vc4kit process (every `vc4kit as`) ~20 ms at
+ * start-up.  The functions arm.c calls, looked up by name, per handle. */
+#ifndef VC4KIT_UNICORN_SONAME
+#define VC4KIT_UNICORN_SONAME "libunicorn.so.2"
+#endif
+#define UC_FUNCS(X)                                                                                 \
+    X(uc_open) X(uc_close) X(uc_ctl) X(uc_strerror) X(uc_mem_map_ptr) X(uc_mmio_map) X(uc_hook_add) \
+    X(uc_emu_start) X(uc_emu_stop) X(uc_reg_read) X(uc_reg_write)
+struct uc_api {
+#define UC_MEMBER(name) __typeof__(name) *name;
+    UC_FUNCS(UC_MEMBER)
+#undef UC_MEMBER
+};
+#define UC(a, fn) ((a)->api.fn)
+
 struct vc4_arm {
     struct vc4_arm_options o;
+    void *uc_lib;
+    struct uc_api api;
     const struct board *board;
     struct vc4_emu *emu;
     uc_engine *uc;
@@ -216,10 +235,10 @@ static uint64_t arm_pc(const struct vc4_arm *a)
 {
     uint64_t pc = 0;
     if (a->o.aarch64) {
-        uc_reg_read(a->uc, UC_ARM64_REG_PC, &pc);
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_PC, &pc);
     } else {
         uint32_t p = 0;
-        uc_reg_read(a->uc, UC_ARM_REG_PC, &p);
+        UC(a, uc_reg_read)(a->uc, UC_ARM_REG_PC, &p);
         pc = p;
     }
     return pc;
@@ -285,7 +304,7 @@ static void v3d_sync(struct vc4_arm *a)
                  vc4_status_name(st), ca0, ca1, (unsigned long long)arm_pc(a));
         a->stopped_v3d = true;
         a->v3d_status = st;
-        uc_emu_stop(a->uc);
+        UC(a, uc_emu_stop)(a->uc);
         return;
     }
     struct vc4_emu_frame f;
@@ -297,7 +316,7 @@ static void v3d_sync(struct vc4_arm *a)
             a->o.on_frame(a->o.frame_user, a, a->frames);
         if (a->o.max_frames && a->frames >= a->o.max_frames) {
             a->frame_limit = true;
-            uc_emu_stop(a->uc);
+            UC(a, uc_emu_stop)(a->uc);
         }
     }
     a->frames_seen = f.frames;
@@ -354,11 +373,11 @@ static bool cpu_irq_masked(const struct vc4_arm *a)
 {
     if (a->o.aarch64) {
         uint32_t pstate = 0;
-        uc_reg_read(a->uc, UC_ARM64_REG_PSTATE, &pstate);
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_PSTATE, &pstate);
         return pstate & A64_I;
     }
     uint32_t cpsr = 0;
-    uc_reg_read(a->uc, UC_ARM_REG_CPSR, &cpsr);
+    UC(a, uc_reg_read)(a->uc, UC_ARM_REG_CPSR, &cpsr);
     return cpsr & A32_I;
 }
 
@@ -529,17 +548,17 @@ static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *use
     if (a->insns >= a->irq_poll_at && irq_poll(a)) {
         a->insns -= n; /* the block does not run now */
         a->irq_take = true;
-        uc_emu_stop(uc);
+        UC(a, uc_emu_stop)(uc);
         return;
     }
     if (address == a->last_block && is_self_branch(a, address, size)) {
         a->parked = true;
         a->park_pc = address;
-        uc_emu_stop(uc);
+        UC(a, uc_emu_stop)(uc);
     }
     a->last_block = address;
     if (a->insns >= a->slice_end)
-        uc_emu_stop(uc);
+        UC(a, uc_emu_stop)(uc);
 }
 
 static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user)
@@ -564,7 +583,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     a->fault_what = intno == 2 ? "a supervisor call (SVC) at"
                   : intno == 1 ? "an undefined instruction at"
                   : intno == 3 || intno == 4 ? "an abort (prefetch/data) at" : "an exception at";
-    uc_emu_stop(uc);
+    UC(a, uc_emu_stop)(uc);
 }
 
 /* ---- creating ---------------------------------------------------------------------- */
@@ -577,6 +596,31 @@ union hook_fn {
     uc_cb_hookintr_t intr;
     void *p;
 };
+
+/* dlsym gives an object pointer; the union carries it to the function
+ * pointer (POSIX: the same representation), as hook_fn does. */
+static bool uc_load(struct vc4_arm *a)
+{
+    a->uc_lib = dlopen(VC4KIT_UNICORN_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!a->uc_lib) {
+        arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, -1, "cannot load Unicorn (%s): %s",
+                 VC4KIT_UNICORN_SONAME, dlerror());
+        return false;
+    }
+#define UC_LOAD(name)                                                                                   \
+    {                                                                                                   \
+        union { void *p; __typeof__(name) *f; } u = {dlsym(a->uc_lib, #name)};                         \
+        if (!u.p) {                                                                                     \
+            arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, -1, "%s has no %s", VC4KIT_UNICORN_SONAME, \
+                     #name);                                                                            \
+            return false;                                                                               \
+        }                                                                                               \
+        a->api.name = u.f;                                                                              \
+    }
+    UC_FUNCS(UC_LOAD)
+#undef UC_LOAD
+    return true;
+}
 
 struct vc4_arm *vc4_arm_create(struct vc4_emu *emu, const struct vc4_arm_options *o)
 {
@@ -592,6 +636,10 @@ struct vc4_arm *vc4_arm_create(struct vc4_emu *emu, const struct vc4_arm_options
         free(a);
         return NULL;
     }
+    if (!uc_load(a)) {
+        vc4_arm_destroy(a);
+        return NULL;
+    }
     if (!a->o.cpu_mhz)
         a->o.cpu_mhz = boards[a->o.board].mhz;
     a->board = &boards[a->o.board];
@@ -601,28 +649,28 @@ struct vc4_arm *vc4_arm_create(struct vc4_emu *emu, const struct vc4_arm_options
     size &= ~0xFFFu;
     a->ram = vc4_emu_mem_ptr(emu, 0, size);
     a->ram_size = size;
-    uc_err e = a->o.aarch64 ? uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &a->uc) : uc_open(UC_ARCH_ARM, UC_MODE_ARM, &a->uc);
+    uc_err e = a->o.aarch64 ? UC(a, uc_open)(UC_ARCH_ARM64, UC_MODE_ARM, &a->uc) : UC(a, uc_open)(UC_ARCH_ARM, UC_MODE_ARM, &a->uc);
     if (e == UC_ERR_OK)
-        e = uc_ctl_set_cpu_model(a->uc, a->o.aarch64 ? UC_CPU_ARM64_A53 : a->board->cpu_model);
+        e = UC(a, uc_ctl)(a->uc, UC_CTL_WRITE(UC_CTL_CPU_MODEL, 1), a->o.aarch64 ? UC_CPU_ARM64_A53 : a->board->cpu_model);
     if (e == UC_ERR_OK && (!a->ram || size < (ARM_GPU_MEM + (1u << 20))))
         e = UC_ERR_NOMEM;
     if (e == UC_ERR_OK)
-        e = uc_mem_map_ptr(a->uc, 0, size, UC_PROT_ALL, a->ram);
+        e = UC(a, uc_mem_map_ptr)(a->uc, 0, size, UC_PROT_ALL, a->ram);
     if (e == UC_ERR_OK)
-        e = uc_mmio_map(a->uc, a->board->periph_base, VC4_PERIPH_SPAN, mmio_read, a, mmio_write, a);
+        e = UC(a, uc_mmio_map)(a->uc, a->board->periph_base, VC4_PERIPH_SPAN, mmio_read, a, mmio_write, a);
     if (e == UC_ERR_OK && a->board->local)
-        e = uc_mmio_map(a->uc, ARM_LOCAL_BASE, ARM_LOCAL_SPAN, local_read, a, local_write, a);
+        e = UC(a, uc_mmio_map)(a->uc, ARM_LOCAL_BASE, ARM_LOCAL_SPAN, local_read, a, local_write, a);
     uc_hook h;
     if (e == UC_ERR_OK)
-        e = uc_hook_add(a->uc, &h, UC_HOOK_BLOCK, (union hook_fn){.block = hook_block}.p, a, 1, 0);
+        e = UC(a, uc_hook_add)(a->uc, &h, UC_HOOK_BLOCK, (union hook_fn){.block = hook_block}.p, a, 1, 0);
     if (e == UC_ERR_OK)
-        e = uc_hook_add(a->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT, (union hook_fn){.mem = hook_unmapped}.p, a, 1,
+        e = UC(a, uc_hook_add)(a->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT, (union hook_fn){.mem = hook_unmapped}.p, a, 1,
                         0);
     if (e == UC_ERR_OK)
-        e = uc_hook_add(a->uc, &h, UC_HOOK_INTR, (union hook_fn){.intr = hook_intr}.p, a, 1, 0);
+        e = UC(a, uc_hook_add)(a->uc, &h, UC_HOOK_INTR, (union hook_fn){.intr = hook_intr}.p, a, 1, 0);
     if (e != UC_ERR_OK) {
         arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, -1, "cannot create the %s ARM core: %s",
-                 a->board->name, uc_strerror(e));
+                 a->board->name, UC(a, uc_strerror)(e));
         vc4_arm_destroy(a);
         return NULL;
     }
@@ -646,7 +694,9 @@ void vc4_arm_destroy(struct vc4_arm *arm)
     if (!arm)
         return;
     if (arm->uc)
-        uc_close(arm->uc);
+        UC(arm, uc_close)(arm->uc);
+    if (arm->uc_lib)
+        dlclose(arm->uc_lib);
     free(arm);
 }
 
@@ -669,8 +719,8 @@ enum vc4_status vc4_arm_load(struct vc4_arm *a, const void *image, size_t len)
         return VC4_ERR_RANGE;
     if (a->o.aarch64) {
         uint64_t x0 = 0, pc = at;
-        uc_reg_write(a->uc, UC_ARM64_REG_X0, &x0);
-        uc_reg_write(a->uc, UC_ARM64_REG_PC, &pc);
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_X0, &x0);
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_PC, &pc);
         return VC4_OK;
     }
     uint32_t r0 = 0, r1 = a->board->machine, r2 = 0, pc = at;
@@ -686,10 +736,10 @@ enum vc4_status vc4_arm_load(struct vc4_arm *a, const void *image, size_t len)
         put32(a, ARM_ATAGS + 40, 0);
         r2 = ARM_ATAGS;
     }
-    uc_reg_write(a->uc, UC_ARM_REG_R0, &r0);
-    uc_reg_write(a->uc, UC_ARM_REG_R1, &r1);
-    uc_reg_write(a->uc, UC_ARM_REG_R2, &r2);
-    uc_reg_write(a->uc, UC_ARM_REG_PC, &pc);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_R0, &r0);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_R1, &r1);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_R2, &r2);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_PC, &pc);
     return VC4_OK;
 }
 
@@ -714,16 +764,16 @@ static uint64_t cp64(struct vc4_arm *a, unsigned op1, unsigned crn, unsigned crm
 {
     uc_arm64_cp_reg r = {.crn = crn, .crm = crm, .op0 = 3, .op1 = op1, .op2 = op2, .val = write ? *write : 0};
     if (write)
-        uc_reg_write(a->uc, UC_ARM64_REG_CP_REG, &r);
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_CP_REG, &r);
     else
-        uc_reg_read(a->uc, UC_ARM64_REG_CP_REG, &r);
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_CP_REG, &r);
     return r.val;
 }
 
 static uint32_t cp15(struct vc4_arm *a, unsigned crn, unsigned crm, unsigned opc1, unsigned opc2)
 {
     uc_arm_cp_reg r = {.cp = 15, .crn = crn, .crm = crm, .opc1 = opc1, .opc2 = opc2};
-    uc_reg_read(a->uc, UC_ARM_REG_CP_REG, &r);
+    UC(a, uc_reg_read)(a->uc, UC_ARM_REG_CP_REG, &r);
     return (uint32_t)r.val;
 }
 
@@ -735,8 +785,8 @@ static bool take_irq(struct vc4_arm *a)
     if (a->o.aarch64) {
         uint64_t pc = 0;
         uint32_t pstate = 0;
-        uc_reg_read(a->uc, UC_ARM64_REG_PC, &pc);
-        uc_reg_read(a->uc, UC_ARM64_REG_PSTATE, &pstate);
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_PC, &pc);
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_PSTATE, &pstate);
         unsigned el = (pstate >> A64_EL_SHIFT) & 3u, target = el ? el : 1u;
         bool spx = el == target && (pstate & A64_SPSEL);
         uint64_t vector = el < target ? A64_VECTOR_IRQ_LOWER : spx ? A64_VECTOR_IRQ_SPX : A64_VECTOR_IRQ_SP0;
@@ -744,25 +794,25 @@ static bool take_irq(struct vc4_arm *a)
         static const unsigned spsr_op1[4] = {0, 0, 4, 6};
         uint64_t spsr = pstate, vbar = 0;
         cp64(a, spsr_op1[target], 4, 0, 0, &spsr);
-        uc_reg_write(a->uc, UC_ARM64_REG_ELR_EL0 + (int)target, &pc);
-        uc_reg_read(a->uc, UC_ARM64_REG_VBAR_EL0 + (int)target, &vbar);
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_ELR_EL0 + (int)target, &pc);
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_VBAR_EL0 + (int)target, &vbar);
         if (!spx) { /* the handler runs on SP_ELx: bank the interrupted SP_EL0 */
             uint64_t sp = 0;
-            uc_reg_read(a->uc, UC_ARM64_REG_SP, &sp);
-            uc_reg_write(a->uc, UC_ARM64_REG_SP_EL0, &sp);
-            uc_reg_read(a->uc, UC_ARM64_REG_SP_EL0 + (int)target, &sp);
-            uc_reg_write(a->uc, UC_ARM64_REG_SP, &sp);
+            UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_SP, &sp);
+            UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_SP_EL0, &sp);
+            UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_SP_EL0 + (int)target, &sp);
+            UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_SP, &sp);
         }
         uint32_t np = A64_DAIF | target << A64_EL_SHIFT | A64_SPSEL;
-        uc_reg_write(a->uc, UC_ARM64_REG_PSTATE, &np);
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_PSTATE, &np);
         uint64_t npc = vbar + vector;
-        uc_reg_write(a->uc, UC_ARM64_REG_PC, &npc);
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_PC, &npc);
         a->irqs++;
         return true;
     }
     uint32_t pc = 0, cpsr = 0;
-    uc_reg_read(a->uc, UC_ARM_REG_PC, &pc);
-    uc_reg_read(a->uc, UC_ARM_REG_CPSR, &cpsr);
+    UC(a, uc_reg_read)(a->uc, UC_ARM_REG_PC, &pc);
+    UC(a, uc_reg_read)(a->uc, UC_ARM_REG_CPSR, &cpsr);
     if ((cpsr & A32_MODE_MASK) == A32_MODE_USR) {
         a->fault = true;
         a->fault_addr = pc;
@@ -776,10 +826,10 @@ static bool take_irq(struct vc4_arm *a)
     uint32_t ncpsr = (cpsr & ~(A32_MODE_MASK | A32_T | A32_J | A32_IT_MASK | A32_E)) | A32_MODE_IRQ | A32_I | A32_A |
                      (thumb ? A32_T : 0) | ((sctlr & A32_SCTLR_EE) ? A32_E : 0);
     uint32_t lr = pc + A32_IRQ_LR_OFFSET, npc = (base + A32_VECTOR_IRQ) | (thumb ? 1u : 0u);
-    uc_reg_write(a->uc, UC_ARM_REG_CPSR, &ncpsr); /* banks SP, LR, SPSR */
-    uc_reg_write(a->uc, UC_ARM_REG_SPSR, &cpsr);
-    uc_reg_write(a->uc, UC_ARM_REG_LR, &lr);
-    uc_reg_write(a->uc, UC_ARM_REG_PC, &npc);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_CPSR, &ncpsr); /* banks SP, LR, SPSR */
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_SPSR, &cpsr);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_LR, &lr);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_PC, &npc);
     a->irqs++;
     return true;
 }
@@ -853,7 +903,7 @@ static enum vc4_status end_fault(struct vc4_arm *a, struct vc4_arm_result *r, uc
                  a->fault_what, (unsigned long long)a->fault_addr, (unsigned long long)pc,
                  a->fault_addr < a->ram_size ? "" : ": nothing is mapped there");
     else
-        arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, pc, "%s at PC 0x%08llx", uc_strerror(e),
+        arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, pc, "%s at PC 0x%08llx", UC(a, uc_strerror)(e),
                  (unsigned long long)pc);
     finish(a, r, VC4_ARM_END_FAULT, pc);
     return VC4_ERR_FAULT;
@@ -885,13 +935,13 @@ enum vc4_status vc4_arm_run(struct vc4_arm *a, struct vc4_arm_result *r)
         uint64_t begin = pc;
         if (!a->o.aarch64) {
             uint32_t cpsr = 0;
-            uc_reg_read(a->uc, UC_ARM_REG_CPSR, &cpsr);
+            UC(a, uc_reg_read)(a->uc, UC_ARM_REG_CPSR, &cpsr);
             thumb = cpsr & (1u << 5);
             begin |= thumb ? 1u : 0u; /* Unicorn: bit 0 of the start address selects Thumb */
         }
         uint64_t before = a->insns;
         a->last_block = UINT64_MAX;
-        uc_err e = uc_emu_start(a->uc, begin, a->o.aarch64 ? UINT64_MAX : 0xFFFFFFFFu, 0, 0);
+        uc_err e = UC(a, uc_emu_start)(a->uc, begin, a->o.aarch64 ? UINT64_MAX : 0xFFFFFFFFu, 0, 0);
         pc = arm_pc(a);
         if (!a->fault && e == UC_ERR_OK && a->irq_take) {
             a->irq_take = false;
