@@ -601,7 +601,10 @@ union hook_fn {
  * pointer (POSIX: the same representation), as hook_fn does. */
 static bool uc_load(struct vc4_arm *a)
 {
-    a->uc_lib = dlopen(VC4KIT_UNICORN_SONAME, RTLD_NOW | RTLD_LOCAL);
+    /* RTLD_NODELETE: the library stays loaded after the last handle is
+     * destroyed, so creating the next one (a fuzzer, a benchmark) does not
+     * load and relocate it again */
+    a->uc_lib = dlopen(VC4KIT_UNICORN_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!a->uc_lib) {
         arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, -1, "cannot load Unicorn (%s): %s",
                  VC4KIT_UNICORN_SONAME, dlerror());
