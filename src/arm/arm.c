@@ -12,8 +12,8 @@
  *    BCM2708, 0xC43 BCM2709), r2 = 0x100 where a minimal ATAG list (CORE,
  *    MEM, NONE) is; AArch64: x0 = 0 (no device tree);
  *  - the peripherals at 0x20000000 (Pi 1) or 0x3F000000 (Pi 2/3), 16 MiB;
- *    on a Pi 2/3 the ARM-local block at 0x40000000 (core timers, mailboxes)
- *    answers reads with 0 (one core runs: the others are never started).
+ *    on a Pi 2/3 the ARM-local block at 0x40000000 (local.c: interrupt
+ *    routing, the local timer; one core runs, the others never start).
  *  - The CPU starts in the mode Unicorn gives (SVC / EL1), not HYP / EL2 as
  *    the Pi 2/3 firmware does; code that drops from HYP to SVC runs, since
  *    it only writes CPSR / SPSR.  UNVERIFIED beyond the examples.
