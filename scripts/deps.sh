@@ -9,12 +9,24 @@ for p in build-essential cmake clang libpng-dev pkg-config libzydis-dev libunico
          binutils-arm-none-eabi gcc-aarch64-linux-gnu; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
-if [ -z "$need" ]; then
+# Optional (nothing needs them; a failure to install them is only said):
+# libsdl2-dev: the live window of `vc4kit boot --window`.
+optional=""
+for p in libsdl2-dev; do
+    dpkg -s "$p" >/dev/null 2>&1 || optional="$optional $p"
+done
+if [ -z "$need$optional" ]; then
     echo "deps: all present"
     exit 0
 fi
-echo "deps: installing$need"
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq $need
+if [ -n "$need" ]; then
+    echo "deps: installing$need"
+    $SUDO apt-get install -y -qq $need
+fi
+if [ -n "$optional" ]; then
+    echo "deps: installing the optional$optional"
+    $SUDO apt-get install -y -qq $optional || echo "deps: optional$optional not installed (vc4kit builds without them)"
+fi

@@ -5,19 +5,8 @@
  * the UART.  The same scene as examples/nv_varyings.qasm (tests/golden/
  * nv_varyings.png), here built by the ARM as the seed posts' kernels do.
  */
-#include "bm.h"
+#include "nv_tri.h"
 
-/* The varyings fragment shader of examples/nv_scene.h (sc_fs_varyings),
- * as `vc4kit as --hex` encodes it: R, G, B = V * W + C (seed 004's
- * 0x203E3DF7, 0x110059E0 and 0x213E3177, 0x11024821), packed into ra1 with
- * the mul ALU's .8a-.8d packs, then TLB_COLOUR_ALL. */
-static const uint32_t fs_varyings[] = {
-    0x203e3df7, 0x110059e0, 0x213e3177, 0x11024821, 0x213e3377, 0x10024862, 0x219e0547, 0xd1425881,
-    0x209e000f, 0xd15059c1, 0x209e0017, 0xd16059c1, 0x209e003f, 0xd17059c1, 0x009e7000, 0x100009e7,
-    0x15067d80, 0x10020ba7, 0x009e7000, 0x300009e7, 0x009e7000, 0x100009e7, 0x009e7000, 0x500009e7,
-};
-
-struct vertex { uint16_t x16, y16; float z, inv_w, r, g, b; };
 static const struct vertex tri[3] = {
     {320 * 16, 32 * 16, 1.0f, 1.0f, 1.0f, 0.0f, 0.0f},
     {32 * 16, 448 * 16, 1.0f, 1.0f, 0.0f, 1.0f, 0.0f},
@@ -34,30 +23,9 @@ int main(void)
         return 1;
     }
     qpu_enable();
-    copy_words(W_SHADER, fs_varyings, sizeof fs_varyings / 4);
-    for (unsigned i = 0; i < 3; i++) {
-        uint8_t *v = W_VERTS + 24 * i;
-        v[0] = (uint8_t)tri[i].x16, v[1] = (uint8_t)(tri[i].x16 >> 8);
-        v[2] = (uint8_t)tri[i].y16, v[3] = (uint8_t)(tri[i].y16 >> 8);
-        put32(v + 4, fbits(tri[i].z));
-        put32(v + 8, fbits(tri[i].inv_w));
-        put32(v + 12, fbits(tri[i].r));
-        put32(v + 16, fbits(tri[i].g));
-        put32(v + 20, fbits(tri[i].b));
-    }
-    /* NV shader state record (seed 002): flags 0 (threaded), stride 24,
-     * 0 uniforms, 3 varyings, shader, uniforms, vertices */
-    uint8_t *rec = W_RECORD;
-    rec[0] = 0, rec[1] = 24, rec[2] = 0, rec[3] = 3;
-    put32(rec + 4, BUS(W_SHADER));
-    put32(rec + 8, 0);
-    put32(rec + 12, BUS(W_VERTS));
-
+    nv_tri_setup(tri);
     struct cl bin, ren;
-    bin_begin(&bin, fb.width, fb.height);
-    cl_u8(&bin, 65); /* NV Shader State */
-    cl_u32(&bin, BUS(W_RECORD));
-    bin_end(&bin, 3);
+    nv_tri_bin(&bin, &fb);
     render_list(&ren, &fb, 0xFF000000u); /* opaque black */
     report("nv_colors", v3d_draw(&bin, &ren), &fb);
     return 0;

@@ -12,8 +12,8 @@
  *    BCM2708, 0xC43 BCM2709), r2 = 0x100 where a minimal ATAG list (CORE,
  *    MEM, NONE) is; AArch64: x0 = 0 (no device tree);
  *  - the peripherals at 0x20000000 (Pi 1) or 0x3F000000 (Pi 2/3), 16 MiB;
- *    on a Pi 2/3 the ARM-local block at 0x40000000 (core timers, mailboxes)
- *    answers reads with 0 (one core runs: the others are never started).
+ *    on a Pi 2/3 the ARM-local block at 0x40000000 (local.c: interrupt
+ *    routing, the local timer; one core runs, the others never start).
  *  - The CPU starts in the mode Unicorn gives (SVC / EL1), not HYP / EL2 as
  *    the Pi 2/3 firmware does; code that drops from HYP to SVC runs, since
  *    it only writes CPSR / SPSR.  UNVERIFIED beyond the examples.
@@ -34,14 +34,27 @@
  * before CT0, or queues several user programs, sees them run together, and
  * the V3D takes no ARM time (the ARM's polling loop ends at once).
  *
+ * Interrupts: Unicorn has no interrupt input, so the IRQ exception is
+ * taken here, at a translated block's start: the block hook (which already
+ * counts instructions) looks at the interrupt lines only when something
+ * may have changed them (a peripheral write, a V3D run, the time of the
+ * next enabled timer match), and when core 0's IRQ input is high and the
+ * core has IRQs unmasked it stops the core before the block runs; the run
+ * loop then enters the exception through Unicorn's registers as the ARM
+ * ARM says (AArch32: B1.8.3, B1.9.10 "IRQ exception"; AArch64: D1.10
+ * "Exception entry") and resumes at the vector.  A WFI with nothing
+ * pending sleeps until the next enabled timer match.
+ *
  * A run ends when the CPU parks (a branch to itself; WFI/WFE with no
- * enabled interrupt pending and the V3D idle), at the instruction, time or
- * frame limit, at an ARM fault (unmapped address, undefined instruction,
- * an exception: there is no vector table to take it) or when the V3D
- * faults or hangs; each end is one diagnostic with the PC.
+ * enabled interrupt pending or coming and the V3D idle), at the
+ * instruction, time or frame limit, at an ARM fault (unmapped address,
+ * undefined instruction, an exception other than IRQ: the program's
+ * vectors are not taken for those) or when the V3D faults or hangs; each
+ * end is one diagnostic with the PC.
  */
 #include "arm/arm.h"
 
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +71,37 @@
 #define ARM_LOCAL_SPAN 0x00040000u
 #define ARM_ATAGS 0x100u
 #define ARM_UNKNOWN_REPORTS 16u  /* distinct unknown addresses reported one by one */
+
+/* Exception entry (ARM ARM).  AArch32 CPSR: mode 4:0, T 5, F 6, I 7, A 8,
+ * E 9, IT[7:2] 15:10, J 24, IT[1:0] 26:25; SCTLR: V 13 (high vectors at
+ * 0xFFFF0000), EE 25, TE 30 (ARMv7: take exceptions in Thumb).  The IRQ
+ * vector is at offset 0x18; LR_irq = the next instruction's address + 4,
+ * in ARM and Thumb state alike. */
+#define A32_MODE_MASK 0x1Fu
+#define A32_MODE_USR 0x10u
+#define A32_MODE_IRQ 0x12u
+#define A32_T (1u << 5)
+#define A32_I (1u << 7)
+#define A32_A (1u << 8)
+#define A32_E (1u << 9)
+#define A32_IT_MASK ((0x3Fu << 10) | (3u << 25))
+#define A32_J (1u << 24)
+#define A32_SCTLR_V (1u << 13)
+#define A32_SCTLR_EE (1u << 25)
+#define A32_SCTLR_TE (1u << 30)
+#define A32_HIGH_VECTORS 0xFFFF0000u
+#define A32_VECTOR_IRQ 0x18u
+#define A32_IRQ_LR_OFFSET 4u
+/* AArch64 PSTATE: SPSel 0, EL 3:2, F 6, I 7, A 8, D 9.  IRQ vectors from
+ * VBAR_ELx: current EL with SP_EL0 0x080, with SP_ELx 0x280, from a lower
+ * EL in AArch64 0x480; ELR = the next instruction's address. */
+#define A64_SPSEL 1u
+#define A64_EL_SHIFT 2
+#define A64_I (1u << 7)
+#define A64_DAIF (0xFu << 6)
+#define A64_VECTOR_IRQ_SP0 0x080u
+#define A64_VECTOR_IRQ_SPX 0x280u
+#define A64_VECTOR_IRQ_LOWER 0x480u
 
 /* The three boards (BCM2835/6/7 ARM Peripherals; Linux arch/arm mach ids). */
 static const struct board {
@@ -82,6 +126,7 @@ static const char *const end_names[VC4_ARM_END_KINDS] = {
     [VC4_ARM_END_FRAME_LIMIT] = "frame limit",
     [VC4_ARM_END_FAULT] = "ARM fault",
     [VC4_ARM_END_V3D] = "V3D failure",
+    [VC4_ARM_END_STOPPED] = "stopped by the caller",
 };
 
 /* "Parked" instructions: branch to itself, WFI, WFE (ARM ARM encodings). */
@@ -110,8 +155,26 @@ static const struct periph_range {
     [P_V3D] = {VC4_PERIPH_V3D, VC4_V3D_REG_SPAN, "V3D"},
 };
 
+/* Unicorn is opened with dlopen by vc4_arm_create, not linked: linked, its
+ * relocations cost every vc4kit process (every `vc4kit as`) ~20 ms at
+ * start-up.  The functions arm.c calls, looked up by name, per handle. */
+#ifndef VC4KIT_UNICORN_SONAME
+#define VC4KIT_UNICORN_SONAME "libunicorn.so.2"
+#endif
+#define UC_FUNCS(X)                                                                                 \
+    X(uc_open) X(uc_close) X(uc_ctl) X(uc_strerror) X(uc_mem_map_ptr) X(uc_mmio_map) X(uc_hook_add) \
+    X(uc_emu_start) X(uc_emu_stop) X(uc_reg_read) X(uc_reg_write)
+struct uc_api {
+#define UC_MEMBER(name) __typeof__(name) *name;
+    UC_FUNCS(UC_MEMBER)
+#undef UC_MEMBER
+};
+#define UC(a, fn) ((a)->api.fn)
+
 struct vc4_arm {
     struct vc4_arm_options o;
+    void *uc_lib;
+    struct uc_api api;
     const struct board *board;
     struct vc4_emu *emu;
     uc_engine *uc;
@@ -124,6 +187,14 @@ struct vc4_arm {
     struct vc4_pl011 uart0;
     struct vc4_aux aux;
     struct vc4_mbox mbox;
+    struct vc4_local local; /* Pi 2/3 */
+    /* interrupts */
+    uint64_t irq_poll_at;   /* the block hook looks at the lines from this instruction count on */
+    bool irq_take;          /* the hook stopped the core to take an IRQ */
+    uint64_t irqs;          /* IRQ exceptions taken */
+    uint64_t slept;         /* instruction times spent asleep in WFI (time, not instructions) */
+    size_t next_at;         /* the next of o.at_us */
+    uint64_t next_tick_us;  /* the next o.tick_us multiple */
     /* the run */
     uint64_t insns, slice_end, last_block;
     bool parked, stopped_v3d, frame_limit;
@@ -164,10 +235,10 @@ static uint64_t arm_pc(const struct vc4_arm *a)
 {
     uint64_t pc = 0;
     if (a->o.aarch64) {
-        uc_reg_read(a->uc, UC_ARM64_REG_PC, &pc);
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_PC, &pc);
     } else {
         uint32_t p = 0;
-        uc_reg_read(a->uc, UC_ARM_REG_PC, &p);
+        UC(a, uc_reg_read)(a->uc, UC_ARM_REG_PC, &p);
         pc = p;
     }
     return pc;
@@ -206,6 +277,12 @@ static struct vc4_arm_ctx *ctx_now(struct vc4_arm *a)
     return &a->ctx;
 }
 
+/* Something changed what the lines may be: look at the next block. */
+static void irq_recheck(struct vc4_arm *a)
+{
+    a->irq_poll_at = 0;
+}
+
 /* Let the V3D run what the ARM queued; count ends of frame. */
 static void v3d_sync(struct vc4_arm *a)
 {
@@ -227,7 +304,7 @@ static void v3d_sync(struct vc4_arm *a)
                  vc4_status_name(st), ca0, ca1, (unsigned long long)arm_pc(a));
         a->stopped_v3d = true;
         a->v3d_status = st;
-        uc_emu_stop(a->uc);
+        UC(a, uc_emu_stop)(a->uc);
         return;
     }
     struct vc4_emu_frame f;
@@ -239,22 +316,71 @@ static void v3d_sync(struct vc4_arm *a)
             a->o.on_frame(a->o.frame_user, a, a->frames);
         if (a->o.max_frames && a->frames >= a->o.max_frames) {
             a->frame_limit = true;
-            uc_emu_stop(a->uc);
+            UC(a, uc_emu_stop)(a->uc);
         }
     }
     a->frames_seen = f.frames;
+    irq_recheck(a); /* the V3D may have raised its interrupt */
 }
 
 /* The interrupt lines the sources drive (ARM Peripherals 7.5: system timer
- * matches are GPU IRQs 0-3, AUX 29, UART0 57). */
+ * matches are GPU IRQs 0-3, V3D 10, UART0 57; the ARM mailbox is basic
+ * bit 1, raised while MAIL0 holds an answer and its config enables the
+ * data interrupt, bit 0).  The V3D's line is INTCTL & INTENA (hardware
+ * facts 11; Linux vc4_irq.c). */
 static struct vc4_irq_lines irq_lines(struct vc4_arm *a)
 {
     vc4_systimer_tick(&a->timer, now_us(a));
-    struct vc4_irq_lines l = {{a->timer.cs & 0xFu, 0}};
+    struct vc4_irq_lines l = {{(a->timer.cs & 0xFu) << VC4_IRQ_TIMER0, 0}, 0};
+    uint32_t intctl = 0, intena = 0;
+    vc4_emu_reg_read(a->emu, VC4_V3D_INTCTL, &intctl);
+    vc4_emu_reg_read(a->emu, VC4_V3D_INTENA, &intena);
+    if (intctl & intena)
+        l.pending[VC4_IRQ_V3D / 32] |= 1u << (VC4_IRQ_V3D % 32);
     if (a->uart0.ris & a->uart0.imsc)
-        l.pending[1] |= 1u << (57 - 32);
+        l.pending[VC4_IRQ_UART0 / 32] |= 1u << (VC4_IRQ_UART0 % 32);
+    if (a->mbox.count && (a->mbox.config & VC4_MBOX_CONFIG_DATA_IRQ))
+        l.basic |= 1u << VC4_IRQ_BASIC_MAILBOX;
     return l;
 }
+
+/* Core 0's IRQ input: the BCM2835 controller's output, through the Pi 2/3
+ * ARM-local routing (local.c). */
+static bool core_irq(struct vc4_arm *a)
+{
+    struct vc4_irq_lines l = irq_lines(a);
+    bool gpu = vc4_intc_pending(&a->intc, &l);
+    if (!a->board->local)
+        return gpu;
+    vc4_local_tick(&a->local, now_us(a));
+    return vc4_local_core0_irq(&a->local, gpu);
+}
+
+/* The next emulated microsecond at which a timer raises an enabled line
+ * (UINT64_MAX: none): what a WFI sleeps until, and when the block hook
+ * next looks. */
+static uint64_t next_irq_us(const struct vc4_arm *a)
+{
+    uint64_t t = vc4_systimer_next_us(&a->timer, a->intc.enable[0] >> VC4_IRQ_TIMER0);
+    if (a->board->local) {
+        uint64_t l = vc4_local_next_us(&a->local, now_us(a));
+        t = l < t ? l : t;
+    }
+    return t;
+}
+
+static bool cpu_irq_masked(const struct vc4_arm *a)
+{
+    if (a->o.aarch64) {
+        uint32_t pstate = 0;
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_PSTATE, &pstate);
+        return pstate & A64_I;
+    }
+    uint32_t cpsr = 0;
+    UC(a, uc_reg_read)(a->uc, UC_ARM_REG_CPSR, &cpsr);
+    return cpsr & A32_I;
+}
+
 
 /* ---- the peripheral window ------------------------------------------------------- */
 
@@ -306,6 +432,8 @@ static bool periph_access(struct vc4_arm *a, uint32_t off, bool write, uint32_t 
         return false;
     uint32_t r = off - periphs[id].base;
     struct vc4_arm_ctx *ctx = ctx_now(a);
+    if (write || id == P_MBOX)
+        irq_recheck(a); /* enables, compares, clears, the mailbox queue */
     switch (id) {
     case P_SYSTIMER:
         return write ? vc4_systimer_write(&a->timer, r, *v) : vc4_systimer_read(&a->timer, r, ctx->now_us, v);
@@ -357,7 +485,14 @@ static uint64_t local_read(uc_engine *uc, uint64_t offset, unsigned size, void *
 {
     (void)uc;
     (void)size;
-    unknown_access(user, ARM_LOCAL_BASE + offset, false, 0);
+    struct vc4_arm *a = user;
+    uint32_t v = 0;
+    if (offset < VC4_LOCAL_SPAN) {
+        struct vc4_irq_lines l = irq_lines(a);
+        if (vc4_local_read(&a->local, (uint32_t)offset & ~3u, vc4_intc_pending(&a->intc, &l), now_us(a), &v))
+            return v;
+    }
+    unknown_access(a, ARM_LOCAL_BASE + offset, false, 0);
     return 0;
 }
 
@@ -365,7 +500,10 @@ static void local_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t 
 {
     (void)uc;
     (void)size;
-    unknown_access(user, ARM_LOCAL_BASE + offset, true, (uint32_t)value);
+    struct vc4_arm *a = user;
+    irq_recheck(a);
+    if (offset >= VC4_LOCAL_SPAN || !vc4_local_write(&a->local, (uint32_t)offset & ~3u, (uint32_t)value, now_us(a)))
+        unknown_access(a, ARM_LOCAL_BASE + offset, true, (uint32_t)value);
 }
 
 /* ---- hooks ------------------------------------------------------------------------ */
@@ -386,18 +524,41 @@ static bool is_self_branch(const struct vc4_arm *a, uint64_t addr, uint32_t size
     return size == 4 && ram_word(a, addr, 4) == A32_B_SELF;
 }
 
+/* The block hook's look at the interrupt lines: true = stop the core
+ * before this block and take the IRQ.  The V3D is not run from here: work
+ * kicked runs when the ARM next looks at the V3D, sleeps in WFI or ends a
+ * slice (arm.c's V3D model), so its interrupt comes while a frame loop
+ * waits in WFI, as on the hardware, where the V3D takes time. */
+static bool irq_poll(struct vc4_arm *a)
+{
+    if (!core_irq(a)) {
+        uint64_t t = next_irq_us(a);
+        a->irq_poll_at = t == UINT64_MAX ? UINT64_MAX : t * a->o.cpu_mhz;
+        return false;
+    }
+    a->irq_poll_at = a->insns; /* up and masked: look again at the next block */
+    return !cpu_irq_masked(a);
+}
+
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
     struct vc4_arm *a = user;
-    a->insns += size >= 4 ? size / 4 : 1;
+    uint64_t n = size >= 4 ? size / 4 : 1;
+    a->insns += n;
+    if (a->insns >= a->irq_poll_at && irq_poll(a)) {
+        a->insns -= n; /* the block does not run now */
+        a->irq_take = true;
+        UC(a, uc_emu_stop)(uc);
+        return;
+    }
     if (address == a->last_block && is_self_branch(a, address, size)) {
         a->parked = true;
         a->park_pc = address;
-        uc_emu_stop(uc);
+        UC(a, uc_emu_stop)(uc);
     }
     a->last_block = address;
     if (a->insns >= a->slice_end)
-        uc_emu_stop(uc);
+        UC(a, uc_emu_stop)(uc);
 }
 
 static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value, void *user)
@@ -422,7 +583,7 @@ static void hook_intr(uc_engine *uc, uint32_t intno, void *user)
     a->fault_what = intno == 2 ? "a supervisor call (SVC) at"
                   : intno == 1 ? "an undefined instruction at"
                   : intno == 3 || intno == 4 ? "an abort (prefetch/data) at" : "an exception at";
-    uc_emu_stop(uc);
+    UC(a, uc_emu_stop)(uc);
 }
 
 /* ---- creating ---------------------------------------------------------------------- */
@@ -436,17 +597,50 @@ union hook_fn {
     void *p;
 };
 
+/* dlsym gives an object pointer; the union carries it to the function
+ * pointer (POSIX: the same representation), as hook_fn does. */
+static bool uc_load(struct vc4_arm *a)
+{
+    /* RTLD_NODELETE: the library stays loaded after the last handle is
+     * destroyed, so creating the next one (a fuzzer, a benchmark) does not
+     * load and relocate it again */
+    a->uc_lib = dlopen(VC4KIT_UNICORN_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!a->uc_lib) {
+        arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, -1, "cannot load Unicorn (%s): %s",
+                 VC4KIT_UNICORN_SONAME, dlerror());
+        return false;
+    }
+#define UC_LOAD(name)                                                                                   \
+    {                                                                                                   \
+        union { void *p; __typeof__(name) *f; } u = {dlsym(a->uc_lib, #name)};                         \
+        if (!u.p) {                                                                                     \
+            arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, -1, "%s has no %s", VC4KIT_UNICORN_SONAME, \
+                     #name);                                                                            \
+            return false;                                                                               \
+        }                                                                                               \
+        a->api.name = u.f;                                                                              \
+    }
+    UC_FUNCS(UC_LOAD)
+#undef UC_LOAD
+    return true;
+}
+
 struct vc4_arm *vc4_arm_create(struct vc4_emu *emu, const struct vc4_arm_options *o)
 {
     struct vc4_arm *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;
     a->o = *o;
+    a->next_tick_us = o->tick_us;
     a->emu = emu;
     if (a->o.board >= VC4_PI_BOARDS || (a->o.aarch64 && a->o.board != VC4_PI3)) {
         arm_diag(a, VC4_ERROR, VC4_DIAG_SEMANTIC, VC4_RULE_NONE, -1, "%s cannot run an AArch64 image (only a Pi 3 can)",
                  vc4_arm_board_name(a->o.board));
         free(a);
+        return NULL;
+    }
+    if (!uc_load(a)) {
+        vc4_arm_destroy(a);
         return NULL;
     }
     if (!a->o.cpu_mhz)
@@ -458,28 +652,28 @@ struct vc4_arm *vc4_arm_create(struct vc4_emu *emu, const struct vc4_arm_options
     size &= ~0xFFFu;
     a->ram = vc4_emu_mem_ptr(emu, 0, size);
     a->ram_size = size;
-    uc_err e = a->o.aarch64 ? uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &a->uc) : uc_open(UC_ARCH_ARM, UC_MODE_ARM, &a->uc);
+    uc_err e = a->o.aarch64 ? UC(a, uc_open)(UC_ARCH_ARM64, UC_MODE_ARM, &a->uc) : UC(a, uc_open)(UC_ARCH_ARM, UC_MODE_ARM, &a->uc);
     if (e == UC_ERR_OK)
-        e = uc_ctl_set_cpu_model(a->uc, a->o.aarch64 ? UC_CPU_ARM64_A53 : a->board->cpu_model);
+        e = UC(a, uc_ctl)(a->uc, UC_CTL_WRITE(UC_CTL_CPU_MODEL, 1), a->o.aarch64 ? UC_CPU_ARM64_A53 : a->board->cpu_model);
     if (e == UC_ERR_OK && (!a->ram || size < (ARM_GPU_MEM + (1u << 20))))
         e = UC_ERR_NOMEM;
     if (e == UC_ERR_OK)
-        e = uc_mem_map_ptr(a->uc, 0, size, UC_PROT_ALL, a->ram);
+        e = UC(a, uc_mem_map_ptr)(a->uc, 0, size, UC_PROT_ALL, a->ram);
     if (e == UC_ERR_OK)
-        e = uc_mmio_map(a->uc, a->board->periph_base, VC4_PERIPH_SPAN, mmio_read, a, mmio_write, a);
+        e = UC(a, uc_mmio_map)(a->uc, a->board->periph_base, VC4_PERIPH_SPAN, mmio_read, a, mmio_write, a);
     if (e == UC_ERR_OK && a->board->local)
-        e = uc_mmio_map(a->uc, ARM_LOCAL_BASE, ARM_LOCAL_SPAN, local_read, a, local_write, a);
+        e = UC(a, uc_mmio_map)(a->uc, ARM_LOCAL_BASE, ARM_LOCAL_SPAN, local_read, a, local_write, a);
     uc_hook h;
     if (e == UC_ERR_OK)
-        e = uc_hook_add(a->uc, &h, UC_HOOK_BLOCK, (union hook_fn){.block = hook_block}.p, a, 1, 0);
+        e = UC(a, uc_hook_add)(a->uc, &h, UC_HOOK_BLOCK, (union hook_fn){.block = hook_block}.p, a, 1, 0);
     if (e == UC_ERR_OK)
-        e = uc_hook_add(a->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT, (union hook_fn){.mem = hook_unmapped}.p, a, 1,
+        e = UC(a, uc_hook_add)(a->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT, (union hook_fn){.mem = hook_unmapped}.p, a, 1,
                         0);
     if (e == UC_ERR_OK)
-        e = uc_hook_add(a->uc, &h, UC_HOOK_INTR, (union hook_fn){.intr = hook_intr}.p, a, 1, 0);
+        e = UC(a, uc_hook_add)(a->uc, &h, UC_HOOK_INTR, (union hook_fn){.intr = hook_intr}.p, a, 1, 0);
     if (e != UC_ERR_OK) {
         arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, -1, "cannot create the %s ARM core: %s",
-                 a->board->name, uc_strerror(e));
+                 a->board->name, UC(a, uc_strerror)(e));
         vc4_arm_destroy(a);
         return NULL;
     }
@@ -494,6 +688,7 @@ struct vc4_arm *vc4_arm_create(struct vc4_emu *emu, const struct vc4_arm_options
     vc4_pl011_reset(&a->uart0);
     vc4_aux_reset(&a->aux);
     vc4_mbox_reset(&a->mbox, &a->ctx);
+    vc4_local_reset(&a->local);
     return a;
 }
 
@@ -502,7 +697,9 @@ void vc4_arm_destroy(struct vc4_arm *arm)
     if (!arm)
         return;
     if (arm->uc)
-        uc_close(arm->uc);
+        UC(arm, uc_close)(arm->uc);
+    if (arm->uc_lib)
+        dlclose(arm->uc_lib);
     free(arm);
 }
 
@@ -525,8 +722,8 @@ enum vc4_status vc4_arm_load(struct vc4_arm *a, const void *image, size_t len)
         return VC4_ERR_RANGE;
     if (a->o.aarch64) {
         uint64_t x0 = 0, pc = at;
-        uc_reg_write(a->uc, UC_ARM64_REG_X0, &x0);
-        uc_reg_write(a->uc, UC_ARM64_REG_PC, &pc);
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_X0, &x0);
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_PC, &pc);
         return VC4_OK;
     }
     uint32_t r0 = 0, r1 = a->board->machine, r2 = 0, pc = at;
@@ -542,10 +739,10 @@ enum vc4_status vc4_arm_load(struct vc4_arm *a, const void *image, size_t len)
         put32(a, ARM_ATAGS + 40, 0);
         r2 = ARM_ATAGS;
     }
-    uc_reg_write(a->uc, UC_ARM_REG_R0, &r0);
-    uc_reg_write(a->uc, UC_ARM_REG_R1, &r1);
-    uc_reg_write(a->uc, UC_ARM_REG_R2, &r2);
-    uc_reg_write(a->uc, UC_ARM_REG_PC, &pc);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_R0, &r0);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_R1, &r1);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_R2, &r2);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_PC, &pc);
     return VC4_OK;
 }
 
@@ -566,15 +763,119 @@ static bool after_wait(const struct vc4_arm *a, uint64_t pc, bool thumb)
     return (w & 0x0FFFFFFFu) == (A32_WFI & 0x0FFFFFFFu) || (w & 0x0FFFFFFFu) == (A32_WFE & 0x0FFFFFFFu);
 }
 
+static uint64_t cp64(struct vc4_arm *a, unsigned op1, unsigned crn, unsigned crm, unsigned op2, const uint64_t *write)
+{
+    uc_arm64_cp_reg r = {.crn = crn, .crm = crm, .op0 = 3, .op1 = op1, .op2 = op2, .val = write ? *write : 0};
+    if (write)
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_CP_REG, &r);
+    else
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_CP_REG, &r);
+    return r.val;
+}
+
+static uint32_t cp15(struct vc4_arm *a, unsigned crn, unsigned crm, unsigned opc1, unsigned opc2)
+{
+    uc_arm_cp_reg r = {.cp = 15, .crn = crn, .crm = crm, .opc1 = opc1, .opc2 = opc2};
+    UC(a, uc_reg_read)(a->uc, UC_ARM_REG_CP_REG, &r);
+    return (uint32_t)r.val;
+}
+
+/* Take the IRQ exception at the current PC (the next instruction to run).
+ * False when the core cannot: an IRQ in User mode (Unicorn's CPSR write
+ * does not leave User mode; a fault is recorded). */
+static bool take_irq(struct vc4_arm *a)
+{
+    if (a->o.aarch64) {
+        uint64_t pc = 0;
+        uint32_t pstate = 0;
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_PC, &pc);
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_PSTATE, &pstate);
+        unsigned el = (pstate >> A64_EL_SHIFT) & 3u, target = el ? el : 1u;
+        bool spx = el == target && (pstate & A64_SPSEL);
+        uint64_t vector = el < target ? A64_VECTOR_IRQ_LOWER : spx ? A64_VECTOR_IRQ_SPX : A64_VECTOR_IRQ_SP0;
+        /* SPSR_ELx: op1 0 / 4 / 6, CRn 4, CRm 0, op2 0 (ARM ARM C5.3) */
+        static const unsigned spsr_op1[4] = {0, 0, 4, 6};
+        uint64_t spsr = pstate, vbar = 0;
+        cp64(a, spsr_op1[target], 4, 0, 0, &spsr);
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_ELR_EL0 + (int)target, &pc);
+        UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_VBAR_EL0 + (int)target, &vbar);
+        if (!spx) { /* the handler runs on SP_ELx: bank the interrupted SP_EL0 */
+            uint64_t sp = 0;
+            UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_SP, &sp);
+            UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_SP_EL0, &sp);
+            UC(a, uc_reg_read)(a->uc, UC_ARM64_REG_SP_EL0 + (int)target, &sp);
+            UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_SP, &sp);
+        }
+        uint32_t np = A64_DAIF | target << A64_EL_SHIFT | A64_SPSEL;
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_PSTATE, &np);
+        uint64_t npc = vbar + vector;
+        UC(a, uc_reg_write)(a->uc, UC_ARM64_REG_PC, &npc);
+        a->irqs++;
+        return true;
+    }
+    uint32_t pc = 0, cpsr = 0;
+    UC(a, uc_reg_read)(a->uc, UC_ARM_REG_PC, &pc);
+    UC(a, uc_reg_read)(a->uc, UC_ARM_REG_CPSR, &cpsr);
+    if ((cpsr & A32_MODE_MASK) == A32_MODE_USR) {
+        a->fault = true;
+        a->fault_addr = pc;
+        a->fault_what = "an IRQ in User mode (the emulation cannot take it: docs/boot.md) at";
+        return false;
+    }
+    uint32_t sctlr = cp15(a, 1, 0, 0, 0);
+    /* VBAR (CRn 12): the ARM1176 (security extensions) and the Cortex-A7 have it */
+    uint32_t base = (sctlr & A32_SCTLR_V) ? A32_HIGH_VECTORS : cp15(a, 12, 0, 0, 0);
+    bool thumb = a->o.board != VC4_PI1 && (sctlr & A32_SCTLR_TE);
+    uint32_t ncpsr = (cpsr & ~(A32_MODE_MASK | A32_T | A32_J | A32_IT_MASK | A32_E)) | A32_MODE_IRQ | A32_I | A32_A |
+                     (thumb ? A32_T : 0) | ((sctlr & A32_SCTLR_EE) ? A32_E : 0);
+    uint32_t lr = pc + A32_IRQ_LR_OFFSET, npc = (base + A32_VECTOR_IRQ) | (thumb ? 1u : 0u);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_CPSR, &ncpsr); /* banks SP, LR, SPSR */
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_SPSR, &cpsr);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_LR, &lr);
+    UC(a, uc_reg_write)(a->uc, UC_ARM_REG_PC, &npc);
+    a->irqs++;
+    return true;
+}
+
+/* The core waits for an interrupt (a WFI, or a branch to itself with IRQs
+ * unmasked): unless one is pending, time passes up to the next enabled
+ * timer match (or a --png-at time, or the time limit), and the IRQ is
+ * taken if the core has IRQs unmasked.  False: nothing is pending and
+ * nothing will come (the CPU sleeps for good). */
+static bool wait_irq(struct vc4_arm *a)
+{
+    if (!core_irq(a)) {
+        uint64_t t = next_irq_us(a);
+        if (t == UINT64_MAX)
+            return false;
+        uint64_t limit = a->o.max_time_us ? a->o.max_time_us : UINT64_MAX / a->o.cpu_mhz;
+        if (a->next_at < a->o.n_at && a->o.at_us[a->next_at] < limit)
+            limit = a->o.at_us[a->next_at]; /* wake for the picture at that time */
+        if (a->o.tick_us && a->next_tick_us < limit)
+            limit = a->next_tick_us;
+        uint64_t wake = (t < limit ? t : limit) * a->o.cpu_mhz;
+        if (wake > a->insns) { /* asleep until then: time, not instructions */
+            a->slept += wake - a->insns;
+            a->insns = wake;
+        }
+    }
+    irq_recheck(a);
+    if (core_irq(a) && !cpu_irq_masked(a))
+        take_irq(a); /* a failure is a fault, reported by the run loop */
+    return true;
+}
+
 static void finish(struct vc4_arm *a, struct vc4_arm_result *r, enum vc4_arm_end end, uint64_t pc)
 {
     r->end = end;
     r->pc = pc;
-    r->insns = a->insns;
+    r->insns = a->insns - a->slept;
     r->time_us = now_us(a);
     r->frames = a->frames;
     r->v3d_kicks = a->kicks;
     r->unknown_accesses = a->unknown;
+    r->irqs = a->irqs;
+    r->times_reached = a->next_at;
     /* work the V3D still has (a list waiting on a semaphore, a binner out
      * of memory) is worth a note: it is why a frame never came */
     uint32_t cs0 = 0, cs1 = 0, ca0 = 0, ca1 = 0;
@@ -594,8 +895,21 @@ static void finish(struct vc4_arm *a, struct vc4_arm_result *r, enum vc4_arm_end
                      : sev == VC4_WARNING      ? VC4_DIAG_TIMEOUT
                                                : VC4_DIAG_INFO,
              VC4_RULE_NONE, pc, "run ended: %s at PC 0x%08llx after %llu instructions, %llu us, %llu frames",
-             vc4_arm_end_name(end), (unsigned long long)pc, (unsigned long long)a->insns,
+             vc4_arm_end_name(end), (unsigned long long)pc, (unsigned long long)r->insns,
              (unsigned long long)now_us(a), (unsigned long long)a->frames);
+}
+
+static enum vc4_status end_fault(struct vc4_arm *a, struct vc4_arm_result *r, uc_err e, uint64_t pc)
+{
+    if (a->fault)
+        arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, a->fault_addr, "%s 0x%08llx (in the block at PC 0x%08llx)%s",
+                 a->fault_what, (unsigned long long)a->fault_addr, (unsigned long long)pc,
+                 a->fault_addr < a->ram_size ? "" : ": nothing is mapped there");
+    else
+        arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, pc, "%s at PC 0x%08llx", UC(a, uc_strerror)(e),
+                 (unsigned long long)pc);
+    finish(a, r, VC4_ARM_END_FAULT, pc);
+    return VC4_ERR_FAULT;
 }
 
 enum vc4_status vc4_arm_run(struct vc4_arm *a, struct vc4_arm_result *r)
@@ -616,29 +930,31 @@ enum vc4_status vc4_arm_run(struct vc4_arm *a, struct vc4_arm_result *r)
             a->slice_end = a->o.max_insns;
         if (a->o.max_time_us && a->slice_end > a->o.max_time_us * a->o.cpu_mhz)
             a->slice_end = a->o.max_time_us * a->o.cpu_mhz;
+        if (a->next_at < a->o.n_at && a->slice_end > a->o.at_us[a->next_at] * a->o.cpu_mhz)
+            a->slice_end = a->o.at_us[a->next_at] * a->o.cpu_mhz;
+        if (a->o.tick_us && a->slice_end > a->next_tick_us * a->o.cpu_mhz)
+            a->slice_end = a->next_tick_us * a->o.cpu_mhz;
         bool thumb = false;
         uint64_t begin = pc;
         if (!a->o.aarch64) {
             uint32_t cpsr = 0;
-            uc_reg_read(a->uc, UC_ARM_REG_CPSR, &cpsr);
+            UC(a, uc_reg_read)(a->uc, UC_ARM_REG_CPSR, &cpsr);
             thumb = cpsr & (1u << 5);
             begin |= thumb ? 1u : 0u; /* Unicorn: bit 0 of the start address selects Thumb */
         }
         uint64_t before = a->insns;
         a->last_block = UINT64_MAX;
-        uc_err e = uc_emu_start(a->uc, begin, a->o.aarch64 ? UINT64_MAX : 0xFFFFFFFFu, 0, 0);
+        uc_err e = UC(a, uc_emu_start)(a->uc, begin, a->o.aarch64 ? UINT64_MAX : 0xFFFFFFFFu, 0, 0);
         pc = arm_pc(a);
-        if (a->fault || e != UC_ERR_OK) {
-            if (a->fault)
-                arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, a->fault_addr, "%s 0x%08llx (in the block at PC 0x%08llx)%s",
-                         a->fault_what, (unsigned long long)a->fault_addr, (unsigned long long)pc,
-                         a->fault_addr < a->ram_size ? "" : ": nothing is mapped there");
-            else
-                arm_diag(a, VC4_ERROR, VC4_DIAG_FAULT, VC4_RULE_NONE, pc, "%s at PC 0x%08llx", uc_strerror(e),
-                         (unsigned long long)pc);
-            finish(a, r, VC4_ARM_END_FAULT, pc);
-            return VC4_ERR_FAULT;
+        if (!a->fault && e == UC_ERR_OK && a->irq_take) {
+            a->irq_take = false;
+            if (take_irq(a)) {
+                irq_recheck(a);
+                continue;
+            }
         }
+        if (a->fault || e != UC_ERR_OK)
+            return end_fault(a, r, e, pc);
         v3d_sync(a);
         if (a->stopped_v3d) {
             finish(a, r, VC4_ARM_END_V3D, pc);
@@ -649,19 +965,41 @@ enum vc4_status vc4_arm_run(struct vc4_arm *a, struct vc4_arm_result *r)
             return VC4_OK;
         }
         if (a->parked) {
-            finish(a, r, VC4_ARM_END_PARKED, a->park_pc);
-            return VC4_OK;
+            /* a branch to itself with IRQs unmasked and an interrupt to
+             * come is a busy wait for it (all the work in the handlers) */
+            a->parked = false;
+            if (cpu_irq_masked(a) || !wait_irq(a)) {
+                finish(a, r, VC4_ARM_END_PARKED, a->park_pc);
+                return VC4_OK;
+            }
+            if (a->fault)
+                return end_fault(a, r, UC_ERR_OK, a->park_pc);
+            continue;
+        }
+        while (a->next_at < a->o.n_at && now_us(a) >= a->o.at_us[a->next_at]) {
+            if (a->o.on_time)
+                a->o.on_time(a->o.time_user, a, a->next_at, now_us(a));
+            a->next_at++;
+        }
+        if (a->o.tick_us && now_us(a) >= a->next_tick_us) {
+            a->next_tick_us = (now_us(a) / a->o.tick_us + 1) * a->o.tick_us;
+            if (a->o.on_tick && !a->o.on_tick(a->o.tick_user, a, now_us(a))) {
+                finish(a, r, VC4_ARM_END_STOPPED, pc);
+                return VC4_OK;
+            }
         }
         vc4_systimer_tick(&a->timer, now_us(a));
         if (a->insns < a->slice_end && after_wait(a, pc, thumb)) {
-            /* WFI/WFE: an enabled interrupt wakes it (the core takes no
-             * interrupt: docs/boot.md); else time passes up to the next
-             * timer match, or, with none ahead, the CPU sleeps for good */
-            struct vc4_irq_lines l = irq_lines(a);
-            if (!vc4_intc_pending(&a->intc, &l)) {
+            /* WFI/WFE: an enabled interrupt wakes it (and is taken when
+             * the core has IRQs unmasked); with none pending or coming the
+             * CPU sleeps for good */
+            if (!wait_irq(a)) {
                 finish(a, r, VC4_ARM_END_WFI, pc - (thumb ? 2 : 4));
                 return VC4_OK;
             }
+            if (a->fault)
+                return end_fault(a, r, UC_ERR_OK, pc);
+            continue;
         }
         if (a->insns == before && !a->parked)
             a->insns++; /* a stop before any block: time still passes */

@@ -43,6 +43,7 @@ enum vc4_arm_end {
     VC4_ARM_END_FRAME_LIMIT, /* max_frames V3D ends of frame */
     VC4_ARM_END_FAULT,       /* unmapped access, undefined instruction, exception */
     VC4_ARM_END_V3D,         /* the V3D faulted or hung (vc4_emu_run failed) */
+    VC4_ARM_END_STOPPED,     /* the caller's on_tick asked to stop (a window closed) */
     VC4_ARM_END_KINDS
 };
 
@@ -50,6 +51,11 @@ struct vc4_arm;
 
 /* Called after each V3D end of frame (frame = 1, 2, ...). */
 typedef void (*vc4_arm_frame_fn)(void *user, struct vc4_arm *arm, uint64_t frame);
+/* Called when the emulated time reaches at_us[index] (--png-at). */
+typedef void (*vc4_arm_time_fn)(void *user, struct vc4_arm *arm, size_t index, uint64_t time_us);
+/* Called each time the emulated time passes a multiple of tick_us; false
+ * ends the run (VC4_ARM_END_STOPPED). */
+typedef bool (*vc4_arm_tick_fn)(void *user, struct vc4_arm *arm, uint64_t time_us);
 /* UART text (PL011 and mini UART) as the guest writes it. */
 typedef void (*vc4_arm_uart_fn)(void *user, const char *text, size_t len);
 
@@ -67,6 +73,17 @@ struct vc4_arm_options {
     void *uart_user;
     vc4_arm_frame_fn on_frame;
     void *frame_user;
+    /* times (emulated microseconds, ascending) at which on_time is called,
+     * at the first translated block boundary at or after each, with the
+     * V3D's queued work run first */
+    const uint64_t *at_us;
+    size_t n_at;
+    vc4_arm_time_fn on_time;
+    void *time_user;
+    /* every tick_us of emulated time (0: never), e.g. a live window */
+    uint64_t tick_us;
+    vc4_arm_tick_fn on_tick;
+    void *tick_user;
 };
 
 /* The firmware's defaults for a board: load address 0x8000 (0x80000 for
@@ -92,6 +109,8 @@ struct vc4_arm_result {
     uint64_t frames;     /* V3D ends of frame */
     uint64_t v3d_kicks;  /* CT0/CT1 starts and user programs queued */
     uint64_t unknown_accesses; /* peripheral accesses nothing answers */
+    uint64_t irqs;       /* IRQ exceptions the core took */
+    size_t times_reached;/* of o.at_us: how many on_time calls were made */
 };
 
 /* Run until the CPU parks or a limit; the status is VC4_OK for a park or a

@@ -5,9 +5,15 @@
  * disable 1/2/basic 0x21C-0x224.  Basic pending bit 8 = something in
  * pending 1, bit 9 = something in pending 2.
  *
- * Pending bits are the sources' levels (system timer matches, UARTs),
- * gathered by arm.c.  The core is not interrupted (Unicorn has no IRQ
- * input; docs/boot.md): an enabled pending interrupt only wakes a WFI.
+ * Basic pending bits 0-7 are the ARM-side sources (bit 1: the ARM
+ * mailbox); bits 10-20 repeat GPU IRQs 7, 9, 10, 18, 19, 53-57 and 62 (the
+ * manual's table 7.2: so a handler finds the V3D, IRQ 10, in one read).
+ *
+ * Pending bits are the sources' levels (system timer matches, V3D, UARTs,
+ * mailbox), gathered by arm.c.  The controller's output, an enabled
+ * pending interrupt, interrupts the core (arm.c takes the IRQ exception
+ * when the core has IRQs unmasked) and wakes a WFI.  FIQ control is stored;
+ * no FIQ is delivered.
  */
 #include <string.h>
 
@@ -27,6 +33,11 @@ enum intc_reg { /* offsets from 0xB200 */
 };
 #define IC_BASIC_ANY1 (1u << 8)
 #define IC_BASIC_ANY2 (1u << 9)
+#define IC_BASIC_ARM_MASK 0xFFu
+
+/* Basic pending bits 10-20: the GPU IRQs they repeat (ARM Peripherals 7.5). */
+static const uint8_t basic_shortcuts[] = {7, 9, 10, 18, 19, 53, 54, 55, 56, 57, 62};
+enum { IC_BASIC_SHORTCUT0 = 10 };
 
 void vc4_intc_reset(struct vc4_intc *c)
 {
@@ -37,7 +48,13 @@ bool vc4_intc_read(const struct vc4_intc *c, uint32_t off, const struct vc4_irq_
 {
     switch (off) {
     case IC_BASIC_PENDING:
-        *v = (l->pending[0] ? IC_BASIC_ANY1 : 0) | (l->pending[1] ? IC_BASIC_ANY2 : 0);
+        *v = (l->basic & IC_BASIC_ARM_MASK) | (l->pending[0] ? IC_BASIC_ANY1 : 0) |
+             (l->pending[1] ? IC_BASIC_ANY2 : 0);
+        for (unsigned i = 0; i < sizeof basic_shortcuts; i++) {
+            unsigned irq = basic_shortcuts[i];
+            if (l->pending[irq / 32] & (1u << (irq % 32)))
+                *v |= 1u << (IC_BASIC_SHORTCUT0 + i);
+        }
         return true;
     case IC_PENDING1: *v = l->pending[0]; return true;
     case IC_PENDING2: *v = l->pending[1]; return true;
@@ -66,5 +83,6 @@ bool vc4_intc_write(struct vc4_intc *c, uint32_t off, uint32_t v)
 
 bool vc4_intc_pending(const struct vc4_intc *c, const struct vc4_irq_lines *l)
 {
-    return (l->pending[0] & c->enable[0]) || (l->pending[1] & c->enable[1]);
+    return (l->pending[0] & c->enable[0]) || (l->pending[1] & c->enable[1]) ||
+           (l->basic & c->enable[2] & IC_BASIC_ARM_MASK);
 }

@@ -68,6 +68,9 @@ void vc4_systimer_reset(struct vc4_systimer *t);
 void vc4_systimer_tick(struct vc4_systimer *t, uint64_t now_us);
 bool vc4_systimer_read(struct vc4_systimer *t, uint32_t off, uint64_t now_us, uint32_t *v);
 bool vc4_systimer_write(struct vc4_systimer *t, uint32_t off, uint32_t v);
+/* The emulated microsecond at which the next compare among `channels`
+ * (bit n = Cn) that has not matched yet matches (UINT64_MAX: none). */
+uint64_t vc4_systimer_next_us(const struct vc4_systimer *t, unsigned channels);
 
 /* ---- interrupt controller (ARM side): pending from the sources, enables -- */
 struct vc4_intc {
@@ -77,12 +80,43 @@ struct vc4_intc {
 /* The level of each source, gathered by arm.c from the peripherals. */
 struct vc4_irq_lines {
     uint32_t pending[2]; /* GPU IRQs 0-31, 32-63 */
+    uint32_t basic;      /* the ARM-side sources, basic pending bits 0-7 */
+};
+/* The sources arm.c wires (ARM Peripherals 7.5 "ARM peripherals interrupts
+ * table"; Linux bcm2835 device trees: V3D is GPU IRQ 10). */
+enum vc4_irq_source {
+    VC4_IRQ_TIMER0 = 0,  /* system timer match 0..3: GPU IRQs 0-3 */
+    VC4_IRQ_V3D = 10,
+    VC4_IRQ_AUX = 29,
+    VC4_IRQ_UART0 = 57,
+    VC4_IRQ_BASIC_MAILBOX = 1, /* basic pending bit 1: ARM mailbox */
 };
 void vc4_intc_reset(struct vc4_intc *c);
 bool vc4_intc_read(const struct vc4_intc *c, uint32_t off, const struct vc4_irq_lines *l, uint32_t *v);
 bool vc4_intc_write(struct vc4_intc *c, uint32_t off, uint32_t v);
-/* An enabled interrupt is pending (what wakes a WFI). */
+/* An enabled interrupt is pending: the controller's IRQ output (what wakes
+ * a WFI and interrupts the core). */
 bool vc4_intc_pending(const struct vc4_intc *c, const struct vc4_irq_lines *l);
+
+/* ---- Pi 2/3 ARM-local block (0x40000000): routing, local timer ---------- */
+#define VC4_LOCAL_SPAN 0x100u
+struct vc4_local {
+    uint32_t control, prescaler, gpu_routing, pmu_routing, local_routing;
+    uint32_t timer_ctl;      /* reload (27:0), enable (28), interrupt enable (29) */
+    bool timer_flag;         /* the local timer reached 0 (status bit 31) */
+    uint64_t timer_start;    /* 38.4 MHz tick at which the count last (re)loaded */
+    uint32_t core_timer_ctl[4], mbox_ctl[4];
+};
+void vc4_local_reset(struct vc4_local *l);
+/* Advance the local timer to now. */
+void vc4_local_tick(struct vc4_local *l, uint64_t now_us);
+bool vc4_local_read(struct vc4_local *l, uint32_t off, bool gpu_irq, uint64_t now_us, uint32_t *v);
+bool vc4_local_write(struct vc4_local *l, uint32_t off, uint32_t v, uint64_t now_us);
+/* Core 0's IRQ input: the GPU interrupt routed to it, the local timer. */
+bool vc4_local_core0_irq(const struct vc4_local *l, bool gpu_irq);
+/* The emulated microsecond at which the local timer next fires (UINT64_MAX:
+ * never). */
+uint64_t vc4_local_next_us(const struct vc4_local *l, uint64_t now_us);
 
 /* ---- GPIO: function selects, outputs, pulls (no pins outside) ----------- */
 struct vc4_gpio {
@@ -115,6 +149,7 @@ bool vc4_aux_write(struct vc4_aux *a, uint32_t off, uint32_t v, struct vc4_arm_c
 /* ---- mailbox 0: property channel 8 and the old frame-buffer channel 1 ---- */
 #define VC4_MBOX_QUEUE 8        /* the hardware FIFO holds 8 words */
 #define VC4_MBOX_MAX_BLOCKS 64  /* GPU memory allocations (tag 0x3000C) */
+#define VC4_MBOX_CONFIG_DATA_IRQ 1u /* MAIL0 config bit 0: interrupt while it holds data */
 
 struct vc4_mbox_fb {
     bool allocated;

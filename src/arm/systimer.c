@@ -71,3 +71,17 @@ bool vc4_systimer_write(struct vc4_systimer *t, uint32_t off, uint32_t v)
     }
     return false;
 }
+
+uint64_t vc4_systimer_next_us(const struct vc4_systimer *t, unsigned channels)
+{
+    uint64_t next = UINT64_MAX;
+    for (unsigned n = 0; n < 4; n++) {
+        if (!(channels & (1u << n)) || (t->cs & (1u << n)))
+            continue; /* not asked for, or already matched (the line is up) */
+        uint32_t ahead = t->c[n] - (uint32_t)t->last_us;
+        uint64_t at = t->last_us + (ahead ? ahead : (1ull << 32));
+        if (at < next)
+            next = at;
+    }
+    return next;
+}

@@ -22,6 +22,7 @@ enum fsi_rule {
     FR_EARLY_Z_SHADER_Z,
     FR_COVERAGE_LOAD,
     FR_ALPHA_MASK,
+    FR_DEPTH_WITHOUT_TLB_Z,
     FR_COUNT,
     FW_HW2905 = FR_COUNT /* a warning of vc4_fsi_begin (no QPU yet) */
 };
@@ -51,6 +52,11 @@ static const struct {
     [FR_ALPHA_MASK] = {VC4_RULE_NONE,
                        "alpha-mask load / TLB_ALPHA_MASK write: the VG alpha-mask buffer is not modelled "
                        "(loads give 0, writes are ignored)"},
+    [FR_DEPTH_WITHOUT_TLB_Z] = {VC4_RULE_FS_DEPTH_WITHOUT_TLB_Z,
+                                "no TLB_Z write before the first colour write (or the end): no depth and no "
+                                "stencil test, Z not updated, although the Configuration Bits ask for Z updates or "
+                                "a depth test, or the shader wrote TLB_STENCIL_SETUP (write TLB_Z, e.g. "
+                                "`mov tlbz, rb15`, to have them)"},
 };
 
 /* back: instructions before the PC the rule is about (the thread end is
@@ -279,19 +285,25 @@ bool vc4_fsi_add(struct vc4_v3d *v, const struct vc4_raster_batch *rb)
  * (UNVERIFIED; Mesa conditions the colour write the same way).
  * Early Z (fsi.h) is before shading and does not depend on this.
  */
-static void resolve_z(struct vc4_fsi_batch *b)
+static void resolve_z(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_fsi_batch *b)
 {
     if (b->z_done)
         return;
+    /* what a program loses by it: Z updates, a real depth function (not
+     * "never", the demos' 03 00 02, nor "always"), a stencil setup */
+    const struct vc4_fsi *f = &v->fsi;
+    unsigned df = f->depth_func & 7;
+    if (f->z_update || (df != VC4_TLB_NEVER && df != VC4_TLB_ALWAYS) || b->stencil.enabled)
+        fsi_rule(v, q, FR_DEPTH_WITHOUT_TLB_Z);
     memset(b->pass, 0xFF, sizeof b->pass); /* untested: MS_FLAGS still masks (b->mask) */
     b->z_done = true;
 }
 
-static void color_write(struct vc4_v3d *v, struct vc4_fsi_batch *b, const uint32_t *val,
+static void color_write(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_fsi_batch *b, const uint32_t *val,
                         uint16_t mask, int sample)
 {
     struct vc4_tlb *t = &v->tlb;
-    resolve_z(b);
+    resolve_z(v, q, b);
     for (unsigned i = 0; i < N; i++) {
         if (!((mask >> i) & 1))
             continue;
@@ -523,11 +535,11 @@ static bool vc4_fsi_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, u
         return true;
     case VC4_QPU_W_TLB_COLOR_MS:
         /* successive writes go to samples 0, 1, 2, 3 (UNVERIFIED) */
-        color_write(v, b, val, mask, b->color_ms_next % VC4_TLB_MAX_SAMPLES);
+        color_write(v, q, b, val, mask, b->color_ms_next % VC4_TLB_MAX_SAMPLES);
         b->color_ms_next++;
         return true;
     case VC4_QPU_W_TLB_COLOR_ALL:
-        color_write(v, b, val, mask, -1);
+        color_write(v, q, b, val, mask, -1);
         return true;
     case VC4_QPU_W_TLB_ALPHA_MASK:
         fsi_rule(v, q, FR_ALPHA_MASK);
@@ -554,7 +566,7 @@ static bool vc4_fsi_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig)
         q->thrsw_left = 3;
         return true;
     case VC4_QPU_SIG_SCOREBOARD_UNLOCK:
-        resolve_z(b);
+        resolve_z(v, q, b);
         release_sb(b);
         return true;
     case VC4_QPU_SIG_COLOR_LOAD:
@@ -593,7 +605,7 @@ static void vc4_fsi_post(struct vc4_v3d *v, struct vc4_qpu *q)
 static void finish_batch(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_fsi_batch *b)
 {
     struct vc4_fsi *f = &v->fsi;
-    resolve_z(b);
+    resolve_z(v, q, b);
     release_sb(b);
     if (b->vary_next < f->nvary) /* reported at the thread end */
         fsi_rule_at(v, q, FR_VARY_UNREAD, VC4_QPU_THREND_SLOTS + 1);

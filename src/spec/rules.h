@@ -86,6 +86,7 @@ enum vc4_rule_id {
     VC4_RULE_UNIF_READ_PAST_END,
     VC4_RULE_FS_QUAD_XY_WRITE,
     VC4_RULE_FS_EARLY_Z_SHADER_Z,
+    VC4_RULE_FS_DEPTH_WITHOUT_TLB_Z,
     /* vertex and coordinate shading, GL shader records (emu/vsi.c, emu/vcd.c) */
     VC4_RULE_GL_ATTR_READ_ONCE,
     VC4_RULE_GL_OUTPUT_WRITE_ONCE,

@@ -220,6 +220,158 @@ static void test_systimer_match(void)
     CHECK(!vc4_systimer_read(&t, 0x40, 0, &v));  /* nothing there */
 }
 
+/* System timer C1 = 10 us, its interrupt enabled (GPU IRQ 1), IRQs
+ * unmasked, then a branch to itself: a busy wait for the interrupt, not a
+ * park.  Time passes to the match and the core takes the IRQ at the vector
+ * (VBAR 0: 0x18), where a branch to itself with IRQs masked parks. */
+static const uint32_t irq_prologue[] = {
+    0xE3A00202, /* mov r0, #0x20000000 */
+    0xE2800A03, /* add r0, r0, #0x3000 (system timer) */
+    0xE3A0100A, /* mov r1, #10 */
+    0xE5801010, /* str r1, [r0, #0x10] (C1) */
+    0xE3A00202, /* mov r0, #0x20000000 */
+    0xE2800A0B, /* add r0, r0, #0xB000 */
+    0xE3A01002, /* mov r1, #2 */
+    0xE5801210, /* str r1, [r0, #0x210] (enable 1: IRQ 1) */
+    0xF1080080, /* cpsie i */
+};
+
+static void irq_vector_parks(struct vc4_emu *emu)
+{
+    static const uint8_t b_self[4] = {0xFE, 0xFF, 0xFF, 0xEA}; /* b . */
+    vc4_emu_mem_write(emu, 0x18, b_self, 4);
+}
+
+static void test_irq_taken(void)
+{
+    uint32_t w[16];
+    size_t n = sizeof irq_prologue / 4;
+    memcpy(w, irq_prologue, sizeof irq_prologue);
+    w[n++] = 0xEAFFFFFE; /* b . */
+    struct harness_diags l;
+    struct vc4_arm_result r;
+    CHECK(boot_words(w, n, 100000000, &l, &r, irq_vector_parks) == VC4_OK);
+    CHECK_EQ_INT(r.end, VC4_ARM_END_PARKED);
+    CHECK_EQ_U64(r.pc, 0x18);
+    CHECK_EQ_U64(r.irqs, 1);
+    CHECK(r.time_us >= 10 && r.time_us < 12);
+    CHECK(r.insns < 100); /* the wait was slept, not run */
+}
+
+/* An IRQ in User mode: Unicorn cannot switch modes from there; a fault
+ * naming the PC, not a hang or a wrong mode. */
+static void test_irq_user_mode(void)
+{
+    uint32_t w[16];
+    size_t n = sizeof irq_prologue / 4;
+    memcpy(w, irq_prologue, sizeof irq_prologue);
+    w[n++] = 0xF1020010; /* cps #0x10 (User) */
+    w[n++] = 0xEAFFFFFE; /* b . */
+    struct harness_diags l;
+    struct vc4_arm_result r;
+    CHECK(boot_words(w, n, 100000000, &l, &r, irq_vector_parks) == VC4_ERR_FAULT);
+    CHECK_EQ_INT(r.end, VC4_ARM_END_FAULT);
+    CHECK_CONTAINS(l.text, "an IRQ in User mode");
+    CHECK_EQ_U64(r.irqs, 0);
+}
+
+/* IRQs masked (no cpsie): the branch to itself parks although the timer
+ * interrupt would come. */
+static void test_irq_masked_parks(void)
+{
+    uint32_t w[16];
+    size_t n = sizeof irq_prologue / 4 - 1; /* without cpsie i */
+    memcpy(w, irq_prologue, n * 4);
+    w[n++] = 0xEAFFFFFE;
+    struct harness_diags l;
+    struct vc4_arm_result r;
+    CHECK(boot_words(w, n, 100000000, &l, &r, irq_vector_parks) == VC4_OK);
+    CHECK_EQ_INT(r.end, VC4_ARM_END_PARKED);
+    CHECK_EQ_U64(r.pc, 0x8000 + 4 * n - 4);
+    CHECK_EQ_U64(r.irqs, 0);
+}
+
+/* Basic pending bits 10-20 repeat GPU IRQs 7, 9, 10, 18, 19, 53-57, 62
+ * (the V3D, IRQ 10, is bit 12); bit 8 = something in pending 1. */
+static void test_intc_basic(void)
+{
+    struct vc4_intc c;
+    vc4_intc_reset(&c);
+    struct vc4_irq_lines l = {{1u << VC4_IRQ_V3D, 1u << (VC4_IRQ_UART0 - 32)}, 1u << VC4_IRQ_BASIC_MAILBOX};
+    uint32_t v = 0;
+    CHECK(vc4_intc_read(&c, 0x00, &l, &v));
+    CHECK_EQ_U64(v, (1u << 1) | (1u << 8) | (1u << 9) | (1u << 12) | (1u << 19));
+    CHECK(!vc4_intc_pending(&c, &l));
+    CHECK(vc4_intc_write(&c, 0x18, 1u << VC4_IRQ_BASIC_MAILBOX)); /* enable basic: the mailbox */
+    CHECK(vc4_intc_pending(&c, &l));
+    CHECK(vc4_intc_write(&c, 0x24, 1u << VC4_IRQ_BASIC_MAILBOX)); /* disable basic */
+    CHECK(!vc4_intc_pending(&c, &l));
+    CHECK(vc4_intc_write(&c, 0x10, 1u << VC4_IRQ_V3D));
+    CHECK(vc4_intc_pending(&c, &l));
+}
+
+/* The Pi 2/3 local timer: 38.4 MHz, reload 38400 = 1 ms; the flag in the
+ * control register's bit 31 and core 0's IRQ source bit 11; GPU interrupt
+ * routing to core 0 (source bit 8) or elsewhere. */
+static void test_local_timer(void)
+{
+    struct vc4_local lc;
+    vc4_local_reset(&lc);
+    uint32_t v = 0;
+    CHECK(vc4_local_write(&lc, 0x34, 38400u | (1u << 28) | (1u << 29), 100));
+    CHECK_EQ_U64(vc4_local_next_us(&lc, 100), 1100);
+    CHECK(vc4_local_read(&lc, 0x60, false, 1099, &v));
+    CHECK_EQ_U64(v, 0);
+    CHECK(vc4_local_read(&lc, 0x60, true, 1100, &v));
+    CHECK_EQ_U64(v, (1u << 8) | (1u << 11));
+    CHECK(vc4_local_core0_irq(&lc, false));
+    CHECK(vc4_local_read(&lc, 0x34, false, 1100, &v));
+    CHECK_EQ_U64(v >> 31, 1);
+    CHECK(vc4_local_write(&lc, 0x38, 1u << 31, 1500)); /* clear */
+    CHECK(!vc4_local_core0_irq(&lc, false));
+    CHECK_EQ_U64(vc4_local_next_us(&lc, 1500), 2100); /* the count reloaded at 1100 */
+    CHECK(vc4_local_write(&lc, 0x0C, 1, 1500));        /* the GPU IRQ to core 1 */
+    CHECK(!vc4_local_core0_irq(&lc, true));
+    CHECK(!vc4_local_read(&lc, 0x90, false, 0, &v));   /* core mailboxes: not modelled */
+}
+
+static bool stop_at_third(void *user, struct vc4_arm *arm, uint64_t time_us)
+{
+    (void)arm;
+    uint64_t *t = user;
+    t[t[0] + 1 < 4 ? t[0] + 1 : 3] = time_us;
+    return ++t[0] < 3;
+}
+
+/* on_tick every emulated millisecond (what the live window uses): the
+ * third asks to stop; the run ends "stopped by the caller" at 3 ms. */
+static void test_tick_stop(void)
+{
+    static const uint8_t loop[8] = {0x01, 0x00, 0x80, 0xE2, 0xFD, 0xFF, 0xFF, 0xEA}; /* add r0, r0, #1; b .-4 */
+    struct harness_diags l;
+    struct vc4_diag_sink sink = harness_sink(&l);
+    struct vc4_emu_options eo = {.sink = sink, .mem_size = 80u << 20};
+    struct vc4_emu *emu = vc4_emu_create(&eo);
+    struct vc4_arm_options o = vc4_arm_defaults(VC4_PI1, false);
+    uint64_t ticks[4] = {0};
+    o.sink = sink;
+    o.tick_us = 1000;
+    o.on_tick = stop_at_third;
+    o.tick_user = ticks;
+    struct vc4_arm *arm = emu ? vc4_arm_create(emu, &o) : NULL;
+    CHECK(arm && vc4_arm_load(arm, loop, sizeof loop) == VC4_OK);
+    struct vc4_arm_result r = {0};
+    if (arm)
+        CHECK(vc4_arm_run(arm, &r) == VC4_OK);
+    CHECK_EQ_INT(r.end, VC4_ARM_END_STOPPED);
+    CHECK_EQ_U64(ticks[0], 3);
+    CHECK(ticks[1] >= 1000 && ticks[1] < 1010 && ticks[3] >= 3000 && ticks[3] < 3010);
+    CHECK(r.time_us >= 3000 && r.time_us < 3010);
+    CHECK_CONTAINS(l.text, "stopped by the caller");
+    vc4_arm_destroy(arm);
+    vc4_emu_destroy(emu);
+}
+
 /* Garbage images (a fixed LCG's words) on every board: each run ends
  * within the limit with a diagnostic naming how, never a host crash. */
 static void test_garbage_images(void)
@@ -255,4 +407,5 @@ static void test_garbage_images(void)
 
 TEST_LIST(test_park, test_fault_unmapped, test_fault_undefined, test_endless_loop, test_unknown_peripheral,
           test_wfi, test_broken_list, test_hung_list, test_mbox_framebuffer, test_systimer_match,
+          test_irq_taken, test_irq_user_mode, test_tick_stop, test_irq_masked_parks, test_intc_basic, test_local_timer,
           test_garbage_images)
