@@ -4,6 +4,7 @@
 #   make check    build and run every test (optimised build, then ASan+UBSan)
 #   make install PREFIX=/usr/local
 #   make fuzz     libFuzzer runs (scripts/fuzz.sh; FUZZ_ARGS="--minutes 30" for a long one)
+#   make mesa     build Mesa's vc4 driver from Debian's source into ~/.cache/vc4kit, once (scripts/mesa.sh)
 
 PREFIX ?= /usr/local
 BUILD ?= build
@@ -13,7 +14,7 @@ CMAKE_FLAGS ?=
 
 FUZZ_ARGS ?=
 
-.PHONY: all deps build demo test check check-intro asan install clean fuzz
+.PHONY: all deps build demo test check check-intro asan install clean fuzz mesa
 
 all: build
 
@@ -52,6 +53,9 @@ install: build
 
 fuzz:
 	sh scripts/fuzz.sh $(FUZZ_ARGS)
+
+mesa:
+	sh scripts/mesa.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz out
