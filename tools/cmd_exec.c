@@ -18,6 +18,7 @@
 #include "tool.h"
 
 #define EXEC_PRELOAD_NAME "libvc4kit_exec.so"
+#define EXEC_DRM_NAME "libvc4kit_drm.so"
 #ifndef VC4KIT_INSTALL_LIBDIR
 #define VC4KIT_INSTALL_LIBDIR "lib"
 #endif
@@ -143,7 +144,14 @@ int cmd_exec(int argc, char **argv)
                    VC4KIT_INSTALL_LIBDIR);
         return 127;
     }
-    if (!prepend_env("LD_PRELOAD", preload, ':') || !prepend_env("LD_LIBRARY_PATH", dir, ':')) {
+    /* GL programs: libvc4kit_drm.so (built when `make mesa` has built Mesa)
+     * gives them the vc4 render node (docs/opengl.md); preloaded after the
+     * exec preload, it sees what that one passes on. */
+    char drm[PATH_MAX + 32];
+    snprintf(drm, sizeof drm, "%s/%s", dir, EXEC_DRM_NAME);
+    bool have_drm = access(drm, R_OK) == 0;
+    if ((have_drm && !prepend_env("LD_PRELOAD", drm, ':')) || !prepend_env("LD_PRELOAD", preload, ':') ||
+        !prepend_env("LD_LIBRARY_PATH", dir, ':')) {
         tool_error("exec: cannot set the environment");
         return 127;
     }

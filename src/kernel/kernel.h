@@ -2,7 +2,7 @@
  * kernel.h - the Linux vc4 DRM driver's side of the GPU, over the emulator:
  * what Mesa's vc4 Gallium driver asks the kernel for (buffer objects,
  * shader validation, command submission, waits), so an unmodified driver
- * can render through vc4kit (docs/gl.md).
+ * can render through vc4kit (docs/opengl.md).
  *
  * The contract is Linux include/uapi/drm/vc4_drm.h (the same file Mesa ships
  * as include/drm-uapi/vc4_drm.h); the behaviour is Linux

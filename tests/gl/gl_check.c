@@ -1,0 +1,429 @@
+/*
+ * gl_check.c - small, unmodified OpenGL ES 2 programs for `make gl-check`
+ * (docs/opengl.md): each case renders into a framebuffer object on an EGL
+ * surfaceless context, reads the pixels back with glReadPixels and writes a
+ * PNG.  The same binary runs on whatever libEGL / libGLESv2 the loader
+ * finds: Mesa's vc4 driver on vc4kit (`eval "$(scripts/mesa.sh --env)";
+ * vc4kit exec ./gl_check CASE out.png`) or Debian's llvmpipe
+ * (LIBGL_ALWAYS_SOFTWARE=1), and compares two PNGs within a case's
+ * tolerance.
+ *
+ *   gl_check --list                      the cases, one a line
+ *   gl_check CASE OUT.png                render a case
+ *   gl_check --compare CASE A.png B.png DIFF.png
+ *                                        0 if within CASE's tolerance, 1 if
+ *                                        not (DIFF.png shows where), 2 on error
+ *
+ * Nothing here knows about vc4kit: it is a GL program as any user writes.
+ */
+#define _GNU_SOURCE
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES2/gl2.h>
+#include <png.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 128
+#define H 96
+
+/* ---- PNG ---- */
+
+static int png_save(const char *path, const unsigned char *rgba, int w, int h)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop i = p ? png_create_info_struct(p) : NULL;
+    if (!i || setjmp(png_jmpbuf(p))) {
+        png_destroy_write_struct(&p, &i);
+        fclose(f);
+        return -1;
+    }
+    png_init_io(p, f);
+    png_set_IHDR(p, i, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(p, i);
+    for (int y = 0; y < h; y++)
+        png_write_row(p, rgba + (size_t)y * w * 4);
+    png_write_end(p, NULL);
+    png_destroy_write_struct(&p, &i);
+    return fclose(f);
+}
+
+static unsigned char *png_load(const char *path, int *w, int *h)
+{
+    png_image im;
+    memset(&im, 0, sizeof im);
+    im.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&im, path))
+        return NULL;
+    im.format = PNG_FORMAT_RGBA;
+    unsigned char *buf = malloc(PNG_IMAGE_SIZE(im));
+    if (!buf || !png_image_finish_read(&im, NULL, buf, 0, NULL)) {
+        free(buf);
+        png_image_free(&im);
+        return NULL;
+    }
+    *w = (int)im.width;
+    *h = (int)im.height;
+    return buf;
+}
+
+/* ---- GL helpers ---- */
+
+static GLuint shader(GLenum kind, const char *src)
+{
+    GLuint s = glCreateShader(kind);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        fprintf(stderr, "gl_check: shader: %s\n", log);
+    }
+    return s;
+}
+
+static GLuint program(const char *vs, const char *fs)
+{
+    GLuint p = glCreateProgram();
+    glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
+    glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
+    glBindAttribLocation(p, 0, "pos");
+    glBindAttribLocation(p, 1, "color");
+    glBindAttribLocation(p, 2, "uv");
+    glLinkProgram(p);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        glGetProgramInfoLog(p, sizeof log, NULL, log);
+        fprintf(stderr, "gl_check: link: %s\n", log);
+    }
+    glUseProgram(p);
+    return p;
+}
+
+static const char vs_color[] =
+    "attribute vec4 pos;\nattribute vec4 color;\nvarying vec4 v;\n"
+    "void main() { gl_Position = pos; v = color; gl_PointSize = 6.0; }\n";
+static const char fs_color[] = "precision mediump float;\nvarying vec4 v;\nvoid main() { gl_FragColor = v; }\n";
+
+static void attrib(GLuint index, int n, const float *data)
+{
+    glVertexAttribPointer(index, n, GL_FLOAT, GL_FALSE, 0, data);
+    glEnableVertexAttribArray(index);
+}
+
+/* A triangle in red, green and blue corners. */
+static const float tri_pos[] = {-0.8f, -0.7f, 0.0f, 1.0f, 0.8f, -0.7f, 0.0f, 1.0f, 0.0f, 0.8f, 0.0f, 1.0f};
+static const float tri_col[] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1};
+
+/* ---- the cases ---- */
+
+static void case_clear(void)
+{
+    glClearColor(0.2f, 0.4f, 0.6f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+static void case_triangle(void)
+{
+    glClearColor(0.1f, 0.1f, 0.1f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    program(vs_color, fs_color);
+    attrib(0, 4, tri_pos);
+    attrib(1, 4, tri_col);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+static void case_scissor(void)
+{
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(20, 10, 50, 40);
+    glClearColor(1, 1, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glScissor(60, 30, 50, 50);
+    program(vs_color, fs_color);
+    attrib(0, 4, tri_pos);
+    attrib(1, 4, tri_col);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_SCISSOR_TEST);
+}
+
+static void case_uniform(void)
+{
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    GLuint p = program("attribute vec4 pos;\nuniform vec2 shift;\n"
+                       "void main() { gl_Position = pos + vec4(shift, 0.0, 0.0); }\n",
+                       "precision mediump float;\nuniform vec4 tint;\nvoid main() { gl_FragColor = tint; }\n");
+    attrib(0, 4, tri_pos);
+    glUniform2f(glGetUniformLocation(p, "shift"), -0.2f, 0.1f);
+    glUniform4f(glGetUniformLocation(p, "tint"), 0.9f, 0.5f, 0.1f, 1.0f);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glUniform2f(glGetUniformLocation(p, "shift"), 0.3f, -0.2f);
+    glUniform4f(glGetUniformLocation(p, "tint"), 0.2f, 0.3f, 1.0f, 1.0f);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+static void prims(GLenum mode, int n)
+{
+    static const float pos[] = {-0.9f, -0.8f, 0, 1, -0.5f, 0.7f, 0, 1, -0.1f, -0.6f, 0, 1,
+                                0.3f,  0.8f,  0, 1, 0.6f,  -0.7f, 0, 1, 0.9f,  0.5f,  0, 1};
+    static const float col[] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    program(vs_color, fs_color);
+    attrib(0, 4, pos);
+    attrib(1, 4, col);
+    glDrawArrays(mode, 0, n);
+}
+
+static void case_strip(void) { prims(GL_TRIANGLE_STRIP, 6); }
+static void case_fan(void) { prims(GL_TRIANGLE_FAN, 6); }
+static void case_lines(void) { prims(GL_LINES, 6); }
+static void case_line_strip(void) { prims(GL_LINE_STRIP, 6); }
+static void case_points(void) { prims(GL_POINTS, 6); }
+
+static void case_indexed(void)
+{
+    static const float pos[] = {-0.8f, -0.8f, 0, 1, 0.8f, -0.8f, 0, 1, 0.8f, 0.8f, 0, 1, -0.8f, 0.8f, 0, 1};
+    static const float col[] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1};
+    static const GLushort idx[] = {0, 1, 2, 0, 2, 3};
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    program(vs_color, fs_color);
+    attrib(0, 4, pos);
+    attrib(1, 4, col);
+    glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, idx);
+}
+
+static void case_depth(void)
+{
+    static const float a[] = {-0.9f, -0.9f, 0.5f, 1, 0.6f, -0.9f, 0.5f, 1, -0.2f, 0.8f, -0.5f, 1};
+    static const float b[] = {-0.6f, 0.9f, 0.0f, 1, 0.9f, 0.9f, 0.0f, 1, 0.2f, -0.8f, 0.0f, 1};
+    static const float red[] = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
+    static const float blue[] = {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1};
+    glClearColor(0, 0, 0, 1);
+    glClearDepthf(1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    program(vs_color, fs_color);
+    attrib(0, 4, a);
+    attrib(1, 4, red);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    attrib(0, 4, b);
+    attrib(1, 4, blue);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_DEPTH_TEST);
+}
+
+static void case_blend(void)
+{
+    static const float half[] = {1, 0, 0, 0.5f, 0, 1, 0, 0.5f, 0, 0, 1, 0.5f};
+    glClearColor(0.5f, 0.5f, 0.5f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    program(vs_color, fs_color);
+    attrib(0, 4, tri_pos);
+    attrib(1, 4, half);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_BLEND);
+}
+
+static void case_texture(void)
+{
+    static const float pos[] = {-0.8f, -0.8f, 0, 1, 0.8f, -0.8f, 0, 1, -0.8f, 0.8f, 0, 1, 0.8f, 0.8f, 0, 1};
+    static const float uv[] = {0, 0, 1, 0, 0, 1, 1, 1};
+    unsigned char tex[8 * 8 * 4];
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            unsigned char *t = tex + (y * 8 + x) * 4;
+            int on = (x + y) & 1;
+            t[0] = on ? 255 : 30;
+            t[1] = (unsigned char)(x * 32);
+            t[2] = (unsigned char)(y * 32);
+            t[3] = 255;
+        }
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 8, 8, 0, GL_RGBA, GL_UNSIGNED_BYTE, tex);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    GLuint p = program("attribute vec4 pos;\nattribute vec2 uv;\nvarying vec2 v;\n"
+                       "void main() { gl_Position = pos; v = uv; }\n",
+                       "precision mediump float;\nuniform sampler2D s;\nvarying vec2 v;\n"
+                       "void main() { gl_FragColor = texture2D(s, v); }\n");
+    glUniform1i(glGetUniformLocation(p, "s"), 0);
+    attrib(0, 4, pos);
+    attrib(2, 2, uv);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+/* Tolerance: a pixel is "off" when a channel differs by more than
+ * max_delta; the case passes with at most max_off off pixels (edges and
+ * sample positions differ between rasterisers; docs/opengl.md). */
+static const struct gl_case {
+    const char *name;
+    void (*fn)(void);
+    int max_delta, max_off;
+    const char *why;
+} cases[] = {
+    {"clear", case_clear, 1, 0, "a clear is exact (8-bit rounding of 0.2/0.4/0.6 may differ by 1)"},
+    {"triangle", case_triangle, 3, 120, "vertex colours interpolate alike; edge pixels may differ"},
+    {"scissor", case_scissor, 3, 60, "scissored clear exact; triangle edges inside the scissor"},
+    {"uniform", case_uniform, 2, 160, "flat colours from uniforms; edges of two triangles"},
+    {"strip", case_strip, 3, 200, "four triangles' edges"},
+    {"fan", case_fan, 3, 200, "four triangles' edges"},
+    {"lines", case_lines, 3, 260, "line rasterisation differs in end points and diamond exit"},
+    {"line_strip", case_line_strip, 3, 300, "line rasterisation differs in end points and diamond exit"},
+    {"points", case_points, 3, 150, "6x6 point sprites: their edges"},
+    {"indexed", case_indexed, 3, 150, "a quad from indices: diagonal and edges"},
+    {"depth", case_depth, 3, 200, "depth-tested overlap: the intersection line and edges"},
+    {"blend", case_blend, 3, 120, "source-alpha blending over grey"},
+    {"texture", case_texture, 3, 300, "nearest-filtered 8x8 texture: texel boundaries may fall a pixel apart"},
+};
+#define NCASES (sizeof cases / sizeof cases[0])
+
+static const struct gl_case *find(const char *name)
+{
+    for (size_t i = 0; i < NCASES; i++)
+        if (!strcmp(cases[i].name, name))
+            return &cases[i];
+    return NULL;
+}
+
+static int render(const struct gl_case *c, const char *out)
+{
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    EGLDisplay d = get_display ? get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
+                               : EGL_NO_DISPLAY;
+    EGLint major, minor;
+    if (d == EGL_NO_DISPLAY || !eglInitialize(d, &major, &minor)) {
+        fprintf(stderr, "gl_check: no surfaceless EGL display (0x%x)\n", eglGetError());
+        return 2;
+    }
+    static const EGLint cfg_attr[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_NONE};
+    EGLConfig cfg = NULL;
+    EGLint n = 0;
+    eglChooseConfig(d, cfg_attr, &cfg, 1, &n);
+    eglBindAPI(EGL_OPENGL_ES_API);
+    static const EGLint ctx_attr[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
+    EGLContext ctx = eglCreateContext(d, n ? cfg : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attr);
+    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+        fprintf(stderr, "gl_check: no GLES2 context (0x%x)\n", eglGetError());
+        return 2;
+    }
+    fprintf(stderr, "gl_check: %s: GL_RENDERER %s\n", c->name, (const char *)glGetString(GL_RENDERER));
+    GLuint fb, depth;
+    glGenFramebuffers(1, &fb);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    /* GLES2 core has no RGBA8 renderbuffer; a texture is RGBA8 everywhere */
+    GLuint ctex;
+    glGenTextures(1, &ctex);
+    glBindTexture(GL_TEXTURE_2D, ctex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, ctex, 0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glGenRenderbuffers(1, &depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, W, H);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        fprintf(stderr, "gl_check: framebuffer incomplete\n");
+        return 2;
+    }
+    glViewport(0, 0, W, H);
+    c->fn();
+    unsigned char *px = malloc(W * H * 4), *flip = malloc(W * H * 4);
+    if (!px || !flip)
+        return 2;
+    glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    GLenum err = glGetError();
+    if (err != GL_NO_ERROR)
+        fprintf(stderr, "gl_check: %s: GL error 0x%x\n", c->name, err);
+    for (int y = 0; y < H; y++) /* GL's row 0 is the bottom; the PNG's the top */
+        memcpy(flip + (size_t)y * W * 4, px + (size_t)(H - 1 - y) * W * 4, W * 4);
+    int r = png_save(out, flip, W, H) == 0 ? 0 : 2;
+    free(px);
+    free(flip);
+    eglMakeCurrent(d, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(d, ctx);
+    eglTerminate(d);
+    return r;
+}
+
+static int compare(const struct gl_case *c, const char *a, const char *b, const char *diff)
+{
+    int aw, ah, bw, bh;
+    unsigned char *pa = png_load(a, &aw, &ah), *pb = png_load(b, &bw, &bh);
+    if (!pa || !pb || aw != bw || ah != bh) {
+        fprintf(stderr, "gl_check: %s: cannot compare %s and %s\n", c->name, a, b);
+        return 2;
+    }
+    int off = 0, worst = 0;
+    unsigned char *d = malloc((size_t)aw * ah * 4);
+    for (int i = 0; d && i < aw * ah; i++) {
+        int m = 0;
+        for (int k = 0; k < 4; k++) {
+            int e = abs(pa[4 * i + k] - pb[4 * i + k]);
+            m = e > m ? e : m;
+        }
+        worst = m > worst ? m : worst;
+        off += m > c->max_delta;
+        /* the diff image: off pixels red, within-tolerance ones dim grey, equal black */
+        d[4 * i + 0] = m > c->max_delta ? 255 : m ? 80 : 0;
+        d[4 * i + 1] = m > c->max_delta ? 0 : m ? 80 : 0;
+        d[4 * i + 2] = m > c->max_delta ? 0 : m ? 80 : 0;
+        d[4 * i + 3] = 255;
+    }
+    bool pass = off <= c->max_off;
+    printf("%-12s %s: %d of %d pixels differ by more than %d (allowed %d); largest difference %d\n", c->name,
+           pass ? "ok  " : "FAIL", off, aw * ah, c->max_delta, c->max_off, worst);
+    if (!pass && d)
+        png_save(diff, d, aw, ah);
+    free(d);
+    free(pa);
+    free(pb);
+    return pass ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "--list")) {
+        for (size_t i = 0; i < NCASES; i++)
+            printf("%s\n", cases[i].name);
+        return 0;
+    }
+    if (argc == 6 && !strcmp(argv[1], "--compare")) {
+        const struct gl_case *c = find(argv[2]);
+        return c ? compare(c, argv[3], argv[4], argv[5]) : 2;
+    }
+    if (argc == 3) {
+        const struct gl_case *c = find(argv[1]);
+        if (!c) {
+            fprintf(stderr, "gl_check: no case '%s' (--list)\n", argv[1]);
+            return 2;
+        }
+        return render(c, argv[2]);
+    }
+    fprintf(stderr, "usage: gl_check --list | CASE OUT.png | --compare CASE A.png B.png DIFF.png\n");
+    return 2;
+}
