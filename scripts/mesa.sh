@@ -2,7 +2,7 @@
 # scripts/mesa.sh - build Mesa's vc4 Gallium driver (Debian's `mesa` source
 # package, pinned below) into a cache outside the tree, once; later runs reuse
 # it.  What it builds: the vc4 driver, EGL (surfaceless), GBM, GLESv2 and the
-# drm-shim core that vc4kit's kernel stand-in links against (docs/gl.md).
+# drm-shim core that vc4kit's kernel stand-in links against (docs/opengl.md).
 #
 #   scripts/mesa.sh            build (or say the cache is ready)
 #   scripts/mesa.sh --env      print the shell variables that point a program
@@ -144,7 +144,7 @@ if [ ! -f "$BUILD/build.ninja" ]; then
         -Dosmesa=false -Dbuild-tests=false -Dshader-cache=disabled
 fi
 
-say "building with nice -n $NICE ninja -j$JOBS (about 620 steps; see docs/gl.md for the time)"
+say "building with nice -n $NICE ninja -j$JOBS (about 620 steps; see docs/opengl.md for the time)"
 t0=$(date +%s)
 nice -n "$NICE" ninja -C "$BUILD" -j"$JOBS"
 nice -n "$NICE" meson install -C "$BUILD" --no-rebuild --quiet
