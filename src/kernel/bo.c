@@ -31,6 +31,10 @@ struct vc4k *vc4k_create(const struct vc4k_options *opts)
     k->first_addr = (k->first_addr + VC4K_PAGE - 1) & ~(VC4K_PAGE - 1);
     k->mem_size = vc4_emu_mem_size(opts->emu);
     k->max_cycles = opts->max_cycles;
+    /* vc4_validate.c: "It must have at least 4096 bytes" (the kernel adds 1 MiB) */
+    k->tile_alloc_extra = opts->tile_alloc_extra ? opts->tile_alloc_extra : 1024u * 1024u;
+    if (k->tile_alloc_extra < 4096u)
+        k->tile_alloc_extra = 4096u;
     return k;
 }
 
@@ -303,4 +307,9 @@ int vc4k_wait_bo(struct vc4k *k, uint32_t handle)
 uint64_t vc4k_last_seqno(const struct vc4k *k)
 {
     return k->seqno;
+}
+
+uint64_t vc4k_overflows(const struct vc4k *k)
+{
+    return k->overflows;
 }

@@ -42,6 +42,8 @@ struct vc4k_options {
     const struct vc4_allocator *alloc; /* host memory for the bookkeeping */
     uint32_t first_bo_addr;            /* lowest BO bus address; 0 = 64 KiB */
     uint64_t max_cycles;               /* per bin or render job; 0 = the emulator's budget */
+    uint32_t tile_alloc_extra;         /* tile allocation bytes beyond the initial blocks; 0 = 1 MiB
+                                        * as Linux; at least 4096 (tests make the binner overflow) */
 };
 
 struct vc4k *vc4k_create(const struct vc4k_options *opts);
@@ -133,5 +135,7 @@ int vc4k_submit_cl(struct vc4k *k, struct vc4k_submit *s);
 int vc4k_wait_seqno(struct vc4k *k, uint64_t seqno);
 int vc4k_wait_bo(struct vc4k *k, uint32_t handle);
 uint64_t vc4k_last_seqno(const struct vc4k *k);
+/* Overflow memory blocks handed to the binner since creation. */
+uint64_t vc4k_overflows(const struct vc4k *k);
 
 #endif

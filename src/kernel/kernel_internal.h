@@ -43,9 +43,11 @@ struct vc4k {
     const struct vc4_allocator *alloc;
     uint32_t first_addr, mem_size;
     uint64_t max_cycles;
+    uint32_t tile_alloc_extra;
     struct vc4k_bo *bos; /* index = handle; 0 is never a handle */
     size_t nbos, capbos;
     uint64_t seqno;
+    uint64_t overflows;
 };
 
 static inline struct vc4k_bo *vc4k_bo_get(struct vc4k *k, uint32_t handle)

@@ -14,7 +14,7 @@
  *    is not copied: it names the BOs the next packets use;
  *  - Tile Binning Mode Configuration: the kernel supplies the tile state
  *    array (48 bytes a tile) and the tile allocation memory (32 bytes a
- *    tile rounded up to 256, plus 1 MiB), forces auto-initialised state,
+ *    tile rounded up to 256, plus 1 MiB; vc4k_options.tile_alloc_extra), forces auto-initialised state,
  *    32-byte initial and 128-byte further blocks, and rejects double
  *    buffering and 64-bit colour;
  *  - Start Tile Binning once, after the configuration; Increment Semaphore
@@ -68,7 +68,6 @@ enum {
 
 #define TILE_STATE_BYTES 48u   /* per tile */
 #define TILE_INITIAL_BLOCK 32u /* per tile */
-#define TILE_ALLOC_EXTRA (1024u * 1024u)
 
 /* Shader record: code / uniforms address offsets, FS flags (vc4_packet.h
  * VC4_SHADER_FLAG_*), the attribute array. */
@@ -78,6 +77,11 @@ static const uint32_t shader_code_offset[3] = {4, 16, 28}; /* fs, vs, cs */
 #define REC_ATTR_STRIDE 8u
 #define REC_EXT_STRIDE_BASE 100u
 #define TEX_P0_OFFSET_MASK 0xFFFFF000u
+
+/* Binner overflow memory: the kernel hands out 512 KiB slots of its binner
+ * BO (vc4_v3d.c bin_alloc_size); vc4kit gives 1 MiB BOs, at most 64 a job. */
+#define VC4K_OVERFLOW_BYTES (1024u * 1024u)
+#define VC4K_MAX_OVERFLOW 64u
 
 struct shader_state {
     uint32_t addr; /* the packet's low 4 bits */
@@ -103,6 +107,8 @@ struct exec {
     const uint8_t *uni_u;
     uint32_t uni_left;
     uint32_t uni_off; /* next validated uniform: offset in the exec BO */
+    uint32_t overflow[VC4K_MAX_OVERFLOW]; /* binner overflow BOs */
+    unsigned noverflow;
 };
 
 static int reject(struct exec *e, enum vc4_rule_id rule, int64_t at, const char *fmt, ...) VC4_PRINTF(4, 5);
@@ -160,7 +166,7 @@ static int bin_config(struct exec *e, uint8_t *dst, uint32_t at)
                       flags);
     uint32_t tiles = (uint32_t)e->tiles_x * e->tiles_y;
     e->tile_alloc_offset = (tiles * TILE_STATE_BYTES + VC4K_PAGE - 1) & ~(VC4K_PAGE - 1);
-    uint32_t alloc = ((tiles * TILE_INITIAL_BLOCK + 255u) & ~255u) + TILE_ALLOC_EXTRA;
+    uint32_t alloc = ((tiles * TILE_INITIAL_BLOCK + 255u) & ~255u) + e->k->tile_alloc_extra;
     struct vc4k_bo *tb;
     e->tile_handle = vc4k_bo_alloc(e->k, e->tile_alloc_offset + alloc, &tb);
     if (!e->tile_handle)
@@ -414,6 +420,30 @@ static int validate_rec(struct exec *e, const struct shader_state *st)
 
 /* ---- running -------------------------------------------------------------- */
 
+/* The binner ran out of tile allocation memory (PCS.BMOOM, INTCTL.OUTOMEM):
+ * give it overflow memory through BPOA/BPOS, as the kernel's OUTOMEM
+ * interrupt handler does (vc4_irq.c vc4_overflow_mem_work: a fresh slot of
+ * the binner BO), and let it go on.  The BOs live until the job ends. */
+static bool give_overflow(struct exec *e)
+{
+    if (e->noverflow >= VC4K_MAX_OVERFLOW) {
+        vc4_diag_emit(&e->k->sink, VC4_ERROR, VC4_DIAG_SEMANTIC, VC4K_UNIT, NULL,
+                      "SUBMIT_CL: the binner wants more than %u x %u KiB of overflow memory (-ENOMEM)",
+                      VC4K_MAX_OVERFLOW, VC4K_OVERFLOW_BYTES / 1024u);
+        return false;
+    }
+    struct vc4k_bo *bo;
+    uint32_t h = vc4k_bo_alloc(e->k, VC4K_OVERFLOW_BYTES, &bo);
+    if (!h)
+        return false;
+    e->overflow[e->noverflow++] = h;
+    e->k->overflows++;
+    vc4_emu_reg_write(e->k->emu, VC4_V3D_BPOA, bo->paddr);
+    vc4_emu_reg_write(e->k->emu, VC4_V3D_BPOS, bo->size);
+    vc4_emu_reg_write(e->k->emu, VC4_V3D_INTCTL, VC4_V3D_INT_OUTOMEM);
+    return true;
+}
+
 static int run_thread(struct exec *e, unsigned thread, uint32_t start, uint32_t end)
 {
     struct vc4_emu *emu = e->k->emu;
@@ -422,6 +452,12 @@ static int run_thread(struct exec *e, unsigned thread, uint32_t start, uint32_t 
     vc4_emu_reg_write(emu, ca, start);
     vc4_emu_reg_write(emu, ea, end);
     enum vc4_status st = vc4_emu_run(emu, e->k->max_cycles);
+    uint32_t pcs = 0;
+    while (vc4_emu_reg_read(emu, VC4_V3D_PCS, &pcs) == VC4_OK && (pcs & VC4_V3D_PCS_BMOOM)) {
+        if (!give_overflow(e))
+            return -ENOMEM;
+        st = vc4_emu_run(emu, e->k->max_cycles);
+    }
     uint32_t csv = 0;
     vc4_emu_reg_read(emu, cs, &csv);
     if (st != VC4_OK || (csv & VC4_V3D_CTCS_CTERR)) {
@@ -529,6 +565,8 @@ out:
         vc4k_bo_close(k, e.tile_handle);
     if (exec_handle)
         vc4k_bo_close(k, exec_handle);
+    for (unsigned i = 0; i < e.noverflow; i++)
+        vc4k_bo_close(k, e.overflow[i]);
     vc4_free(k->alloc, e.bos);
     vc4_free(k->alloc, e.states);
     return r;

@@ -29,13 +29,18 @@ struct fixture {
     struct vc4k *k;
 };
 
-static bool setup(struct fixture *f)
+static bool setup_extra(struct fixture *f, uint32_t tile_alloc_extra)
 {
     struct vc4_emu_options eo = {.sink = harness_sink(&hd), .mem_size = 64u << 20, .max_cycles = 50000000};
     f->emu = vc4_emu_create(&eo);
-    struct vc4k_options ko = {.emu = f->emu, .sink = eo.sink};
+    struct vc4k_options ko = {.emu = f->emu, .sink = eo.sink, .tile_alloc_extra = tile_alloc_extra};
     f->k = f->emu ? vc4k_create(&ko) : NULL;
     return f->k != NULL;
+}
+
+static bool setup(struct fixture *f)
+{
+    return setup_extra(f, 0);
 }
 
 static void teardown(struct fixture *f)
@@ -300,6 +305,36 @@ static void test_triangle(void)
     teardown(&f);
 }
 
+/* The same triangle drawn 400 times with only the kernel's minimum 4 KiB
+ * beyond the initial tile blocks: the binner runs out, takes overflow
+ * memory (BPOA/BPOS) as the kernel's OUTOMEM handler gives it, and the
+ * picture is the same. */
+static void test_binner_overflow(void)
+{
+    struct fixture f;
+    struct tri t;
+    CHECK(setup_extra(&f, 4096));
+    CHECK(build_triangle(&f, &t));
+    uint8_t big[256 + 400 * 10];
+    uint32_t n = t.s.bin_cl_size - 2 - 10; /* up to the draw */
+    memcpy(big, t.bin, n);
+    for (unsigned i = 0; i < 400; i++)
+        memcpy(big + n + 10 * i, t.bin + n, 10);
+    memcpy(big + n + 4000, t.bin + n + 10, 2); /* semaphore, flush */
+    t.s.bin_cl = big;
+    t.s.bin_cl_size = n + 4000 + 2;
+    CHECK_MSG(vc4k_submit_cl(f.k, &t.s) == 0, "%s", hd.text);
+    CHECK_MSG(vc4k_overflows(f.k) > 0, "no overflow memory was needed");
+    const uint8_t *p = vc4k_bo_map(f.k, t.handles[BO_FB]);
+    CHECK_EQ_U64(vc4_le32(p + 4 * (240 * 640 + 320)) & 0x00FFFFFFu, 0x00FF00u); /* green inside */
+    CHECK_EQ_U64(vc4_le32(p + 4 * (10 * 640 + 10)), SC_CLEAR_COLOR);
+    uint32_t nbo;
+    uint64_t bytes;
+    vc4k_bo_usage(f.k, &nbo, &bytes);
+    CHECK_EQ_INT(nbo, BO_COUNT); /* the overflow BOs are gone with the job */
+    teardown(&f);
+}
+
 static void test_bad_submits(void)
 {
     struct fixture f;
@@ -370,4 +405,4 @@ static void test_shader_bo(void)
     teardown(&f);
 }
 
-TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_bad_submits, test_shader_bo)
+TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_bad_submits, test_shader_bo)
