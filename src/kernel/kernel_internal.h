@@ -65,6 +65,14 @@ uint32_t vc4k_bo_alloc(struct vc4k *k, uint32_t size, struct vc4k_bo **bo);
 struct vc4k_shader_info *vc4k_shader_validate(struct vc4k *k, const uint8_t *code, uint32_t size);
 void vc4k_shader_info_free(struct vc4k *k, struct vc4k_shader_info *info);
 
+/* Memory formats of surfaces and textures (vc4_packet.h VC4_TILING_FORMAT_*). */
+enum { VC4K_TILING_LINEAR = 0, VC4K_TILING_T = 1, VC4K_TILING_LT = 2 };
+#define VC4K_MAX_DIM 4096u
+
+/* rcl.c: does a width x height image of cpp bytes a pixel in this tiling
+ * fit the BO from offset (vc4_check_tex_size)? */
+bool vc4k_fits(const struct vc4k_bo *bo, uint32_t offset, unsigned tiling, uint32_t w, uint32_t h, uint32_t cpp);
+
 /* rcl.c: the rendering control list for a submit, written into a BO the
  * function allocates; the bin tile arrays start at tile_alloc (bus). */
 struct vc4k_rcl_in {

@@ -31,6 +31,7 @@
 #include "kernel/kernel_internal.h"
 #include "spec/rules.h"
 #include "vc4kit/cl.h"
+#include "vc4kit/tex.h"
 
 /* Load/Store Tile Buffer General u16 bits (vc4_packet.h). */
 #define LS_BUFFER_MASK 0x7u
@@ -65,8 +66,6 @@
 #define RENDER_MEMORY_FORMAT_SHIFT 6
 #define RENDER_MEMORY_FORMAT_MASK (3u << RENDER_MEMORY_FORMAT_SHIFT)
 
-enum { TILING_LINEAR = 0, TILING_T = 1, TILING_LT = 2 };
-#define MAX_DIM 4096u
 
 struct rcl {
     struct vc4k *k;
@@ -94,22 +93,21 @@ static void u8_(struct rcl *r, uint32_t v) { r->buf[r->len++] = (uint8_t)v; }
 static void u16_(struct rcl *r, uint32_t v) { vc4_st16(r->buf + r->len, (uint16_t)v); r->len += 2; }
 static void u32_(struct rcl *r, uint32_t v) { vc4_st32(r->buf + r->len, v); r->len += 4; }
 
-/* Micro-tiles are 64 bytes: 8x8 at 1 byte a pixel, 8x4 at 2, 4x4 at 4. */
-static uint32_t utile_w(uint32_t cpp) { return cpp <= 2 ? 8u : cpp == 4 ? 4u : 2u; }
-static uint32_t utile_h(uint32_t cpp) { return cpp == 1 ? 8u : 4u; }
+/* vc4_check_tex_size: does a width x height surface of cpp bytes a pixel
+ * in this tiling fit the BO from offset?  (Linear: rows padded to whole
+ * micro-tiles; T: 8x8 micro-tile blocks; LT: whole micro-tiles.) */
 static uint32_t round_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
-/* vc4_check_tex_size: does a width x height surface of cpp bytes a pixel
- * in this tiling fit the BO from offset? */
-static bool fits(const struct vc4k_bo *bo, uint32_t offset, unsigned tiling, uint32_t w, uint32_t h, uint32_t cpp)
+bool vc4k_fits(const struct vc4k_bo *bo, uint32_t offset, unsigned tiling, uint32_t w, uint32_t h, uint32_t cpp)
 {
-    if (w > MAX_DIM || h > MAX_DIM)
+    unsigned uw, uh;
+    if (w > VC4K_MAX_DIM || h > VC4K_MAX_DIM || !vc4_tex_utile_dims(cpp * 8u, &uw, &uh))
         return false;
     uint32_t aw, ah;
     switch (tiling) {
-    case TILING_LINEAR: aw = round_up(w, utile_w(cpp)); ah = h; break;
-    case TILING_T: aw = round_up(w, utile_w(cpp) * 8); ah = round_up(h, utile_h(cpp) * 8); break;
-    case TILING_LT: aw = round_up(w, utile_w(cpp)); ah = round_up(h, utile_h(cpp)); break;
+    case VC4K_TILING_LINEAR: aw = round_up(w, uw); ah = h; break;
+    case VC4K_TILING_T: aw = round_up(w, uw * 8); ah = round_up(h, uh * 8); break;
+    case VC4K_TILING_LT: aw = round_up(w, uw); ah = round_up(h, uh); break;
     default: return false;
     }
     uint64_t size = (uint64_t)aw * cpp * ah;
@@ -183,7 +181,7 @@ static int ls_surface(struct rcl *r, const char *what, const struct vc4k_surface
     unsigned buffer = s->bits & LS_BUFFER_MASK;
     unsigned format = (s->bits & LS_FORMAT_MASK) >> LS_FORMAT_SHIFT;
     uint32_t cpp;
-    if (tiling > TILING_LT)
+    if (tiling > VC4K_TILING_LT)
         return bad(r, what, "tiling %u", tiling);
     if (buffer == LS_BUFFER_ZS) {
         if (format != 0)
@@ -201,7 +199,7 @@ static int ls_surface(struct rcl *r, const char *what, const struct vc4k_surface
     }
     if (s->offset & 0xFu)
         return bad(r, what, "offset %u is not 16-byte aligned", s->offset);
-    if (!fits(*out, s->offset, tiling, sub->width, sub->height, cpp))
+    if (!vc4k_fits(*out, s->offset, tiling, sub->width, sub->height, cpp))
         return bad(r, what, "%ux%u at %u bytes a pixel from offset %u does not fit the %u-byte BO", sub->width,
                    sub->height, cpp, s->offset, (*out)->size);
     return 0;
@@ -224,7 +222,7 @@ static int config_surface(struct rcl *r, const struct vc4k_surface *s)
     unsigned tiling = (s->bits & RENDER_MEMORY_FORMAT_MASK) >> RENDER_MEMORY_FORMAT_SHIFT;
     unsigned format = (s->bits & RENDER_FORMAT_MASK) >> RENDER_FORMAT_SHIFT;
     uint32_t cpp;
-    if (tiling > TILING_LT)
+    if (tiling > VC4K_TILING_LT)
         return bad(r, what, "tiling %u", tiling);
     if (format == RENDER_FORMAT_RGBA8888)
         cpp = 4;
@@ -232,7 +230,7 @@ static int config_surface(struct rcl *r, const struct vc4k_surface *s)
         cpp = 2;
     else
         return bad(r, what, "colour format %u", format);
-    if (!fits(r->color_write, s->offset, tiling, sub->width, sub->height, cpp))
+    if (!vc4k_fits(r->color_write, s->offset, tiling, sub->width, sub->height, cpp))
         return bad(r, what, "%ux%u at %u bytes a pixel from offset %u does not fit the %u-byte BO", sub->width,
                    sub->height, cpp, s->offset, r->color_write->size);
     return 0;

@@ -41,6 +41,8 @@
 
 #include "kernel/kernel_internal.h"
 #include "spec/rules.h"
+#include "spec/tex_spec.h"
+#include "vc4kit/tex.h"
 #include "vc4kit/cl.h"
 
 /* Linux vc4_packet.h: a kernel-only packet naming the BOs of the packets
@@ -76,7 +78,6 @@ static const uint32_t shader_code_offset[3] = {4, 16, 28}; /* fs, vs, cs */
 #define REC_ATTR_BASE 36u
 #define REC_ATTR_STRIDE 8u
 #define REC_EXT_STRIDE_BASE 100u
-#define TEX_P0_OFFSET_MASK 0xFFFFF000u
 
 /* Binner overflow memory: the kernel hands out 512 KiB slots of its binner
  * BO (vc4_v3d.c bin_alloc_size); vc4kit gives 1 MiB BOs, at most 64 a job. */
@@ -310,6 +311,86 @@ static int validate_bin(struct exec *e)
 
 /* ---- shader records ------------------------------------------------------- */
 
+/* Bytes a texel (a block for ETC1) of each texture type the kernel accepts;
+ * 0: refused (BW1, A4, A1, RGBA64, YUV422R).  vc4_validate.c reloc_tex. */
+static const uint8_t tex_cpp[32] = {
+    [0] = 4, [1] = 4, [16] = 4,                  /* RGBA8888, RGBX8888, RGBA32R */
+    [2] = 2, [3] = 2, [4] = 2, [7] = 2, [9] = 2, [11] = 2, /* 4444 5551 565 LUMALPHA S16F S16 */
+    [5] = 1, [6] = 1, [10] = 1,                  /* LUMINANCE, ALPHA, S8 */
+    [8] = 8,                                     /* ETC1: 4x4 blocks of 8 bytes */
+};
+#define TEX_TYPE_ETC1 8u
+#define TEX_TYPE_RGBA32R 16u
+#define TEX_NO_PARAM 0xFFFFFFFFu
+
+/* A texture lookup's base level, every mip level under it (stored below
+ * the base, each smaller one further down) and the other five cube faces
+ * must lie in the BO: vc4_validate.c reloc_tex. */
+static int check_texture(struct exec *e, const uint8_t *uni, const struct vc4k_tex_sample *t,
+                         const struct vc4k_bo *tex, uint32_t at)
+{
+    uint32_t p[4] = {0, 0, 0, 0};
+    for (unsigned i = 0; i < 4; i++)
+        if (t->p_offset[i] != TEX_NO_PARAM)
+            p[i] = vc4_le32(uni + t->p_offset[i]);
+    uint32_t offset = vc4_tmu_field(p[0], VC4_TMU_F_BASE) << 12;
+    uint32_t levels = vc4_tmu_field(p[0], VC4_TMU_F_MIPLVLS);
+    uint32_t w = vc4_tmu_field(p[1], VC4_TMU_F_WIDTH), h = vc4_tmu_field(p[1], VC4_TMU_F_HEIGHT);
+    uint32_t type = vc4_tmu_field(p[0], VC4_TMU_F_TYPE_LO) | vc4_tmu_field(p[1], VC4_TMU_F_TYPE_HI) << 4;
+    w = w ? w : 2048u;
+    h = h ? h : 2048u;
+    uint32_t cube_stride = 0;
+    if (vc4_tmu_field(p[0], VC4_TMU_F_CMMODE)) {
+        for (unsigned i = 2; i < 4; i++) {
+            if (t->p_offset[i] == TEX_NO_PARAM || vc4_tmu_field(p[i], VC4_TMU_F_PTYPE) != VC4_TMU_PT_CUBE_STRIDE)
+                continue;
+            if (cube_stride)
+                return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, at, "cube map stride given twice");
+            cube_stride = vc4_tmu_field(p[i], VC4_TMU_F_CMST) << 12;
+        }
+        if (!cube_stride)
+            return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, at, "a cube map without a cube map stride");
+    }
+    uint32_t cpp = tex_cpp[type & 31u];
+    if (!cpp)
+        return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, at, "texture type %u is not accepted", type);
+    if (type == TEX_TYPE_ETC1) {
+        w = (w + 3) >> 2;
+        h = (h + 3) >> 2;
+    }
+    unsigned uw, uh;
+    vc4_tex_utile_dims(cpp * 8u, &uw, &uh);
+    unsigned tiling = type == TEX_TYPE_RGBA32R                 ? VC4K_TILING_LINEAR
+                      : (w <= 4 * uw || h <= 4 * uh)           ? VC4K_TILING_LT
+                                                               : VC4K_TILING_T;
+    if (!vc4k_fits(tex, offset + cube_stride * 5u, tiling, w, h, cpp))
+        return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, at,
+                      "a %ux%u texture (type %u) at offset %u does not fit the %u-byte BO", w, h, type, offset,
+                      tex->size);
+    for (uint32_t i = 1; i <= levels; i++) {
+        uint32_t lw = w >> i ? w >> i : 1u, lh = h >> i ? h >> i : 1u, aw, ah;
+        if (tiling == VC4K_TILING_T && (lw <= 4 * uw || lh <= 4 * uh))
+            tiling = VC4K_TILING_LT;
+        if (tiling == VC4K_TILING_T) {
+            aw = (lw + 8 * uw - 1) / (8 * uw) * (8 * uw);
+            ah = (lh + 8 * uh - 1) / (8 * uh) * (8 * uh);
+        } else if (tiling == VC4K_TILING_LT) {
+            aw = (lw + uw - 1) / uw * uw;
+            ah = (lh + uh - 1) / uh * uh;
+        } else {
+            aw = (lw + uw - 1) / uw * uw;
+            ah = lh;
+        }
+        uint32_t size = aw * cpp * ah;
+        if (offset < size)
+            return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, at,
+                          "mip level %u (%ux%u, %u bytes) does not fit below the base at offset %u", i, lw, lh,
+                          size, offset);
+        offset -= size;
+    }
+    return 0;
+}
+
 static int reloc_tex(struct exec *e, const uint8_t *uni_data, uint32_t uni_off, const struct vc4k_tex_sample *t,
                      uint32_t index, uint32_t rec_at)
 {
@@ -325,11 +406,9 @@ static int reloc_tex(struct exec *e, const uint8_t *uni_data, uint32_t uni_off, 
         vc4_st32(out, tex->paddr + p0);
         return 0;
     }
-    /* UNVERIFIED here: the kernel also checks the format, the size of the
-     * base level and of every mip level below it against the BO (not yet). */
-    if ((p0 & TEX_P0_OFFSET_MASK) >= tex->size)
-        return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, rec_at, "texture offset %u is outside the %u-byte BO",
-                      p0 & TEX_P0_OFFSET_MASK, tex->size);
+    int r = check_texture(e, uni_data, t, tex, rec_at);
+    if (r)
+        return r;
     vc4_st32(out, tex->paddr + p0);
     return 0;
 }

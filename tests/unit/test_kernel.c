@@ -335,6 +335,65 @@ static void test_binner_overflow(void)
     teardown(&f);
 }
 
+/* A fragment shader sampling a texture (TMU0: T then S, two parameters
+ * the TMU pulls from the uniforms): the submit relocates p0 to the
+ * texture BO, so the triangle takes the texture's colour; a texture or a
+ * mip level that does not fit its BO, or a texture index naming a shader
+ * BO, is refused. */
+static const char fs_tex[] = "mov t0t, 0.5\n"
+                             "mov t0s, 0.5\n"
+                             ".word 0x9E7000, 0xA00009E7\n" /* nop; ldtmu0 */
+                             "mov tlbc, r4\n"
+                             "nop; thrend\nnop\nnop; sbdone\n";
+
+static void test_texture(void)
+{
+    struct fixture f;
+    struct tri t;
+    CHECK(setup(&f));
+    CHECK(build_triangle(&f, &t));
+    uint8_t *code = NULL;
+    size_t n = 0;
+    uint32_t fs, tex;
+    CHECK(assemble(fs_tex, &code, &n));
+    CHECK_EQ_INT(vc4k_bo_create_shader(f.k, code, (uint32_t)n, &fs), 0);
+    free(code);
+    CHECK_EQ_INT(vc4k_bo_create(f.k, 32 * 32 * 4, &tex), 0);
+    uint8_t *tp = vc4k_bo_map(f.k, tex);
+    for (unsigned i = 0; i < 32 * 32; i++)
+        sc_put32(tp + 4 * i, 0xFF2080E0u);
+    uint32_t handles[BO_COUNT + 1];
+    memcpy(handles, t.handles, sizeof t.handles);
+    handles[BO_FS] = fs;
+    handles[BO_COUNT] = tex;
+    uint8_t unif[64];
+    sc_put32(unif, BO_COUNT);                         /* the texture's BO index */
+    sc_put32(unif + 4, 0);                            /* p0: offset 0, RGBA8888, no mip levels */
+    sc_put32(unif + 8, 32u << 20 | 32u << 8 | 1u << 7 | 1u << 4 | 1u << 2 | 1u); /* p1: 32x32, nearest, clamp */
+    t.s.bo_handles = handles;
+    t.s.bo_handle_count = BO_COUNT + 1;
+    t.s.uniforms = unif;
+    t.s.uniforms_size = 12;
+    CHECK_MSG(vc4k_submit_cl(f.k, &t.s) == 0, "%s", hd.text);
+    const uint8_t *p = vc4k_bo_map(f.k, t.handles[BO_FB]);
+    CHECK_EQ_U64(vc4_le32(p + 4 * (300 * 640 + 320)), 0xFF2080E0u);
+    /* 64x64 does not fit a 4 KiB BO */
+    sc_put32(unif + 8, 64u << 20 | 64u << 8 | 1u << 7 | 1u << 4);
+    CHECK_EQ_INT(vc4k_submit_cl(f.k, &t.s), -EINVAL);
+    CHECK_CONTAINS(hd.text, "does not fit the 4096-byte BO");
+    /* a mip level below a base at offset 0 */
+    sc_put32(unif + 4, 1);
+    sc_put32(unif + 8, 16u << 20 | 16u << 8);
+    CHECK_EQ_INT(vc4k_submit_cl(f.k, &t.s), -EINVAL);
+    CHECK_CONTAINS(hd.text, "mip level 1");
+    /* the texture index names a shader BO */
+    sc_put32(unif + 4, 0);
+    sc_put32(unif, BO_VS);
+    CHECK_EQ_INT(vc4k_submit_cl(f.k, &t.s), -EINVAL);
+    CHECK_CONTAINS(hd.text, "is a shader BO");
+    teardown(&f);
+}
+
 static void test_bad_submits(void)
 {
     struct fixture f;
@@ -405,4 +464,4 @@ static void test_shader_bo(void)
     teardown(&f);
 }
 
-TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_bad_submits, test_shader_bo)
+TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_texture, test_bad_submits, test_shader_bo)
