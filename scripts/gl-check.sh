@@ -34,6 +34,7 @@ MESA_ENV=$(sh scripts/mesa.sh --env)
 t0=$(date +%s)
 pass=0
 fail=0
+known=0
 failed=""
 for c in $("$PROG" --list); do
     ref="$OUT/$c.llvmpipe.png"
@@ -49,13 +50,15 @@ for c in $("$PROG" --list); do
         echo "$c: vc4 run failed ($(grep -v GL_RENDERER "$OUT/$c.vc4.log" | tail -1))"
         fail=$((fail + 1)); failed="$failed $c"; continue
     fi
-    if "$PROG" --compare "$c" "$ref" "$got" "$OUT/$c.diff.png"; then
-        pass=$((pass + 1))
-        rm -f "$ref" "$got" "$OUT/$c.llvmpipe.log" "$OUT/$c.vc4.log"
-    else
-        fail=$((fail + 1)); failed="$failed $c"
-    fi
+    st=0
+    "$PROG" --compare "$c" "$ref" "$got" "$OUT/$c.diff.png" || st=$?
+    case $st in
+    0) pass=$((pass + 1)); rm -f "$ref" "$got" "$OUT/$c.llvmpipe.log" "$OUT/$c.vc4.log" ;;
+    3) known=$((known + 1)) ;;  # a documented vc4kit gap (gl_check.c): images kept
+    *) fail=$((fail + 1)); failed="$failed $c" ;;
+    esac
 done
 t1=$(date +%s)
-echo "== gl-check: $pass passed, $fail failed in $((t1 - t0)) s${failed:+ (failed:$failed; images in $OUT)}"
+echo "== gl-check: $pass passed, $fail failed, $known known vc4kit gaps in $((t1 - t0)) s" \
+     "${failed:+(failed:$failed; images in $OUT)}"
 [ "$fail" -eq 0 ]

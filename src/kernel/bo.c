@@ -154,10 +154,13 @@ uint32_t vc4k_bo_alloc(struct vc4k *k, uint32_t size, struct vc4k_bo **out)
     return h;
 }
 
+/* Handle 0 is never a BO, and drivers probe for an ioctl with it (Mesa's
+ * vc4_resource.c takes GET_TILING's -ENOENT for handle 0 as "the ioctl
+ * exists"): that lookup fails without a diagnostic. */
 static struct vc4k_bo *lookup(struct vc4k *k, const char *what, uint32_t handle)
 {
     struct vc4k_bo *b = vc4k_bo_get(k, handle);
-    if (!b)
+    if (!b && handle != 0)
         vc4_diag_emit(&k->sink, VC4_ERROR, VC4_DIAG_SEMANTIC, VC4K_UNIT, NULL,
                       "%s: no BO with handle %u (-ENOENT)", what, handle);
     return b;

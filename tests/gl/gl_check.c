@@ -12,7 +12,9 @@
  *   gl_check CASE OUT.png                render a case
  *   gl_check --compare CASE A.png B.png DIFF.png
  *                                        0 if within CASE's tolerance, 1 if
- *                                        not (DIFF.png shows where), 2 on error
+ *                                        not (DIFF.png shows where), 2 on
+ *                                        error, 3 for a failure the case
+ *                                        documents as a known vc4kit gap
  *
  * Nothing here knows about vc4kit: it is a GL program as any user writes.
  */
@@ -278,26 +280,34 @@ static void case_texture(void)
 
 /* Tolerance: a pixel is "off" when a channel differs by more than
  * max_delta; the case passes with at most max_off off pixels (edges and
- * sample positions differ between rasterisers; docs/opengl.md). */
+ * sample positions differ between rasterisers; docs/opengl.md).  The
+ * numbers: what vc4 on vc4kit and llvmpipe were seen to differ by, with
+ * room.  gap: a known difference of vc4kit from the hardware the case
+ * shows; its failure is reported as such and does not fail the run, and
+ * its passing is news. */
+#define GAP_POINT_LINE_COORDS                                                                      \
+    "the PSE does not make the point (s, t) / line coordinate varyings Mesa's fragment shaders "  \
+    "read before their own (vc4_program.c point_x, point_y, line_x): colours come out wrong"
 static const struct gl_case {
     const char *name;
     void (*fn)(void);
     int max_delta, max_off;
     const char *why;
+    const char *gap;
 } cases[] = {
-    {"clear", case_clear, 1, 0, "a clear is exact (8-bit rounding of 0.2/0.4/0.6 may differ by 1)"},
-    {"triangle", case_triangle, 3, 120, "vertex colours interpolate alike; edge pixels may differ"},
-    {"scissor", case_scissor, 3, 60, "scissored clear exact; triangle edges inside the scissor"},
-    {"uniform", case_uniform, 2, 160, "flat colours from uniforms; edges of two triangles"},
-    {"strip", case_strip, 3, 200, "four triangles' edges"},
-    {"fan", case_fan, 3, 200, "four triangles' edges"},
-    {"lines", case_lines, 3, 260, "line rasterisation differs in end points and diamond exit"},
-    {"line_strip", case_line_strip, 3, 300, "line rasterisation differs in end points and diamond exit"},
-    {"points", case_points, 3, 150, "6x6 point sprites: their edges"},
-    {"indexed", case_indexed, 3, 150, "a quad from indices: diagonal and edges"},
-    {"depth", case_depth, 3, 200, "depth-tested overlap: the intersection line and edges"},
-    {"blend", case_blend, 3, 120, "source-alpha blending over grey"},
-    {"texture", case_texture, 3, 300, "nearest-filtered 8x8 texture: texel boundaries may fall a pixel apart"},
+    {"clear", case_clear, 1, 0, "a clear is exact (8-bit rounding of 0.2/0.4/0.6 may differ by 1)", NULL},
+    {"triangle", case_triangle, 3, 40, "vertex colours interpolate alike; edge pixels may differ", NULL},
+    {"scissor", case_scissor, 3, 20, "scissored clear exact; triangle edges inside the scissor", NULL},
+    {"uniform", case_uniform, 2, 40, "flat colours from uniforms; edges of two triangles", NULL},
+    {"strip", case_strip, 3, 40, "four triangles' edges", NULL},
+    {"fan", case_fan, 3, 40, "four triangles' edges", NULL},
+    {"lines", case_lines, 3, 60, "line rasterisation may differ at end points", GAP_POINT_LINE_COORDS},
+    {"line_strip", case_line_strip, 3, 60, "line rasterisation may differ at end points", GAP_POINT_LINE_COORDS},
+    {"points", case_points, 3, 40, "6x6 point sprites: their edges", GAP_POINT_LINE_COORDS},
+    {"indexed", case_indexed, 3, 40, "a quad from indices: diagonal and edges", NULL},
+    {"depth", case_depth, 3, 40, "depth-tested overlap: the intersection line and edges", NULL},
+    {"blend", case_blend, 3, 40, "source-alpha blending over grey", NULL},
+    {"texture", case_texture, 3, 40, "nearest-filtered 8x8 texture: texel boundaries may fall a pixel apart", NULL},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -396,13 +406,16 @@ static int compare(const struct gl_case *c, const char *a, const char *b, const 
     }
     bool pass = off <= c->max_off;
     printf("%-12s %s: %d of %d pixels differ by more than %d (allowed %d); largest difference %d\n", c->name,
-           pass ? "ok  " : "FAIL", off, aw * ah, c->max_delta, c->max_off, worst);
+           pass ? (c->gap ? "ok (known gap no longer shows!)" : "ok  ") : c->gap ? "known gap" : "FAIL", off,
+           aw * ah, c->max_delta, c->max_off, worst);
+    if (!pass && c->gap)
+        printf("             %s\n", c->gap);
     if (!pass && d)
         png_save(diff, d, aw, ah);
     free(d);
     free(pa);
     free(pb);
-    return pass ? 0 : 1;
+    return pass ? 0 : c->gap ? 3 : 1;
 }
 
 int main(int argc, char **argv)
