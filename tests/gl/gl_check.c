@@ -278,6 +278,235 @@ static void case_texture(void)
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 }
 
+static void quad_tex_program(void)
+{
+    GLuint p = program("attribute vec4 pos;\nattribute vec2 uv;\nvarying vec2 v;\n"
+                       "void main() { gl_Position = pos; v = uv; }\n",
+                       "precision mediump float;\nuniform sampler2D s;\nvarying vec2 v;\n"
+                       "void main() { gl_FragColor = texture2D(s, v); }\n");
+    glUniform1i(glGetUniformLocation(p, "s"), 0);
+}
+
+/* A texture of w x h texels (a colour ramp with a checker), uploaded in
+ * the given format, drawn on a quad with uv from 0 to uvmax. */
+static void textured(GLenum format, GLenum type, int w, int h, GLenum filter, GLenum wrap, float uvmax, bool mip)
+{
+    static const float pos[] = {-0.9f, -0.9f, 0, 1, 0.9f, -0.9f, 0, 1, -0.9f, 0.9f, 0, 1, 0.9f, 0.9f, 0, 1};
+    float uv[] = {0, 0, uvmax, 0, 0, uvmax, uvmax, uvmax};
+    unsigned char *rgba = malloc((size_t)w * h * 4), *tex = malloc((size_t)w * h * 4);
+    if (!rgba || !tex)
+        return;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            unsigned char *t = rgba + (y * w + x) * 4;
+            int on = ((x * 4 / w) + (y * 4 / h)) & 1;
+            t[0] = (unsigned char)(x * 255 / (w > 1 ? w - 1 : 1));
+            t[1] = (unsigned char)(y * 255 / (h > 1 ? h - 1 : 1));
+            t[2] = on ? 255 : 0;
+            t[3] = 255;
+        }
+    size_t n = (size_t)w * h;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *c = rgba + 4 * i;
+        if (type == GL_UNSIGNED_SHORT_5_6_5) {
+            unsigned v = (unsigned)(c[0] >> 3) << 11 | (unsigned)(c[1] >> 2) << 5 | (unsigned)(c[2] >> 3);
+            tex[2 * i] = (unsigned char)v;
+            tex[2 * i + 1] = (unsigned char)(v >> 8);
+        } else if (type == GL_UNSIGNED_SHORT_4_4_4_4) {
+            unsigned v = (unsigned)(c[0] >> 4) << 12 | (unsigned)(c[1] >> 4) << 8 | (unsigned)(c[2] >> 4) << 4 | 0xF;
+            tex[2 * i] = (unsigned char)v;
+            tex[2 * i + 1] = (unsigned char)(v >> 8);
+        } else if (format == GL_LUMINANCE) {
+            tex[i] = c[0];
+        } else if (format == GL_LUMINANCE_ALPHA) {
+            tex[2 * i] = c[1];
+            tex[2 * i + 1] = c[0];
+        } else {
+            memcpy(tex + 4 * i, c, 4);
+        }
+    }
+    glClearColor(0.1f, 0.1f, 0.1f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexImage2D(GL_TEXTURE_2D, 0, (GLint)format, w, h, 0, format, type, tex);
+    if (mip)
+        glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLint)filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter == GL_LINEAR ? GL_LINEAR : GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, (GLint)wrap);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, (GLint)wrap);
+    quad_tex_program();
+    attrib(0, 4, pos);
+    attrib(2, 2, uv);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    free(rgba);
+    free(tex);
+}
+
+static void case_tex_repeat(void) { textured(GL_RGBA, GL_UNSIGNED_BYTE, 16, 16, GL_NEAREST, GL_REPEAT, 2.5f, false); }
+static void case_tex_mirror(void)
+{
+    textured(GL_RGBA, GL_UNSIGNED_BYTE, 16, 16, GL_NEAREST, GL_MIRRORED_REPEAT, 2.5f, false);
+}
+static void case_tex_linear(void) { textured(GL_RGBA, GL_UNSIGNED_BYTE, 16, 16, GL_LINEAR, GL_CLAMP_TO_EDGE, 1, false); }
+static void case_tex_565(void)
+{
+    textured(GL_RGB, GL_UNSIGNED_SHORT_5_6_5, 32, 32, GL_NEAREST, GL_CLAMP_TO_EDGE, 1, false);
+}
+static void case_tex_4444(void)
+{
+    textured(GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, 32, 32, GL_NEAREST, GL_CLAMP_TO_EDGE, 1, false);
+}
+static void case_tex_luminance(void)
+{
+    textured(GL_LUMINANCE, GL_UNSIGNED_BYTE, 16, 16, GL_NEAREST, GL_CLAMP_TO_EDGE, 1, false);
+}
+static void case_tex_lumalpha(void)
+{
+    textured(GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE, 16, 16, GL_NEAREST, GL_CLAMP_TO_EDGE, 1, false);
+}
+static void case_tex_mipmap(void)
+{
+    textured(GL_RGBA, GL_UNSIGNED_BYTE, 64, 64, GL_NEAREST_MIPMAP_NEAREST, GL_REPEAT, 4.0f, true);
+}
+static void case_tex_large(void) { textured(GL_RGBA, GL_UNSIGNED_BYTE, 256, 128, GL_NEAREST, GL_CLAMP_TO_EDGE, 1, false); }
+
+static void case_cull(void)
+{
+    /* two triangles, one wound each way; back faces culled */
+    static const float pos[] = {-0.9f, -0.8f, 0, 1, -0.1f, -0.8f, 0, 1, -0.5f, 0.8f, 0, 1,
+                                0.1f,  -0.8f, 0, 1, 0.5f,  0.8f,  0, 1, 0.9f,  -0.8f, 0, 1};
+    static const float col[] = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    program(vs_color, fs_color);
+    attrib(0, 4, pos);
+    attrib(1, 4, col);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+    glDisable(GL_CULL_FACE);
+}
+
+static void case_viewport(void)
+{
+    glClearColor(0, 0, 0.3f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    program(vs_color, fs_color);
+    attrib(0, 4, tri_pos);
+    attrib(1, 4, tri_col);
+    glViewport(10, 5, 60, 40);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glViewport(70, 50, 50, 40);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glViewport(0, 0, W, H);
+}
+
+static void case_depth_greater(void)
+{
+    static const float a[] = {-0.9f, -0.9f, -0.5f, 1, 0.6f, -0.9f, -0.5f, 1, -0.2f, 0.8f, 0.5f, 1};
+    static const float b[] = {-0.6f, 0.9f, 0.0f, 1, 0.9f, 0.9f, 0.0f, 1, 0.2f, -0.8f, 0.0f, 1};
+    static const float red[] = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
+    static const float green[] = {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+    glClearColor(0, 0, 0, 1);
+    glClearDepthf(0.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_GREATER);
+    program(vs_color, fs_color);
+    attrib(0, 4, a);
+    attrib(1, 4, red);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    attrib(0, 4, b);
+    attrib(1, 4, green);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_DEPTH_TEST);
+    glClearDepthf(1.0f);
+}
+
+static void case_blend_add(void)
+{
+    static const float c1[] = {0.5f, 0.2f, 0, 1, 0.5f, 0.2f, 0, 1, 0.5f, 0.2f, 0, 1};
+    static const float p2[] = {-0.6f, 0.7f, 0, 1, 0.9f, 0.7f, 0, 1, 0.1f, -0.9f, 0, 1};
+    glClearColor(0, 0, 0.2f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE);
+    glBlendEquation(GL_FUNC_ADD);
+    program(vs_color, fs_color);
+    attrib(1, 4, c1);
+    attrib(0, 4, tri_pos);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    attrib(0, 4, p2);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_BLEND);
+}
+
+static void case_color_mask(void)
+{
+    glClearColor(0.2f, 0.2f, 0.2f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_TRUE);
+    program(vs_color, fs_color);
+    attrib(0, 4, tri_pos);
+    attrib(1, 4, tri_col);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+}
+
+static void case_varyings(void)
+{
+    /* 3 vec4 varyings mixed in the fragment shader */
+    GLuint p = program("attribute vec4 pos;\nattribute vec4 color;\nvarying vec4 a;\nvarying vec4 b;\n"
+                       "varying vec2 c;\n"
+                       "void main() { gl_Position = pos; a = color; b = color.gbra; c = pos.xy; }\n",
+                       "precision mediump float;\nvarying vec4 a;\nvarying vec4 b;\nvarying vec2 c;\n"
+                       "void main() { gl_FragColor = vec4(a.r * 0.5 + b.r * 0.5, abs(c.x), a.b * b.g, 1.0); }\n");
+    (void)p;
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    attrib(0, 4, tri_pos);
+    attrib(1, 4, tri_col);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+static void case_many_draws(void)
+{
+    /* 300 small triangles over the whole target: a long binning list */
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    GLuint p = program("attribute vec4 pos;\nuniform vec2 at;\n"
+                       "void main() { gl_Position = vec4(pos.xy * 0.08 + at, 0.0, 1.0); }\n",
+                       "precision mediump float;\nuniform vec4 tint;\nvoid main() { gl_FragColor = tint; }\n");
+    attrib(0, 4, tri_pos);
+    GLint at = glGetUniformLocation(p, "at"), tint = glGetUniformLocation(p, "tint");
+    for (int i = 0; i < 300; i++) {
+        float x = -0.95f + 0.1f * (float)(i % 20), y = -0.9f + 0.12f * (float)(i / 20);
+        glUniform2f(at, x, y);
+        glUniform4f(tint, (float)(i % 7) / 6.0f, (float)(i % 5) / 4.0f, (float)(i % 3) / 2.0f, 1.0f);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+}
+
+static void case_math(void)
+{
+    /* per-fragment arithmetic the SFU does: recip, rsqrt, exp2, log2 */
+    GLuint p = program("attribute vec4 pos;\nvarying vec2 c;\n"
+                       "void main() { gl_Position = pos; c = pos.xy * 0.5 + 0.5; }\n",
+                       "precision mediump float;\nvarying vec2 c;\n"
+                       "void main() { float r = inversesqrt(c.x + 0.25) * 0.5; float g = exp2(c.y) - 1.0;\n"
+                       "  float b = log2(1.0 + c.x * c.y); gl_FragColor = vec4(r, g, b, 1.0); }\n");
+    (void)p;
+    static const float pos[] = {-1, -1, 0, 1, 1, -1, 0, 1, -1, 1, 0, 1, 1, 1, 0, 1};
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    attrib(0, 4, pos);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
 /* Tolerance: a pixel is "off" when a channel differs by more than
  * max_delta; the case passes with at most max_off off pixels (edges and
  * sample positions differ between rasterisers; docs/opengl.md).  The
@@ -308,6 +537,23 @@ static const struct gl_case {
     {"depth", case_depth, 3, 40, "depth-tested overlap: the intersection line and edges", NULL},
     {"blend", case_blend, 3, 40, "source-alpha blending over grey", NULL},
     {"texture", case_texture, 3, 40, "nearest-filtered 8x8 texture: texel boundaries may fall a pixel apart", NULL},
+    {"tex_repeat", case_tex_repeat, 3, 80, "repeat wrap: texel boundaries may fall a pixel apart", NULL},
+    {"tex_mirror", case_tex_mirror, 3, 80, "mirrored repeat: texel boundaries", NULL},
+    {"tex_linear", case_tex_linear, 6, 80, "bilinear filtering: weights in fewer bits on vc4", NULL},
+    {"tex_565", case_tex_565, 8, 80, "RGB565 texels expand to 8 bits differently (seen: up to 8 on 116 pixels)", NULL},
+    {"tex_4444", case_tex_4444, 6, 80, "RGBA4444 texels expand to 8 bits differently", NULL},
+    {"tex_luminance", case_tex_luminance, 3, 80, "luminance texture", NULL},
+    {"tex_lumalpha", case_tex_lumalpha, 3, 80, "luminance-alpha texture", NULL},
+    {"tex_mipmap", case_tex_mipmap, 6, 300, "nearest mip level choice differs along level boundaries", NULL},
+    {"tex_large", case_tex_large, 3, 80, "a 256x128 texture in T format", NULL},
+    {"cull", case_cull, 3, 40, "back faces culled", NULL},
+    {"viewport", case_viewport, 3, 40, "two viewports", NULL},
+    {"depth_greater", case_depth_greater, 3, 40, "GREATER with a 0 clear", NULL},
+    {"blend_add", case_blend_add, 3, 40, "additive blending", NULL},
+    {"color_mask", case_color_mask, 3, 40, "green masked off", NULL},
+    {"varyings", case_varyings, 3, 40, "three varyings mixed", NULL},
+    {"many_draws", case_many_draws, 3, 300, "300 small triangles: many edges", NULL},
+    {"math", case_math, 4, 120, "SFU recip/rsqrt/exp2/log2 precision differs from llvmpipe's", NULL},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
