@@ -144,7 +144,7 @@ if [ ! -f "$BUILD/build.ninja" ]; then
         -Dosmesa=false -Dbuild-tests=false -Dshader-cache=disabled
 fi
 
-say "building with nice -n $NICE ninja -j$JOBS (about 620 steps; see docs/opengl.md for the time)"
+say "building with nice -n $NICE ninja -j$JOBS (993 steps: about 16 CPU-minutes; docs/opengl.md has the times)"
 t0=$(date +%s)
 nice -n "$NICE" ninja -C "$BUILD" -j"$JOBS"
 nice -n "$NICE" meson install -C "$BUILD" --no-rebuild --quiet
