@@ -543,6 +543,9 @@ static int run_thread(struct exec *e, unsigned thread, uint32_t start, uint32_t 
         vc4_diag_emit(&e->k->sink, VC4_ERROR, VC4_DIAG_FAULT, VC4K_UNIT, NULL,
                       "SUBMIT_CL: the %s job did not finish (%s, CT%uCS 0x%08x): the GPU hung (-EIO)",
                       thread ? "render" : "bin", vc4_status_name(st), thread, csv);
+        /* vc4_gem.c vc4_reset: a hung GPU is reset (memory is kept), so
+         * the next job starts on an idle V3D. */
+        vc4_emu_reset(emu);
         return -EIO;
     }
     return 0;

@@ -394,6 +394,28 @@ static void test_texture(void)
     teardown(&f);
 }
 
+/* A job over its cycle budget fails with -EIO and the reason, the V3D is
+ * reset, and the next submit runs. */
+static void test_hang(void)
+{
+    struct fixture f;
+    struct tri t;
+    struct vc4_emu_options eo = {.sink = harness_sink(&hd), .mem_size = 64u << 20};
+    f.emu = vc4_emu_create(&eo);
+    struct vc4k_options ko = {.emu = f.emu, .sink = eo.sink, .max_cycles = 5};
+    f.k = vc4k_create(&ko);
+    CHECK(f.k != NULL);
+    CHECK(build_triangle(&f, &t));
+    CHECK_EQ_INT(vc4k_submit_cl(f.k, &t.s), -EIO);
+    CHECK_CONTAINS(hd.text, "the GPU hung (-EIO)");
+    vc4k_destroy(f.k);
+    ko.max_cycles = 0;
+    f.k = vc4k_create(&ko); /* the same emulator, reset by the failed job */
+    CHECK(build_triangle(&f, &t));
+    CHECK_MSG(vc4k_submit_cl(f.k, &t.s) == 0, "%s", hd.text);
+    teardown(&f);
+}
+
 static void test_bad_submits(void)
 {
     struct fixture f;
@@ -464,4 +486,4 @@ static void test_shader_bo(void)
     teardown(&f);
 }
 
-TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_texture, test_bad_submits, test_shader_bo)
+TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_texture, test_hang, test_bad_submits, test_shader_bo)
