@@ -123,6 +123,15 @@ static void attrib(GLuint index, int n, const float *data)
     glEnableVertexAttribArray(index);
 }
 
+/* n vertices (vec4 positions, vec4 colours) drawn with the colour program. */
+static void draw_colored(const float *pos, const float *col, GLenum mode, int n)
+{
+    program(vs_color, fs_color);
+    attrib(0, 4, pos);
+    attrib(1, 4, col);
+    glDrawArrays(mode, 0, n);
+}
+
 /* A triangle in red, green and blue corners. */
 static const float tri_pos[] = {-0.8f, -0.7f, 0.0f, 1.0f, 0.8f, -0.7f, 0.0f, 1.0f, 0.0f, 0.8f, 0.0f, 1.0f};
 static const float tri_col[] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1};
@@ -139,10 +148,7 @@ static void case_triangle(void)
 {
     glClearColor(0.1f, 0.1f, 0.1f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    program(vs_color, fs_color);
-    attrib(0, 4, tri_pos);
-    attrib(1, 4, tri_col);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    draw_colored(tri_pos, tri_col, GL_TRIANGLES, 3);
 }
 
 static void case_scissor(void)
@@ -154,10 +160,7 @@ static void case_scissor(void)
     glClearColor(1, 1, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     glScissor(60, 30, 50, 50);
-    program(vs_color, fs_color);
-    attrib(0, 4, tri_pos);
-    attrib(1, 4, tri_col);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    draw_colored(tri_pos, tri_col, GL_TRIANGLES, 3);
     glDisable(GL_SCISSOR_TEST);
 }
 
@@ -209,26 +212,33 @@ static void case_indexed(void)
     glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, idx);
 }
 
-static void case_depth(void)
+/* Two overlapping triangles, the first (red) with Z from +0.5 to -0.5
+ * (or the reverse with flip), the second (colour b) at Z 0, depth-tested
+ * with func against a depth cleared to clear_z. */
+static void depth_pair(GLenum func, float clear_z, bool flip, const float *b_color)
 {
-    static const float a[] = {-0.9f, -0.9f, 0.5f, 1, 0.6f, -0.9f, 0.5f, 1, -0.2f, 0.8f, -0.5f, 1};
+    float a[] = {-0.9f, -0.9f, 0.5f, 1, 0.6f, -0.9f, 0.5f, 1, -0.2f, 0.8f, -0.5f, 1};
     static const float b[] = {-0.6f, 0.9f, 0.0f, 1, 0.9f, 0.9f, 0.0f, 1, 0.2f, -0.8f, 0.0f, 1};
     static const float red[] = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
-    static const float blue[] = {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1};
+    for (int i = 0; flip && i < 3; i++)
+        a[4 * i + 2] = -a[4 * i + 2];
     glClearColor(0, 0, 0, 1);
-    glClearDepthf(1.0f);
+    glClearDepthf(clear_z);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    program(vs_color, fs_color);
-    attrib(0, 4, a);
-    attrib(1, 4, red);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDepthFunc(func);
+    draw_colored(a, red, GL_TRIANGLES, 3);
     attrib(0, 4, b);
-    attrib(1, 4, blue);
+    attrib(1, 4, b_color);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glDisable(GL_DEPTH_TEST);
+    glClearDepthf(1.0f);
 }
+
+static const float blue3[] = {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1};
+static const float green3[] = {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+
+static void case_depth(void) { depth_pair(GL_LESS, 1.0f, false, blue3); }
 
 static void case_blend(void)
 {
@@ -237,10 +247,7 @@ static void case_blend(void)
     glClear(GL_COLOR_BUFFER_BIT);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    program(vs_color, fs_color);
-    attrib(0, 4, tri_pos);
-    attrib(1, 4, half);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    draw_colored(tri_pos, half, GL_TRIANGLES, 3);
     glDisable(GL_BLEND);
 }
 
@@ -384,10 +391,7 @@ static void case_cull(void)
     glClear(GL_COLOR_BUFFER_BIT);
     glEnable(GL_CULL_FACE);
     glCullFace(GL_BACK);
-    program(vs_color, fs_color);
-    attrib(0, 4, pos);
-    attrib(1, 4, col);
-    glDrawArrays(GL_TRIANGLES, 0, 6);
+    draw_colored(pos, col, GL_TRIANGLES, 6);
     glDisable(GL_CULL_FACE);
 }
 
@@ -405,27 +409,7 @@ static void case_viewport(void)
     glViewport(0, 0, W, H);
 }
 
-static void case_depth_greater(void)
-{
-    static const float a[] = {-0.9f, -0.9f, -0.5f, 1, 0.6f, -0.9f, -0.5f, 1, -0.2f, 0.8f, 0.5f, 1};
-    static const float b[] = {-0.6f, 0.9f, 0.0f, 1, 0.9f, 0.9f, 0.0f, 1, 0.2f, -0.8f, 0.0f, 1};
-    static const float red[] = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
-    static const float green[] = {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
-    glClearColor(0, 0, 0, 1);
-    glClearDepthf(0.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_GREATER);
-    program(vs_color, fs_color);
-    attrib(0, 4, a);
-    attrib(1, 4, red);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    attrib(0, 4, b);
-    attrib(1, 4, green);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glDisable(GL_DEPTH_TEST);
-    glClearDepthf(1.0f);
-}
+static void case_depth_greater(void) { depth_pair(GL_GREATER, 0.0f, true, green3); }
 
 static void case_blend_add(void)
 {
@@ -450,10 +434,7 @@ static void case_color_mask(void)
     glClearColor(0.2f, 0.2f, 0.2f, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_TRUE);
-    program(vs_color, fs_color);
-    attrib(0, 4, tri_pos);
-    attrib(1, 4, tri_col);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    draw_colored(tri_pos, tri_col, GL_TRIANGLES, 3);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
 }
 
