@@ -69,16 +69,17 @@ int vc4k_get_param(struct vc4k *k, uint32_t param, uint64_t *value)
         *value = reg;
         return 0;
     case VC4K_PARAM_SUPPORTS_ETC1:
+    case VC4K_PARAM_SUPPORTS_THREADED_FS:
     case VC4K_PARAM_SUPPORTS_FIXED_RCL_ORDER:
     case VC4K_PARAM_SUPPORTS_MADVISE:
         *value = 1;
         return 0;
     case VC4K_PARAM_SUPPORTS_BRANCHES:
-    case VC4K_PARAM_SUPPORTS_THREADED_FS:
     case VC4K_PARAM_SUPPORTS_PERFMON:
-        /* Not yet: the shader validator here rejects branches, uniform
-         * address resets and thread switches, so Mesa is told (as by a
-         * 4.9-era kernel) that they are unsupported and does without. */
+        /* Not yet: the shader validator here rejects branches and
+         * uniform address resets, so Mesa is told (as by a 4.9-era
+         * kernel) that they are unsupported and does without; no
+         * performance monitors. */
         *value = 0;
         return 0;
     default:

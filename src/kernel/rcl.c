@@ -129,15 +129,25 @@ static struct vc4k_bo *surface_bo(struct rcl *r, const char *what, const struct 
     return bo;
 }
 
+/* Tiles across the frame: 32 pixels wide with 4x multisampling, else 64
+ * (vc4_gem.c vc4_cl_validate, from the colour write's MS_MODE_4X bit). */
+static uint32_t tiles_across(const struct vc4k_submit *s)
+{
+    uint32_t tw = (s->color_write.bits & RENDER_MS_MODE_4X) ? 32u : 64u;
+    return (s->width + tw - 1) / tw;
+}
+
+/* vc4_full_res_bounds_check: the last tile's full-resolution buffer (at
+ * stride * max_y + max_x) must fit after the offset. */
 static int full_res_check(struct rcl *r, const char *what, const struct vc4k_bo *bo, const struct vc4k_surface *s)
 {
     const struct vc4k_submit *sub = r->in->s;
-    /* vc4_full_res_bounds_check: the last tile's buffer must fit. */
-    uint32_t tx = (sub->width + 63u) / 64u, ty = (sub->height + 63u) / 64u;
-    uint64_t end = (uint64_t)s->offset + (uint64_t)tx * ty * FULL_RES_TILE_BYTES;
-    if (end > bo->size)
-        return bad(r, what, "full-resolution tiles need %llu bytes, the BO has %u", (unsigned long long)end,
-                   bo->size);
+    if (s->offset > bo->size)
+        return bad(r, what, "offset %u is past the %u-byte BO", s->offset, bo->size);
+    uint64_t last = (uint64_t)tiles_across(sub) * sub->max_y_tile + sub->max_x_tile;
+    if ((bo->size - s->offset) / FULL_RES_TILE_BYTES < last + 1)
+        return bad(r, what, "full-resolution tile %llu does not fit the %u-byte BO from offset %u",
+                   (unsigned long long)last, bo->size, s->offset);
     return 0;
 }
 
@@ -239,8 +249,7 @@ static int config_surface(struct rcl *r, const struct vc4k_surface *s)
 static uint32_t full_res_addr(const struct rcl *r, const struct vc4k_bo *bo, const struct vc4k_surface *s,
                               uint32_t x, uint32_t y)
 {
-    uint32_t across = (r->in->s->width + 63u) / 64u;
-    return bo->paddr + s->offset + FULL_RES_TILE_BYTES * (across * y + x);
+    return bo->paddr + s->offset + FULL_RES_TILE_BYTES * (tiles_across(r->in->s) * y + x);
 }
 
 static void coords(struct rcl *r, uint32_t x, uint32_t y)

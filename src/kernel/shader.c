@@ -22,11 +22,13 @@
  *    non-direct parameter write may not read a uniform in the same
  *    instruction.
  *
- * Not done yet (so GET_PARAM says branches and threaded fragment shaders
- * are unsupported, and such programs are rejected here): branches, uniform
- * address resets (UNIFORMS_ADDRESS writes), thread switches; nor the
- * kernel's register whitelist and clamped direct-lookup check (issue 12,
- * "kernel rules as validator modes").
+ * A thread switch (or last thread switch) makes the shader threaded; the
+ * shader record must then say so (submit.c).  Not done yet: branches and
+ * uniform address resets (UNIFORMS_ADDRESS writes) are rejected, so
+ * GET_PARAM says branches are unsupported; the kernel's thread-switch
+ * spacing and upper-register rules, its register whitelist and its
+ * clamped direct-lookup check are not checked (issue 12, "kernel rules as
+ * validator modes").
  */
 #include <errno.h>
 
@@ -147,11 +149,8 @@ struct vc4k_shader_info *vc4k_shader_validate(struct vc4k *k, const uint8_t *cod
             break;
         case VC4_QPU_KIND_ALU:
         case VC4_QPU_KIND_ALU_SMALL_IMM:
-            if (in.sig == VC4_QPU_SIG_THREAD_SWITCH || in.sig == VC4_QPU_SIG_LAST_THREAD_SWITCH) {
+            if (in.sig == VC4_QPU_SIG_THREAD_SWITCH || in.sig == VC4_QPU_SIG_LAST_THREAD_SWITCH)
                 st.info->is_threaded = true;
-                ok = fail(&st, "%s: thread switches are not supported yet (-EINVAL)", "CREATE_SHADER_BO");
-                break;
-            }
             ok = check_write(&st, &in, in.waddr_add, false) && check_write(&st, &in, in.waddr_mul, true);
             if (ok && reads_uniform(&in))
                 st.info->uniforms_size += 4;

@@ -486,4 +486,33 @@ static void test_shader_bo(void)
     teardown(&f);
 }
 
-TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_texture, test_hang, test_bad_submits, test_shader_bo)
+/* A threaded fragment shader (a thread switch) is accepted; a shader
+ * record must then say so (FS_SINGLE_THREAD clear), else the submit is
+ * refused, as the kernel does. */
+static void test_threaded_fs(void)
+{
+    struct fixture f;
+    struct tri t;
+    CHECK(setup(&f));
+    CHECK(build_triangle(&f, &t));
+    uint8_t *code = NULL;
+    size_t n = 0;
+    uint32_t fs;
+    CHECK(assemble("nop; thrsw\nnop\nnop\nnop; fmul r5quad.8a, unif, 1.0; @add_a=6 @add_b=7\n"
+                   "nop; fmul r5quad.8b, unif, 1.0\nnop; fmul r5quad.8c, unif, 1.0\n"
+                   "nop; fmul r5quad.8d, unif, 1.0\nmov tlbc, r5\nnop; lthrsw\nnop\nnop\n"
+                   "nop; thrend\nnop\nnop; sbdone\n", &code, &n));
+    CHECK_MSG(vc4k_bo_create_shader(f.k, code, (uint32_t)n, &fs) == 0, "%s", hd.text);
+    free(code);
+    uint32_t handles[BO_COUNT];
+    memcpy(handles, t.handles, sizeof handles);
+    handles[BO_FS] = fs;
+    t.s.bo_handles = handles;
+    CHECK_EQ_INT(vc4k_submit_cl(f.k, &t.s), -EINVAL); /* the record says single-threaded */
+    CHECK_CONTAINS(hd.text, "threading does not match");
+    t.rec[20] &= (uint8_t)~1u; /* FS_SINGLE_THREAD off (the record's first byte, after 5 BO indices) */
+    CHECK_MSG(vc4k_submit_cl(f.k, &t.s) == 0, "%s", hd.text);
+    teardown(&f);
+}
+
+TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_texture, test_hang, test_bad_submits, test_shader_bo, test_threaded_fs)
