@@ -4,6 +4,8 @@
 #   make check    build and run every test (optimised build, then ASan+UBSan)
 #   make install PREFIX=/usr/local
 #   make fuzz     libFuzzer runs (scripts/fuzz.sh; FUZZ_ARGS="--minutes 30" for a long one)
+#   make mesa     build Mesa's vc4 driver from Debian's source into ~/.cache/vc4kit, once (scripts/mesa.sh)
+#   make gl-check GLES2 programs through vc4 on vc4kit vs llvmpipe (scripts/gl-check.sh; skips without make mesa)
 
 PREFIX ?= /usr/local
 BUILD ?= build
@@ -13,7 +15,7 @@ CMAKE_FLAGS ?=
 
 FUZZ_ARGS ?=
 
-.PHONY: all deps build demo test check check-intro asan install clean fuzz
+.PHONY: all deps build demo test check check-intro asan install clean fuzz mesa gl-check
 
 all: build
 
@@ -52,6 +54,12 @@ install: build
 
 fuzz:
 	sh scripts/fuzz.sh $(FUZZ_ARGS)
+
+mesa:
+	sh scripts/mesa.sh
+
+gl-check:
+	BUILD=$(BUILD) JOBS=$(JOBS) sh scripts/gl-check.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz out

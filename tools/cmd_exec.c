@@ -18,6 +18,7 @@
 #include "tool.h"
 
 #define EXEC_PRELOAD_NAME "libvc4kit_exec.so"
+#define EXEC_DRM_NAME "libvc4kit_drm.so"
 #ifndef VC4KIT_INSTALL_LIBDIR
 #define VC4KIT_INSTALL_LIBDIR "lib"
 #endif
@@ -27,7 +28,9 @@ static void usage(FILE *f)
     fputs("usage: vc4kit exec [OPTIONS] [--] CMD [ARGS...]\n"
           "Run a Raspberry Pi GPU program (built for the host) on a virtual Pi: /dev/vcio is\n"
           "the firmware's mailbox property interface, /dev/mem maps emulated RAM and live V3D\n"
-          "registers, all on the vc4kit emulator.\n"
+          "registers, all on the vc4kit emulator.  An OpenGL ES program gets the vc4 render\n"
+          "node (Mesa's vc4 driver on vc4kit) when libvc4kit_drm.so is built (make mesa;\n"
+          "docs/opengl.md).\n"
           "  --model pi1|pi2|pi3   the Pi to be (peripheral base, memory, clocks; default pi1)\n"
           "  --mem MIB             emulated RAM in MiB (default: the model's, 512 on a Pi 1)\n"
           "  --qpus N              QPUs (1..16, default 12)\n"
@@ -143,7 +146,14 @@ int cmd_exec(int argc, char **argv)
                    VC4KIT_INSTALL_LIBDIR);
         return 127;
     }
-    if (!prepend_env("LD_PRELOAD", preload, ':') || !prepend_env("LD_LIBRARY_PATH", dir, ':')) {
+    /* GL programs: libvc4kit_drm.so (built when `make mesa` has built Mesa)
+     * gives them the vc4 render node (docs/opengl.md); preloaded after the
+     * exec preload, it sees what that one passes on. */
+    char drm[PATH_MAX + 32];
+    snprintf(drm, sizeof drm, "%s/%s", dir, EXEC_DRM_NAME);
+    bool have_drm = access(drm, R_OK) == 0;
+    if ((have_drm && !prepend_env("LD_PRELOAD", drm, ':')) || !prepend_env("LD_PRELOAD", preload, ':') ||
+        !prepend_env("LD_LIBRARY_PATH", dir, ':')) {
         tool_error("exec: cannot set the environment");
         return 127;
     }

@@ -385,6 +385,23 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
     [VC4_RULE_KERNEL_SEMAPHORE_BEFORE_FLUSH] = {"kernel-semaphore-before-flush", VC4_ERROR,
         "The kernel wants Increment Semaphore just before the final Flush.",
         "Linux drivers/gpu/drm/vc4/vc4_validate.c"},
+    /* ---- the kernel stand-in's SUBMIT_CL ---- */
+    [VC4_RULE_KERNEL_BO_INDEX] = {"kernel-bo-index", VC4_ERROR,
+        "Every BO a submit names (GEM_HANDLES, shader records, texture indices, surfaces) must be an index into "
+        "its BO list, of a live BO, and a shader BO exactly where a shader is expected.",
+        "Linux drivers/gpu/drm/vc4/vc4_validate.c (vc4_use_bo), vc4_gem.c (vc4_cl_lookup_bos)"},
+    [VC4_RULE_KERNEL_RELOC_RANGE] = {"kernel-reloc-range", VC4_ERROR,
+        "A relocated address (index buffer, attribute array, texture, uniform buffer) and what the draw reads "
+        "from it must lie inside its BO.",
+        "Linux drivers/gpu/drm/vc4/vc4_validate.c"},
+    [VC4_RULE_KERNEL_SHADER_REC] = {"kernel-shader-rec", VC4_ERROR,
+        "Shader records and uniforms must hold what the GL Shader State packets and the shaders read: one record "
+        "per packet, shader code at offset 0 of a validated shader BO, matching fragment-shader threading.",
+        "Linux drivers/gpu/drm/vc4/vc4_validate.c (validate_gl_shader_rec)"},
+    [VC4_RULE_KERNEL_RCL_SURFACE] = {"kernel-rcl-surface", VC4_ERROR,
+        "The submit's colour, Z/stencil and multisample surfaces must have known formats and tilings, 16-byte "
+        "aligned offsets, fit their BOs, and lie within the binned tiles; at least one is written.",
+        "Linux drivers/gpu/drm/vc4/vc4_render_cl.c"},
     /* ---- vc4kit boot: the ARM side ---- */
     [VC4_RULE_ARM_UNKNOWN_PERIPHERAL] = {"arm-unknown-peripheral", VC4_WARNING,
         "A load or store in the peripheral window hits no modelled register: reads give 0, writes are ignored.",

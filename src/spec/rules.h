@@ -145,6 +145,11 @@ enum vc4_rule_id {
     VC4_RULE_KERNEL_ONE_START_BINNING,
     VC4_RULE_KERNEL_FLUSH_LAST,
     VC4_RULE_KERNEL_SEMAPHORE_BEFORE_FLUSH,
+    /* ---- the kernel stand-in's SUBMIT_CL (src/kernel, docs/opengl.md) ---- */
+    VC4_RULE_KERNEL_BO_INDEX,
+    VC4_RULE_KERNEL_RELOC_RANGE,
+    VC4_RULE_KERNEL_SHADER_REC,
+    VC4_RULE_KERNEL_RCL_SURFACE,
     /* ---- vc4kit boot: the ARM side (src/arm, docs/boot.md) ---- */
     VC4_RULE_ARM_UNKNOWN_PERIPHERAL,
     VC4_RULE_ARM_MBOX_UNKNOWN_TAG,

@@ -1,0 +1,368 @@
+/*
+ * vc4kit_drm.c - a backend for Mesa's drm-shim (src/drm-shim in Mesa) that
+ * answers the vc4 render node's ioctls with vc4kit's kernel stand-in
+ * (src/kernel) over the emulator: libvc4kit_drm.so, preloaded by `vc4kit
+ * exec`, makes an unmodified GL program see a Raspberry Pi's GPU as
+ * /dev/dri/renderD128 (docs/opengl.md).
+ *
+ * drm-shim (Mesa's, linked in from the Mesa build scripts/mesa.sh makes)
+ * fakes the device file, the sysfs files libdrm reads, the core DRM ioctls
+ * (version, capabilities, syncobjs) and mmap of the render node; this file
+ * supplies the driver's ioctls (DRM_COMMAND_BASE + DRM_VC4_*), translating
+ * the uAPI structures (Mesa's include/drm-uapi/vc4_drm.h) to the library's.
+ *
+ * Buffer objects: the emulator's RAM is a memfd (vc4_emu_mem_fd); the
+ * shim's own BO memory file is replaced by it, and each BO's mmap offset is
+ * its bus address, so Mesa's mappings are the GPU's memory, without copies.
+ * Handles are the kernel stand-in's; GEM_CLOSE is taken over from the shim
+ * core so that closing a handle frees the BO.
+ *
+ * Environment (as `vc4kit exec` sets it): VC4KIT_MEM_SIZE (MiB of emulated
+ * RAM, default 256), VC4KIT_QPUS, VC4KIT_STRICT, VC4KIT_MAX_CYCLES (per bin
+ * or render job), VC4KIT_DIAG (off, error, warn (default), all: what goes
+ * to stderr, once per rule and address).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "drm-shim/drm_shim.h"
+#include "drm-uapi/vc4_drm.h"
+
+#include "kernel/kernel.h"
+
+/* drm-shim's core ioctl table (device.c): GEM_CLOSE is taken over. */
+extern ioctl_fn_t core_ioctls[];
+
+bool drm_shim_driver_prefers_first_render_node = true;
+
+static struct {
+    pthread_mutex_t lock;
+    struct vc4_emu *emu;
+    struct vc4k *k;
+    struct shim_bo **maps; /* by handle: the shim's record of an mmap offset */
+    size_t nmaps;
+    int level; /* diagnostics printed: severity >= level; 3 = none */
+    struct {
+        const char *rule;
+        int64_t addr;
+    } seen[512];
+    size_t nseen;
+    unsigned long suppressed;
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* ---- diagnostics to stderr, once per rule and address ---- */
+
+static void diag(void *user, const struct vc4_diag *d)
+{
+    (void)user;
+    if ((int)d->severity < g.level)
+        return;
+    if (d->rule) {
+        for (size_t i = 0; i < g.nseen; i++)
+            if (g.seen[i].rule == d->rule && g.seen[i].addr == d->loc.addr) {
+                g.suppressed++;
+                return;
+            }
+        if (g.nseen < sizeof g.seen / sizeof g.seen[0]) {
+            g.seen[g.nseen].rule = d->rule;
+            g.seen[g.nseen].addr = d->loc.addr;
+            g.nseen++;
+        }
+    }
+    char buf[1024];
+    vc4_diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "vc4kit: %s\n", buf);
+}
+
+static long env_long(const char *name, long def)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return def;
+    char *end;
+    long v = strtol(s, &end, 0);
+    return *end ? def : v;
+}
+
+/* ---- ioctls ---- */
+
+static int ret(int r)
+{
+    if (r < 0) {
+        errno = -r;
+        return -1;
+    }
+    return 0;
+}
+
+static int submit_cl(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_submit_cl *a = arg;
+#define SURF(x) {a->x.hindex, a->x.offset, a->x.bits, a->x.flags}
+    struct vc4k_submit s = {
+        .bin_cl = (const uint8_t *)(uintptr_t)a->bin_cl, .bin_cl_size = a->bin_cl_size,
+        .shader_rec = (const uint8_t *)(uintptr_t)a->shader_rec, .shader_rec_size = a->shader_rec_size,
+        .shader_rec_count = a->shader_rec_count,
+        .uniforms = (const uint8_t *)(uintptr_t)a->uniforms, .uniforms_size = a->uniforms_size,
+        .bo_handles = (const uint32_t *)(uintptr_t)a->bo_handles, .bo_handle_count = a->bo_handle_count,
+        .width = a->width, .height = a->height,
+        .min_x_tile = a->min_x_tile, .min_y_tile = a->min_y_tile,
+        .max_x_tile = a->max_x_tile, .max_y_tile = a->max_y_tile,
+        .color_read = SURF(color_read), .color_write = SURF(color_write), .zs_read = SURF(zs_read),
+        .zs_write = SURF(zs_write), .msaa_color_write = SURF(msaa_color_write),
+        .msaa_zs_write = SURF(msaa_zs_write),
+        .clear_color = {a->clear_color[0], a->clear_color[1]}, .clear_z = a->clear_z, .clear_s = a->clear_s,
+        .flags = a->flags,
+    };
+#undef SURF
+    if (a->perfmonid != 0)
+        return ret(-ENOENT); /* no performance monitors (GET_PARAM says so) */
+    pthread_mutex_lock(&g.lock);
+    int r = vc4k_submit_cl(g.k, &s);
+    a->seqno = r == 0 ? s.seqno : vc4k_last_seqno(g.k);
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int wait_seqno(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_wait_seqno *a = arg;
+    pthread_mutex_lock(&g.lock);
+    int r = vc4k_wait_seqno(g.k, a->seqno);
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int wait_bo(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_wait_bo *a = arg;
+    pthread_mutex_lock(&g.lock);
+    int r = vc4k_wait_bo(g.k, a->handle);
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int create_bo(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_create_bo *a = arg;
+    pthread_mutex_lock(&g.lock);
+    int r = vc4k_bo_create(g.k, a->size, &a->handle);
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int create_shader_bo(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_create_shader_bo *a = arg;
+    if (a->flags || a->pad)
+        return ret(-EINVAL);
+    pthread_mutex_lock(&g.lock);
+    int r = vc4k_bo_create_shader(g.k, (const void *)(uintptr_t)a->data, a->size, &a->handle);
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int mmap_bo(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_mmap_bo *a = arg;
+    uint32_t paddr, size;
+    pthread_mutex_lock(&g.lock);
+    int r = vc4k_bo_info(g.k, a->handle, &paddr, &size);
+    if (r == 0 && (a->handle >= g.nmaps || !g.maps[a->handle])) {
+        if (a->handle >= g.nmaps) {
+            size_t n = a->handle + 64;
+            struct shim_bo **m = realloc(g.maps, n * sizeof *m);
+            if (!m) {
+                r = -ENOMEM;
+                goto out;
+            }
+            memset(m + g.nmaps, 0, (n - g.nmaps) * sizeof *m);
+            g.maps = m;
+            g.nmaps = n;
+        }
+        struct shim_bo *bo = calloc(1, sizeof *bo);
+        if (!bo) {
+            r = -ENOMEM;
+            goto out;
+        }
+        bo->mem_addr = paddr;
+        bo->size = size;
+        bo->refcount = 1;
+        g.maps[a->handle] = bo;
+        mtx_lock(&shim_device.mem_lock);
+        _mesa_hash_table_u64_insert(shim_device.offset_map, paddr, bo);
+        mtx_unlock(&shim_device.mem_lock);
+    }
+    if (r == 0)
+        a->offset = paddr;
+out:
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int gem_close(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_gem_close *a = arg;
+    if (!a->handle)
+        return 0;
+    pthread_mutex_lock(&g.lock);
+    if (a->handle < g.nmaps && g.maps[a->handle]) {
+        mtx_lock(&shim_device.mem_lock);
+        _mesa_hash_table_u64_remove(shim_device.offset_map, g.maps[a->handle]->mem_addr);
+        mtx_unlock(&shim_device.mem_lock);
+        free(g.maps[a->handle]);
+        g.maps[a->handle] = NULL;
+    }
+    int r = vc4k_bo_close(g.k, a->handle);
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int get_hang_state(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    (void)arg;
+    return ret(-ENOENT); /* vc4_get_hang_state_ioctl: no hang recorded */
+}
+
+static int get_param(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_get_param *a = arg;
+    if (a->pad)
+        return ret(-EINVAL);
+    pthread_mutex_lock(&g.lock);
+    uint64_t v = 0;
+    int r = vc4k_get_param(g.k, a->param, &v);
+    if (r == 0)
+        a->value = v;
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int set_tiling(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_set_tiling *a = arg;
+    pthread_mutex_lock(&g.lock);
+    int r = a->flags ? -EINVAL : vc4k_bo_set_tiling(g.k, a->handle, a->modifier);
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int get_tiling(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_get_tiling *a = arg;
+    pthread_mutex_lock(&g.lock);
+    uint64_t m = 0;
+    int r = a->flags ? -EINVAL : vc4k_bo_get_tiling(g.k, a->handle, &m);
+    if (r == 0)
+        a->modifier = m;
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int label_bo(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_label_bo *a = arg;
+    pthread_mutex_lock(&g.lock);
+    int r = vc4k_bo_label(g.k, a->handle, (const char *)(uintptr_t)a->name, a->len);
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static int gem_madvise(int fd, unsigned long request, void *arg)
+{
+    (void)fd;
+    (void)request;
+    struct drm_vc4_gem_madvise *a = arg;
+    if (a->pad)
+        return ret(-EINVAL);
+    pthread_mutex_lock(&g.lock);
+    int r = vc4k_bo_madvise(g.k, a->handle, a->madv, &a->retained);
+    pthread_mutex_unlock(&g.lock);
+    return ret(r);
+}
+
+static ioctl_fn_t driver_ioctls[] = {
+    [DRM_VC4_SUBMIT_CL] = submit_cl,
+    [DRM_VC4_WAIT_SEQNO] = wait_seqno,
+    [DRM_VC4_WAIT_BO] = wait_bo,
+    [DRM_VC4_CREATE_BO] = create_bo,
+    [DRM_VC4_MMAP_BO] = mmap_bo,
+    [DRM_VC4_CREATE_SHADER_BO] = create_shader_bo,
+    [DRM_VC4_GET_HANG_STATE] = get_hang_state,
+    [DRM_VC4_GET_PARAM] = get_param,
+    [DRM_VC4_SET_TILING] = set_tiling,
+    [DRM_VC4_GET_TILING] = get_tiling,
+    [DRM_VC4_LABEL_BO] = label_bo,
+    [DRM_VC4_GEM_MADVISE] = gem_madvise,
+};
+
+void drm_shim_driver_init(void)
+{
+    const char *lv = getenv("VC4KIT_DIAG");
+    g.level = !lv || !*lv || !strcmp(lv, "warn") ? VC4_WARNING
+              : !strcmp(lv, "all")                ? VC4_NOTE
+              : !strcmp(lv, "error")              ? VC4_ERROR
+                                                  : 3;
+    long mib = env_long("VC4KIT_MEM_SIZE", 256);
+    struct vc4_emu_options eo = {
+        .mem_size = (uint32_t)((mib > 0 && mib <= 1024 ? mib : 256) << 20),
+        .num_qpus = (unsigned)env_long("VC4KIT_QPUS", 0),
+        .sink = {diag, NULL},
+        .strict = env_long("VC4KIT_STRICT", 0) != 0,
+        .max_cycles = (uint64_t)env_long("VC4KIT_MAX_CYCLES", 1000000000L),
+    };
+    g.emu = vc4_emu_create(&eo);
+    struct vc4k_options ko = {.emu = g.emu, .sink = eo.sink};
+    g.k = g.emu ? vc4k_create(&ko) : NULL;
+    int memfd = g.emu ? vc4_emu_mem_fd(g.emu) : -1;
+    shim_device.bus_type = DRM_BUS_PLATFORM;
+    shim_device.driver_name = "vc4";
+    if (!g.k || memfd < 0) {
+        /* No GPU: every vc4 ioctl then fails (-EINVAL) and Mesa says so. */
+        fprintf(stderr, "vc4kit: cannot create the emulated GPU (%ld MiB of file-backed RAM)\n", mib);
+        return;
+    }
+    close(shim_device.mem_fd);
+    shim_device.mem_fd = memfd;
+    shim_device.driver_ioctls = driver_ioctls;
+    shim_device.driver_ioctl_count = sizeof driver_ioctls / sizeof driver_ioctls[0];
+    shim_device.version_major = 0;
+    shim_device.version_minor = 0;
+    core_ioctls[_IOC_NR(DRM_IOCTL_GEM_CLOSE)] = gem_close;
+
+    /* What libdrm reads of a platform device (as Mesa's vc4_noop does). */
+    drm_shim_override_file("OF_FULLNAME=/soc/gpu\n"
+                           "OF_COMPATIBLE_N=1\n"
+                           "OF_COMPATIBLE_0=brcm,bcm2835-vc4\n",
+                           "/sys/dev/char/%d:%d/device/uevent", DRM_MAJOR, render_node_minor);
+}
