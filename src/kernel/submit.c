@@ -34,7 +34,9 @@
  *    code + 4; attribute addresses (36 + 8i) are relocated after checking
  *    size and (with the stride) the largest index;
  *  - the fragment shader's threading must match the record's
- *    FS_SINGLE_THREAD flag.
+ *    FS_SINGLE_THREAD flag;
+ *  - where a shader resets its uniforms address (qpu_kernel.c), the copied
+ *    stream holds the stream's own bus address.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -465,6 +467,10 @@ static int validate_rec(struct exec *e, const struct shader_state *st)
                           src_size, info->num_samples, info->uniforms_size);
         const uint8_t *tex_idx = e->uni_u, *data = e->uni_u + info->num_samples * 4u;
         memcpy(e->v + e->uni_off, data, info->uniforms_size);
+        /* uniform-address resets read the stream's own address there
+         * (validate_gl_shader_rec: uniforms_v[o] = uniforms_p) */
+        for (uint32_t j = 0; j < info->num_uniform_addr_offsets; j++)
+            vc4_st32(e->v + e->uni_off + 4u * info->uniform_addr_offsets[j], e->exec_paddr + e->uni_off);
         for (uint32_t t = 0; t < info->num_samples; t++) {
             int r = reloc_tex(e, data, e->uni_off, &info->samples[t], vc4_le32(tex_idx + 4 * t), at);
             if (r)

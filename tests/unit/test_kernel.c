@@ -447,13 +447,22 @@ static void test_shader_bo(void)
     size_t n = 0;
     uint32_t h;
     /* two texture lookups: T then S on TMU0 (2 parameters), a direct one on
-     * TMU1 (an add of a uniform), then 1 ordinary uniform */
+     * TMU1 (an add of a uniform to an offset clamped to [0, uniform]), then
+     * 1 ordinary uniform */
     CHECK(assemble("mov t0t, r0\n"
                    "mov t0s, r1\n"
+                   "max r2, r2, 0\n"
+                   "min r2, r2, unif\n"
                    "add t1s, r2, unif\n"
                    "mov r3, unif\n"
                    "nop; thrend\nnop\nnop\n", &code, &n));
     CHECK_EQ_INT(vc4k_bo_create_shader(f.k, code, (uint32_t)n, &h), 0);
+    free(code);
+    /* the same direct lookup unclamped: the kernel refuses it */
+    CHECK(assemble("add t1s, r2, unif\n"
+                   "nop; thrend\nnop\nnop\n", &code, &n));
+    CHECK_EQ_INT(vc4k_bo_create_shader(f.k, code, (uint32_t)n, &h), -EINVAL);
+    CHECK_CONTAINS(hd.text, "kernel-direct-lookup");
     free(code);
     /* no program end */
     CHECK(assemble("mov r0, unif\nnop\n", &code, &n));
