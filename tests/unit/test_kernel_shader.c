@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include <dirent.h>
+
 #include "harness.h"
 #include "isa/qpu_kernel.h"
 #include "vc4kit/qpu.h"
@@ -33,6 +35,20 @@ static void got_fn(void *user, const struct vc4_diag *d)
         g->rule = d->rule;
         vc4_diag_format(d, g->text, sizeof g->text);
     }
+}
+
+/* Counts kernel-* findings (the hardware rules may report others). */
+struct kfound {
+    unsigned kernel, total;
+    char text[1024];
+};
+
+static void got_kernel_fn(void *user, const struct vc4_diag *d)
+{
+    struct kfound *k = user;
+    k->total++;
+    if (d->rule && !strncmp(d->rule, "kernel-", 7) && !k->kernel++)
+        vc4_diag_format(d, k->text, sizeof k->text);
 }
 
 /* Assemble src into at most cap words; the count. */
@@ -265,6 +281,37 @@ static void test_validate_option(void)
     CHECK_EQ_INT(v, 1);
 }
 
+/* Words of a .hex file: "0xLO, 0xHI" pairs; ';' starts a comment. */
+static size_t read_hex(const char *path, uint64_t *w, size_t cap)
+{
+    char *text = harness_read_file(path, NULL);
+    CHECK_MSG(text != NULL, "cannot read %s", path);
+    if (!text)
+        return 0;
+    uint32_t half[2];
+    size_t n = 0;
+    int have = 0;
+    for (char *p = text; *p;) {
+        if (*p == ';') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            half[have++] = (uint32_t)strtoul(p, &p, 16);
+            if (have == 2) {
+                CHECK_MSG(n < cap, "%s: more than %zu words", path, cap);
+                if (n < cap)
+                    w[n++] = (uint64_t)half[1] << 32 | half[0];
+                have = 0;
+            }
+        } else {
+            p++;
+        }
+    }
+    free(text);
+    CHECK_MSG(have == 0, "%s: odd number of words", path);
+    return n;
+}
+
 /* The seed shaders (hardware-tested; a GL pipeline's) satisfy the kernel. */
 static void test_seeds(void)
 {
@@ -273,40 +320,51 @@ static void test_seeds(void)
     for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/examples/seeds/%s", VC4KIT_SOURCE_DIR, seeds[s]);
-        char *text = harness_read_file(path, NULL);
-        CHECK_MSG(text != NULL, "cannot read %s", path);
-        if (!text)
-            continue;
         uint64_t w[160];
-        uint32_t half[2];
-        size_t n = 0;
-        int have = 0;
-        for (char *p = text; *p;) {
-            if (*p == ';') {
-                while (*p && *p != '\n')
-                    p++;
-            } else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-                half[have++] = (uint32_t)strtoul(p, &p, 16);
-                if (have == 2) {
-                    if (n < 157)
-                        w[n++] = (uint64_t)half[1] << 32 | half[0];
-                    have = 0;
-                }
-            } else {
-                p++;
-            }
-        }
-        free(text);
-        if (s == 2) { /* a snippet: give it the end a shader has */
-            uint64_t tail[3];
-            assemble(TAIL, tail, 3);
-            for (int k = 0; k < 3; k++)
-                w[n++] = tail[k];
-        }
+        size_t n = read_hex(path, w, 157);
+        if (s == 2) /* a snippet: give it the end a shader has */
+            n += assemble(TAIL, w + n, 3);
         struct got g;
         CHECK_MSG(kcheck_words(w, n, &g, NULL) == VC4_OK, "%s: %s", seeds[s], g.text);
     }
 }
 
+/* Every program Mesa's vc4 compiler made for the gl-check cases
+ * (tests/data/mesa, scripts/mesa-shaders.sh) is accepted, as Linux accepts
+ * it; and, with their kinds, vc4_qpu_validate(kernel_rules) reports no
+ * kernel-* rule for them. */
+static void test_mesa_shaders(void)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/mesa", VC4KIT_TEST_DATA);
+    DIR *d = opendir(dir);
+    CHECK_MSG(d != NULL, "cannot open %s", dir);
+    if (!d)
+        return;
+    unsigned count = 0;
+    static uint64_t w[4096];
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".hex"))
+            continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t n = read_hex(path, w, 4096);
+        struct got g;
+        CHECK_MSG(kcheck_words(w, n, &g, NULL) == VC4_OK, "%s: %s", e->d_name, g.text);
+        bool frag = !strncmp(e->d_name, "fragment", 8);
+        struct vc4_validate_options o = {.kind = frag ? VC4_SHADER_FRAGMENT : VC4_SHADER_ANY, .kernel_rules = true};
+        struct kfound k = {0};
+        struct vc4_diag_sink sink = {got_kernel_fn, &k};
+        unsigned v = 0;
+        vc4_qpu_validate(w, n, &o, &sink, &v);
+        CHECK_MSG(k.kernel == 0, "%s: %s", e->d_name, k.text);
+        count++;
+    }
+    closedir(d);
+    CHECK_MSG(count >= 20, "only %u Mesa programs in %s", count, dir);
+}
+
 TEST_LIST(test_end, test_signals, test_waddr, test_tmu_setup, test_direct_lookup, test_uniform_address,
-          test_branches, test_threads, test_recorded, test_validate_option, test_seeds)
+          test_branches, test_threads, test_recorded, test_validate_option, test_seeds,
+          test_mesa_shaders)
