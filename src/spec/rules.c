@@ -367,6 +367,10 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
     [VC4_RULE_KERNEL_SEMAPHORE_BEFORE_FLUSH] = {"kernel-semaphore-before-flush", VC4_ERROR,
         "The kernel wants Increment Semaphore just before the final Flush.",
         "Linux drivers/gpu/drm/vc4/vc4_validate.c"},
+    [VC4_RULE_KERNEL_GL_SHADER_STATE] = {"kernel-gl-shader-state", VC4_ERROR,
+        "In a binning list handed to the kernel, GL Shader State holds only its low 4 bits (attribute count, "
+        "extended): the kernel supplies the record's address.",
+        "Linux drivers/gpu/drm/vc4/vc4_validate.c validate_gl_shader_state"},
     /* ---- the kernel stand-in's SUBMIT_CL ---- */
     [VC4_RULE_KERNEL_BO_INDEX] = {"kernel-bo-index", VC4_ERROR,
         "Every BO a submit names (GEM_HANDLES, shader records, texture indices, surfaces) must be an index into "

@@ -139,6 +139,7 @@ enum vc4_rule_id {
     VC4_RULE_KERNEL_ONE_START_BINNING,
     VC4_RULE_KERNEL_FLUSH_LAST,
     VC4_RULE_KERNEL_SEMAPHORE_BEFORE_FLUSH,
+    VC4_RULE_KERNEL_GL_SHADER_STATE,
     /* ---- the kernel stand-in's SUBMIT_CL (src/kernel, docs/opengl.md) ---- */
     VC4_RULE_KERNEL_BO_INDEX,
     VC4_RULE_KERNEL_RELOC_RANGE,
