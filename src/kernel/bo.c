@@ -73,12 +73,18 @@ int vc4k_get_param(struct vc4k *k, uint32_t param, uint64_t *value)
     case VC4K_PARAM_SUPPORTS_MADVISE:
         *value = 1;
         return 0;
-    case VC4K_PARAM_SUPPORTS_BRANCHES:
     case VC4K_PARAM_SUPPORTS_THREADED_FS:
+        /* shader.c validates thread switches as the kernel does
+         * (isa/qpu_kernel.c); Mesa's threaded fragment shaders render
+         * through make gl-check (docs/opengl.md) */
+        *value = 1;
+        return 0;
+    case VC4K_PARAM_SUPPORTS_BRANCHES:
     case VC4K_PARAM_SUPPORTS_PERFMON:
-        /* Not yet: the shader validator here rejects branches, uniform
-         * address resets and thread switches, so Mesa is told (as by a
-         * 4.9-era kernel) that they are unsupported and does without. */
+        /* Not yet said: branches and uniform-address resets are validated
+         * (shader.c) and the submit writes the stream's address where a
+         * reset reads it, but no test runs such a shader through a submit
+         * yet, so Mesa is told (as by a 4.9-era kernel) to do without. */
         *value = 0;
         return 0;
     default:

@@ -330,9 +330,9 @@ static void test_seeds(void)
 }
 
 /* Every program Mesa's vc4 compiler made for the gl-check cases
- * (tests/data/mesa, scripts/mesa-shaders.sh) is accepted, as Linux accepts
- * it; and, with their kinds, vc4_qpu_validate(kernel_rules) reports no
- * kernel-* rule for them. */
+ * (tests/data/mesa, scripts/mesa-shaders.sh; threaded fragment shaders
+ * among them) is accepted, as Linux accepts it; and, with their kinds and
+ * threading, vc4_qpu_validate(kernel_rules) reports no kernel-* rule. */
 static void test_mesa_shaders(void)
 {
     char dir[1024];
@@ -341,7 +341,7 @@ static void test_mesa_shaders(void)
     CHECK_MSG(d != NULL, "cannot open %s", dir);
     if (!d)
         return;
-    unsigned count = 0;
+    unsigned count = 0, threads = 0;
     static uint64_t w[4096];
     for (struct dirent *e; (e = readdir(d));) {
         size_t len = strlen(e->d_name);
@@ -351,9 +351,15 @@ static void test_mesa_shaders(void)
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         size_t n = read_hex(path, w, 4096);
         struct got g;
-        CHECK_MSG(kcheck_words(w, n, &g, NULL) == VC4_OK, "%s: %s", e->d_name, g.text);
+        struct vc4_kshader_info info;
+        CHECK_MSG(kcheck_words(w, n, &g, &info) == VC4_OK, "%s: %s", e->d_name, g.text);
+        bool threaded = info.is_threaded; /* Mesa's threaded fragment shaders (GET_PARAM says yes) */
+        vc4_kshader_info_fini(NULL, &info);
+        threads += threaded;
         bool frag = !strncmp(e->d_name, "fragment", 8);
-        struct vc4_validate_options o = {.kind = frag ? VC4_SHADER_FRAGMENT : VC4_SHADER_ANY, .kernel_rules = true};
+        CHECK_MSG(frag || !threaded, "%s: a threaded vertex or coordinate shader", e->d_name);
+        struct vc4_validate_options o = {.kind = frag ? VC4_SHADER_FRAGMENT : VC4_SHADER_ANY, .kernel_rules = true,
+                                         .threaded = threaded};
         struct kfound k = {0};
         struct vc4_diag_sink sink = {got_kernel_fn, &k};
         unsigned v = 0;
@@ -363,6 +369,7 @@ static void test_mesa_shaders(void)
     }
     closedir(d);
     CHECK_MSG(count >= 20, "only %u Mesa programs in %s", count, dir);
+    CHECK_MSG(threads >= 1, "no threaded fragment shader among Mesa's programs");
 }
 
 TEST_LIST(test_end, test_signals, test_waddr, test_tmu_setup, test_direct_lookup, test_uniform_address,
