@@ -405,6 +405,12 @@ static int reloc_tex(struct exec *e, const uint8_t *uni_data, uint32_t uni_off, 
         if (tex->size < 4 || p0 > tex->size - 4)
             return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, rec_at,
                           "direct lookup base %u is outside the %u-byte BO", p0, tex->size);
+        /* the offset was clamped to [0, p1] (qpu_kernel.c records where
+         * p1 sits): base + p1 must still read inside the BO */
+        uint32_t p1 = vc4_le32(uni_data + t->p_offset[1]);
+        if (p1 > tex->size - p0 - 4)
+            return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, rec_at,
+                          "direct lookup clamp %u lets base %u read past the %u-byte BO", p1, p0, tex->size);
         vc4_st32(out, tex->paddr + p0);
         return 0;
     }
