@@ -3,7 +3,7 @@
  *
  *   vc4kit as FILE... -o OUT         raw little-endian bytes
  *   vc4kit as --hex FILE [-o OUT]    "0xLO, 0xHI," lines, one instruction each
- *   -I DIR  -D NAME[=VALUE]  --check [--kind fragment|vertex|coordinate|user]
+ *   -I DIR  -D NAME[=VALUE]  --check [--kind fragment|vertex|coordinate|user] [--kernel] [--threaded]
  *   vc4asm's own options (one block below): -i FILE, -C FILE, -V
  */
 #define _POSIX_C_SOURCE 200809L /* access */
@@ -17,7 +17,7 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: vc4kit as [--hex] [-I DIR]... [-D NAME[=VALUE]]... [-i FILE]... [--check [--kind KIND]]\n"
+    fputs("usage: vc4kit as [--hex] [-I DIR]... [-D NAME[=VALUE]]... [-i FILE]... [--check [--kind KIND] [--kernel] [--threaded]]\n"
           "                 [-o OUT] [-C HEXOUT] FILE...\n"
           "Assemble QPU source in the vc4asm dialect (docs/assembly.md). Several FILEs\n"
           "are assembled one after the other into one program, as vc4asm does.\n"
@@ -27,6 +27,8 @@ static void usage(FILE *f)
           "  -D NAME=VAL  predefine a symbol, as .set NAME, VAL (VAL defaults to 1)\n"
           "  --check      run the hardware-rule validator on the result\n"
           "  --kind KIND  shader kind for --check: fragment, vertex, coordinate, user\n"
+          "  --kernel     --check: also the Linux kernel's shader rules (vc4_validate_shaders.c)\n"
+          "  --threaded   --check: a threaded fragment shader (two threads a QPU)\n"
           "               (default: rules that hold for any program)\n"
           "vc4asm's options, with its meaning and output:\n"
           "  -i FILE      assemble FILE first, found like .include (-I dirs, share/vc4kit),\n"
@@ -81,11 +83,13 @@ static bool vc4asm_write_hex(const char *path, const uint8_t *bytes, size_t size
 
 /* ---- end of vc4asm's options ---- */
 
-enum as_opt { AS_HEX, AS_CHECK, AS_KIND, AS_OUT, AS_INCLUDE_DIR, AS_DEFINE, AS_PRE_INCLUDE, AS_C_OUT };
+enum as_opt { AS_HEX, AS_CHECK, AS_KERNEL, AS_THREADED, AS_KIND, AS_OUT, AS_INCLUDE_DIR, AS_DEFINE, AS_PRE_INCLUDE, AS_C_OUT };
 
 static const struct tool_opt as_opts[] = {
     {.name = "--hex", .kind = TOOL_OPT_FLAG, .id = AS_HEX},
     {.name = "--check", .alt = "-V", .kind = TOOL_OPT_FLAG, .id = AS_CHECK}, /* -V: vc4asm's */
+    {.name = "--kernel", .kind = TOOL_OPT_FLAG, .id = AS_KERNEL},
+    {.name = "--threaded", .kind = TOOL_OPT_FLAG, .id = AS_THREADED},
     {.name = "--kind", .kind = TOOL_OPT_STRING, .id = AS_KIND},
     {.name = "-o", .kind = TOOL_OPT_STRING, .id = AS_OUT},
     {.name = "-I", .kind = TOOL_OPT_STRING, .id = AS_INCLUDE_DIR},
@@ -99,7 +103,7 @@ struct as_args {
     struct vc4_asm *as;
     const char *ins[64], *out, *pre[64], *c_out;
     int nin, npre;
-    bool hex, check;
+    bool hex, check, kernel, threaded;
     enum vc4_shader_kind kind;
 };
 
@@ -135,6 +139,8 @@ static int as_arg(void *user, int id, const char *arg, uint64_t num)
         return -1;
     case AS_HEX: a->hex = true; return -1;
     case AS_CHECK: a->check = true; return -1;
+    case AS_KERNEL: a->kernel = true; return -1;
+    case AS_THREADED: a->threaded = true; return -1;
     case AS_OUT: a->out = arg; return -1;
     case AS_C_OUT: a->c_out = arg; return -1;
     case AS_KIND: {
@@ -196,6 +202,10 @@ int cmd_as(int argc, char **argv)
         tool_error("raw output needs -o OUT (or use --hex or -C HEXOUT)");
         rc = 2;
     }
+    if (!rc && (a.kernel || a.threaded) && !check) {
+        tool_error("as: --kernel and --threaded go with --check");
+        rc = 2;
+    }
     if (rc) {
         vc4_asm_destroy(as);
         return rc;
@@ -233,7 +243,8 @@ int cmd_as(int argc, char **argv)
         }
         for (size_t k = 0; k < n; k++)
             words[k] = vc4_qpu_load_le(bytes + 8 * k);
-        struct vc4_validate_options vo = {.kind = kind, .file = in};
+        struct vc4_validate_options vo = {.kind = kind, .file = in, .kernel_rules = a.kernel,
+                                          .threaded = a.threaded};
         unsigned violations = 0;
         struct vc4_diag_sink sink = tool_stderr_sink(&diags);
         if (vc4_qpu_validate(words, n, &vo, &sink, &violations) != VC4_OK || violations)

@@ -30,7 +30,8 @@ static void usage(FILE *f)
           "  --bin/--render which list it is: binning (CT0) or rendering (CT1);\n"
           "                 validate guesses from the packets when neither is given\n"
           "  --no-comments  dump: only the assembler text, no offsets and names\n"
-          "  --kernel       validate: also the Linux kernel's submit-time rules\n"
+          "  --kernel       validate: a binning list as handed to the Linux kernel, and the\n"
+          "                 kernel's rules (vc4_validate.c: whitelist, GEM handles 254, ...)\n"
           "  --mem          validate: FILE is the whole memory image: every address\n"
           "                 must fall inside it, and shader records, attribute arrays\n"
           "                 and index buffers are read from it\n"
@@ -277,7 +278,8 @@ int cmd_cl(int argc, char **argv)
             vo.mem = NULL; /* memory larger than the file: only ranges are checked */
         rc = vc4_cl_validate(list, len, &vo, &sink) == VC4_OK && diags.errors == 0 ? 0 : 1;
         if (rc == 0 && diags.warnings == 0)
-            fprintf(stderr, "%s: %zu bytes of list checked, no problems found\n", path, ext.len);
+            fprintf(stderr, "%s: %zu bytes of list checked, no problems found\n", path,
+                    a.kernel ? len : ext.len); /* the extent stops at the kernel's packet 254 */
     }
     free(data);
     free(path);

@@ -468,6 +468,11 @@ struct vc4_validate_options {
     const char *file;     /* optional: for locations */
     /* optional: source line of each instruction (n entries), from the assembler */
     const unsigned *lines;
+    /* also the Linux kernel's shader rules (vc4_validate_shaders.c; the kernel-*
+     * rules of docs/rules.md), checked after the hardware rules; with threaded
+     * (a fragment shader) the program must switch threads, without it a
+     * fragment shader must not */
+    bool kernel_rules;
 };
 
 /* The rules the validator checks (struct vc4_rule: vc4kit/diag.h), the first

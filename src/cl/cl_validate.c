@@ -19,7 +19,12 @@
  *             with the memory bytes, shader records, attribute arrays and
  *             index buffers are read and checked too
  *   kernel    (option) the kernel's submit-time rules: bin whitelist,
- *             Flush as the very last byte after Increment Semaphore, ...
+ *             Flush as the very last byte after Increment Semaphore, one
+ *             binning configuration without double buffering or 64-bit
+ *             colour, one Start Tile Binning, GEM_HANDLES (254) accepted,
+ *             GL Shader State holding only its low 4 bits; what needs the
+ *             submit's BOs (index buffer bounds, records, textures) is
+ *             src/kernel's (submit.c)
  *
  * Each problem is one diagnostic: unit "cl", loc.addr = the packet's byte
  * offset in the list, the message starts with the packet's name.
@@ -141,6 +146,8 @@ static void check_align(struct vstate *st, size_t off, const char *pk, const cha
  * the current shader state's vertex data / attribute arrays. */
 static void check_vertices(struct vstate *st, size_t off, const char *pk, uint64_t max_index)
 {
+    if (st->o->kernel_rules && st->list == VC4_CL_LIST_BIN)
+        return; /* the records and arrays are the submit's (src/kernel checks them) */
     if (st->shader_op == VC4_CL_NV_SHADER_STATE) {
         const uint8_t *rec = mem_at(st, st->rec_addr, NV_RECORD_BYTES);
         if (!rec)
@@ -411,18 +418,22 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
             RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_BIN_SIZE,
                  "%s: %u x %u tiles: width and height must be non-zero", pk, b->width_tiles,
                  b->height_tiles);
-        check_align(st, p->offset, pk, "tile state data array address", b->tsda_addr, 16);
-        uint64_t tiles = (uint64_t)b->width_tiles * b->height_tiles;
-        check_range(st, p->offset, pk, "tile state data array", b->tsda_addr,
-                    tiles * TSDA_BYTES_PER_TILE);
-        check_range(st, p->offset, pk, "tile allocation memory", b->tile_alloc_addr,
-                    b->tile_alloc_size);
-        uint64_t initial = tiles * (BLOCK_BYTES_MIN << b->initial_block_size);
-        if (b->tile_alloc_size < initial)
-            ERR(st, p->offset,
-                "%s: tile allocation memory (%u bytes) is smaller than the initial blocks of "
-                "%llu tiles (%llu bytes)",
-                pk, b->tile_alloc_size, (unsigned long long)tiles, (unsigned long long)initial);
+        /* in a list for the kernel, the kernel supplies the memory and the
+         * block sizes (validate_tile_binning_config) */
+        if (!(st->o->kernel_rules && st->list == VC4_CL_LIST_BIN)) {
+            check_align(st, p->offset, pk, "tile state data array address", b->tsda_addr, 16);
+            uint64_t tiles = (uint64_t)b->width_tiles * b->height_tiles;
+            check_range(st, p->offset, pk, "tile state data array", b->tsda_addr,
+                        tiles * TSDA_BYTES_PER_TILE);
+            check_range(st, p->offset, pk, "tile allocation memory", b->tile_alloc_addr,
+                        b->tile_alloc_size);
+            uint64_t initial = tiles * (BLOCK_BYTES_MIN << b->initial_block_size);
+            if (b->tile_alloc_size < initial)
+                ERR(st, p->offset,
+                    "%s: tile allocation memory (%u bytes) is smaller than the initial blocks of "
+                    "%llu tiles (%llu bytes)",
+                    pk, b->tile_alloc_size, (unsigned long long)tiles, (unsigned long long)initial);
+        }
         if (st->o->kernel_rules && (b->double_buffer_non_ms || b->tile_buffer_64bit))
             RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_BIN_FLAGS,
                  "%s: double-buffer and 64-bit tile buffer are rejected by the kernel", pk);
@@ -470,6 +481,15 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         st->rec_addr = s.record_addr;
         st->rec_nattrs = s.num_attr_arrays ? s.num_attr_arrays : VC4_CL_MAX_ATTRS;
         st->rec_extended = s.extended;
+        if (st->o->kernel_rules && st->list == VC4_CL_LIST_BIN) {
+            /* the kernel fills in the record address: the packet holds
+             * only the low bits (validate_gl_shader_state) */
+            if (s.record_addr)
+                RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_GL_SHADER_STATE,
+                     "%s: 0x%08x: only the attribute count and extended bits may be set; the kernel supplies "
+                     "the record address", pk, s.record_addr);
+            break;
+        }
         check_gl_record(st, p->offset, pk, s.record_addr, st->rec_nattrs, s.extended);
         break;
     }
@@ -698,6 +718,29 @@ static unsigned guess_list(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* Linux vc4_packet.h VC4_PACKET_GEM_HANDLES: in a binning list handed to
+ * the kernel, 254 and two u32 indices into the submit's BO list name the BOs
+ * of the packets after it (the index buffer); the kernel drops it while
+ * copying the list (vc4_validate.c validate_gem_handles).  With kernel_rules
+ * it is stepped over here; true when r moved past one (or hit the end). */
+#define KERNEL_GEM_HANDLES 254
+#define KERNEL_GEM_HANDLES_BYTES 9u
+static bool kernel_gem_handles(struct vstate *st, struct vc4_cl_reader *r)
+{
+    if (!st->o->kernel_rules || st->list != VC4_CL_LIST_BIN || r->error != VC4_CL_LEN_OK || r->pos >= r->size ||
+        st->data[r->pos] != KERNEL_GEM_HANDLES)
+        return false;
+    if (r->size - r->pos < KERNEL_GEM_HANDLES_BYTES) {
+        RULE(st, VC4_ERROR, r->pos, VC4_RULE_CL_TRUNCATED,
+             "GEM handles (the kernel's packet 254): truncated: needs %u bytes, the list has %zu left",
+             KERNEL_GEM_HANDLES_BYTES, r->size - r->pos);
+        r->pos = r->size;
+        return true;
+    }
+    r->pos += KERNEL_GEM_HANDLES_BYTES;
+    return true;
+}
+
 enum vc4_status vc4_cl_validate(const uint8_t *data, size_t size,
                                 const struct vc4_cl_validate_options *opts,
                                 const struct vc4_diag_sink *sink)
@@ -712,6 +755,8 @@ enum vc4_status vc4_cl_validate(const uint8_t *data, size_t size,
     st.list = st.o->list & VC4_CL_LIST_ANY;
     if (st.list == VC4_CL_LIST_ANY)
         st.list = 0;
+    if (!st.list && st.o->kernel_rules)
+        st.list = VC4_CL_LIST_BIN; /* the only list a program hands the kernel */
     if (!st.list)
         st.list = guess_list(st.data, st.size);
 
@@ -722,7 +767,15 @@ enum vc4_status vc4_cl_validate(const uint8_t *data, size_t size,
     int last_op = -1; /* opcode of the last packet walked, -1 for none */
     bool any = false;
     vc4_cl_reader_init(&r, st.data, st.size);
-    while (vc4_cl_next(&r, &p)) {
+    for (;;) {
+        if (kernel_gem_handles(&st, &r)) { /* the kernel's pseudo packet: no hardware packet */
+            any = true;
+            last = end_off = r.pos;
+            last_op = KERNEL_GEM_HANDLES;
+            continue;
+        }
+        if (!vc4_cl_next(&r, &p))
+            break;
         packet(&st, &p);
         any = true;
         last = p.offset;

@@ -27,6 +27,7 @@
 #include "base/base.h"
 #include "spec/qpu_spec.h"
 #include "spec/rules.h"
+#include "isa/qpu_kernel.h"
 
 /* ---- the rule table ---------------------------------------------------- */
 
@@ -886,6 +887,37 @@ static long branch_target(const struct vctx *c, size_t i)
     return (long)(off / INSTR_BYTES);
 }
 
+/* The Linux kernel's shader rules (isa/qpu_kernel.c), and the fragment
+ * shader's thread mode against the record's (vc4_validate.c
+ * validate_gl_shader_rec): one more violation each. */
+static enum vc4_status kernel_rules(const uint64_t *words, size_t n, const struct vc4_validate_options *o,
+                                    const struct vc4_diag_sink *sink, unsigned *violations)
+{
+    const struct vc4_kshader_report rep = {.unit = "validate", .base_addr = o->base_addr, .file = o->file,
+                                           .lines = o->lines};
+    struct vc4_kshader_info info;
+    enum vc4_status st = vc4_kshader_validate(words, n, NULL, &rep, sink, &info);
+    if (st != VC4_OK) {
+        if (st == VC4_ERR_RULE)
+            ++*violations;
+        return st;
+    }
+    bool threaded = info.is_threaded;
+    vc4_kshader_info_fini(NULL, &info);
+    if (threaded == o->threaded || (o->kind != VC4_SHADER_FRAGMENT && !o->threaded))
+        return VC4_OK;
+    struct vc4_location loc = vc4_location_none();
+    loc.addr = o->base_addr;
+    loc.file = o->file;
+    if (o->lines && n)
+        loc.line = o->lines[0];
+    vc4_rule_report(sink, VC4_ERROR, "validate", VC4_RULE_KERNEL_THREAD_MODE, &loc, "%s",
+                    o->threaded ? "a threaded fragment shader (--threaded) with no thread switch"
+                                : "a fragment shader with thread switches, but not declared threaded (--threaded)");
+    ++*violations;
+    return VC4_ERR_RULE;
+}
+
 enum vc4_status vc4_qpu_validate(const uint64_t *words, size_t n, const struct vc4_validate_options *opts,
                                  struct vc4_diag_sink *sink, unsigned *violations)
 {
@@ -937,6 +969,11 @@ enum vc4_status vc4_qpu_validate(const uint64_t *words, size_t n, const struct v
     }
 
     vc4_free(NULL, ins);
+    if (c.opts->kernel_rules) {
+        enum vc4_status ks = kernel_rules(words, n, c.opts, sink, &c.violations);
+        if (ks == VC4_ERR_NOMEM)
+            return ks;
+    }
     if (violations)
         *violations = c.violations;
     return c.violations ? VC4_ERR_RULE : VC4_OK;

@@ -76,10 +76,10 @@ int vc4k_get_param(struct vc4k *k, uint32_t param, uint64_t *value)
         return 0;
     case VC4K_PARAM_SUPPORTS_BRANCHES:
     case VC4K_PARAM_SUPPORTS_PERFMON:
-        /* Not yet: the shader validator here rejects branches and
-         * uniform address resets, so Mesa is told (as by a 4.9-era
-         * kernel) that they are unsupported and does without; no
-         * performance monitors. */
+        /* Not yet said: branches and uniform-address resets are validated
+         * (shader.c) and the submit writes the stream's address where a
+         * reset reads it, but no test runs such a shader through a submit
+         * yet, so Mesa is told (as by a 4.9-era kernel) to do without. */
         *value = 0;
         return 0;
     default:

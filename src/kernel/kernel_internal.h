@@ -26,6 +26,8 @@ struct vc4k_shader_info {
     uint32_t uniforms_size;     /* bytes of uniforms the shader reads */
     uint32_t num_samples;
     struct vc4k_tex_sample *samples;
+    uint32_t num_uniform_addr_offsets;
+    uint32_t *uniform_addr_offsets; /* u32 indices in the uniform stream: the submit writes its address there */
     bool is_threaded;
 };
 

@@ -34,7 +34,9 @@
  *    code + 4; attribute addresses (36 + 8i) are relocated after checking
  *    size and (with the stride) the largest index;
  *  - the fragment shader's threading must match the record's
- *    FS_SINGLE_THREAD flag.
+ *    FS_SINGLE_THREAD flag;
+ *  - where a shader resets its uniforms address (qpu_kernel.c), the copied
+ *    stream holds the stream's own bus address.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -403,6 +405,12 @@ static int reloc_tex(struct exec *e, const uint8_t *uni_data, uint32_t uni_off, 
         if (tex->size < 4 || p0 > tex->size - 4)
             return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, rec_at,
                           "direct lookup base %u is outside the %u-byte BO", p0, tex->size);
+        /* the offset was clamped to [0, p1] (qpu_kernel.c records where
+         * p1 sits): base + p1 must still read inside the BO */
+        uint32_t p1 = vc4_le32(uni_data + t->p_offset[1]);
+        if (p1 > tex->size - p0 - 4)
+            return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, rec_at,
+                          "direct lookup clamp %u lets base %u read past the %u-byte BO", p1, p0, tex->size);
         vc4_st32(out, tex->paddr + p0);
         return 0;
     }
@@ -465,6 +473,10 @@ static int validate_rec(struct exec *e, const struct shader_state *st)
                           src_size, info->num_samples, info->uniforms_size);
         const uint8_t *tex_idx = e->uni_u, *data = e->uni_u + info->num_samples * 4u;
         memcpy(e->v + e->uni_off, data, info->uniforms_size);
+        /* uniform-address resets read the stream's own address there
+         * (validate_gl_shader_rec: uniforms_v[o] = uniforms_p) */
+        for (uint32_t j = 0; j < info->num_uniform_addr_offsets; j++)
+            vc4_st32(e->v + e->uni_off + 4u * info->uniform_addr_offsets[j], e->exec_paddr + e->uni_off);
         for (uint32_t t = 0; t < info->num_samples; t++) {
             int r = reloc_tex(e, data, e->uni_off, &info->samples[t], vc4_le32(tex_idx + 4 * t), at);
             if (r)

@@ -4,8 +4,8 @@
  * of bounds or report a violation count that disagrees with the sink's
  * warnings and errors.
  *
- * Input layout: byte 0 selects the kind (low 3 bits, modulo the kinds) and
- * threading (bit 3); the rest is little-endian 64-bit words.  Some words are
+ * Input layout: byte 0 selects the kind (low 3 bits, modulo the kinds),
+ * threading (bit 3) and the kernel's shader rules (bit 4); the rest is little-endian 64-bit words.  Some words are
  * steered towards interesting forms (thread end, branches, ldi to the VPM
  * setup, TMU writes) so the stateful rules get exercised.
  */
@@ -37,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct vc4_validate_options o = {
         .kind = kinds[(data[0] & 7u) % (sizeof kinds / sizeof kinds[0])],
         .threaded = (data[0] >> 3) & 1u,
+        .kernel_rules = (data[0] >> 4) & 1u,
         .base_addr = (uint32_t)data[0] << 4,
     };
     size_t n = (size - 1) / 8;

@@ -156,11 +156,37 @@ static void test_good_lists(void)
     CHECK_MSG(h.warnings == 0, "%s", h.text);
     vc4_cl_free(&cl);
 
+    /* a binning list as a program hands it to the kernel: the kernel's
+     * GEM_HANDLES (254) before the indexed draw, GL Shader State with only
+     * its low bits, no tile memory in the configuration */
+    static const uint8_t kernel_form[] = {
+        VC4_CL_TILE_BINNING_MODE_CONFIG, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0x04,
+        VC4_CL_START_TILE_BINNING,
+        VC4_CL_GL_SHADER_STATE, 0x01, 0, 0, 0,
+        254, 1, 0, 0, 0, 0, 0, 0, 0,
+        VC4_CL_INDEXED_PRIMITIVE_LIST, 0x14, 3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
+        VC4_CL_INCREMENT_SEMAPHORE, VC4_CL_FLUSH};
+    struct vc4_cl_validate_options ko = {.kernel_rules = true}; /* no list option: a binning list */
+    struct vc4_diag_sink ks = harness_sink(&h);
+    CHECK_EQ_INT(vc4_cl_validate(kernel_form, sizeof kernel_form, &ko, &ks), VC4_OK);
+    CHECK_MSG(h.errors == 0, "%s", h.text);
+    /* without the kernel's rules 254 is no packet */
+    ko.kernel_rules = false;
+    ko.list = VC4_CL_LIST_BIN;
+    ks = harness_sink(&h);
+    CHECK_EQ_INT(vc4_cl_validate(kernel_form, sizeof kernel_form, &ko, &ks), VC4_ERR_INVALID);
+    CHECK_CONTAINS(h.text, "cl-unknown-opcode");
+    /* a truncated 254 at the end */
+    ko.kernel_rules = true;
+    ks = harness_sink(&h);
+    CHECK_EQ_INT(vc4_cl_validate(kernel_form, 28, &ko, &ks), VC4_ERR_INVALID);
+    CHECK_CONTAINS(h.text, "GEM handles (the kernel's packet 254): truncated");
+    /* a hardware-form GL Shader State (a record address) is refused */
     bin_list(&cl, B_ALL | B_GL);
     o = mem_opts(VC4_CL_LIST_BIN);
     o.kernel_rules = true;
-    CHECK_EQ_INT(run(&cl, &o, &h), VC4_OK);
-    CHECK_MSG(h.errors == 0 && h.warnings == 0, "%s", h.text);
+    CHECK_EQ_INT(run(&cl, &o, &h), VC4_ERR_INVALID);
+    CHECK_CONTAINS(h.text, "kernel-gl-shader-state");
     vc4_cl_free(&cl);
 
     render_list(&cl);

@@ -416,6 +416,55 @@ static void test_hang(void)
     teardown(&f);
 }
 
+/* A direct (general memory) lookup as Mesa makes for uniform arrays: the
+ * offset clamped to [0, uniform], plus the base the submit relocates; the
+ * kernel refuses a clamp that lets the lookup read past the BO. */
+static const char fs_direct[] = "mov r0, 0\n"
+                                "max r0, r0, 0\n"
+                                "min r0, r0, unif\n"
+                                "add t0s, r0, unif\n"
+                                ".word 0x9E7000, 0xA00009E7\n" /* nop; ldtmu0 */
+                                "mov tlbc, r4\n"
+                                "nop; thrend\nnop\nnop; sbdone\n";
+
+static void test_direct_lookup(void)
+{
+    struct fixture f;
+    struct tri t;
+    CHECK(setup(&f));
+    CHECK(build_triangle(&f, &t));
+    uint8_t *code = NULL;
+    size_t n = 0;
+    uint32_t fs, ubo;
+    CHECK(assemble(fs_direct, &code, &n));
+    CHECK_MSG(vc4k_bo_create_shader(f.k, code, (uint32_t)n, &fs) == 0, "%s", hd.text);
+    free(code);
+    CHECK_EQ_INT(vc4k_bo_create(f.k, 4096, &ubo), 0);
+    sc_put32((uint8_t *)vc4k_bo_map(f.k, ubo) + 16, 0xFF2080E0u);
+    uint32_t handles[BO_COUNT + 1];
+    memcpy(handles, t.handles, sizeof t.handles);
+    handles[BO_FS] = fs;
+    handles[BO_COUNT] = ubo;
+    uint8_t unif[64];
+    sc_put32(unif, BO_COUNT); /* the buffer's BO index */
+    sc_put32(unif + 4, 0);    /* the clamp (p1) */
+    sc_put32(unif + 8, 16);   /* the base (p0): offset 16 in the BO */
+    t.s.bo_handles = handles;
+    t.s.bo_handle_count = BO_COUNT + 1;
+    t.s.uniforms = unif;
+    t.s.uniforms_size = 12;
+    CHECK_MSG(vc4k_submit_cl(f.k, &t.s) == 0, "%s", hd.text);
+    const uint8_t *p = vc4k_bo_map(f.k, t.handles[BO_FB]);
+    CHECK_EQ_U64(vc4_le32(p + 4 * (300 * 640 + 320)), 0xFF2080E0u);
+    /* a clamp that reaches past the BO: base 16 + 4080 + 4 bytes */
+    sc_put32(unif + 4, 4080);
+    CHECK_EQ_INT(vc4k_submit_cl(f.k, &t.s), -EINVAL);
+    CHECK_CONTAINS(hd.text, "direct lookup clamp 4080");
+    sc_put32(unif + 4, 4076);
+    CHECK_MSG(vc4k_submit_cl(f.k, &t.s) == 0, "%s", hd.text);
+    teardown(&f);
+}
+
 static void test_bad_submits(void)
 {
     struct fixture f;
@@ -469,13 +518,22 @@ static void test_shader_bo(void)
     size_t n = 0;
     uint32_t h;
     /* two texture lookups: T then S on TMU0 (2 parameters), a direct one on
-     * TMU1 (an add of a uniform), then 1 ordinary uniform */
+     * TMU1 (an add of a uniform to an offset clamped to [0, uniform]), then
+     * 1 ordinary uniform */
     CHECK(assemble("mov t0t, r0\n"
                    "mov t0s, r1\n"
+                   "max r2, r2, 0\n"
+                   "min r2, r2, unif\n"
                    "add t1s, r2, unif\n"
                    "mov r3, unif\n"
                    "nop; thrend\nnop\nnop\n", &code, &n));
     CHECK_EQ_INT(vc4k_bo_create_shader(f.k, code, (uint32_t)n, &h), 0);
+    free(code);
+    /* the same direct lookup unclamped: the kernel refuses it */
+    CHECK(assemble("add t1s, r2, unif\n"
+                   "nop; thrend\nnop\nnop\n", &code, &n));
+    CHECK_EQ_INT(vc4k_bo_create_shader(f.k, code, (uint32_t)n, &h), -EINVAL);
+    CHECK_CONTAINS(hd.text, "kernel-direct-lookup");
     free(code);
     /* no program end */
     CHECK(assemble("mov r0, unif\nnop\n", &code, &n));
@@ -515,4 +573,5 @@ static void test_threaded_fs(void)
     teardown(&f);
 }
 
-TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_texture, test_hang, test_bad_submits, test_shader_bo, test_threaded_fs)
+TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_texture,
+          test_hang, test_direct_lookup, test_bad_submits, test_shader_bo, test_threaded_fs)
