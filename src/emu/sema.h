@@ -20,6 +20,10 @@
 struct vc4_sema {
     uint8_t count[VC4_SEMA_COUNT];
     int mutex_owner; /* QPU number, or VC4_MUTEX_FREE */
+    /* Bumped by every change of a count or of the owner: a QPU blocked on
+     * a semaphore or the mutex can go on only after it changed, so the
+     * scheduler lets such a QPU sleep until then (qpu.c run_cycles). */
+    uint32_t gen;
 };
 
 void vc4_sema_reset(struct vc4_sema *s);

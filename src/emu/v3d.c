@@ -72,6 +72,7 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
     v->sink = o.sink;
     v->unit_sink = (struct vc4_diag_sink){count_diag, v};
     v->strict = o.strict;
+    v->cycle_by_cycle = o.cycle_by_cycle;
     v->num_qpus = o.num_qpus;
     v->default_budget = o.max_cycles;
     v->alu = &vc4_alu_kernels_exact;
