@@ -8,7 +8,9 @@
  * with the bulk skip of waiting cycles on and off (VC4_EMU_CYCLE_BY_CYCLE),
  * and the ratio; asserts nothing.
  *
- *   bench_contend [DIVISOR]   (divides the loop count)
+ *   bench_contend [DIVISOR [sleep|step]]
+ * DIVISOR divides the loop count; the second argument runs one way only
+ * (for profilers).
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
@@ -136,7 +138,12 @@ int main(int argc, char **argv)
     struct vc4_emu_stats s[2];
     enum vc4_status st[2];
     double t[2];
+    const char *only = argc > 2 ? argv[2] : NULL;
     for (int m = 0; m < 2; m++) {
+        if (only && strcmp(only, m ? "step" : "sleep") != 0) {
+            t[m] = 0;
+            continue;
+        }
         t[m] = run(iters, m == 1, &s[m], &st[m]);
         printf("%-26s %u QPUs: %10llu instr, %11llu cycles (%5.1f%% stalled) in %.3f s = %7.2f M instr/s, "
                "%7.2f M cycles/s [%s]\n",
@@ -146,6 +153,8 @@ int main(int argc, char **argv)
                (double)s[m].instructions / t[m] * 1e-6, (double)s[m].cycles / t[m] * 1e-6,
                vc4_status_name(st[m]));
     }
+    if (only)
+        return 0;
     bool same = memcmp(&s[0], &s[1], sizeof s[0]) == 0 && st[0] == st[1];
     printf("bulk skip / cycle by cycle: %.2fx faster, counters %s\n", t[1] / t[0], same ? "identical" : "DIFFER");
     return 0;

@@ -1563,6 +1563,7 @@ struct sleepers {
     struct vc4_qpu *qs[VC4_V3D_MAX_QPUS];
     uint64_t sleep_from[VC4_V3D_MAX_QPUS]; /* first cycle skipped, or SLEEP_NONE */
     uint64_t wake_at[VC4_V3D_MAX_QPUS];    /* first cycle it steps again, or WAKE_NEVER */
+    bool on_mutex[VC4_V3D_MAX_QPUS];       /* WAKE_NEVER: on the mutex (else a semaphore) */
     uint32_t awake;                        /* bit k: qs[k] is stepped */
     uint64_t next_wake;                    /* the earliest timed wake_at */
     unsigned n;
@@ -1610,6 +1611,7 @@ static void maybe_sleep(struct vc4_v3d *v, struct sleepers *z, unsigned k, uint6
         if (!e || (e->xi.block != VC4_XI_BLOCK_SEMA && e->xi.block != VC4_XI_BLOCK_MUTEX))
             return; /* the scoreboard: the owner's state, stepped */
         wake_at = WAKE_NEVER;
+        z->on_mutex[k] = e->xi.block == VC4_XI_BLOCK_MUTEX;
     } else {
         return;
     }
@@ -1622,14 +1624,14 @@ static void maybe_sleep(struct vc4_v3d *v, struct sleepers *z, unsigned k, uint6
         z->next_wake = wake_at;
 }
 
-/* Something another QPU waits on may have changed: wake the QPUs blocked on
- * a semaphore or the mutex (all of them when sema, those whose fetch would
- * now decode when code). */
-static void wake_blocked(const struct vc4_v3d *v, struct sleepers *z, bool sema, bool code)
+/* Something a blocked QPU waits on may have changed: wake the QPUs blocked
+ * on a semaphore when one changed, on the mutex when it was released, and
+ * those whose fetch would now decode when code changed. */
+static void wake_blocked(const struct vc4_v3d *v, struct sleepers *z, bool sema, bool mutex, bool code)
 {
     for (unsigned k = 0; k < z->n; k++)
         if (!(z->awake & (1u << k)) && z->wake_at[k] == WAKE_NEVER &&
-            (sema || (code && fetch_would_fill(v, z->qs[k]->pc))))
+            ((z->on_mutex[k] ? mutex : sema) || (code && fetch_would_fill(v, z->qs[k]->pc))))
             wake(z, k);
 }
 
@@ -1673,7 +1675,7 @@ static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsig
                 continue;
             struct vc4_qpu *q = z.qs[k];
             catch_up(v, &z, k, c);
-            uint32_t sgen = v->sema.gen;
+            uint32_t sgen = v->sema.sema_gen, mgen = v->sema.mutex_gen;
             uint64_t cgen = v->code_gen, dec = v->stats.decodes;
             enum vc4_qpu_step r = step(v, q);
             if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED)) {
@@ -1689,8 +1691,10 @@ static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsig
             } else {
                 maybe_sleep(v, &z, k, c, r, max_cycles);
             }
-            if (VC4_UNLIKELY(v->sema.gen != sgen || v->code_gen != cgen || v->stats.decodes != dec))
-                wake_blocked(v, &z, v->sema.gen != sgen, v->code_gen != cgen || v->stats.decodes != dec);
+            bool sema = v->sema.sema_gen != sgen, mutex = v->sema.mutex_gen != mgen;
+            bool code = v->code_gen != cgen || v->stats.decodes != dec;
+            if (VC4_UNLIKELY(sema || mutex || code))
+                wake_blocked(v, &z, sema, mutex, code);
         }
         c++;
     }

@@ -8,7 +8,8 @@ void vc4_sema_reset(struct vc4_sema *s)
     for (unsigned i = 0; i < VC4_SEMA_COUNT; i++)
         s->count[i] = 0;
     s->mutex_owner = VC4_MUTEX_FREE;
-    s->gen++;
+    s->sema_gen++;
+    s->mutex_gen++;
 }
 
 bool vc4_sema_try(struct vc4_sema *s, unsigned num, bool acquire)
@@ -23,7 +24,7 @@ bool vc4_sema_try(struct vc4_sema *s, unsigned num, bool acquire)
             return false;
         (*c)++;
     }
-    s->gen++;
+    s->sema_gen++;
     return true;
 }
 
@@ -31,7 +32,6 @@ bool vc4_mutex_try_acquire(struct vc4_sema *s, unsigned qpu)
 {
     if (s->mutex_owner == VC4_MUTEX_FREE) {
         s->mutex_owner = (int)qpu;
-        s->gen++;
         return true;
     }
     return s->mutex_owner == (int)qpu; /* recursive, not counting */
@@ -42,6 +42,6 @@ bool vc4_mutex_release(struct vc4_sema *s, unsigned qpu)
     if (s->mutex_owner != (int)qpu)
         return false;
     s->mutex_owner = VC4_MUTEX_FREE;
-    s->gen++;
+    s->mutex_gen++;
     return true;
 }

@@ -198,7 +198,7 @@ static void run(const struct setup *s, bool cycle_by_cycle, struct outcome *o)
     vc4_emu_render_stats(e, &o->rs);
     vc4_emu_vpm_stats(e, &o->vs);
     o->sema = v->sema;
-    o->sema.gen = 0; /* (bookkeeping for the sleepers, not machine state) */
+    o->sema.sema_gen = o->sema.mutex_gen = 0; /* (bookkeeping for the sleepers, not machine state) */
     o->sched_cycle = v->sched.cycle;
     vc4_emu_mem_read(e, CODE_A, o->mem, 0x4000);
     vc4_emu_mem_read(e, CODE_B, o->mem + 0x4000, 0x4000);
