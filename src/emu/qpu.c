@@ -1705,8 +1705,31 @@ static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsig
     return c;
 }
 
+/* The QPUs outside act count the cycles too (their clocks run while they
+ * idle): every QPU's time stays the device's cycle count, the one time
+ * base the shared DMA engines' completion times are in (vpm.c). */
+static uint64_t idle_time(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t c)
+{
+    uint32_t busy = 0;
+    for (unsigned k = 0; k < nact; k++)
+        busy |= 1u << act[k];
+    for (unsigned i = 0; i < v->num_qpus; i++)
+        if (!(busy & (1u << i)))
+            v->qpu[i].time += c;
+    return c;
+}
+
+static uint64_t run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+                           bool *ended);
+
 uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                             bool *ended)
+{
+    return idle_time(v, act, nact, run_cycles(v, act, nact, max_cycles, ended));
+}
+
+static uint64_t run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+                           bool *ended)
 {
     uint64_t idle = v->num_qpus - nact, c;
     bool end = false;
