@@ -5,9 +5,8 @@
  * mip-mapped 64x64 RGBA8888 T-format texture (examples/tex_plane.qasm and
  * its texture, examples/tex_scene.h; two triangles filling the screen as a
  * floor running to the horizon).  Prints frames per second, shaded Mpixels
- * per second and QPU instructions per second (process CPU time), and the
- * same with the tile threads of vc4_emu_options.tile_threads when the
- * library has them.  Asserts nothing.
+ * per second and QPU instructions per second (wall and process CPU time).
+ * Asserts nothing.
  *
  *   bench_scene [FRAMES [OUT.png]]
  */
@@ -52,7 +51,7 @@ static void quiet(void *user, const struct vc4_diag *d)
         sc_print_diag(NULL, d);
 }
 
-static void bench(unsigned frames, unsigned threads, const char *png)
+static void bench(unsigned frames, const char *png)
 {
     unsigned ndiag = 0;
     struct vc4_diag_sink sink = {quiet, &ndiag};
@@ -68,12 +67,6 @@ static void bench(unsigned frames, unsigned threads, const char *png)
     p.verts = floor_verts;
     p.nverts = 6;
     struct vc4_emu_options eo = {.sink = sink, .num_qpus = 12, .mem_size = 16u << 20};
-#ifdef VC4_EMU_HAS_TILE_THREADS
-    eo.tile_threads = threads;
-#else
-    if (threads > 1)
-        return;
-#endif
     struct vc4_emu *emu = vc4_emu_create(&eo);
     uint32_t be = 0, re = 0;
     if (!emu || !sc_build(emu, &p, sink, &be, &re) || !p.setup(emu, p.setup_user)) {
@@ -89,10 +82,10 @@ static void bench(unsigned frames, unsigned threads, const char *png)
     struct vc4_emu_render_stats rs;
     vc4_emu_render_stats(emu, &rs);
     double px = (double)rs.fragment.fragments;
-    printf("1080p textured floor, %u tile thread%s: %u frames in %.2f s wall, %.2f s CPU: %.2f frames/s, "
+    printf("1080p textured floor: %u frames in %.2f s wall, %.2f s CPU: %.2f frames/s, "
            "%.2f Mpixels/s shaded (wall; %.2f per CPU second), %.1f M QPU instr/s (wall) "
            "(%llu fragments, %llu texture lookups a frame)%s\n",
-           threads, threads == 1 ? "" : "s", done, wall, cpu, done / wall, px / wall * 1e-6, px / cpu * 1e-6,
+           done, wall, cpu, done / wall, px / wall * 1e-6, px / cpu * 1e-6,
            (double)rs.qpu.instructions / wall * 1e-6, (unsigned long long)(done ? rs.fragment.fragments / done : 0),
            (unsigned long long)(done ? rs.tmu.lookups / done : 0), ndiag ? " [diagnostics]" : "");
     if (png) {
@@ -110,7 +103,6 @@ static void bench(unsigned frames, unsigned threads, const char *png)
 int main(int argc, char **argv)
 {
     unsigned frames = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 3;
-    bench(frames, 1, argc > 2 ? argv[2] : NULL);
-    bench(frames, 2, NULL);
+    bench(frames, argc > 2 ? argv[2] : NULL);
     return 0;
 }
