@@ -176,6 +176,20 @@ struct outcome {
 
 enum path { PATH_RUN, PATH_STEP, PATH_GENERAL };
 
+/* A QPU's registers, flags, PC and counts into o. */
+static void record_qpu(struct outcome *o, const struct vc4_qpu *q)
+{
+    memcpy(o->ra, q->ra, sizeof o->ra);
+    memcpy(o->rb, q->rb, sizeof o->rb);
+    memcpy(o->acc, q->acc, sizeof o->acc);
+    memcpy(o->sfu, q->sfu_result, sizeof o->sfu);
+    memcpy(o->last_mul, q->last_mul, sizeof o->last_mul);
+    memcpy(o->flag, q->flag, sizeof o->flag);
+    o->pc = q->pc;
+    o->instructions = q->instructions;
+    o->time = q->time;
+}
+
 /* Run p on one QPU from the registers in init, on the given path, within
  * budget cycles. */
 static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum path path, uint64_t budget,
@@ -204,16 +218,8 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
     load(e, CODE, p);
     queue(e, CODE);
     o->st = vc4_emu_run(e, budget);
-    memcpy(o->ra, q->ra, sizeof o->ra);
-    memcpy(o->rb, q->rb, sizeof o->rb);
-    memcpy(o->acc, q->acc, sizeof o->acc);
-    memcpy(o->sfu, q->sfu_result, sizeof o->sfu);
-    memcpy(o->last_mul, q->last_mul, sizeof o->last_mul);
-    memcpy(o->flag, q->flag, sizeof o->flag);
-    o->pc = q->pc;
-    o->instructions = q->instructions;
+    record_qpu(o, q);
     o->stat_instructions = v->stats.instructions;
-    o->time = q->time;
     o->cycles = v->stats.cycles;
     o->stall_cycles = v->stats.stall_cycles;
     o->idle_cycles = v->stats.idle_cycles;
@@ -543,19 +549,8 @@ static void run_multi(const struct prog *p, const struct vc4_qpu *init, bool cyc
         vc4_emu_reg_write(e, VC4_V3D_SRQPC, CODE);
     }
     o->st = vc4_emu_run(e, budget);
-    for (unsigned k = 0; k < 3; k++) {
-        const struct vc4_qpu *q = &v->qpu[k];
-        struct outcome *r = &o->q[k];
-        memcpy(r->ra, q->ra, sizeof r->ra);
-        memcpy(r->rb, q->rb, sizeof r->rb);
-        memcpy(r->acc, q->acc, sizeof r->acc);
-        memcpy(r->sfu, q->sfu_result, sizeof r->sfu);
-        memcpy(r->last_mul, q->last_mul, sizeof r->last_mul);
-        memcpy(r->flag, q->flag, sizeof r->flag);
-        r->pc = q->pc;
-        r->instructions = q->instructions;
-        r->time = q->time;
-    }
+    for (unsigned k = 0; k < 3; k++)
+        record_qpu(&o->q[k], &v->qpu[k]);
     vc4_emu_stats(e, &o->stats);
     vc4_emu_destroy(e);
 }
