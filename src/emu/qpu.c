@@ -25,8 +25,10 @@
 /* Kept out of the run loop, whose registers it would otherwise crowd. */
 #if defined(__GNUC__)
 #define QPU_NOINLINE __attribute__((noinline))
+#define QPU_INLINE inline __attribute__((always_inline))
 #else
 #define QPU_NOINLINE
+#define QPU_INLINE inline
 #endif
 
 /* ---- rules the hardware enforces by misbehaving --------------------------- */
@@ -1356,7 +1358,8 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
     return step_end(v, q, x.stop);
 }
 
-static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
+/* (inlined into each cycle loop: gcc's heuristics would call it from some) */
+static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     q->time++;
     if (q->stall_until >= q->time) {
@@ -1529,7 +1532,7 @@ static bool step_after(struct vc4_v3d *v, struct vc4_qpu *q, enum vc4_qpu_step r
  * in a cycle but count it: a stalled one (stall_until: TMU data, VPM read
  * latency, VDR/VDW wait) until a cycle known in advance, one blocked on a
  * semaphore or the mutex until another QPU changes one (struct vc4_sema
- * gen).  Such a QPU sleeps: it is not stepped, and its time and stall
+ * sema_gen, mutex_gen).  Such a QPU sleeps: it is not stepped, and its time and stall
  * cycles are caught up when it is next visited (or when the call returns),
  * by the cycles it skipped, which is what stepping it would have counted.
  * A blocked QPU's step also fetches its instruction, which matters only
@@ -1540,12 +1543,17 @@ static bool step_after(struct vc4_v3d *v, struct vc4_qpu *q, enum vc4_qpu_step r
  * the reference steps them), else in the next.  When all sleep, time jumps
  * to the first wake (or to the budget: a deadlock); when one alone is
  * awake, it runs on the fast path (run_fast) up to the first timed wake, as
- * fast-path instructions change nothing another QPU sees.  Results, counts
- * and diagnostics are those of the reference
- * (tests/unit/test_qpu_sleep.c).
+ * fast-path instructions change nothing another QPU sees.  Stalls shorter
+ * than SLEEP_MIN_STALL are stepped, and while nobody has slept for
+ * PLAIN_AFTER cycles the cycles run plain (every QPU stepped, watching for
+ * one that waits long), which costs least when nobody waits.  Results,
+ * counts and diagnostics are those of the reference
+ * (tests/unit/test_qpu_sleep.c, test_qpu_fastpath.c).
  */
 #define SLEEP_NONE UINT64_MAX /* sleep_from: awake */
 #define WAKE_NEVER UINT64_MAX /* wake_at: until a semaphore / mutex change */
+#define SLEEP_MIN_STALL 12u   /* shorter stalls are stepped */
+#define PLAIN_AFTER 64u       /* cycles without a sleep before the plain loop again */
 
 /* Would fetch() decode the word at pc again (a cache miss that fills)? */
 static bool fetch_would_fill(const struct vc4_v3d *v, uint32_t pc)
@@ -1566,6 +1574,7 @@ struct sleepers {
     bool on_mutex[VC4_V3D_MAX_QPUS];       /* WAKE_NEVER: on the mutex (else a semaphore) */
     uint32_t awake;                        /* bit k: qs[k] is stepped */
     uint64_t next_wake;                    /* the earliest timed wake_at */
+    uint64_t last_sleep;                   /* the last cycle a QPU went to sleep */
     unsigned n;
 };
 
@@ -1605,6 +1614,8 @@ static void maybe_sleep(struct vc4_v3d *v, struct sleepers *z, unsigned k, uint6
     if (q->stall_until > q->time) {
         /* stalled for the next stall_until - time cycles (step(): time++, then the test) */
         uint64_t left = q->stall_until - q->time;
+        if (left < SLEEP_MIN_STALL)
+            return; /* (stepping a few stalled cycles costs less than a sleep and a wake) */
         wake_at = left >= budget - c ? WAKE_NEVER - 1 : c + 1 + left; /* (past the budget: never) */
     } else if (r == VC4_QPU_STEP_BLOCKED && q->state == VC4_EMU_QPU_BLOCKED) {
         const struct vc4_icache_entry *e = cached(v->icache.s, q->pc, v->code_gen);
@@ -1620,6 +1631,7 @@ static void maybe_sleep(struct vc4_v3d *v, struct sleepers *z, unsigned k, uint6
     z->awake &= ~(1u << k);
     z->sleep_from[k] = c + 1;
     z->wake_at[k] = wake_at;
+    z->last_sleep = c;
     if (wake_at != WAKE_NEVER && wake_at < z->next_wake)
         z->next_wake = wake_at;
 }
@@ -1635,13 +1647,15 @@ static void wake_blocked(const struct vc4_v3d *v, struct sleepers *z, bool sema,
             wake(z, k);
 }
 
-static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                                     bool *end, uint64_t idle)
 {
     struct sleepers z;
     z.n = nact;
     z.awake = (uint32_t)((1u << nact) - 1);
     z.next_wake = WAKE_NEVER;
+    z.last_sleep = 0;
+    bool plain = true; /* nobody asleep, nobody waiting long lately: the reference's cycle */
     for (unsigned k = 0; k < nact; k++) {
         z.qs[k] = &v->qpu[act[k]];
         z.sleep_from[k] = SLEEP_NONE;
@@ -1670,6 +1684,29 @@ static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsig
                     continue;
             }
         }
+        if (plain) {
+            /* every QPU stepped, watching for one that waits long (a sleeper next cycle) */
+            bool waits = false;
+            for (unsigned k = 0; k < nact; k++) {
+                struct vc4_qpu *q = z.qs[k];
+                enum vc4_qpu_step r = step(v, q);
+                if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED)) {
+                    if (!step_after(v, q, r, end)) {
+                        count_cycles(v, idle, c + 1, c);
+                        return c;
+                    }
+                } else if (VC4_UNLIKELY(q->stall_until >= q->time + SLEEP_MIN_STALL ||
+                                        (r == VC4_QPU_STEP_BLOCKED && q->state == VC4_EMU_QPU_BLOCKED))) {
+                    waits = true;
+                }
+            }
+            if (waits) {
+                plain = false;
+                z.last_sleep = c;
+            }
+            c++;
+            continue;
+        }
         for (unsigned k = 0; k < nact; k++) {
             if (!(z.awake & (1u << k)))
                 continue;
@@ -1697,6 +1734,13 @@ static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsig
                 wake_blocked(v, &z, sema, mutex, code);
         }
         c++;
+        if (z.awake == (uint32_t)((1u << nact) - 1) && c - z.last_sleep > PLAIN_AFTER) {
+            /* all awake a while: the plain loop again once every one is caught up */
+            bool caught_up = true;
+            for (unsigned k = 0; k < nact; k++)
+                caught_up &= z.sleep_from[k] == SLEEP_NONE;
+            plain = caught_up;
+        }
     }
     /* the cycles the sleepers skipped, up to the last one run */
     for (unsigned k = 0; k < nact; k++)
