@@ -149,6 +149,10 @@ struct vc4_emu_options {
     const struct vc4_allocator *alloc; /* NULL = malloc */
     bool strict;                       /* hardware-rule violations are errors, not warnings */
     uint64_t max_cycles;               /* vc4_emu_run budget when it is passed 0; 0 = 100 million */
+    bool cycle_by_cycle;               /* step every busy QPU every cycle, even while it waits (the
+                                        * reference for the default, which lets waiting QPUs sleep
+                                        * and skips cycles in which all wait: same results, counts
+                                        * and diagnostics, docs/emulator.md "Waiting in bulk") */
 };
 
 struct vc4_emu; /* opaque: one emulated V3D with its memory */

@@ -25,8 +25,10 @@
 /* Kept out of the run loop, whose registers it would otherwise crowd. */
 #if defined(__GNUC__)
 #define QPU_NOINLINE __attribute__((noinline))
+#define QPU_INLINE inline __attribute__((always_inline))
 #else
 #define QPU_NOINLINE
+#define QPU_INLINE inline
 #endif
 
 /* ---- rules the hardware enforces by misbehaving --------------------------- */
@@ -1356,7 +1358,8 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
     return step_end(v, q, x.stop);
 }
 
-static inline enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
+/* (inlined into each cycle loop: gcc's heuristics would call it from some) */
+static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     q->time++;
     if (q->stall_until >= q->time) {
@@ -1523,8 +1526,254 @@ static bool step_after(struct vc4_v3d *v, struct vc4_qpu *q, enum vc4_qpu_step r
     return v->fault == VC4_OK;
 }
 
+/*
+ * Several QPUs with waiting ones asleep (the default; v->cycle_by_cycle
+ * selects the loop below it, the reference).  A QPU that waits does nothing
+ * in a cycle but count it: a stalled one (stall_until: TMU data, VPM read
+ * latency, VDR/VDW wait) until a cycle known in advance, one blocked on a
+ * semaphore or the mutex until another QPU changes one (struct vc4_sema
+ * sema_gen, mutex_gen).  Such a QPU sleeps: it is not stepped, and its time and stall
+ * cycles are caught up when it is next visited (or when the call returns),
+ * by the cycles it skipped, which is what stepping it would have counted.
+ * A blocked QPU's step also fetches its instruction, which matters only
+ * when the fetch would decode again (its cache slot was taken by another
+ * word, or memory under it was written); after any step that decoded or
+ * wrote memory such sleepers are checked and woken if it would.  A woken
+ * QPU steps in the same cycle if it comes after the waker (QPU order, as
+ * the reference steps them), else in the next.  When all sleep, time jumps
+ * to the first wake (or to the budget: a deadlock); when one alone is
+ * awake, it runs on the fast path (run_fast) up to the first timed wake, as
+ * fast-path instructions change nothing another QPU sees.  Stalls shorter
+ * than SLEEP_MIN_STALL are stepped, and while nobody has slept for
+ * PLAIN_AFTER cycles the cycles run plain (every QPU stepped, watching for
+ * one that waits long), which costs least when nobody waits.  Results,
+ * counts and diagnostics are those of the reference
+ * (tests/unit/test_qpu_sleep.c, test_qpu_fastpath.c).
+ */
+#define SLEEP_NONE UINT64_MAX /* sleep_from: awake */
+#define WAKE_NEVER UINT64_MAX /* wake_at: until a semaphore / mutex change */
+#define SLEEP_MIN_STALL 12u   /* shorter stalls are stepped */
+#define PLAIN_AFTER 64u       /* cycles without a sleep before the plain loop again */
+
+/* Would fetch() decode the word at pc again (a cache miss that fills)? */
+static bool fetch_would_fill(const struct vc4_v3d *v, uint32_t pc)
+{
+    uint32_t off = pc & VC4_BUS_OFFSET_MASK;
+    const struct vc4_icache_entry *e = &v->icache.s[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)].e;
+    if (e->addr == off && e->gen == v->code_gen)
+        return false;
+    if (!vc4_mem_span(&v->mem, pc, VC4_QPU_INSTR_BYTES, &off))
+        return true; /* (a fetch fault: step it) */
+    return e->addr != off || e->word != load_le64(v->mem.ram + off) || e->gen < v->icache.valid_from;
+}
+
+struct sleepers {
+    struct vc4_qpu *qs[VC4_V3D_MAX_QPUS];
+    uint64_t sleep_from[VC4_V3D_MAX_QPUS]; /* first cycle skipped, or SLEEP_NONE */
+    uint64_t wake_at[VC4_V3D_MAX_QPUS];    /* first cycle it steps again, or WAKE_NEVER */
+    bool on_mutex[VC4_V3D_MAX_QPUS];       /* WAKE_NEVER: on the mutex (else a semaphore) */
+    uint32_t awake;                        /* bit k: qs[k] is stepped */
+    uint64_t next_wake;                    /* the earliest timed wake_at */
+    uint64_t last_sleep;                   /* the last cycle a QPU went to sleep */
+    unsigned n;
+};
+
+/* Count the cycles qs[k] skipped up to cycle c (not included). */
+static void catch_up(struct vc4_v3d *v, struct sleepers *z, unsigned k, uint64_t c)
+{
+    if (z->sleep_from[k] == SLEEP_NONE)
+        return;
+    uint64_t d = c - z->sleep_from[k];
+    z->qs[k]->time += d;
+    v->stats.stall_cycles += d;
+    z->sleep_from[k] = SLEEP_NONE;
+}
+
+static void wake(struct sleepers *z, unsigned k) { z->awake |= 1u << k; }
+
+/* Wake the QPUs whose timed wait ends by cycle c; recompute next_wake. */
+static void wake_timed(struct sleepers *z, uint64_t c)
+{
+    z->next_wake = WAKE_NEVER;
+    for (unsigned k = 0; k < z->n; k++) {
+        if (z->awake & (1u << k) || z->wake_at[k] == WAKE_NEVER)
+            continue;
+        if (z->wake_at[k] <= c)
+            wake(z, k);
+        else if (z->wake_at[k] < z->next_wake)
+            z->next_wake = z->wake_at[k];
+    }
+}
+
+/* After qs[k] stepped in cycle c: put it to sleep if it waits. */
+static void maybe_sleep(struct vc4_v3d *v, struct sleepers *z, unsigned k, uint64_t c, enum vc4_qpu_step r,
+                        uint64_t budget)
+{
+    struct vc4_qpu *q = z->qs[k];
+    uint64_t wake_at;
+    if (q->stall_until > q->time) {
+        /* stalled for the next stall_until - time cycles (step(): time++, then the test) */
+        uint64_t left = q->stall_until - q->time;
+        if (left < SLEEP_MIN_STALL)
+            return; /* (stepping a few stalled cycles costs less than a sleep and a wake) */
+        wake_at = left >= budget - c ? WAKE_NEVER - 1 : c + 1 + left; /* (past the budget: never) */
+    } else if (r == VC4_QPU_STEP_BLOCKED && q->state == VC4_EMU_QPU_BLOCKED) {
+        const struct vc4_icache_entry *e = cached(v->icache.s, q->pc, v->code_gen);
+        if (!e || (e->xi.block != VC4_XI_BLOCK_SEMA && e->xi.block != VC4_XI_BLOCK_MUTEX))
+            return; /* the scoreboard: the owner's state, stepped */
+        wake_at = WAKE_NEVER;
+        z->on_mutex[k] = e->xi.block == VC4_XI_BLOCK_MUTEX;
+    } else {
+        return;
+    }
+    if (wake_at == c + 1)
+        return;
+    z->awake &= ~(1u << k);
+    z->sleep_from[k] = c + 1;
+    z->wake_at[k] = wake_at;
+    z->last_sleep = c;
+    if (wake_at != WAKE_NEVER && wake_at < z->next_wake)
+        z->next_wake = wake_at;
+}
+
+/* Something a blocked QPU waits on may have changed: wake the QPUs blocked
+ * on a semaphore when one changed, on the mutex when it was released, and
+ * those whose fetch would now decode when code changed. */
+static void wake_blocked(const struct vc4_v3d *v, struct sleepers *z, bool sema, bool mutex, bool code)
+{
+    for (unsigned k = 0; k < z->n; k++)
+        if (!(z->awake & (1u << k)) && z->wake_at[k] == WAKE_NEVER &&
+            ((z->on_mutex[k] ? mutex : sema) || (code && fetch_would_fill(v, z->qs[k]->pc))))
+            wake(z, k);
+}
+
+QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+                                    bool *end, uint64_t idle)
+{
+    struct sleepers z;
+    z.n = nact;
+    z.awake = (uint32_t)((1u << nact) - 1);
+    z.next_wake = WAKE_NEVER;
+    z.last_sleep = 0;
+    bool plain = true; /* nobody asleep, nobody waiting long lately: the reference's cycle */
+    for (unsigned k = 0; k < nact; k++) {
+        z.qs[k] = &v->qpu[act[k]];
+        z.sleep_from[k] = SLEEP_NONE;
+        z.wake_at[k] = WAKE_NEVER;
+    }
+    uint64_t c = 0;
+    while (c < max_cycles && !*end) {
+        if (c >= z.next_wake)
+            wake_timed(&z, c);
+        if (z.awake == 0) {
+            /* all wait: on to the first timed wake, or to the budget */
+            c = z.next_wake < max_cycles ? z.next_wake : max_cycles;
+            continue;
+        }
+        if ((z.awake & (z.awake - 1)) == 0) {
+            /* one awake: its fast-path run up to the first timed wake */
+            unsigned k = 0;
+            while (!(z.awake & (1u << k)))
+                k++;
+            struct vc4_qpu *q = z.qs[k];
+            if (z.sleep_from[k] == SLEEP_NONE && fast_next(v, q)) {
+                uint64_t lim = (z.next_wake < max_cycles ? z.next_wake : max_cycles) - c;
+                uint64_t ran = run_fast(v, q, lim);
+                c += ran;
+                if (ran == lim)
+                    continue;
+            }
+        }
+        if (plain) {
+            /* every QPU stepped, watching for one that waits long (a sleeper next cycle) */
+            bool waits = false;
+            for (unsigned k = 0; k < nact; k++) {
+                struct vc4_qpu *q = z.qs[k];
+                enum vc4_qpu_step r = step(v, q);
+                if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED)) {
+                    if (!step_after(v, q, r, end)) {
+                        count_cycles(v, idle, c + 1, c);
+                        return c;
+                    }
+                } else if (VC4_UNLIKELY(q->stall_until >= q->time + SLEEP_MIN_STALL ||
+                                        (r == VC4_QPU_STEP_BLOCKED && q->state == VC4_EMU_QPU_BLOCKED))) {
+                    waits = true;
+                }
+            }
+            if (waits) {
+                plain = false;
+                z.last_sleep = c;
+            }
+            c++;
+            continue;
+        }
+        for (unsigned k = 0; k < nact; k++) {
+            if (!(z.awake & (1u << k)))
+                continue;
+            struct vc4_qpu *q = z.qs[k];
+            catch_up(v, &z, k, c);
+            uint32_t sgen = v->sema.sema_gen, mgen = v->sema.mutex_gen;
+            uint64_t cgen = v->code_gen, dec = v->stats.decodes;
+            enum vc4_qpu_step r = step(v, q);
+            if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED)) {
+                if (!step_after(v, q, r, end)) {
+                    /* stopped in this cycle: the sleepers before k had it counted */
+                    for (unsigned j = 0; j < nact; j++)
+                        catch_up(v, &z, j, c + (j < k));
+                    count_cycles(v, idle, c + 1, c);
+                    return c;
+                }
+                if (*end)
+                    z.awake = (uint32_t)((1u << nact) - 1); /* the owner may have started anything */
+            } else {
+                maybe_sleep(v, &z, k, c, r, max_cycles);
+            }
+            bool sema = v->sema.sema_gen != sgen, mutex = v->sema.mutex_gen != mgen;
+            bool code = v->code_gen != cgen || v->stats.decodes != dec;
+            if (VC4_UNLIKELY(sema || mutex || code))
+                wake_blocked(v, &z, sema, mutex, code);
+        }
+        c++;
+        if (z.awake == (uint32_t)((1u << nact) - 1) && c - z.last_sleep > PLAIN_AFTER) {
+            /* all awake a while: the plain loop again once every one is caught up */
+            bool caught_up = true;
+            for (unsigned k = 0; k < nact; k++)
+                caught_up &= z.sleep_from[k] == SLEEP_NONE;
+            plain = caught_up;
+        }
+    }
+    /* the cycles the sleepers skipped, up to the last one run */
+    for (unsigned k = 0; k < nact; k++)
+        catch_up(v, &z, k, c);
+    count_cycles(v, idle, c, c);
+    return c;
+}
+
+/* The QPUs outside act count the cycles too (their clocks run while they
+ * idle): every QPU's time stays the device's cycle count, the one time
+ * base the shared DMA engines' completion times are in (vpm.c). */
+static uint64_t idle_time(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t c)
+{
+    uint32_t busy = 0;
+    for (unsigned k = 0; k < nact; k++)
+        busy |= 1u << act[k];
+    for (unsigned i = 0; i < v->num_qpus; i++)
+        if (!(busy & (1u << i)))
+            v->qpu[i].time += c;
+    return c;
+}
+
+static uint64_t run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+                           bool *ended);
+
 uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                             bool *ended)
+{
+    return idle_time(v, act, nact, run_cycles(v, act, nact, max_cycles, ended));
+}
+
+static uint64_t run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+                           bool *ended)
 {
     uint64_t idle = v->num_qpus - nact, c;
     bool end = false;
@@ -1554,9 +1803,15 @@ uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact
             }
             c++;
         }
+    } else if (!v->cycle_by_cycle) {
+        c = run_cycles_sleeping(v, act, nact, max_cycles, &end, idle);
+        if (end)
+            *ended = true;
+        return c;
     } else {
-        /* the QPUs as pointers (loaded, not recomputed from the index at
-         * every access) */
+        /* cycle by cycle, every busy QPU stepped (the reference); the QPUs
+         * as pointers (loaded, not recomputed from the index at every
+         * access) */
         struct vc4_qpu *qs[VC4_V3D_MAX_QPUS];
         if (nact > VC4_V3D_MAX_QPUS)
             nact = VC4_V3D_MAX_QPUS;

@@ -208,7 +208,7 @@ struct vc4_qpu {
     /* hot scalar state first */
     uint32_t pc;
     enum vc4_emu_qpu_state state;
-    uint64_t time;             /* this QPU's cycle count */
+    uint64_t time;             /* its clock: cycles run, busy or idle (all QPUs: one time base) */
     uint64_t stall_until;      /* blocked until this cycle (VPM wait, TMU) */
     uint64_t prev_w;           /* physical regs written by the previous instruction (A 0-31, B 32-63) */
     uint8_t prev_acc;          /* accumulators written by the previous instruction */

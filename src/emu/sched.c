@@ -103,8 +103,7 @@ void vc4_sched_end_checks(struct vc4_v3d *v, struct vc4_qpu *q)
     ev |= vc4_tmu_program_end(&v->tmu, q->num, &v->unit_sink, &l);
     if (ev && v->strict && v->fault == VC4_OK)
         v->fault = VC4_ERR_RULE;
-    if (v->sema.mutex_owner == (int)q->num)
-        v->sema.mutex_owner = VC4_MUTEX_FREE; /* UNVERIFIED: a finished QPU holds nothing */
+    vc4_mutex_release(&v->sema, q->num); /* UNVERIFIED: a finished QPU holds nothing */
 }
 
 

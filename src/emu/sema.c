@@ -8,6 +8,8 @@ void vc4_sema_reset(struct vc4_sema *s)
     for (unsigned i = 0; i < VC4_SEMA_COUNT; i++)
         s->count[i] = 0;
     s->mutex_owner = VC4_MUTEX_FREE;
+    s->sema_gen++;
+    s->mutex_gen++;
 }
 
 bool vc4_sema_try(struct vc4_sema *s, unsigned num, bool acquire)
@@ -22,6 +24,7 @@ bool vc4_sema_try(struct vc4_sema *s, unsigned num, bool acquire)
             return false;
         (*c)++;
     }
+    s->sema_gen++;
     return true;
 }
 
@@ -39,5 +42,6 @@ bool vc4_mutex_release(struct vc4_sema *s, unsigned qpu)
     if (s->mutex_owner != (int)qpu)
         return false;
     s->mutex_owner = VC4_MUTEX_FREE;
+    s->mutex_gen++;
     return true;
 }

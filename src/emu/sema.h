@@ -20,6 +20,11 @@
 struct vc4_sema {
     uint8_t count[VC4_SEMA_COUNT];
     int mutex_owner; /* QPU number, or VC4_MUTEX_FREE */
+    /* Bumped by every change of a count (sema_gen) and every release of
+     * the mutex (mutex_gen): a QPU blocked on a semaphore or the mutex can
+     * go on only after one, so the scheduler lets it sleep until then
+     * (qpu.c run_cycles_sleeping). */
+    uint32_t sema_gen, mutex_gen;
 };
 
 void vc4_sema_reset(struct vc4_sema *s);

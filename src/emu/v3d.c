@@ -72,6 +72,11 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
     v->sink = o.sink;
     v->unit_sink = (struct vc4_diag_sink){count_diag, v};
     v->strict = o.strict;
+#ifdef VC4KIT_CYCLE_BY_CYCLE
+    v->cycle_by_cycle = true; /* a build for running every test on the reference scheduler */
+#else
+    v->cycle_by_cycle = o.cycle_by_cycle;
+#endif
     v->num_qpus = o.num_qpus;
     v->default_budget = o.max_cycles;
     v->alu = &vc4_alu_kernels_exact;

@@ -38,6 +38,7 @@ struct vc4_v3d {
     struct vc4_mem mem;
     unsigned num_qpus;
     bool strict;
+    bool cycle_by_cycle;            /* vc4_emu_options.cycle_by_cycle: no sleeping QPUs (qpu.c) */
     struct vc4_diag_sink sink;      /* the caller's */
     struct vc4_diag_sink unit_sink; /* counts, then forwards to sink: given to units */
     const struct vc4_allocator *alloc;

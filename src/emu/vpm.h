@@ -236,9 +236,10 @@ void vc4_vpm_qpu_reset(struct vc4_vpm *v, unsigned qpu);
 void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, uint32_t base_row);
 
 /*
- * Register accesses.  `now` is the QPU's instruction time (any monotonic
- * per-QPU cycle count: only differences are used, for the read latency and
- * the DMA completion times).  `loc` names the QPU/PC for diagnostics and may
+ * Register accesses.  `now` is the QPU's instruction time (struct vc4_qpu
+ * time: one time base for all QPUs, as idle QPUs' clocks run too, which the
+ * single VDW and VDR engines' busy-until times need: they are compared with
+ * any QPU's `now`).  `loc` names the QPU/PC for diagnostics and may
  * be NULL; sink may be NULL.
  */
 /* Register map [G table 14; facts 6.9]: waddr 49 is VPMVCD_RD_SETUP in regfile A and

@@ -305,6 +305,49 @@ static void test_sfu_latency(void)
     vc4_emu_destroy(e);
 }
 
+/* Regression: QPUs that ran different lengths of time in one run stored
+ * with VDW in the next as if the single engine were busy for the
+ * difference: each QPU's clock stopped while it idled, and the engine's
+ * busy-until time is in the clock of the QPU that used it last.  Every
+ * QPU's clock now runs while it idles: the same programs cost the same
+ * cycles every time. */
+static void test_idle_clocks_run(void)
+{
+    struct harness_diags d;
+    struct vc4_emu *e = mk(4, &d);
+    static const char src[] = ".include \"vc4.qinc\"\n"
+                              "mov ra0, unif\nmov r0, qpu_num\nnop\n"
+                              ":l\nsub.setf ra0, ra0, 1\nbrr.anynz -, r:l\nnop\nnop\nnop\n"
+                              "ldi vw_setup, vpm_setup(1, 1, h32(0))\nmov vpm, r0\n"
+                              "ldi vw_setup, vdw_setup_0(1, 16, dma_h32(0, 0))\nldi vw_addr, 0x10000\n"
+                              "mov -, vw_wait\nnop; thrend\nnop\nnop\n";
+    struct vc4_asm_options ao = {.base_addr = CODE};
+    struct vc4_asm *as = vc4_asm_create(&ao);
+    CHECK(as && vc4_asm_source(as, "idle", src, sizeof src - 1) == VC4_OK);
+    size_t n = 0;
+    const uint8_t *code = vc4_asm_output(as, &n);
+    vc4_emu_mem_write(e, CODE, code, n);
+    uint64_t cycles[3] = {0};
+    for (int r = 0; r < 3; r++) {
+        for (uint32_t p = 0; p < 4; p++) {
+            uint32_t iters = 1 + 60 * p; /* QPU 3 runs far longer than QPU 0 */
+            vc4_emu_mem_write(e, UNIF + 4 * p, &iters, 4);
+            vc4_emu_reg_write(e, VC4_V3D_SRQUA, UNIF + 4 * p);
+            vc4_emu_reg_write(e, VC4_V3D_SRQPC, CODE);
+        }
+        CHECK(vc4_emu_run(e, 100000) == VC4_OK);
+        struct vc4_emu_stats s;
+        vc4_emu_stats(e, &s);
+        cycles[r] = s.cycles;
+    }
+    CHECK_EQ_U64(cycles[1] - cycles[0], cycles[0]);
+    CHECK_EQ_U64(cycles[2] - cycles[1], cycles[0]);
+    for (unsigned q = 1; q < 4; q++)
+        CHECK_EQ_U64(e->v3d.qpu[q].time, e->v3d.qpu[0].time);
+    vc4_asm_destroy(as);
+    vc4_emu_destroy(e);
+}
+
 TEST_LIST(test_ident_and_regs, test_seed_coordinate_shader, test_flags_and_conditions,
           test_ldi_forms_and_r5, test_branch_delay_slots_and_link, test_rotation,
-          test_semaphores_and_mutex, test_faults_and_uniform_reset, test_sfu_latency)
+          test_semaphores_and_mutex, test_faults_and_uniform_reset, test_sfu_latency, test_idle_clocks_run)

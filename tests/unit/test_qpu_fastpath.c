@@ -176,6 +176,20 @@ struct outcome {
 
 enum path { PATH_RUN, PATH_STEP, PATH_GENERAL };
 
+/* A QPU's registers, flags, PC and counts into o. */
+static void record_qpu(struct outcome *o, const struct vc4_qpu *q)
+{
+    memcpy(o->ra, q->ra, sizeof o->ra);
+    memcpy(o->rb, q->rb, sizeof o->rb);
+    memcpy(o->acc, q->acc, sizeof o->acc);
+    memcpy(o->sfu, q->sfu_result, sizeof o->sfu);
+    memcpy(o->last_mul, q->last_mul, sizeof o->last_mul);
+    memcpy(o->flag, q->flag, sizeof o->flag);
+    o->pc = q->pc;
+    o->instructions = q->instructions;
+    o->time = q->time;
+}
+
 /* Run p on one QPU from the registers in init, on the given path, within
  * budget cycles. */
 static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum path path, uint64_t budget,
@@ -204,16 +218,8 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
     load(e, CODE, p);
     queue(e, CODE);
     o->st = vc4_emu_run(e, budget);
-    memcpy(o->ra, q->ra, sizeof o->ra);
-    memcpy(o->rb, q->rb, sizeof o->rb);
-    memcpy(o->acc, q->acc, sizeof o->acc);
-    memcpy(o->sfu, q->sfu_result, sizeof o->sfu);
-    memcpy(o->last_mul, q->last_mul, sizeof o->last_mul);
-    memcpy(o->flag, q->flag, sizeof o->flag);
-    o->pc = q->pc;
-    o->instructions = q->instructions;
+    record_qpu(o, q);
     o->stat_instructions = v->stats.instructions;
-    o->time = q->time;
     o->cycles = v->stats.cycles;
     o->stall_cycles = v->stats.stall_cycles;
     o->idle_cycles = v->stats.idle_cycles;
@@ -492,5 +498,106 @@ static void test_host_float_edges(void)
     (void)host;
 }
 
+/* The same random streams on three QPUs at once, each from its own
+ * registers, flags and uniforms (so their paths and ends differ), some
+ * behind a mutex acquire or a TMU lookup: with
+ * waiting QPUs asleep and a lone awake one on the fast path (the default)
+ * and cycle by cycle (vc4_emu_options.cycle_by_cycle), every QPU's
+ * registers, flags, PC and counts, the statistics and the diagnostics are
+ * identical (tests/unit/test_qpu_sleep.c has the I/O-heavy programs). */
+struct multi_outcome {
+    enum vc4_status st;
+    struct outcome q[3];
+    struct vc4_emu_stats stats;
+    struct harness_diags d;
+};
+
+static void run_multi(const struct prog *p, const struct vc4_qpu *init, bool cycle_by_cycle, uint64_t budget,
+                      struct multi_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    struct vc4_emu_options opt = {.mem_size = 1u << 20, .num_qpus = 3, .sink = harness_sink(&o->d),
+                                  .cycle_by_cycle = cycle_by_cycle};
+    struct vc4_emu *e = vc4_emu_create(&opt);
+    if (!e) {
+        o->st = VC4_ERR_NOMEM;
+        return;
+    }
+    struct vc4_v3d *v = &e->v3d;
+    for (unsigned k = 0; k < 3; k++) {
+        struct vc4_qpu *q = &v->qpu[k];
+        memcpy(q->ra, init->ra, sizeof q->ra);
+        memcpy(q->rb, init->rb, sizeof q->rb);
+        memcpy(q->acc, init->acc, sizeof q->acc);
+        for (unsigned f = 1; f < 4; f++) /* "all" and "any" branch conditions go other ways */
+            q->flag[f] = k == 0 ? init->flag[f] : k == 1 ? 0 : 0xFFFF;
+        for (unsigned r = 0; r < 4 && k; r++) /* the registers the streams use most */
+            for (unsigned i = 0; i < VC4_QPU_SIMD; i++) {
+                q->ra[r][i] = (uint32_t)0 - q->ra[r][i] * k;
+                q->acc[r][i] ^= 0x80000000u * (k & 1) + k;
+            }
+    }
+    uint8_t unif[4 * 80];
+    for (size_t i = 0; i < sizeof unif; i += 4) {
+        uint32_t u = init->sfu_result[(i / 4) % VC4_QPU_SIMD] * (uint32_t)(i + 1);
+        memcpy(unif + i, &u, 4);
+    }
+    vc4_emu_mem_write(e, UNIF, unif, sizeof unif);
+    load(e, CODE, p);
+    for (unsigned k = 0; k < 3; k++) {
+        vc4_emu_reg_write(e, VC4_V3D_SRQUA, UNIF + 16 * k);
+        vc4_emu_reg_write(e, VC4_V3D_SRQPC, CODE);
+    }
+    o->st = vc4_emu_run(e, budget);
+    for (unsigned k = 0; k < 3; k++)
+        record_qpu(&o->q[k], &v->qpu[k]);
+    vc4_emu_stats(e, &o->stats);
+    vc4_emu_destroy(e);
+}
+
+static void test_multi_qpu_sleep_matches(void)
+{
+    static struct vc4_qpu init;
+    static struct multi_outcome sleeping, stepped;
+    static struct prog p;
+    unsigned differ = 0, ended_apart = 0;
+    for (unsigned seed = 0; seed < 120; seed++) {
+        rnd_state(&init);
+        /* some start with the mutex (the others sleep until the first one's end; it runs alone)
+         * or a TMU lookup (all stall at once) */
+        p.n = 0;
+        if (pick(2))
+            emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = WNOP, .raddr_a = VC4_QPU_R_MUTEX_ACQUIRE,
+                       .add_a = MUX_A, .add_b = MUX_A));
+        if (pick(2)) {
+            emit(&p, ldi(VC4_QPU_W_TMU0_S, UNIF));
+            emit(&p, I(.sig = VC4_QPU_SIG_LOAD_TMU0));
+        }
+        struct prog body;
+        rnd_prog(&body, 40 + pick(160));
+        for (size_t i = 0; i < body.n; i++)
+            emit(&p, body.w[i]);
+        uint64_t budget = pick(3) ? 100000 : 1 + pick(400);
+        run_multi(&p, &init, false, budget, &sleeping);
+        run_multi(&p, &init, true, budget, &stepped);
+        bool same = sleeping.st == stepped.st &&
+                    memcmp(&sleeping.stats, &stepped.stats, sizeof sleeping.stats) == 0 &&
+                    sleeping.d.len == stepped.d.len && memcmp(sleeping.d.text, stepped.d.text, sleeping.d.len) == 0;
+        for (unsigned k = 0; k < 3; k++)
+            same = same && same_outcome(&sleeping.q[k], &stepped.q[k], seed);
+        if (!same) {
+            fprintf(stderr, "stream %u on 3 QPUs: sleeping and cycle by cycle differ (status %d/%d, %llu/%llu cycles)\n",
+                    seed, (int)sleeping.st, (int)stepped.st, (unsigned long long)sleeping.stats.cycles,
+                    (unsigned long long)stepped.stats.cycles);
+            differ++;
+        }
+        ended_apart += sleeping.q[0].instructions != sleeping.q[1].instructions ||
+                       sleeping.q[1].instructions != sleeping.q[2].instructions;
+    }
+    CHECK_EQ_INT(differ, 0);
+    printf("%u of 120 streams ran apart on the three QPUs\n", ended_apart);
+    CHECK(ended_apart > 30); /* the QPUs did run apart (a lone one on at the end) */
+}
+
 TEST_LIST(test_fast_matches_general, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
-          test_host_float_edges)
+          test_host_float_edges, test_multi_qpu_sleep_matches)

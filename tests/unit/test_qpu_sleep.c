@@ -1,0 +1,359 @@
+/* test_qpu_sleep.c - several QPUs with waiting ones asleep (qpu.c
+ * run_cycles_sleeping: stalled QPUs skipped until their data is there,
+ * QPUs blocked on a semaphore or the mutex until one changes, all-waiting
+ * stretches skipped at once, a lone awake QPU on the fast path) against
+ * the reference that steps every busy QPU every cycle
+ * (vc4_emu_options.cycle_by_cycle).  Random programs on 2 to 12 QPUs mix
+ * ALU work, TMU reads, VPM writes with VDW stores, VDR loads read back,
+ * the mutex (sometimes held to the end), semaphores (sometimes never
+ * released: a deadlock the budget ends), VPM busy/wait reads, and stores
+ * over the code another group of QPUs runs (whose words share instruction
+ * cache slots with this group's: refills while QPUs sleep); each runs with
+ * a first budget that stops it anywhere and is then resumed.  Every QPU's
+ * registers, flags, PC, state and counts, the memory, the semaphores, the
+ * statistics (cycles, stalls, idle, decodes, VPM and per-kind counters) and
+ * the diagnostics must be identical. */
+#include "harness.h"
+#include "emu/v3d.h"
+#include "vc4kit/emu.h"
+#include "vc4kit/qpu.h"
+
+#define CODE_A 0x1000u
+#define CODE_B (CODE_A + 8u * VC4_ICACHE_ENTRIES) /* the same cache slots as CODE_A */
+#define UNIFS 0x30000u
+#define DATA 0x40000u
+#define MEM (1u << 20)
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+static unsigned pick(unsigned n) { return rnd() % n; }
+
+struct text {
+    char s[16384];
+    size_t n;
+};
+static void put(struct text *t, const char *fmt, ...) VC4_PRINTF(2, 3);
+static void put(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(t->s + t->n, sizeof t->s - t->n, fmt, ap);
+    va_end(ap);
+    if (k > 0 && (size_t)k < sizeof t->s - t->n)
+        t->n += (size_t)k;
+}
+
+/* Every program's start: uniforms, setups for VPM row Y, the loop label. */
+#define PROLOGUE                                                                              \
+    ".include \"vc4.qinc\"\n"                                                                  \
+    "mov ra0, unif\nmov ra2, unif\nmov ra3, unif\nmov ra4, unif\nmov ra5, unif\n"                \
+    "mov r1, elem_num\nshl r1, r1, 2\n"                                                         \
+    "ldi r2, vpm_setup(1, 1, h32(0))\nadd rb0, r2, ra4\n"                                       \
+    "ldi r2, vdw_setup_0(1, 16, dma_h32(0, 0))\nshl r3, ra4, 7\nadd rb1, r2, r3\n"               \
+    "ldi r2, vdr_setup_0(0, 16, 1, vdr_h32(1, 0, 0))\nshl r3, ra4, 4\nadd rb2, r2, r3\n"         \
+    "ldi r2, vpm_setup(1, 1, h32(0))\nadd rb3, r2, ra4\n"                                       \
+    "mov r2, 1.0\nmov r3, qpu_num\n"                                                           \
+    ":loop\n"
+
+/* A random program.  Uniforms: TMU source, DMA address, loop count, VPM
+ * row Y, the other group's code address.  r1 = element * 4. */
+static void rnd_program(struct text *t, bool stores_code)
+{
+    t->n = 0;
+    put(t, "%s", PROLOGUE);
+    unsigned blocks = 3 + pick(14);
+    bool held = false;
+    for (unsigned b = 0; b < blocks; b++) {
+        unsigned kind = pick(13);
+        if (kind == 11 && !stores_code)
+            kind = 12;
+        switch (kind) {
+        case 0: case 1: /* ALU work: runs long enough for QPUs to run on their own (qpu.c window) */
+            for (unsigned i = 1 + pick(14); i; i--) {
+                static const char *const alu[] = {"fadd r2, r2, r3", "fmul r3, r2, r2", "add r3, r3, r1",
+                                                  "itof r0, r3", "fsub.setf r0, r0, r2", "mul24 r3, r3, 3",
+                                                  "add.ifz r2, r2, r0", "mov rb5, r2", "v8adds r0, r2, r3"};
+                put(t, "%s\n", alu[pick(sizeof alu / sizeof alu[0])]);
+            }
+            break;
+        case 2: /* TMU read */
+            put(t, "add t0s, ra0, r1\n");
+            if (pick(2))
+                put(t, "nop\nfadd r2, r2, r3\n");
+            put(t, "nop; nop; ldtmu0\nfadd r2, r2, r4\n");
+            break;
+        case 3: /* VPM write and a VDW store (waited for, or not) */
+            put(t, "mov vw_setup, rb0\nmov vpm, r2\nmov vw_setup, rb1\nmov vw_addr, ra2\n");
+            if (pick(3))
+                put(t, "mov -, vw_wait\n");
+            break;
+        case 4: /* VDR load, read back */
+            put(t, "mov vr_setup, rb2\nmov vr_addr, ra2\n%smov vr_setup, rb3\nmov r0, vpm\n",
+                pick(3) ? "mov -, vr_wait\n" : "");
+            break;
+        case 5: /* the mutex */
+            if (!held)
+                put(t, "mov -, mutex\n");
+            else
+                put(t, "mov mutex, 0\n");
+            held = !held;
+            break;
+        case 6: case 7: /* semaphores: releases more often than acquires */
+            put(t, "%s -, %u\n", pick(3) ? "srel" : "sacq", pick(3));
+            break;
+        case 8: /* busy reads */
+            put(t, "mov r0, %s\nadd r2, r2, r0\n", pick(2) ? "vw_busy" : "vr_busy");
+            break;
+        case 9: /* the mutex around DMA, GPU_FFT's pattern */
+            put(t, "%smov vw_setup, rb0\nmov vpm, r3\nmov vw_setup, rb1\nmov vw_addr, ra2\nmov -, vw_wait\n%s",
+                held ? "" : "mov -, mutex\n", held ? "" : "mov mutex, 0\n");
+            break;
+        case 12: /* a branch over ALU work to shared I/O, which the taken branch reaches sooner */
+            put(t, "mov.setf -, r2\nbrr.%s -, r:skip%u\nfadd r3, r3, r2\nadd r3, r3, r1\nfmul r2, r2, r3\n"
+                   "fadd r3, r3, r2\nadd r3, r3, r1\n%s:skip%u\n%s", pick(2) ? "anyn" : "alln", b,
+                pick(2) ? "fmul r2, r2, r3\nfadd r3, r3, r2\n" : "", b,
+                pick(2) ? "srel -, 0\n" : pick(2) ? "add t0s, ra0, r1\nnop; nop; ldtmu0\n"
+                                                   : "mov -, mutex\nmov vw_setup, rb0\nmov vpm, r2\nmov mutex, 0\n");
+            break;
+        case 10: /* an SFU result */
+            put(t, "mov recip, r2\nnop\nnop\nfadd r2, r2, r4\n");
+            break;
+        default: /* a store over the other group's code: its QPUs decode again */
+            put(t, "mov vw_setup, rb0\nmov vpm, r3\nmov vw_setup, rb1\nldi r0, %u\nadd vw_addr, ra5, r0\nmov -, vw_wait\n",
+                8 * pick(16));
+            break;
+        }
+    }
+    if (held && pick(2))
+        put(t, "mov mutex, 0\n");
+    put(t, "sub.setf ra3, ra3, 1\nbrr.anynz -, r:loop\nnop\nnop\nnop\n"
+           "nop; thrend\nnop\nnop\n");
+}
+
+struct outcome {
+    enum vc4_status st[2];
+    struct vc4_qpu q[VC4_V3D_MAX_QPUS];
+    struct vc4_emu_stats stats;
+    struct vc4_emu_render_stats rs;
+    struct vc4_emu_vpm_stats vs;
+    struct vc4_sema sema;
+    uint64_t sched_cycle;
+    uint8_t mem[0x20000];
+    struct harness_diags d;
+};
+
+static bool assemble(const struct text *t, uint32_t base, uint8_t *out, size_t *n)
+{
+    static struct harness_diags d;
+    d.len = 0;
+    struct vc4_asm_options ao = {.base_addr = base, .sink = harness_sink(&d)};
+    struct vc4_asm *as = vc4_asm_create(&ao);
+    bool ok = as && vc4_asm_source(as, "sleep", t->s, t->n) == VC4_OK;
+    size_t len = 0;
+    const uint8_t *code = ok ? vc4_asm_output(as, &len) : NULL;
+    if (ok && len <= 0x4000) {
+        memcpy(out, code, len);
+        *n = len;
+    } else {
+        ok = false;
+    }
+    if (!ok)
+        fprintf(stderr, "%.*s", (int)d.len, d.text);
+    vc4_asm_destroy(as);
+    return ok;
+}
+
+struct setup {
+    uint8_t code[2][0x4000];
+    size_t len[2];
+    unsigned qpus, programs, iters[16];
+    uint64_t budget;
+};
+
+static void run(const struct setup *s, bool cycle_by_cycle, struct outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    struct vc4_emu_options opt = {.mem_size = MEM, .num_qpus = s->qpus, .sink = harness_sink(&o->d),
+                                  .cycle_by_cycle = cycle_by_cycle};
+    struct vc4_emu *e = vc4_emu_create(&opt);
+    if (!e)
+        return;
+    vc4_emu_mem_write(e, CODE_A, s->code[0], s->len[0]);
+    vc4_emu_mem_write(e, CODE_B, s->code[1], s->len[1]);
+    for (uint32_t i = 0; i < 0x4000; i += 4) { /* TMU source data: small floats */
+        uint32_t f = 0x3F800000u + (i << 10);
+        vc4_emu_mem_write(e, DATA + i, &f, 4);
+    }
+    for (unsigned p = 0; p < s->programs; p++) {
+        bool b = p % 3 == 2;
+        uint32_t u[5] = {DATA + 64 * (p % 5), DATA + 0x8000 + 64 * p, s->iters[p], p % 8,
+                         b ? CODE_A : CODE_B};
+        vc4_emu_mem_write(e, UNIFS + 32 * p, u, sizeof u);
+        vc4_emu_reg_write(e, VC4_V3D_SRQUA, UNIFS + 32 * p);
+        vc4_emu_reg_write(e, VC4_V3D_SRQPC, b ? CODE_B : CODE_A);
+    }
+    o->st[0] = vc4_emu_run(e, s->budget);
+    o->st[1] = vc4_emu_run(e, 1000000);
+    struct vc4_v3d *v = &e->v3d;
+    memcpy(o->q, v->qpu, sizeof o->q);
+    for (unsigned i = 0; i < VC4_V3D_MAX_QPUS; i++)
+        o->q[i].port = NULL; /* (the same in both; not compared as bytes) */
+    vc4_emu_stats(e, &o->stats);
+    vc4_emu_render_stats(e, &o->rs);
+    vc4_emu_vpm_stats(e, &o->vs);
+    o->sema = v->sema;
+    o->sema.sema_gen = o->sema.mutex_gen = 0; /* (bookkeeping for the sleepers, not machine state) */
+    o->sched_cycle = v->sched.cycle;
+    vc4_emu_mem_read(e, CODE_A, o->mem, 0x4000);
+    vc4_emu_mem_read(e, CODE_B, o->mem + 0x4000, 0x4000);
+    vc4_emu_mem_read(e, DATA + 0x8000, o->mem + 0x8000, 0x18000);
+    vc4_emu_destroy(e);
+}
+
+/* The QPU state compared field by field (the struct has padding). */
+static bool same_qpu(const struct vc4_qpu *a, const struct vc4_qpu *b)
+{
+    return a->pc == b->pc && a->state == b->state && a->time == b->time && a->stall_until == b->stall_until &&
+           a->instructions == b->instructions && a->unif == b->unif && a->pending == b->pending &&
+           a->br1_left == b->br1_left && a->prev_w == b->prev_w && a->prev_acc == b->prev_acc &&
+           memcmp(a->flag, b->flag, sizeof a->flag) == 0 && memcmp(a->br_target, b->br_target, sizeof a->br_target) == 0 &&
+           (a->blocked_on == b->blocked_on || (a->blocked_on && b->blocked_on && !strcmp(a->blocked_on, b->blocked_on))) &&
+           memcmp(a->acc, b->acc, sizeof a->acc) == 0 && memcmp(a->ra, b->ra, sizeof a->ra) == 0 &&
+           memcmp(a->rb, b->rb, sizeof a->rb) == 0 && memcmp(a->sfu_result, b->sfu_result, sizeof a->sfu_result) == 0 &&
+           memcmp(a->last_mul, b->last_mul, sizeof a->last_mul) == 0 && memcmp(a->rf_nop, b->rf_nop, sizeof a->rf_nop) == 0;
+}
+
+static bool same(const struct outcome *a, const struct outcome *b, unsigned seed)
+{
+    bool qs = true;
+    for (unsigned i = 0; i < VC4_V3D_MAX_QPUS; i++)
+        if (!same_qpu(&a->q[i], &b->q[i])) {
+            fprintf(stderr, "program set %u: QPU %u differs (pc %08x/%08x, time %llu/%llu, %llu/%llu instr)\n",
+                    seed, i, a->q[i].pc, b->q[i].pc, (unsigned long long)a->q[i].time,
+                    (unsigned long long)b->q[i].time, (unsigned long long)a->q[i].instructions,
+                    (unsigned long long)b->q[i].instructions);
+            qs = false;
+        }
+    bool st = a->st[0] == b->st[0] && a->st[1] == b->st[1];
+    bool stats = memcmp(&a->stats, &b->stats, sizeof a->stats) == 0 && memcmp(&a->rs, &b->rs, sizeof a->rs) == 0 &&
+                 memcmp(&a->vs, &b->vs, sizeof a->vs) == 0 && a->sched_cycle == b->sched_cycle;
+    bool sema = memcmp(a->sema.count, b->sema.count, sizeof a->sema.count) == 0 &&
+                a->sema.mutex_owner == b->sema.mutex_owner;
+    bool mem = memcmp(a->mem, b->mem, sizeof a->mem) == 0;
+    bool diag = a->d.len == b->d.len && memcmp(a->d.text, b->d.text, a->d.len) == 0;
+    if (!(qs && st && stats && sema && mem && diag))
+        fprintf(stderr,
+                "program set %u: sleeping and cycle-by-cycle differ: status %d,%d / %d,%d; stats %s (cycles %llu/%llu, "
+                "stalls %llu/%llu, decodes %llu/%llu); semaphores %s; memory %s; diagnostics %s\n%.*s\n  /\n%.*s\n",
+                seed, (int)a->st[0], (int)a->st[1], (int)b->st[0], (int)b->st[1], stats ? "same" : "DIFFER",
+                (unsigned long long)a->stats.cycles, (unsigned long long)b->stats.cycles,
+                (unsigned long long)a->stats.stall_cycles, (unsigned long long)b->stats.stall_cycles,
+                (unsigned long long)a->stats.decodes, (unsigned long long)b->stats.decodes, sema ? "same" : "DIFFER",
+                mem ? "same" : "DIFFER", diag ? "same" : "DIFFER", (int)a->d.len, a->d.text, (int)b->d.len,
+                b->d.text);
+    return qs && st && stats && sema && mem && diag;
+}
+
+/* Random program sets: identical outcomes; between them the runs end,
+ * time out, deadlock and fault, and QPUs do sleep. */
+static void test_sleep_matches_cycle_by_cycle(void)
+{
+    static struct setup s;
+    static struct outcome sleeping, stepped;
+    static struct text t;
+    unsigned differ = 0, ok = 0, timeouts = 0, faults = 0, skipped = 0;
+    for (unsigned seed = 0; seed < 160; seed++) {
+        bool ok_asm = true;
+        for (int g = 0; g < 2; g++) {
+            rnd_program(&t, pick(6) == 0);
+            ok_asm &= assemble(&t, g ? CODE_B : CODE_A, s.code[g], &s.len[g]);
+        }
+        CHECK(ok_asm);
+        s.qpus = 2 + pick(11);
+        s.programs = 1 + pick(16);
+        for (unsigned p = 0; p < 16; p++)
+            s.iters[p] = 1 + pick(6);
+        s.budget = pick(4) ? 1 + pick(3000) : 200000;
+        run(&s, false, &sleeping);
+        run(&s, true, &stepped);
+        if (!same(&sleeping, &stepped, seed))
+            differ++;
+        ok += sleeping.st[1] == VC4_OK;
+        timeouts += sleeping.st[0] == VC4_ERR_TIMEOUT;
+        faults += sleeping.st[0] == VC4_ERR_FAULT || sleeping.st[1] == VC4_ERR_FAULT;
+        skipped += sleeping.stats.stall_cycles > 0;
+    }
+    printf("%u sets: %u ran to their end, %u stopped at the first budget, %u faulted, %u waited\n", 160u, ok,
+           timeouts, faults, skipped);
+    CHECK_EQ_INT(differ, 0);
+    CHECK(ok > 20);        /* many sets run to their end ... */
+    CHECK(timeouts > 20);  /* ... some stop at the first budget, and resume */
+    CHECK(skipped > 100);  /* and QPUs waited */
+    (void)faults;
+}
+
+/* Twelve QPUs queueing for the mutex around VDW stores and VDR loads, with
+ * TMU reads in between (GPU_FFT's pattern): identical, and the all-waiting
+ * stretches are most of the cycles. */
+static void test_contended_mutex_dma(void)
+{
+    static struct setup s;
+    static struct outcome sleeping, stepped;
+    static struct text t;
+    t.n = 0;
+    put(&t, "%s"
+            "add t0s, ra0, r1\nnop; nop; ldtmu0\nfadd r2, r2, r4\nfmul r3, r2, r2\n"
+            "mov -, mutex\n"
+            "mov vw_setup, rb0\nmov vpm, r3\nmov vw_setup, rb1\nmov vw_addr, ra2\nmov -, vw_wait\n"
+            "mov vr_setup, rb2\nmov vr_addr, ra2\nmov -, vr_wait\nmov vr_setup, rb3\nmov r2, vpm\n"
+            "mov mutex, 0\n"
+            "sub.setf ra3, ra3, 1\nbrr.anynz -, r:loop\nnop\nnop\nnop\n"
+            "nop; thrend\nnop\nnop\n", PROLOGUE);
+    CHECK(assemble(&t, CODE_A, s.code[0], &s.len[0]));
+    CHECK(assemble(&t, CODE_B, s.code[1], &s.len[1]));
+    s.qpus = 12;
+    s.programs = 12;
+    for (unsigned p = 0; p < 16; p++)
+        s.iters[p] = 20 + p;
+    unsigned differ = 0;
+    for (uint64_t budget = 1; budget < 20000; budget = budget * 3 + 7) {
+        s.budget = budget;
+        run(&s, false, &sleeping);
+        run(&s, true, &stepped);
+        differ += !same(&sleeping, &stepped, (unsigned)budget);
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK(sleeping.st[1] == VC4_OK);
+    CHECK_EQ_U64(sleeping.stats.programs_completed, 12);
+    CHECK(sleeping.stats.stall_cycles > sleeping.stats.cycles * 6); /* over half the QPU cycles wait */
+}
+
+/* Every QPU waits on a semaphore nobody releases: the budget ends the run
+ * at once (one jump), with the reference's counts and timeout report. */
+static void test_deadlock_jumps_to_budget(void)
+{
+    static struct setup s;
+    static struct outcome sleeping, stepped;
+    static struct text t;
+    t.n = 0;
+    put(&t, "mov r0, qpu_num\nsacq -, 5\nnop; thrend\nnop\nnop\n");
+    CHECK(assemble(&t, CODE_A, s.code[0], &s.len[0]));
+    CHECK(assemble(&t, CODE_B, s.code[1], &s.len[1]));
+    s.qpus = 4;
+    s.programs = 6;
+    s.budget = 5000000;
+    run(&s, false, &sleeping);
+    run(&s, true, &stepped);
+    CHECK(same(&sleeping, &stepped, 0));
+    CHECK(sleeping.st[0] == VC4_ERR_TIMEOUT);
+    CHECK_EQ_U64(sleeping.stats.cycles, 5000000 + 1000000);
+    CHECK_CONTAINS(sleeping.d.text, "semaphore acquire");
+}
+
+TEST_LIST(test_sleep_matches_cycle_by_cycle, test_contended_mutex_dma, test_deadlock_jumps_to_budget)
