@@ -5,8 +5,16 @@
 # each case's tolerance (docs/opengl.md).  Both images and a diff image of a
 # failing case stay in $GL_OUT (default out/gl).
 #
-# Without the Mesa build the check is skipped (status 0) with a message.
+# Without the Mesa build the check is skipped (status 0) with a message,
+# unless GL_CHECK_REQUIRED=1 (`make mesa check` sets it): then it fails.
 set -e
+skip() {
+    if [ "${GL_CHECK_REQUIRED:-0}" = 1 ]; then
+        echo "gl-check: FAILED: required (GL_CHECK_REQUIRED=1) but it would be skipped" >&2
+        exit 1
+    fi
+    exit 0
+}
 BUILD=${BUILD:-build}
 OUT=${GL_OUT:-out/gl}
 JOBS=${JOBS:-2}
@@ -14,12 +22,12 @@ JOBS=${JOBS:-2}
 if ! DIR=$(sh scripts/mesa.sh --dir); then
     echo "gl-check: skipped: no Mesa build in ${VC4KIT_CACHE:-$HOME/.cache/vc4kit} (run 'make mesa' first;"
     echo "          it builds Debian's mesa once, see docs/opengl.md for the time it takes)"
-    exit 0
+    skip
 fi
 if ! dpkg -s libgl1-mesa-dri >/dev/null 2>&1; then
     echo "gl-check: skipped: Debian's llvmpipe (libgl1-mesa-dri, libegl1, libgles2) is not installed" \
          "(apt-get install libgl1-mesa-dri libegl1 libgles2)"
-    exit 0
+    skip
 fi
 
 echo "== gl-check: building vc4kit, libvc4kit_drm.so and tests/gl against $DIR"

@@ -34,8 +34,11 @@ say() { echo "mesa: $*"; }
 # The Debian packages the build needs (the issue's list; python3-ply for
 # the Broadcom packet generator's friends, glslang-tools is not needed with
 # no Vulkan driver).
+# make gl-check's reference renderer is Debian's own llvmpipe (libgl1-mesa-dri,
+# libegl1, libgles2): installed here too, so that the check never skips
+# for want of it after `make mesa`.
 BUILD_DEPS="meson ninja-build python3-mako libdrm-dev bison flex libexpat1-dev zlib1g-dev libzstd-dev \
-python3-ply pkg-config dpkg-dev"
+python3-ply pkg-config dpkg-dev libgl1-mesa-dri libegl1 libgles2"
 
 libdir() {
     # meson installs into lib/<multiarch> on Debian.
