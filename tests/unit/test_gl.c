@@ -361,7 +361,7 @@ static void test_prim_modes(void)
                 .width = 128, .height = 128,
                 .vs = {gl_seed_vs_words, sizeof gl_seed_vs_words / 4, NULL},
                 .cs = {gl_seed_cs_words, sizeof gl_seed_cs_words / 4, NULL},
-                .fs_src = sc_fs_uniform, .vdata = vdata, .vdata_len = vlen,
+                .fs_src = sc_fs_uniform_for(mode), .vdata = vdata, .vdata_len = vlen,
                 .attr = {{0, 11, 12, 0, 0}, {256, 27, 28, 0, 0}}, .nattrs = 2,
                 .rec = {.enable_clipping = true, .vs_attr_select = 1, .vs_attr_size = 12,
                         .cs_attr_select = 2, .cs_attr_size = 28},
@@ -432,7 +432,7 @@ static void test_point_size(void)
     passthrough(cs, sizeof cs, 8);
     struct gl_scene s = {
         .width = 128, .height = 128, .vs = {NULL, 0, vs}, .cs = {NULL, 0, cs},
-        .fs_src = sc_fs_uniform, .vdata = vdata, .vdata_len = sizeof vdata,
+        .fs_src = sc_fs_uniform_for(VC4_CL_PRIM_POINTS), .vdata = vdata, .vdata_len = sizeof vdata,
         .attr = {{0, 15, 16, 0, 0}, {256, 31, 32, 0, 0}}, .nattrs = 2,
         .rec = {.point_size_included = true, .enable_clipping = true, .vs_attr_select = 1, .vs_attr_size = 16,
                 .cs_attr_select = 2, .cs_attr_size = 32},
@@ -700,7 +700,7 @@ static uint8_t *gl_line_frame(const float clip[2][4], bool planes, uint64_t *cli
         .width = 128, .height = 128,
         .vs = {gl_seed_vs_words, sizeof gl_seed_vs_words / 4, NULL},
         .cs = {gl_seed_cs_words, sizeof gl_seed_cs_words / 4, NULL},
-        .fs_src = sc_fs_uniform, .vdata = vdata, .vdata_len = sizeof vdata,
+        .fs_src = sc_fs_uniform_for(VC4_CL_PRIM_LINES), .vdata = vdata, .vdata_len = sizeof vdata,
         .attr = {{0, 11, 12, 0, 0}, {256, 27, 28, 0, 0}}, .nattrs = 2,
         .rec = {.enable_clipping = true, .vs_attr_select = 1, .vs_attr_size = 12, .cs_attr_select = 2,
                 .cs_attr_size = 28},
