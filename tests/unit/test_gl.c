@@ -494,7 +494,8 @@ static void check_byte(const uint8_t *rgba, unsigned x, unsigned y, unsigned b, 
  * left to right, t = 0.5 - (y + 0.5 - 32) / 8 (1 at the top), then the
  * record's varying.  A 4-pixel wide x-major line along y = 40.5: the line
  * coordinate 0.5 + (y + 0.5 - 40.5) / 4 across it, then the record's two
- * varyings.  No rule fires; one varying too many read on a point still
+ * varyings; a sloped y-major line has it across x, around the line's x at
+ * each row.  No rule fires; one varying too many read on a point still
  * fires fs-varyings-overread, one too few fs-varyings-unread. */
 static void test_point_line_varyings(void)
 {
@@ -527,6 +528,25 @@ static void test_point_line_varyings(void)
                 check_byte(rgba, x, y, 2, 1.0 - ((double)x + 0.5 - 10.0) / 50.0);
             }
     }
+    free(rgba);
+
+    /* a sloped y-major line from (20.5, 5) to (30.5, 60): across is x, the
+     * line's x moving 10/55 pixel per row */
+    static const int16_t sl[2][2] = {{20 * 16 + 8, 5 * 16}, {30 * 16 + 8, 60 * 16}};
+    rgba = nv_prim(VC4_CL_PRIM_LINES, sl, 2, 2, lv, sc_fs_varyings);
+    CHECK_MSG(rgba && hd.errors == 0 && hd.warnings == 0, "%s", hd.text);
+    unsigned checked = 0;
+    for (unsigned y = 10; rgba && y < 56; y += 9) {
+        double xl = 20.5 + ((double)y + 0.5 - 5.0) * 10.0 / 55.0;
+        for (unsigned x = (unsigned)xl - 2; x <= (unsigned)xl + 2; x++) {
+            double off = (double)x + 0.5 - xl;
+            if (off <= -1.75 || off >= 1.75)
+                continue;
+            check_byte(rgba, x, y, 0, 0.5 + off / 4.0);
+            checked++;
+        }
+    }
+    CHECK(checked >= 15);
     free(rgba);
 
     /* a point with no record varyings: the third read is beyond them */
