@@ -44,16 +44,17 @@
 
 /* The uniform-colour fragment shader: R, G, B, A from four float uniforms
  * packed into r5 by the mul ALU (pm 1), then TLB_COLOUR_ALL. */
+#define SC_FS_UNIFORM_REST                                                   \
+    "nop; fmul r5quad.8b, unif, 1.0\n"                                        \
+    "nop; fmul r5quad.8c, unif, 1.0\n"                                        \
+    "nop; fmul r5quad.8d, unif, 1.0\n"                                        \
+    "mov tlbc, r5\n"                                                          \
+    "nop; thrend\n"                                                           \
+    "nop\n"                                                                   \
+    "nop; sbdone\n"
 static const char sc_fs_uniform[] =
     "# seed 002: read a uniform and pack it to R (0x20820DF7, 0xD14059E5)\n"
-    "nop; fmul r5quad.8a, unif, 1.0; @add_a=6 @add_b=7\n"
-    "nop; fmul r5quad.8b, unif, 1.0\n"
-    "nop; fmul r5quad.8c, unif, 1.0\n"
-    "nop; fmul r5quad.8d, unif, 1.0\n"
-    "mov tlbc, r5\n"
-    "nop; thrend\n"
-    "nop\n"
-    "nop; sbdone\n";
+    "nop; fmul r5quad.8a, unif, 1.0; @add_a=6 @add_b=7\n" SC_FS_UNIFORM_REST;
 
 /* The varyings fragment shader: R, G, B = V * W + C, packed into ra1. */
 #define SC_FS_VARYINGS_HEAD                                                  \
@@ -72,6 +73,27 @@ static const char sc_fs_varyings[] = SC_FS_VARYINGS_HEAD "nop\n" SC_FS_VARYINGS_
  * every depth-tested shader: without a TLB_Z write there is no depth test
  * (docs/rendering.md). */
 static const char sc_fs_varyings_z[] = SC_FS_VARYINGS_HEAD "mov tlbz, rb15\n" SC_FS_VARYINGS_TAIL;
+
+/* Point and line primitives: the PSE makes varyings of its own that the
+ * fragment shader reads first, ahead of the record's (the point's s, t; the
+ * line coordinate), which are not in the record's count and must be read
+ * (src/emu/pse.h, docs/rendering.md).  These variants read and drop them:
+ * the fragment shader to use for primitive mode `mode` (VC4_CL_PRIM_*). */
+#define SC_FS_SKIP_POINT "# the point's s, t (PSE-made, pse.h): read, unused\nmov r3, vary\nmov r3, vary\n"
+#define SC_FS_SKIP_LINE "# the line coordinate (PSE-made, pse.h): read, unused\nmov r3, vary\n"
+static inline const char *sc_fs_uniform_for(unsigned mode)
+{
+    if (mode == VC4_CL_PRIM_POINTS)
+        return SC_FS_SKIP_POINT "nop; fmul r5quad.8a, unif, 1.0\n" SC_FS_UNIFORM_REST;
+    if (mode <= VC4_CL_PRIM_LINE_STRIP)
+        return SC_FS_SKIP_LINE "nop; fmul r5quad.8a, unif, 1.0\n" SC_FS_UNIFORM_REST;
+    return sc_fs_uniform;
+}
+/* The varyings shader of a line primitive (reads the line coordinate first). */
+static inline const char *sc_fs_varyings_line(void)
+{
+    return SC_FS_SKIP_LINE SC_FS_VARYINGS_HEAD "nop\n" SC_FS_VARYINGS_TAIL;
+}
 
 struct sc_vertex {
     int16_t x16, y16; /* 12.4 */

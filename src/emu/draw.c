@@ -257,7 +257,7 @@ static enum vc4_status draw_point(struct vc4_v3d *v, const struct vc4_pse_vertex
     if (!vc4_pse_point_quad(p, p->point_size, t))
         return VC4_OK;
     struct vc4_pse_setup s;
-    vc4_pse_setup_const(p, r->nv.fs_num_varyings, &s);
+    vc4_pse_setup_point(p, p->point_size, r->nv.fs_num_varyings, &s);
     r->prims_drawn++;
     return shade_quad(v, t, &s, budget, used);
 }
@@ -270,7 +270,7 @@ static enum vc4_status draw_line(struct vc4_v3d *v, const struct vc4_pse_vertex 
     if (!vc4_pse_line_quad(a, b, r->line_width, t, NULL))
         return VC4_OK;
     struct vc4_pse_setup s;
-    if (!vc4_pse_setup_line(a, b, r->nv.fs_num_varyings, r->flat_flags, &s))
+    if (!vc4_pse_setup_line(a, b, r->line_width, r->nv.fs_num_varyings, r->flat_flags, &s))
         return VC4_OK;
     r->prims_drawn++;
     return shade_quad(v, t, &s, budget, used);

@@ -99,7 +99,10 @@ void vc4_fsi_begin(struct vc4_v3d *v, const struct vc4_fsi_prim *p)
     f->setup = *p->setup;
     f->code = p->code;
     f->unif = p->unif;
-    f->nvary = p->nvary < f->setup.nvary ? p->nvary : f->setup.nvary;
+    /* the record's varyings follow the ones the PSE makes for points and
+     * lines (pse.h), which the record does not count */
+    unsigned nvary = p->nvary + f->setup.ngen;
+    f->nvary = nvary < f->setup.nvary ? nvary : f->setup.nvary;
     f->threaded = p->threaded;
     f->ms = p->ms;
     f->depth_func = p->depth_func;

@@ -62,6 +62,7 @@ bool vc4_pse_setup_triangle(const struct vc4_pse_vertex *const v[3], unsigned nv
     s->x0 = v[0]->x;
     s->y0 = v[0]->y;
     s->nvary = nvary;
+    s->ngen = 0;
     double f[3];
     for (int i = 0; i < 3; i++)
         f[i] = (double)v[i]->zs;
@@ -111,13 +112,14 @@ bool vc4_pse_facing(int64_t area, bool enable_forward, bool enable_reverse, bool
     return forward ? enable_forward : enable_reverse;
 }
 
-void vc4_pse_setup_const(const struct vc4_pse_vertex *v, unsigned nvary, struct vc4_pse_setup *s)
+static void setup_const(const struct vc4_pse_vertex *v, unsigned nvary, struct vc4_pse_setup *s)
 {
     if (nvary > VC4_PSE_MAX_VARYINGS)
         nvary = VC4_PSE_MAX_VARYINGS;
     s->x0 = v->x;
     s->y0 = v->y;
     s->nvary = nvary;
+    s->ngen = 0;
     s->z = (struct vc4_pse_plane){0.0, 0.0, (double)v->zs};
     s->q = (struct vc4_pse_plane){0.0, 0.0, (double)v->inv_wc};
     for (unsigned k = 0; k < nvary; k++) {
@@ -125,6 +127,42 @@ void vc4_pse_setup_const(const struct vc4_pse_vertex *v, unsigned nvary, struct 
         s->vc[k] = v->vary[k];
     }
     s->reverse = false;
+}
+
+/* Make room for n generated varyings ahead of the record's (pse.h). */
+static void prepend_generated(struct vc4_pse_setup *s, unsigned n)
+{
+    memmove(&s->va[n], &s->va[0], s->nvary * sizeof s->va[0]);
+    memmove(&s->vb[n], &s->vb[0], s->nvary * sizeof s->vb[0]);
+    memmove(&s->vc[n], &s->vc[0], s->nvary * sizeof s->vc[0]);
+    s->nvary += n;
+    s->ngen = n;
+}
+
+/* Generated varying k: the plane V = q * (value - 0.5) through the
+ * reference vertex, value 0.5 there (C), slopes per pixel (pse.h). */
+static void set_generated(struct vc4_pse_setup *s, unsigned k, double a, double b)
+{
+    double qa = s->q.c * a;
+    double qb = s->q.c * b;
+    s->va[k] = to_float(qa);
+    s->vb[k] = to_float(qb);
+    s->vc[k] = 0.5f;
+}
+
+/* Half a size in 1/16 pixel, truncated. */
+static int32_t half16(float size);
+
+void vc4_pse_setup_point(const struct vc4_pse_vertex *v, float size, unsigned nvary,
+                         struct vc4_pse_setup *s)
+{
+    setup_const(v, nvary, s);
+    prepend_generated(s, 2);
+    int32_t h = half16(size);
+    double side = h > 0 ? (double)h / 8.0 : 1.0; /* pixels (no point is drawn for h = 0) */
+    double inv = 1.0 / side;
+    set_generated(s, 0, inv, 0.0);  /* s: 0 at the left edge, 1 at the right */
+    set_generated(s, 1, 0.0, -inv); /* t: 1 at the top edge, 0 at the bottom */
 }
 
 /* The plane through two points along one axis: value fa at pa, fb at pb
@@ -136,7 +174,7 @@ static double slope(double fa, double fb, int64_t pa, int64_t pb)
     return num / (double)(pb - pa);
 }
 
-bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b,
+bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b, float width,
                         unsigned nvary, uint32_t flat_flags, struct vc4_pse_setup *s)
 {
     int64_t dx = (int64_t)b->x - a->x, dy = (int64_t)b->y - a->y;
@@ -144,7 +182,7 @@ bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_ver
         return false;
     bool xmajor = (dx < 0 ? -dx : dx) >= (dy < 0 ? -dy : dy);
     int64_t pa = xmajor ? a->x : a->y, pb = xmajor ? b->x : b->y;
-    vc4_pse_setup_const(a, nvary, s);
+    setup_const(a, nvary, s);
     double qa = (double)a->inv_wc, qb = (double)b->inv_wc;
     double sz = slope((double)a->zs, (double)b->zs, pa, pb);
     double sq = slope(qa, qb, pa, pb);
@@ -161,6 +199,17 @@ bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_ver
         s->va[k] = xmajor ? sl : 0.0f;
         s->vb[k] = xmajor ? 0.0f : sl;
     }
+    /* the line coordinate: (minor offset from the line) / width + 0.5, the
+     * line's minor position moving by (minor delta / major delta) per pixel
+     * along the major axis (pse.h) */
+    prepend_generated(s, 1);
+    int32_t h = half16(width);
+    double w = h > 0 ? (double)h / 8.0 : 1.0;
+    double inv = 1.0 / w;
+    double dmaj = (double)(xmajor ? dx : dy), dmin = (double)(xmajor ? dy : dx);
+    double ratio = dmin / dmaj;
+    double across = -ratio * inv;
+    set_generated(s, 0, xmajor ? across : inv, xmajor ? inv : across);
     return true;
 }
 

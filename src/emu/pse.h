@@ -34,6 +34,8 @@
 #include "emu/raster.h"
 
 #define VC4_PSE_MAX_VARYINGS 64u
+#define VC4_PSE_MAX_GENERATED 2u /* hardware-made varyings ahead of the record's (points: s, t) */
+#define VC4_PSE_SETUP_VARYINGS (VC4_PSE_MAX_VARYINGS + VC4_PSE_MAX_GENERATED)
 #define VC4_PSE_Z24_MAX 0xFFFFFFu /* 24-bit Z of the TLB and rb15 */
 
 /* A shaded vertex at the PSE: screen position with the viewport offset
@@ -54,8 +56,9 @@ struct vc4_pse_plane {
 struct vc4_pse_setup {
     int32_t x0, y0;              /* reference vertex, 1/16 pixel */
     struct vc4_pse_plane z, q;   /* Zs and 1/Wc */
-    unsigned nvary;
-    float va[VC4_PSE_MAX_VARYINGS], vb[VC4_PSE_MAX_VARYINGS], vc[VC4_PSE_MAX_VARYINGS];
+    unsigned nvary;              /* varyings in read order: ngen generated, then the record's */
+    unsigned ngen;               /* hardware-generated ones first: points 2, lines 1, triangles 0 */
+    float va[VC4_PSE_SETUP_VARYINGS], vb[VC4_PSE_SETUP_VARYINGS], vc[VC4_PSE_SETUP_VARYINGS];
     bool reverse;                /* reverse-facing (REV_FLAG) */
 };
 
@@ -106,11 +109,56 @@ bool vc4_pse_point_quad(const struct vc4_pse_vertex *v, float size, struct vc4_r
 bool vc4_pse_line_quad(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b, float width,
                        struct vc4_raster_tri tri[2], unsigned end_of_corner[4]);
 
-/* Setup of a point (constant attributes: A = B = 0). */
-void vc4_pse_setup_const(const struct vc4_pse_vertex *v, unsigned nvary, struct vc4_pse_setup *s);
+/*
+ * Hardware-generated varyings of points and lines.  For a point primitive
+ * the fragment shader's first two VARYING_READs return the point sprite
+ * coordinates (s, t), for a line primitive the first returns the line
+ * coordinate; the shader's own varyings (the record's count) follow.  They
+ * are not counted in the shader record's "number of varyings", and the
+ * Flat Shade Flags index the record's varyings only (bit k = the record's
+ * varying k).  Triangles have none.  Evidence: Mesa vc4 (vc4_program.c,
+ * vc4_compile: for is_points it emits point_x then point_y, for is_lines
+ * line_x, with emit_fragment_varying(c, ~0, 0) before any input;
+ * vc4_setup_compiled_fs_inputs skips the ~0 slots when it counts num_inputs,
+ * which vc4_draw.c writes as fragment_shader_number_of_varyings and whose
+ * indices build color_inputs, the Flat Shade Flags of vc4_emit.c).  Mesa's
+ * V3D compiler (broadcom/compiler/nir_to_vir.c) emits the same implicit
+ * varyings unconditionally for devinfo->ver < 40, so the hardware always
+ * makes them for point and line primitives, NV and GL mode alike
+ * (UNVERIFIED for NV mode: no public NV program draws points or lines).
+ *
+ * Values (each a plane read with the varying formula, V*W + C, C = the
+ * value at the primitive's vertex):
+ *  - point s: 0 at the left edge of the point's square, 1 at the right;
+ *    t: 0 at its bottom edge (larger screen y), 1 at its top.  The t
+ *    direction is inferred from Mesa: vc4_nir_lower_io.c gives
+ *    gl_PointCoord.t = 1 - t for gallium's PIPE_SPRITE_COORD_UPPER_LEFT
+ *    (st_atom_rasterizer.c chooses it for GL's upper-left origin on y-0-top
+ *    framebuffers), so the hardware's t grows upwards on the screen.  The
+ *    square is the drawn one (side = 2 x the truncated half size).  Exact
+ *    per fragment: W is the point's own Wc, A = q/side, B = -q/side (q =
+ *    1/Wc), C = 0.5 at the centre.
+ *  - line coordinate: 0 to 1 across the width of the line ("The line coord
+ *    varies from 0.0 to 1.0 across the width of the line", Mesa
+ *    broadcom/compiler/v3d_nir_lower_line_smooth.c, V3D 4.x, whose compiler
+ *    reads it the same way as vc4's), measured along the minor axis of
+ *    vc4kit's line quad, 0.5 on the line.  UNVERIFIED: which side is 0
+ *    (vc4kit: smaller y for an x-major line, smaller x for a y-major one),
+ *    and perspective: the plane uses the first end's 1/Wc, exact when both
+ *    ends have the same Wc.  Mesa vc4 reads line_x but never uses it.
+ * The arithmetic of the generated planes (double, rounded once to float
+ * like the others) is UNVERIFIED.
+ */
+
+/* Setup of a point (constant attributes: A = B = 0) with its two generated
+ * varyings (s, t) for a square of the given size (vc4_pse_point_quad). */
+void vc4_pse_setup_point(const struct vc4_pse_vertex *v, float size, unsigned nvary,
+                         struct vc4_pse_setup *s);
 /* Setup of a line: attributes vary along the line only (the plane through
- * both ends, constant across it). */
-bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b,
+ * both ends, constant across it), with the generated line coordinate of a
+ * line of the given width (vc4_pse_line_quad).  The record's flat_flags
+ * bit k is its varying k. */
+bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b, float width,
                         unsigned nvary, uint32_t flat_flags, struct vc4_pse_setup *s);
 
 /* ---- per-pixel values (sample point in 1/16 pixel) ------------------------ */

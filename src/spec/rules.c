@@ -207,10 +207,12 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
         "A branch through an odd register also sets the flags (sf shares bit 45 with raddr_a bit 0).",
         "qpu-isa-facts 18 (vc4asm addendum)"},
     [VC4_RULE_FS_VARYINGS_UNREAD] = {"fs-varyings-unread", VC4_ERROR,
-        "A fragment shader must read every varying the shader record sets up before it ends (the next pixel reads the rest).",
-        "seed 002"},
+        "A fragment shader must read every varying the shader record sets up before it ends (the next pixel reads the rest); "
+        "for points and lines also the ones the PSE makes ahead of them (s, t; the line coordinate).",
+        "seed 002; Mesa vc4_program.c, vc4_opt_dead_code.c (the PSE's point and line varyings)"},
     [VC4_RULE_FS_VARYINGS_OVERREAD] = {"fs-varyings-overread", VC4_ERROR,
-        "A fragment shader must not use the value of a VARYING_READ beyond the varyings the shader record sets up (a read whose value goes nowhere is not reported).",
+        "A fragment shader must not use the value of a VARYING_READ beyond the varyings the shader record sets up, plus "
+        "the PSE's own for points and lines (a read whose value goes nowhere is not reported).",
         "seed 002; seed 004 (its posted shader names a third VARYING_READ in a nop mul and works on hardware)"},
     [VC4_RULE_UNIF_READ_PAST_END] = {"unif-read-past-end", VC4_WARNING,
         "A user program reads no more uniforms than its stream holds (past it, whatever memory holds).",

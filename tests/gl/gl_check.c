@@ -199,6 +199,24 @@ static void case_lines(void) { prims(GL_LINES, 6); }
 static void case_line_strip(void) { prims(GL_LINE_STRIP, 6); }
 static void case_points(void) { prims(GL_POINTS, 6); }
 
+/* gl_PointCoord: (s, t) as red and green over 16-pixel points; t runs
+ * downwards in GL (upper-left origin), against vc4's hardware t that runs
+ * upwards (Mesa flips it; src/emu/pse.h). */
+static void case_point_coord(void)
+{
+    static const float pos[] = {-0.6f, -0.5f, 0, 1, 0.0f, 0.4f, 0, 1, 0.55f, -0.3f, 0, 1};
+    static const float col[] = {0, 0, 1, 1, 0.2f, 0, 0.5f, 1, 0, 0.2f, 0, 1};
+    glClearColor(0.3f, 0.3f, 0.3f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    program("attribute vec4 pos;\nattribute vec4 color;\nvarying vec4 v;\n"
+            "void main() { gl_Position = pos; v = color; gl_PointSize = 16.0; }\n",
+            "precision mediump float;\nvarying vec4 v;\n"
+            "void main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 0.5) + 0.5 * v; }\n");
+    attrib(0, 4, pos);
+    attrib(1, 4, col);
+    glDrawArrays(GL_POINTS, 0, 3);
+}
+
 static void case_indexed(void)
 {
     static const float pos[] = {-0.8f, -0.8f, 0, 1, 0.8f, -0.8f, 0, 1, 0.8f, 0.8f, 0, 1, -0.8f, 0.8f, 0, 1};
@@ -495,9 +513,6 @@ static void case_math(void)
  * room.  gap: a known difference of vc4kit from the hardware the case
  * shows; its failure is reported as such and does not fail the run, and
  * its passing is news. */
-#define GAP_POINT_LINE_COORDS                                                                      \
-    "the PSE does not make the point (s, t) / line coordinate varyings Mesa's fragment shaders "  \
-    "read before their own (vc4_program.c point_x, point_y, line_x): colours come out wrong"
 static const struct gl_case {
     const char *name;
     void (*fn)(void);
@@ -511,9 +526,10 @@ static const struct gl_case {
     {"uniform", case_uniform, 2, 40, "flat colours from uniforms; edges of two triangles", NULL},
     {"strip", case_strip, 3, 40, "four triangles' edges", NULL},
     {"fan", case_fan, 3, 40, "four triangles' edges", NULL},
-    {"lines", case_lines, 3, 60, "line rasterisation may differ at end points", GAP_POINT_LINE_COORDS},
-    {"line_strip", case_line_strip, 3, 60, "line rasterisation may differ at end points", GAP_POINT_LINE_COORDS},
-    {"points", case_points, 3, 40, "6x6 point sprites: their edges", GAP_POINT_LINE_COORDS},
+    {"lines", case_lines, 3, 60, "line rasterisation may differ at end points", NULL},
+    {"line_strip", case_line_strip, 3, 60, "line rasterisation may differ at end points", NULL},
+    {"points", case_points, 3, 40, "6x6 point sprites: their edges", NULL},
+    {"point_coord", case_point_coord, 3, 60, "gl_PointCoord over 16x16 points: their edges", NULL},
     {"indexed", case_indexed, 3, 40, "a quad from indices: diagonal and edges", NULL},
     {"depth", case_depth, 3, 40, "depth-tested overlap: the intersection line and edges", NULL},
     {"blend", case_blend, 3, 40, "source-alpha blending over grey", NULL},

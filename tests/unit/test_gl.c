@@ -361,7 +361,7 @@ static void test_prim_modes(void)
                 .width = 128, .height = 128,
                 .vs = {gl_seed_vs_words, sizeof gl_seed_vs_words / 4, NULL},
                 .cs = {gl_seed_cs_words, sizeof gl_seed_cs_words / 4, NULL},
-                .fs_src = sc_fs_uniform, .vdata = vdata, .vdata_len = vlen,
+                .fs_src = sc_fs_uniform_for(mode), .vdata = vdata, .vdata_len = vlen,
                 .attr = {{0, 11, 12, 0, 0}, {256, 27, 28, 0, 0}}, .nattrs = 2,
                 .rec = {.enable_clipping = true, .vs_attr_select = 1, .vs_attr_size = 12,
                         .cs_attr_select = 2, .cs_attr_size = 28},
@@ -432,7 +432,7 @@ static void test_point_size(void)
     passthrough(cs, sizeof cs, 8);
     struct gl_scene s = {
         .width = 128, .height = 128, .vs = {NULL, 0, vs}, .cs = {NULL, 0, cs},
-        .fs_src = sc_fs_uniform, .vdata = vdata, .vdata_len = sizeof vdata,
+        .fs_src = sc_fs_uniform_for(VC4_CL_PRIM_POINTS), .vdata = vdata, .vdata_len = sizeof vdata,
         .attr = {{0, 15, 16, 0, 0}, {256, 31, 32, 0, 0}}, .nattrs = 2,
         .rec = {.point_size_included = true, .enable_clipping = true, .vs_attr_select = 1, .vs_attr_size = 16,
                 .cs_attr_select = 2, .cs_attr_size = 32},
@@ -450,6 +450,115 @@ static void test_point_size(void)
         CHECK_EQ_U64(count_not(gl, 128, 128, SC_CLEAR_COLOR), 650);
     free(gl);
     free(nv);
+}
+
+/* ---- the PSE's point and line varyings ------------------------------------------------------- */
+
+/* An NV-mode scene of one primitive whose vertices (PSE format: X, Y in
+ * 12.4, Zs, 1/Wc, nvary varyings) are v, drawn with fs. */
+static uint8_t *nv_prim(unsigned mode, const int16_t (*xy)[2], unsigned nverts, unsigned nvary,
+                        const float *vary, const char *fs)
+{
+    static uint8_t vdata[4 * 24];
+    unsigned stride = 12 + 4 * nvary;
+    for (unsigned i = 0; i < nverts; i++) {
+        uint8_t *c = vdata + i * stride;
+        sc_put32(c, (uint32_t)(uint16_t)xy[i][0] | (uint32_t)(uint16_t)xy[i][1] << 16);
+        sc_put32(c + 4, sc_f2u(0.5f));
+        sc_put32(c + 8, sc_f2u(1.0f));
+        for (unsigned k = 0; k < nvary; k++)
+            sc_put32(c + 12 + 4 * k, sc_f2u(vary[i * nvary + k]));
+    }
+    struct gl_scene s = {
+        .width = 64, .height = 64, .fs_src = fs, .vdata = vdata, .vdata_len = nverts * stride,
+        .attr = {{0, stride - 1, stride, 0, 0}}, .nattrs = 1,
+        .rec = {.fs_num_varyings = nvary, .vs_attr_select = 1, .vs_attr_size = stride,
+                .cs_attr_select = 1, .cs_attr_size = stride},
+        .prim_mode = mode, .count = nverts, .depth_func = VC4_CL_DEPTH_ALWAYS,
+        .point_size = 8.0f, .line_width = 4.0f, .clear_color = SC_CLEAR_COLOR, .nv_mode = true,
+    };
+    return render(&s, 4);
+}
+
+/* Byte b of pixel (x, y) is round(v * 255) within 1 (the 8-bit pack). */
+static void check_byte(const uint8_t *rgba, unsigned x, unsigned y, unsigned b, double v)
+{
+    int want = (int)(v * 255.0 + 0.5), got = rgba[4 * (y * 64 + x) + b];
+    CHECK_MSG(got >= want - 1 && got <= want + 1, "pixel (%u, %u) byte %u: %d, want %d (%.4f)", x, y, b, got,
+              want, v);
+}
+
+/* The point (s, t) and line coordinate varyings the PSE makes (pse.h),
+ * read before the record's: sc_fs_varyings writes its three reads as R, G,
+ * B.  An 8-pixel point centred on (32, 32): s = 0.5 + (x + 0.5 - 32) / 8
+ * left to right, t = 0.5 - (y + 0.5 - 32) / 8 (1 at the top), then the
+ * record's varying.  A 4-pixel wide x-major line along y = 40.5: the line
+ * coordinate 0.5 + (y + 0.5 - 40.5) / 4 across it, then the record's two
+ * varyings; a sloped y-major line has it across x, around the line's x at
+ * each row.  No rule fires; one varying too many read on a point still
+ * fires fs-varyings-overread, one too few fs-varyings-unread. */
+static void test_point_line_varyings(void)
+{
+    static const int16_t pt[1][2] = {{32 * 16, 32 * 16}};
+    static const float pv[1] = {0.75f};
+    uint8_t *rgba = nv_prim(VC4_CL_PRIM_POINTS, pt, 1, 1, pv, sc_fs_varyings);
+    CHECK_MSG(rgba && hd.errors == 0 && hd.warnings == 0, "%s", hd.text);
+    if (rgba) {
+        CHECK_EQ_U64(count_not(rgba, 64, 64, SC_CLEAR_COLOR), 64);
+        static const unsigned at[][2] = {{28, 28}, {35, 28}, {28, 35}, {31, 33}, {34, 30}};
+        for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+            unsigned x = at[i][0], y = at[i][1];
+            check_byte(rgba, x, y, 0, 0.5 + ((double)x + 0.5 - 32.0) / 8.0);
+            check_byte(rgba, x, y, 1, 0.5 - ((double)y + 0.5 - 32.0) / 8.0);
+            check_byte(rgba, x, y, 2, 0.75);
+        }
+    }
+    free(rgba);
+
+    static const int16_t ln[2][2] = {{10 * 16, 40 * 16 + 8}, {60 * 16, 40 * 16 + 8}};
+    static const float lv[4] = {0.25f, 1.0f, 0.25f, 0.0f};
+    rgba = nv_prim(VC4_CL_PRIM_LINES, ln, 2, 2, lv, sc_fs_varyings);
+    CHECK_MSG(rgba && hd.errors == 0 && hd.warnings == 0, "%s", hd.text);
+    if (rgba) {
+        CHECK_EQ_U64(count_not(rgba, 64, 64, SC_CLEAR_COLOR), 4 * 50);
+        for (unsigned y = 38; y <= 41; y++)
+            for (unsigned x = 12; x < 60; x += 13) {
+                check_byte(rgba, x, y, 0, 0.5 + ((double)y + 0.5 - 40.5) / 4.0);
+                check_byte(rgba, x, y, 1, 0.25);
+                check_byte(rgba, x, y, 2, 1.0 - ((double)x + 0.5 - 10.0) / 50.0);
+            }
+    }
+    free(rgba);
+
+    /* a sloped y-major line from (20.5, 5) to (30.5, 60): across is x, the
+     * line's x moving 10/55 pixel per row */
+    static const int16_t sl[2][2] = {{20 * 16 + 8, 5 * 16}, {30 * 16 + 8, 60 * 16}};
+    rgba = nv_prim(VC4_CL_PRIM_LINES, sl, 2, 2, lv, sc_fs_varyings);
+    CHECK_MSG(rgba && hd.errors == 0 && hd.warnings == 0, "%s", hd.text);
+    unsigned checked = 0;
+    for (unsigned y = 10; rgba && y < 56; y += 9) {
+        double xl = 20.5 + ((double)y + 0.5 - 5.0) * 10.0 / 55.0;
+        for (unsigned x = (unsigned)xl - 2; x <= (unsigned)xl + 2; x++) {
+            double off = (double)x + 0.5 - xl;
+            if (off <= -1.75 || off >= 1.75)
+                continue;
+            check_byte(rgba, x, y, 0, 0.5 + off / 4.0);
+            checked++;
+        }
+    }
+    CHECK(checked >= 15);
+    free(rgba);
+
+    /* a point with no record varyings: the third read is beyond them */
+    rgba = nv_prim(VC4_CL_PRIM_POINTS, pt, 1, 0, pv, sc_fs_varyings);
+    CHECK_CONTAINS(hd.text, "[fs-varyings-overread;");
+    free(rgba);
+    /* two record varyings: the shader leaves one */
+    static const float pv2[2] = {0.75f, 0.5f};
+    rgba = nv_prim(VC4_CL_PRIM_POINTS, pt, 1, 2, pv2, sc_fs_varyings);
+    CHECK_CONTAINS(hd.text, "[fs-varyings-unread;");
+    CHECK(strstr(hd.text, "fs-varyings-overread") == NULL);
+    free(rgba);
 }
 
 /* ---- rules ---------------------------------------------------------------------------------- */
@@ -700,7 +809,7 @@ static uint8_t *gl_line_frame(const float clip[2][4], bool planes, uint64_t *cli
         .width = 128, .height = 128,
         .vs = {gl_seed_vs_words, sizeof gl_seed_vs_words / 4, NULL},
         .cs = {gl_seed_cs_words, sizeof gl_seed_cs_words / 4, NULL},
-        .fs_src = sc_fs_uniform, .vdata = vdata, .vdata_len = sizeof vdata,
+        .fs_src = sc_fs_uniform_for(VC4_CL_PRIM_LINES), .vdata = vdata, .vdata_len = sizeof vdata,
         .attr = {{0, 11, 12, 0, 0}, {256, 27, 28, 0, 0}}, .nattrs = 2,
         .rec = {.enable_clipping = true, .vs_attr_select = 1, .vs_attr_size = 12, .cs_attr_select = 2,
                 .cs_attr_size = 28},
@@ -778,4 +887,4 @@ static void test_gl_goldens(void)
 }
 
 TEST_LIST(test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_prim_modes,
-          test_point_size, test_rules, test_vpm_reservation, test_near_plane_clip, test_near_plane_line_clip, test_gl_goldens)
+          test_point_size, test_point_line_varyings, test_rules, test_vpm_reservation, test_near_plane_clip, test_near_plane_line_clip, test_gl_goldens)

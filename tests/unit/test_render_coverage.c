@@ -32,30 +32,39 @@
 #define CV_MAX_H 128
 
 /* Non-multisampled: one load, +1, TLB_COLOUR_ALL. */
-static const char fs_count[] =
-    "nop\n"
-    "nop\n"
-    "nop; loadc\n"
-    "add tlbc, r4, 1\n"
-    "nop; thrend\n"
-    "nop\n"
-    "nop; sbdone\n";
+#define FS_COUNT_BODY                                                        \
+    "nop; loadc\n"                                                           \
+    "add tlbc, r4, 1\n"                                                      \
+    "nop; thrend\n"                                                          \
+    "nop\n"                                                                  \
+    "nop; sbdone\n"
 /* 4x multisampled: each sample loaded (successive loads walk the samples)
  * and written back + 1 with TLB_COLOUR_MS (successive writes, samples 0-3). */
-static const char fs_count_ms[] =
-    "nop\n"
-    "nop\n"
-    "nop; loadc\n"
-    "add tlbm, r4, 1\n"
-    "nop; loadc\n"
-    "add tlbm, r4, 1\n"
-    "nop; loadc\n"
-    "add tlbm, r4, 1\n"
-    "nop; loadc\n"
-    "add tlbm, r4, 1\n"
-    "nop; thrend\n"
-    "nop\n"
-    "nop; sbdone\n";
+#define FS_COUNT_MS_BODY                                                     \
+    "nop; loadc\n"                                                           \
+    "add tlbm, r4, 1\n"                                                      \
+    "nop; loadc\n"                                                           \
+    "add tlbm, r4, 1\n"                                                      \
+    "nop; loadc\n"                                                           \
+    "add tlbm, r4, 1\n"                                                      \
+    "nop; loadc\n"                                                           \
+    "add tlbm, r4, 1\n"                                                      \
+    "nop; thrend\n"                                                          \
+    "nop\n"                                                                  \
+    "nop; sbdone\n"
+static const char fs_count[] = "nop\nnop\n" FS_COUNT_BODY;
+
+/* The counting shader for primitive mode `mode`: its first two
+ * instructions read and drop the varyings the PSE makes for points (s, t)
+ * and lines (the line coordinate) (src/emu/pse.h). */
+static const char *fs_count_for(unsigned mode, bool ms)
+{
+    if (mode == VC4_CL_PRIM_POINTS)
+        return ms ? "mov r3, vary\nmov r3, vary\n" FS_COUNT_MS_BODY : "mov r3, vary\nmov r3, vary\n" FS_COUNT_BODY;
+    if (mode <= VC4_CL_PRIM_LINE_STRIP)
+        return ms ? "mov r3, vary\nnop\n" FS_COUNT_MS_BODY : "mov r3, vary\nnop\n" FS_COUNT_BODY;
+    return ms ? "nop\nnop\n" FS_COUNT_MS_BODY : fs_count;
+}
 
 struct cv_scene {
     unsigned w, h;
@@ -82,7 +91,7 @@ static bool cv_render(const struct cv_scene *sc)
         return false;
     unsigned tile = sc->ms ? 32 : 64;
     unsigned wt = (sc->w + tile - 1) / tile, ht = (sc->h + tile - 1) / tile;
-    bool ok = sc_load_shader(emu, sc->ms ? fs_count_ms : fs_count, CV_SHADER, sink);
+    bool ok = sc_load_shader(emu, fs_count_for(sc->mode, sc->ms), CV_SHADER, sink);
     /* vertices: X/Y 12.4, Z 0.5, 1/W 1 (stride 12) */
     for (unsigned i = 0; i < sc->npos; i++) {
         uint8_t v[12];
@@ -662,11 +671,11 @@ static void test_clipped_line(void)
     clip_scene_vertex(beyond, 4148, 20.5, 3, v0);
     clip_scene_vertex(beyond + 40, 4148 + 100, 30.5, 3, v1);
     static uint8_t fb_cut[64 * 64 * 4], fb_ref[64 * 64 * 4], fb_none[64 * 64 * 4];
-    CHECK(run_clip_scene(cut, 2, 3, VC4_CL_PRIM_LINES, 3.0f, sc_fs_varyings, fb_cut));
+    CHECK(run_clip_scene(cut, 2, 3, VC4_CL_PRIM_LINES, 3.0f, sc_fs_varyings_line(), fb_cut));
     CHECK(g_clip_scene_had_49);
-    CHECK(run_clip_scene(by_hand, 2, 3, VC4_CL_PRIM_LINES, 3.0f, sc_fs_varyings, fb_ref));
+    CHECK(run_clip_scene(by_hand, 2, 3, VC4_CL_PRIM_LINES, 3.0f, sc_fs_varyings_line(), fb_ref));
     CHECK(!g_clip_scene_had_49);
-    CHECK(run_clip_scene(beyond, 2, 3, VC4_CL_PRIM_LINES, 3.0f, sc_fs_varyings, fb_none));
+    CHECK(run_clip_scene(beyond, 2, 3, VC4_CL_PRIM_LINES, 3.0f, sc_fs_varyings_line(), fb_none));
     CHECK(!g_clip_scene_had_49);
     CHECK(memcmp(fb_cut, fb_ref, sizeof fb_cut) == 0);
     /* rows 19..21 from x = 10 on, nothing else; blue falls off to the right */
