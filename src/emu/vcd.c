@@ -44,7 +44,13 @@ static void gl_diag(struct vc4_v3d *v, enum vc4_severity sev, const char *unit, 
 }
 
 /* Check one stage's streams: selected records exist, fit the total
- * attributes size and do not overlap. */
+ * attributes size and do not overlap.  The last two are notes: Mesa's vc4
+ * driver, which runs on every Pi, declares each attribute with its format's
+ * full size (vc4_draw.c: number_of_bytes_minus_1 = elem_size - 1) but packs
+ * the VPM offsets and the total by the components the shader uses
+ * (vc4_program.c vattr_sizes / vattr_offsets[8]), so a vec4 stream read as
+ * a vec3 overlaps the next attribute or reaches past the total.  The later
+ * attribute's bytes win, and the shader reads only the total (vsi.c). */
 static void check_stage(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc4_gl_stage s, const char *unit,
                         const struct vc4_location *loc)
 {
@@ -72,15 +78,16 @@ static void check_stage(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc
         uint32_t off = a->vpm_off[s];
         if (off + a->size > total && !beyond_told) {
             beyond_told = true;
-            gl_diag(v, VC4_WARNING, unit, loc, VC4_RULE_GL_ATTR_TOTAL_SIZE,
+            gl_diag(v, VC4_NOTE, unit, loc, VC4_RULE_GL_ATTR_TOTAL_SIZE,
                     "GL record 0x%08x: %s attribute %u (VPM offset %u, %u bytes) reaches beyond the total "
-                    "attributes size %u: the VPM rows beyond it belong to the next vertex batch's data",
+                    "attributes size %u: the bytes beyond it are not the vertex's (Mesa does this when a "
+                    "shader uses fewer components than the format has)",
                     g->record_addr, who, i, off, a->size, total);
         }
         for (uint32_t k = 0; k < a->size && off + k < sizeof map; k++) {
             if (map[off + k] != 0xFF && !overlap_told) {
                 overlap_told = true;
-                gl_diag(v, VC4_WARNING, unit, loc, VC4_RULE_GL_ATTR_OVERLAP,
+                gl_diag(v, VC4_NOTE, unit, loc, VC4_RULE_GL_ATTR_OVERLAP,
                         "GL record 0x%08x: %s attributes %u and %u overlap in the VPM at byte %u: the later "
                         "stream overwrites the earlier",
                         g->record_addr, who, map[off + k], i, off + k);

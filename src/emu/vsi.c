@@ -240,9 +240,14 @@ static bool start_batch(struct vc4_v3d *v, unsigned i, const struct vc4_location
     return true;
 }
 
-/* The attribute that owns VPM byte b of a vertex for this stage, or -1. */
+/* The attribute that owns VPM byte b of a vertex for this stage, or -1.
+ * Bytes at or past the stage's total attributes size are nobody's: Mesa
+ * declares streams with the format's full size and a total counting only
+ * the components the shader reads (vcd.c), and its shaders read the total. */
 static int attr_at(const struct vc4_gl_state *g, enum vc4_gl_stage st, uint32_t b)
 {
+    if (b >= vc4_gl_attr_size(g, st))
+        return -1;
     uint32_t sel = vc4_gl_select(g, st);
     for (unsigned i = 0; i < g->nattrs; i++)
         if ((sel >> i) & 1u && b >= g->attr[i].vpm_off[st] && b < g->attr[i].vpm_off[st] + g->attr[i].size)

@@ -680,6 +680,30 @@ static void test_rules(void)
     vc4_emu_destroy(emu);
 }
 
+/* Regression (found by gl-check, a vec4 attribute read as a vec3): Mesa's
+ * vc4 declares a stream with its format's full size but sizes the VPM
+ * offsets and the total by the components the shader reads, so the stream
+ * reaches past the total.  That is correct, working driver code: notes
+ * only, no gl-attr-read-once error for the bytes past the total, and the
+ * same frame as the seed scene. */
+static void test_regression_mesa_partial_attribute(void)
+{
+    uint8_t vdata[256];
+    struct gl_scene s = gl_seed_scene(vdata);
+    uint8_t *want = render(&s, 12);
+    CHECK(want != NULL);
+    s = gl_seed_scene(vdata);
+    s.attr[0].num_bytes_minus_1 = 15; /* 16 bytes fetched, 12 in the total and read */
+    uint8_t *got = render(&s, 12);
+    CHECK_MSG(hd.warnings == 0 && hd.errors == 0, "%s", hd.text);
+    CHECK_CONTAINS(hd.text, "reaches beyond the total attributes size 12");
+    CHECK_CONTAINS(hd.text, "[gl-attr-total-size;");
+    CHECK(strstr(hd.text, "gl-attr-read-once") == NULL);
+    CHECK(want && got && memcmp(want, got, (size_t)s.width * s.height * 4) == 0);
+    free(want);
+    free(got);
+}
+
 /* VPMBASE: user programs keep the rows it reserves (batches go above),
  * and leaving less than 8 KB for 3D is reported. */
 static void test_vpm_reservation(void)
@@ -886,5 +910,5 @@ static void test_gl_goldens(void)
     golden_lit("gl_near_clip", &l, ok);
 }
 
-TEST_LIST(test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_prim_modes,
+TEST_LIST(test_regression_mesa_partial_attribute, test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_prim_modes,
           test_point_size, test_point_line_varyings, test_rules, test_vpm_reservation, test_near_plane_clip, test_near_plane_line_clip, test_gl_goldens)
