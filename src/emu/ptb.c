@@ -963,6 +963,17 @@ static int64_t half_extent(float size)
 
 enum prim_fate { PRIM_BIN, PRIM_CULLED, PRIM_ZERO_AREA, PRIM_OUTSIDE };
 
+/* Count a primitive that reaches no tile by why (GL, NV and VG alike). */
+static void count_unbinned(struct vc4_ptb_stats *st, enum prim_fate fate)
+{
+    if (fate == PRIM_CULLED)
+        st->prims_culled++;
+    else if (fate == PRIM_ZERO_AREA)
+        st->prims_zero_area++;
+    else
+        st->prims_outside++;
+}
+
 struct tile_rect { uint32_t x0, y0, x1, y1; }; /* inclusive tile coordinates */
 
 /* A primitive on the screen: kind 1 point, 2 line, 3 triangle; a clipped
@@ -1406,12 +1417,7 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
         }
         if (fate != PRIM_BIN) {
             p->stats.prims_in++;
-            if (fate == PRIM_CULLED)
-                p->stats.prims_culled++;
-            else if (fate == PRIM_ZERO_AREA)
-                p->stats.prims_zero_area++;
-            else
-                p->stats.prims_outside++;
+            count_unbinned(&p->stats, fate);
             continue;
         }
         uint32_t w = r.x1 - r.x0 + 1, n = w * (r.y1 - r.y0 + 1);
@@ -1567,12 +1573,7 @@ static enum vc4_ptb_result do_vg_prims(struct ptb_ctx *c)
         struct tile_rect r = {0, 0, 0, 0};
         enum prim_fate fate = vg_prim_tiles(p, rht, xy, &r);
         if (fate != PRIM_BIN) {
-            if (fate == PRIM_CULLED)
-                p->stats.prims_culled++;
-            else if (fate == PRIM_ZERO_AREA)
-                p->stats.prims_zero_area++;
-            else
-                p->stats.prims_outside++;
+            count_unbinned(&p->stats, fate);
             continue;
         }
         uint32_t w = r.x1 - r.x0 + 1, nt = w * (r.y1 - r.y0 + 1);
