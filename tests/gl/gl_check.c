@@ -509,20 +509,21 @@ static GLuint flow_program(const char *fs_body)
 static void case_loop_uniform(void)
 {
     /* a loop whose trip count is a uniform (the break keeps it within
-     * GLSL ES 1.00's Appendix A): uniform control flow, run twice with
-     * different counts on two halves of the target */
+     * GLSL ES 1.00's Appendix A; 64 is past what Mesa unrolls, so a
+     * backward branch): uniform control flow, run twice with different
+     * counts on two halves of the target */
     GLuint p = flow_program("uniform int n;\nuniform vec4 step;\n"
                             "void main() { vec4 acc = vec4(0.0, 0.0, 0.0, 1.0);\n"
-                            "  for (int i = 0; i < 16; i++) { if (i >= n) break;\n"
-                            "    acc.rgb += step.rgb * (1.0 + 0.25 * float(i)); }\n"
+                            "  for (int i = 0; i < 64; i++) { if (i >= n) break;\n"
+                            "    acc.rgb += step.rgb * (1.0 + 0.05 * float(i)); }\n"
                             "  gl_FragColor = acc * vec4(c.x, c.y, 1.0, 1.0); }\n");
-    glUniform4f(glGetUniformLocation(p, "step"), 0.05f, 0.03f, 0.02f, 0.0f);
+    glUniform4f(glGetUniformLocation(p, "step"), 0.011f, 0.008f, 0.005f, 0.0f);
     glEnable(GL_SCISSOR_TEST);
     glScissor(0, 0, W / 2, H);
-    glUniform1i(glGetUniformLocation(p, "n"), 5);
+    glUniform1i(glGetUniformLocation(p, "n"), 12);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     glScissor(W / 2, 0, W - W / 2, H);
-    glUniform1i(glGetUniformLocation(p, "n"), 11);
+    glUniform1i(glGetUniformLocation(p, "n"), 40);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     glDisable(GL_SCISSOR_TEST);
 }
@@ -532,8 +533,8 @@ static void case_loop_varying(void)
     /* a loop whose exit depends on a varying: lanes of one batch leave it
      * at different iterations (non-uniform control flow) */
     flow_program("void main() { float acc = 0.0; float k = 0.0;\n"
-                 "  for (int i = 0; i < 24; i++) { if (k > c.x * 20.0) break;\n"
-                 "    acc += 0.04; k += 1.0; }\n"
+                 "  for (int i = 0; i < 48; i++) { if (k > c.x * 40.0) break;\n"
+                 "    acc += 0.02; k += 1.0; }\n"
                  "  gl_FragColor = vec4(acc, fract(k * 0.125), c.y, 1.0); }\n");
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 }
@@ -541,9 +542,12 @@ static void case_loop_varying(void)
 static void case_if_varying(void)
 {
     /* if / else if / else and a discard on varyings, so lanes of one batch
-     * take different paths */
+     * take different paths.  Not col.g = c.y in the first branch: Mesa
+     * 22.3's vc4 compiler then keeps c.y in col.g's register and re-emits
+     * the c.y > 0.5 comparison for each bcsel after col.g has overwritten
+     * it (docs/opengl.md "A Mesa bug"). */
     flow_program("void main() { vec4 col;\n"
-                 "  if (c.x > 0.6) col = vec4(1.0, c.y, 0.0, 1.0);\n"
+                 "  if (c.x > 0.6) col = vec4(1.0, c.y * 0.8, 0.0, 1.0);\n"
                  "  else if ((c.x - 0.3) * (c.x - 0.3) + (c.y - 0.5) * (c.y - 0.5) < 0.04) discard;\n"
                  "  else if (c.y > 0.5) { col = vec4(0.0, 0.5, c.x, 1.0); if (c.x < 0.1) col.r = 1.0; }\n"
                  "  else col = vec4(c.x, 0.0, 1.0 - c.y, 1.0);\n"
