@@ -634,11 +634,12 @@ static void case_stencil(void)
 
 static void case_stencil_incr(void)
 {
-    /* two overlapping triangles counted with INCR (the second one depth
-     * tested behind a cleared depth of 0.5, failing ones INVERT), then a
-     * quad per stencil value with a write mask and a compare mask */
-    static const float a[] = {-0.9f, -0.8f, 0.3f, 1, 0.5f, -0.6f, 0.3f, 1, -0.3f, 0.8f, 0.3f, 1};
-    static const float b[] = {-0.4f, -0.7f, 0.0f, 1, 0.9f, -0.2f, 0.9f, 1, 0.2f, 0.9f, 0.0f, 1};
+    /* two overlapping triangles counted with INCR where they pass a depth
+     * test against a cleared 0.5 and INVERTed (through write mask 0x0F)
+     * where they fail (the second one crosses 0.5), then a quad per
+     * stencil value under compare mask 3 and one for values above 3 */
+    static const float a[] = {-0.9f, -0.8f, -0.3f, 1, 0.5f, -0.6f, -0.3f, 1, -0.3f, 0.8f, -0.3f, 1};
+    static const float b[] = {-0.4f, -0.7f, -0.6f, 1, 0.9f, -0.2f, 0.9f, 1, 0.2f, 0.9f, -0.6f, 1};
     GLuint rb;
     GLint old;
     GLuint fb = stencil_fbo(&rb, &old);
@@ -669,7 +670,7 @@ static void case_stencil_incr(void)
         glStencilFunc(GL_EQUAL, v, 0x03);
         flat_quad(p, tints[v][0], tints[v][1], tints[v][2]);
     }
-    glStencilFunc(GL_LESS, 3, 0xFF); /* 3 < stencil: the inverted 0x0F etc. */
+    glStencilFunc(GL_LESS, 3, 0xFF); /* 3 < stencil: the inverted 0x0F, 0x0E */
     flat_quad(p, 1, 1, 0);
     stencil_fbo_end(fb, rb, old);
 }
