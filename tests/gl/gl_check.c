@@ -766,11 +766,11 @@ static const struct gl_case {
     {"many_draws", case_many_draws, 3, 300, "300 small triangles: many edges", NULL},
     {"math", case_math, 4, 120, "SFU recip/rsqrt/exp2/log2 precision differs from llvmpipe's", NULL},
     {"loop_uniform", case_loop_uniform, 3, 40, "a loop over a uniform count (branches)", NULL},
-    {"loop_varying", case_loop_varying, 3, 120, "a loop left at a varying-dependent iteration", NULL},
-    {"if_varying", case_if_varying, 3, 150, "if / else / discard on varyings: boundaries", NULL},
+    {"loop_varying", case_loop_varying, 3, 40, "a loop left at a varying-dependent iteration", NULL},
+    {"if_varying", case_if_varying, 3, 60, "if / else / discard on varyings: boundaries", NULL},
     {"stencil", case_stencil, 3, 40, "stencil written by a triangle, then EQUAL / NOTEQUAL", NULL},
     {"stencil_incr", case_stencil_incr, 3, 80, "INCR / INVERT with masks and a depth test", NULL},
-    {"large_target", case_large_target, 3, 150, "1920x1080 target sampled down: triangle edges", NULL},
+    {"large_target", case_large_target, 3, 60, "1920x1080 target sampled down: triangle edges", NULL},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
