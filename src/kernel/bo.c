@@ -72,14 +72,15 @@ int vc4k_get_param(struct vc4k *k, uint32_t param, uint64_t *value)
     case VC4K_PARAM_SUPPORTS_THREADED_FS:
     case VC4K_PARAM_SUPPORTS_FIXED_RCL_ORDER:
     case VC4K_PARAM_SUPPORTS_MADVISE:
+    case VC4K_PARAM_SUPPORTS_BRANCHES:
+        /* Branches: validated with their uniform-address resets (shader.c),
+         * the submit writes the stream's address where a reset reads it;
+         * test_kernel's test_branch_fs and gl-check's loop / if cases run
+         * such shaders. */
         *value = 1;
         return 0;
-    case VC4K_PARAM_SUPPORTS_BRANCHES:
     case VC4K_PARAM_SUPPORTS_PERFMON:
-        /* Not yet said: branches and uniform-address resets are validated
-         * (shader.c) and the submit writes the stream's address where a
-         * reset reads it, but no test runs such a shader through a submit
-         * yet, so Mesa is told (as by a 4.9-era kernel) to do without. */
+        /* No performance counters in the stand-in. */
         *value = 0;
         return 0;
     default:

@@ -13,8 +13,8 @@
  * reported as CREATE_SHADER_BO's -EINVAL.  Branches and threaded shaders are
  * accepted as the kernel accepts them; GET_PARAM says SUPPORTS_THREADED_FS 1
  * (Mesa's threaded fragment shaders render through make gl-check) and
- * SUPPORTS_BRANCHES 0 (bo.c): no branching shader has run through a submit
- * in a test yet.
+ * SUPPORTS_BRANCHES 1 (bo.c): test_kernel's test_branch_fs submits a
+ * branch and a reset, gl-check's loop_* and if_varying cases Mesa's.
  */
 #include <errno.h>
 

@@ -506,6 +506,236 @@ static void case_math(void)
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 }
 
+/* ---- control flow, stencil, a large target (issue 12) ---- */
+
+static const float full_quad[] = {-1, -1, 0, 1, 1, -1, 0, 1, -1, 1, 0, 1, 1, 1, 0, 1};
+
+/* A full-target quad whose fragment shader gets c in [0, 1]^2. */
+static GLuint flow_program(const char *fs_body)
+{
+    char fs[1024];
+    snprintf(fs, sizeof fs, "precision mediump float;\nvarying vec2 c;\n%s", fs_body);
+    GLuint p = program("attribute vec4 pos;\nvarying vec2 c;\n"
+                       "void main() { gl_Position = pos; c = pos.xy * 0.5 + 0.5; }\n",
+                       fs);
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    attrib(0, 4, full_quad);
+    return p;
+}
+
+static void case_loop_uniform(void)
+{
+    /* a loop whose trip count is a uniform (the break keeps it within
+     * GLSL ES 1.00's Appendix A; 64 is past what Mesa unrolls, so a
+     * backward branch): uniform control flow, run twice with different
+     * counts on two halves of the target */
+    GLuint p = flow_program("uniform int n;\nuniform vec4 step;\n"
+                            "void main() { vec4 acc = vec4(0.0, 0.0, 0.0, 1.0);\n"
+                            "  for (int i = 0; i < 64; i++) { if (i >= n) break;\n"
+                            "    acc.rgb += step.rgb * (1.0 + 0.05 * float(i)); }\n"
+                            "  gl_FragColor = acc * vec4(c.x, c.y, 1.0, 1.0); }\n");
+    glUniform4f(glGetUniformLocation(p, "step"), 0.011f, 0.008f, 0.005f, 0.0f);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, W / 2, H);
+    glUniform1i(glGetUniformLocation(p, "n"), 12);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glScissor(W / 2, 0, W - W / 2, H);
+    glUniform1i(glGetUniformLocation(p, "n"), 40);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDisable(GL_SCISSOR_TEST);
+}
+
+static void case_loop_varying(void)
+{
+    /* a loop whose exit depends on a varying: lanes of one batch leave it
+     * at different iterations (non-uniform control flow) */
+    flow_program("void main() { float acc = 0.0; float k = 0.0;\n"
+                 "  for (int i = 0; i < 48; i++) { if (k > c.x * 40.0) break;\n"
+                 "    acc += 0.02; k += 1.0; }\n"
+                 "  gl_FragColor = vec4(acc, fract(k * 0.125), c.y, 1.0); }\n");
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+static void case_if_varying(void)
+{
+    /* if / else if / else and a discard on varyings, so lanes of one batch
+     * take different paths.  Not col.g = c.y in the first branch: Mesa
+     * 22.3's vc4 compiler then keeps c.y in col.g's register and re-emits
+     * the c.y > 0.5 comparison for each bcsel after col.g has overwritten
+     * it (docs/opengl.md "A Mesa bug"). */
+    flow_program("void main() { vec4 col;\n"
+                 "  if (c.x > 0.6) col = vec4(1.0, c.y * 0.8, 0.0, 1.0);\n"
+                 "  else if ((c.x - 0.3) * (c.x - 0.3) + (c.y - 0.5) * (c.y - 0.5) < 0.04) discard;\n"
+                 "  else if (c.y > 0.5) { col = vec4(0.0, 0.5, c.x, 1.0); if (c.x < 0.1) col.r = 1.0; }\n"
+                 "  else col = vec4(c.x, 0.0, 1.0 - c.y, 1.0);\n"
+                 "  gl_FragColor = col; }\n");
+    glClearColor(0.3f, 0.3f, 0.3f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+#ifndef GL_DEPTH24_STENCIL8_OES
+#define GL_DEPTH24_STENCIL8_OES 0x88F0
+#endif
+
+/* A framebuffer object sharing the target's colour texture, with a packed
+ * depth/stencil renderbuffer (GL_OES_packed_depth_stencil, which vc4 and
+ * llvmpipe expose); deleted by stencil_fbo_end. */
+static GLuint stencil_fbo(GLuint *rb, GLint *old)
+{
+    GLint tex = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, old);
+    glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                          GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &tex);
+    GLuint fb;
+    glGenFramebuffers(1, &fb);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, (GLuint)tex, 0);
+    glGenRenderbuffers(1, rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, *rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8_OES, W, H);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *rb);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_RENDERBUFFER, *rb);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        fprintf(stderr, "gl_check: depth/stencil framebuffer incomplete\n");
+    return fb;
+}
+
+static void stencil_fbo_end(GLuint fb, GLuint rb, GLint old)
+{
+    glDisable(GL_STENCIL_TEST);
+    glDisable(GL_DEPTH_TEST);
+    glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)old);
+    glDeleteFramebuffers(1, &fb);
+    glDeleteRenderbuffers(1, &rb);
+}
+
+/* A full-target quad in one flat colour. */
+static void flat_quad(GLuint p, float r, float g, float b)
+{
+    glUniform4f(glGetUniformLocation(p, "tint"), r, g, b, 1.0f);
+    attrib(0, 4, full_quad);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+static GLuint flat_program(void)
+{
+    return program("attribute vec4 pos;\nvoid main() { gl_Position = pos; }\n",
+                   "precision mediump float;\nuniform vec4 tint;\nvoid main() { gl_FragColor = tint; }\n");
+}
+
+static void case_stencil(void)
+{
+    /* the triangle written into the stencil only (colour masked off), then
+     * one quad where stencil == 1 and another where it is not */
+    GLuint rb;
+    GLint old;
+    GLuint fb = stencil_fbo(&rb, &old);
+    glClearColor(0, 0, 0, 1);
+    glClearStencil(0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    glEnable(GL_STENCIL_TEST);
+    glStencilFunc(GL_ALWAYS, 1, 0xFF);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    draw_colored(tri_pos, tri_col, GL_TRIANGLES, 3);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+    GLuint p = flat_program();
+    glStencilFunc(GL_EQUAL, 1, 0xFF);
+    flat_quad(p, 0.9f, 0.6f, 0.1f);
+    glStencilFunc(GL_NOTEQUAL, 1, 0xFF);
+    flat_quad(p, 0.1f, 0.2f, 0.7f);
+    stencil_fbo_end(fb, rb, old);
+}
+
+static void case_stencil_incr(void)
+{
+    /* two overlapping triangles counted with INCR where they pass a depth
+     * test against a cleared 0.5 and INVERTed (through write mask 0x0F)
+     * where they fail (the second one crosses 0.5), then a quad per
+     * stencil value under compare mask 3 and one for values above 3 */
+    static const float a[] = {-0.9f, -0.8f, -0.3f, 1, 0.5f, -0.6f, -0.3f, 1, -0.3f, 0.8f, -0.3f, 1};
+    static const float b[] = {-0.4f, -0.7f, -0.6f, 1, 0.9f, -0.2f, 0.9f, 1, 0.2f, 0.9f, -0.6f, 1};
+    GLuint rb;
+    GLint old;
+    GLuint fb = stencil_fbo(&rb, &old);
+    glClearColor(0, 0, 0, 1);
+    glClearStencil(0);
+    glClearDepthf(0.5f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_STENCIL_TEST);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_FALSE);
+    glStencilFunc(GL_ALWAYS, 0, 0xFF);
+    glStencilOp(GL_KEEP, GL_INVERT, GL_INCR);
+    glStencilMask(0x0F);
+    GLuint p = flat_program();
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    attrib(0, 4, a);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    attrib(0, 4, b);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDisable(GL_DEPTH_TEST);
+    glDepthMask(GL_TRUE);
+    glStencilMask(0xFF);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+    static const float tints[][3] = {{0.2f, 0.2f, 0.2f}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int v = 0; v < 4; v++) {
+        glStencilFunc(GL_EQUAL, v, 0x03);
+        flat_quad(p, tints[v][0], tints[v][1], tints[v][2]);
+    }
+    glStencilFunc(GL_LESS, 3, 0xFF); /* 3 < stencil: the inverted 0x0F, 0x0E */
+    flat_quad(p, 1, 1, 0);
+    stencil_fbo_end(fb, rb, old);
+}
+
+static void case_large_target(void)
+{
+    /* a 1920x1080 colour target (30 x 17 tiles, the last row partial):
+     * a clear and a few triangles, then drawn scaled down into the check
+     * target through a nearest-filtered texture */
+    enum { LW = 1920, LH = 1080 };
+    GLint old;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &old);
+    GLuint tex, fb;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, LW, LH, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenFramebuffers(1, &fb);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        fprintf(stderr, "gl_check: 1920x1080 framebuffer incomplete\n");
+    glViewport(0, 0, LW, LH);
+    glClearColor(0.1f, 0.2f, 0.1f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_colored(tri_pos, tri_col, GL_TRIANGLES, 3);
+    static const float corner[] = {0.7f, 0.7f, 0, 1, 1.0f, 0.7f, 0, 1, 1.0f, 1.0f, 0, 1,
+                                   -1.0f, -1.0f, 0, 1, -0.7f, -1.0f, 0, 1, -1.0f, -0.7f, 0, 1};
+    static const float ccol[] = {1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1};
+    attrib(0, 4, corner);
+    attrib(1, 4, ccol);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+    glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)old);
+    glViewport(0, 0, W, H);
+    glDisableVertexAttribArray(1);
+    quad_tex_program();
+    static const float uv[] = {0, 0, 1, 0, 0, 1, 1, 1};
+    attrib(0, 4, full_quad);
+    attrib(2, 2, uv);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDeleteFramebuffers(1, &fb);
+    glDeleteTextures(1, &tex);
+}
+
 /* Tolerance: a pixel is "off" when a channel differs by more than
  * max_delta; the case passes with at most max_off off pixels (edges and
  * sample positions differ between rasterisers; docs/opengl.md).  The
@@ -551,6 +781,12 @@ static const struct gl_case {
     {"varyings", case_varyings, 3, 40, "three varyings mixed", NULL},
     {"many_draws", case_many_draws, 3, 300, "300 small triangles: many edges", NULL},
     {"math", case_math, 4, 120, "SFU recip/rsqrt/exp2/log2 precision differs from llvmpipe's", NULL},
+    {"loop_uniform", case_loop_uniform, 3, 40, "a loop over a uniform count (branches)", NULL},
+    {"loop_varying", case_loop_varying, 3, 40, "a loop left at a varying-dependent iteration", NULL},
+    {"if_varying", case_if_varying, 3, 60, "if / else / discard on varyings: boundaries", NULL},
+    {"stencil", case_stencil, 3, 40, "stencil written by a triangle, then EQUAL / NOTEQUAL", NULL},
+    {"stencil_incr", case_stencil_incr, 3, 80, "INCR / INVERT with masks and a depth test", NULL},
+    {"large_target", case_large_target, 3, 60, "1920x1080 target sampled down: triangle edges", NULL},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 

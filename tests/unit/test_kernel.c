@@ -87,6 +87,8 @@ static void test_bo_basics(void)
     CHECK_EQ_INT(vc4k_get_param(f.k, VC4K_PARAM_V3D_IDENT0, &v), 0);
     CHECK_EQ_U64(v, 0x02443356u);
     CHECK_EQ_INT(vc4k_get_param(f.k, VC4K_PARAM_SUPPORTS_BRANCHES, &v), 0);
+    CHECK_EQ_U64(v, 1);
+    CHECK_EQ_INT(vc4k_get_param(f.k, VC4K_PARAM_SUPPORTS_PERFMON, &v), 0);
     CHECK_EQ_U64(v, 0);
     CHECK_EQ_INT(vc4k_get_param(f.k, 99, &v), -EINVAL);
     uint32_t retained = 0;
@@ -573,5 +575,65 @@ static void test_threaded_fs(void)
     teardown(&f);
 }
 
+/* A fragment shader with a branch and a uniform-address reset, as Mesa
+ * emits them for GLSL control flow (vc4_qpu_emit.c: a branch ends a block,
+ * the next block resets the uniforms address): batches left of x = 320 (a
+ * tile edge, so all 16 lanes agree) branch over the load of the right-hand
+ * colour; both paths join at the reset, whose uniform is the stream's own
+ * address (submit.c writes it), then read one more uniform that is ORed
+ * into the colour.  Without the address the last uniform would come from
+ * address 8 and the colours would be wrong. */
+static const char fs_branch[] = "ldi r1, 320\n"
+                                "sub.setf -, x_coord, r1\n"
+                                "mov r0, unif\n"          /* u0: the left colour */
+                                "brr.alln -, r:1f\n"
+                                "nop\nnop\nnop\n"
+                                "ldi r0, 0xFF0000FF\n"    /* only on the right */
+                                ":1\n"
+                                "ldi r2, 8\n"             /* 4 bytes read so far + 4 */
+                                "add unif_addr, r2, unif\n" /* u1: the stream's address */
+                                "nop\nnop\n"
+                                "or r0, r0, unif\n"       /* u2 */
+                                "mov tlbc, r0\n"
+                                "nop; thrend\nnop\nnop; sbdone\n";
+
+static void test_branch_fs(void)
+{
+    struct fixture f;
+    struct tri t;
+    CHECK(setup(&f));
+    CHECK(build_triangle(&f, &t));
+    uint8_t *code = NULL;
+    size_t n = 0;
+    uint32_t fs;
+    CHECK(assemble(fs_branch, &code, &n));
+    CHECK_MSG(vc4k_bo_create_shader(f.k, code, (uint32_t)n, &fs) == 0, "%s", hd.text);
+    free(code);
+    uint32_t handles[BO_COUNT];
+    memcpy(handles, t.handles, sizeof handles);
+    handles[BO_FS] = fs;
+    uint8_t unif[12];
+    sc_put32(unif, 0xFF2080E0u);
+    sc_put32(unif + 4, 0xDEADBEEFu); /* the kernel puts the stream's address here */
+    sc_put32(unif + 8, 0x00400000u);
+    t.s.bo_handles = handles;
+    t.s.uniforms = unif;
+    t.s.uniforms_size = sizeof unif;
+    CHECK_MSG(vc4k_submit_cl(f.k, &t.s) == 0, "%s", hd.text);
+    const uint8_t *p = vc4k_bo_map(f.k, t.handles[BO_FB]);
+    size_t left = 0, right = 0, wrong = 0;
+    for (unsigned y = 0; y < 480; y++)
+        for (unsigned x = 0; x < 640; x++) {
+            uint32_t v = vc4_le32(p + 4 * (y * 640 + x));
+            if (v == (x < 320 ? 0xFF6080E0u : 0xFF4000FFu))
+                *(x < 320 ? &left : &right) += 1;
+            else if (v != SC_CLEAR_COLOR)
+                wrong++;
+        }
+    CHECK_MSG(left > 1000 && right > 1000 && wrong == 0, "left %zu right %zu wrong %zu", left, right, wrong);
+    teardown(&f);
+}
+
 TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_texture,
-          test_hang, test_direct_lookup, test_bad_submits, test_shader_bo, test_threaded_fs)
+          test_hang, test_direct_lookup, test_bad_submits, test_shader_bo, test_threaded_fs,
+          test_branch_fs)
