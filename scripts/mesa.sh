@@ -99,7 +99,7 @@ install_deps() {
 # only binary archives (Types: deb); add a deb-src twin of each stanza in a
 # file of our own, leaving the machine's file untouched.
 enable_deb_src() {
-    if apt-get source --print-uris "mesa=$MESA_VERSION" >/dev/null 2>&1; then
+    if apt-cache showsrc mesa 2>/dev/null | grep -q '^Version:'; then
         return 0
     fi
     f=/etc/apt/sources.list.d/vc4kit-deb-src.sources
@@ -113,6 +113,20 @@ enable_deb_src() {
     $SUDO apt-get update -qq
 }
 
+# The pinned version if apt still offers it; a Debian mirror keeps only the
+# newest revision of a release, so after a point release take another
+# Debian revision of the same upstream Mesa (the cache keeps the pinned name).
+source_version() {
+    avail=$(apt-cache showsrc mesa 2>/dev/null | sed -n 's/^Version: //p')
+    for v in $avail; do
+        [ "$v" = "$MESA_VERSION" ] && { echo "$v"; return 0; }
+    done
+    for v in $avail; do
+        case "$v" in "$MESA_UPSTREAM"-*) echo "$v"; return 0 ;; esac
+    done
+    return 1
+}
+
 install_deps
 [ "$1" = --deps ] && exit 0
 
@@ -124,8 +138,14 @@ fi
 mkdir -p "$DIR/src"
 if [ ! -f "$SRC/meson.build" ]; then
     enable_deb_src
-    say "fetching Debian's mesa $MESA_VERSION source into $DIR/src"
-    (cd "$DIR/src" && apt-get source -qq --only-source "mesa=$MESA_VERSION")
+    if ! V=$(source_version); then
+        say "apt offers no source of mesa $MESA_UPSTREAM (it has: $(apt-cache showsrc mesa 2>/dev/null |
+            sed -n 's/^Version: //p' | tr '\n' ' ')): scripts/mesa.sh pins that release" >&2
+        exit 1
+    fi
+    [ "$V" = "$MESA_VERSION" ] || say "the pinned $MESA_VERSION is no longer on the mirror: using $V (same upstream)"
+    say "fetching Debian's mesa $V source into $DIR/src"
+    (cd "$DIR/src" && apt-get source -qq --only-source "mesa=$V")
 fi
 
 # Debian's python3 has the mako and ply the build-deps installed; a python3
