@@ -20,7 +20,9 @@
  * Environment (as `vc4kit exec` sets it): VC4KIT_MEM_SIZE (MiB of emulated
  * RAM, default 256), VC4KIT_QPUS, VC4KIT_STRICT, VC4KIT_MAX_CYCLES (per bin
  * or render job), VC4KIT_DIAG (off, error, warn (default), all: what goes
- * to stderr, once per rule and address).
+ * to stderr, once per rule and address), VC4KIT_DUMP_BIN_CL (a directory:
+ * each submit's binning list, as the program handed it to the kernel, is
+ * written there as bin-PID-N.cl for `vc4kit cl validate --kernel`).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,6 +56,8 @@ static struct {
     } seen[512];
     size_t nseen;
     unsigned long suppressed;
+    const char *dump_dir; /* VC4KIT_DUMP_BIN_CL */
+    unsigned dumped;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* ---- diagnostics to stderr, once per rule and address ---- */
@@ -101,6 +105,24 @@ static int ret(int r)
     return 0;
 }
 
+/* The binning list of a submit, raw, into VC4KIT_DUMP_BIN_CL (make gl-check
+ * runs `vc4kit cl validate --kernel` over Mesa's lists).  Called locked. */
+static void dump_bin_cl(const struct vc4k_submit *s)
+{
+    if (!g.dump_dir || !s->bin_cl)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bin-%ld-%u.cl", g.dump_dir, (long)getpid(), g.dumped++);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "vc4kit: VC4KIT_DUMP_BIN_CL: cannot write %s\n", path);
+        return;
+    }
+    if (fwrite(s->bin_cl, 1, s->bin_cl_size, f) != s->bin_cl_size)
+        fprintf(stderr, "vc4kit: VC4KIT_DUMP_BIN_CL: short write to %s\n", path);
+    fclose(f);
+}
+
 static int submit_cl(int fd, unsigned long request, void *arg)
 {
     (void)fd;
@@ -126,6 +148,7 @@ static int submit_cl(int fd, unsigned long request, void *arg)
     if (a->perfmonid != 0)
         return ret(-ENOENT); /* no performance monitors (GET_PARAM says so) */
     pthread_mutex_lock(&g.lock);
+    dump_bin_cl(&s);
     int r = vc4k_submit_cl(g.k, &s);
     a->seqno = r == 0 ? s.seqno : vc4k_last_seqno(g.k);
     pthread_mutex_unlock(&g.lock);
@@ -329,6 +352,8 @@ static ioctl_fn_t driver_ioctls[] = {
 void drm_shim_driver_init(void)
 {
     const char *lv = getenv("VC4KIT_DIAG");
+    const char *dd = getenv("VC4KIT_DUMP_BIN_CL");
+    g.dump_dir = dd && *dd ? dd : NULL;
     g.level = !lv || !*lv || !strcmp(lv, "warn") ? VC4_WARNING
               : !strcmp(lv, "all")                ? VC4_NOTE
               : !strcmp(lv, "error")              ? VC4_ERROR
