@@ -11,6 +11,7 @@
  * alu12, io1, io12) runs that case only.
  */
 #define _POSIX_C_SOURCE 199309L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,14 +67,14 @@ static size_t build(uint64_t *w, const uint64_t *body, size_t nbody, uint32_t it
 
 static const char *only; /* the one case to run (NULL: all) */
 
-static void bench(const char *name, const char *id, const uint64_t *body, size_t nbody, uint32_t iters,
-                  unsigned qpus)
+/* One run of the program on `qpus` QPUs; jit: with compiled blocks.
+ * Returns the CPU seconds of the run (the compiler runs in a child process
+ * and is not counted: its wall time is printed apart). */
+static double run_once(const uint64_t *w, size_t n, unsigned qpus, bool jit, struct vc4_emu_stats *s,
+                       enum vc4_status *st, double *compile_s)
 {
-    if (only && strcmp(only, id) != 0)
-        return;
-    uint64_t w[256];
-    size_t n = build(w, body, nbody, iters ? iters : 1);
-    struct vc4_emu_options o = {.mem_size = 16u << 20, .num_qpus = 12, .max_cycles = UINT64_C(1) << 40};
+    struct vc4_emu_options o = {.mem_size = 16u << 20, .num_qpus = 12, .max_cycles = UINT64_C(1) << 40,
+                                .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 100};
     struct vc4_emu *e = vc4_emu_create(&o);
     for (size_t i = 0; i < n; i++) {
         uint8_t b[8];
@@ -85,13 +86,36 @@ static void bench(const char *name, const char *id, const uint64_t *body, size_t
         vc4_emu_reg_write(e, VC4_V3D_SRQPC, CODE);
     }
     double t0 = now();
-    enum vc4_status st = vc4_emu_run(e, 0);
+    *st = vc4_emu_run(e, 0);
     double t = now() - t0;
-    struct vc4_emu_stats s;
-    vc4_emu_stats(e, &s);
-    printf("%-28s %2u QPU(s): %12llu instr in %.3f s = %7.1f M instr/s (16-wide) [%s]\n", name, qpus,
-           (unsigned long long)s.instructions, t, (double)s.instructions / t * 1e-6, vc4_status_name(st));
+    vc4_emu_stats(e, s);
+    struct vc4_emu_jit_stats js;
+    vc4_emu_jit_stats(e, &js);
+    *compile_s = js.compile_seconds;
     vc4_emu_destroy(e);
+    return t;
+}
+
+static void bench(const char *name, const char *id, const uint64_t *body, size_t nbody, uint32_t iters,
+                  unsigned qpus)
+{
+    if (only && strcmp(only, id) != 0)
+        return;
+    uint64_t w[256];
+    size_t n = build(w, body, nbody, iters ? iters : 1);
+    struct vc4_emu_stats s[2];
+    enum vc4_status st[2];
+    double t[2], cs[2];
+    for (int jit = 0; jit < 2; jit++) {
+        t[jit] = run_once(w, n, qpus, jit, &s[jit], &st[jit], &cs[jit]);
+        printf("%-24s %-7s %2u QPU(s): %12llu instr in %.3f s = %7.1f M instr/s (16-wide) [%s]", name,
+               jit ? "jit" : "interp", qpus, (unsigned long long)s[jit].instructions, t[jit],
+               (double)s[jit].instructions / t[jit] * 1e-6, vc4_status_name(st[jit]));
+        if (jit)
+            printf(" %.2fx, %s counts, compiler %.2f s wall", t[0] / t[1],
+                   memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "same" : "DIFFERENT", cs[1]);
+        printf("\n");
+    }
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,7 @@
 
 #ifdef VC4KIT_HAVE_UNICORN
 #include "arm/arm.h"
+#include "emu/jit_env.h"
 #endif
 
 static void usage(FILE *f)
@@ -386,6 +387,8 @@ int cmd_boot(int argc, char **argv)
     struct tool_diags diags = {0};
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
     struct vc4_emu_options eo = {.sink = sink, .strict = strict, .num_qpus = (unsigned)qpus};
+    char jit_dir[4096];
+    vc4_jit_options_from_env(&eo, jit_dir, sizeof jit_dir);
     struct vc4_emu *emu = vc4_emu_create(&eo);
     bo.sink = sink;
     struct vc4_arm_options ao = vc4_arm_defaults(board, aarch64);

@@ -24,6 +24,7 @@
 #include "vc4kit/emu.h"
 #include "vc4kit/qpu.h"
 #include "vc4kit/tex.h"
+#include "emu/jit_env.h"
 
 #define RENDER_MAX_LOADS 64
 
@@ -411,6 +412,8 @@ int cmd_render(int argc, char **argv)
                           .wake = PTHREAD_COND_INITIALIZER};
     struct vc4_emu_options eo = {.sink = {progress_sink, &pg}, .strict = ra.strict, .max_cycles = ra.max_cycles,
                                  .num_qpus = (unsigned)ra.qpus};
+    char jit_dir[4096];
+    vc4_jit_options_from_env(&eo, jit_dir, sizeof jit_dir);
     int rc = 0;
     char *default_out = NULL;
 

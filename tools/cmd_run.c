@@ -13,6 +13,7 @@
 #include "vc4kit/qpu.h"
 #include "base/base.h"
 #include "spec/rules.h"
+#include "emu/jit_env.h"
 
 /* Where the program and the uniform streams go (bus addresses). */
 #define RUN_CODE_ADDR 0x00100000u
@@ -343,6 +344,8 @@ int cmd_run(int argc, char **argv)
     if (data) {
         struct vc4_emu_options eo = {.sink = sink, .strict = a.strict, .max_cycles = a.max_cycles,
                                      .num_qpus = a.qpus > TOOL_QPUS_DEFAULT ? a.qpus : 0};
+        char jit_dir[4096];
+        vc4_jit_options_from_env(&eo, jit_dir, sizeof jit_dir);
         if (!(emu = vc4_emu_create(&eo)))
             tool_error("run: cannot create the emulated device");
     }

@@ -141,6 +141,12 @@ enum vc4_v3d_reg {
  * 512 MiB of SDRAM. */
 #define VC4_EMU_DEFAULT_MEM_SIZE (512u << 20)
 
+enum vc4_emu_jit {
+    VC4_EMU_JIT_OFF, /* the interpreter only */
+    VC4_EMU_JIT_ON,  /* compile hot blocks (needs a C compiler at run time; without one, a note and
+                      * the interpreter) */
+};
+
 struct vc4_emu_options {
     uint32_t mem_size;                 /* bytes of bus memory; 0 = 512 MiB (a Pi 1 B); at most 1 GiB;
                                           * pages are filled lazily: size costs nothing until used */
@@ -153,6 +159,16 @@ struct vc4_emu_options {
                                         * reference for the default, which lets waiting QPUs sleep
                                         * and skips cycles in which all wait: same results, counts
                                         * and diagnostics, docs/emulator.md "Waiting in bulk") */
+    /* Compiled QPU code (docs/emulator.md "Compiled QPU code"): hot straight runs of ALU
+     * instructions are written as C, compiled by the host's C compiler and loaded, with the same
+     * results, counts and diagnostics as the interpreter.  VC4_EMU_JIT_OFF (0): interpret only. */
+    enum vc4_emu_jit jit;
+    unsigned jit_threshold;            /* times a block's first instruction is reached before the
+                                        * block is compiled; 0 = 1000 */
+    const char *jit_dir;               /* where compiled blocks are kept and found again (made if
+                                        * missing); NULL = a private temporary directory removed
+                                        * by vc4_emu_destroy */
+    const char *jit_cc;                /* the C compiler; NULL = the one that built vc4kit, else cc */
 };
 
 struct vc4_emu; /* opaque: one emulated V3D with its memory */
@@ -248,6 +264,15 @@ struct vc4_emu_stats {
 };
 
 VC4_API void vc4_emu_stats(const struct vc4_emu *emu, struct vc4_emu_stats *out);
+/* What the JIT did (all zero when it is off). */
+struct vc4_emu_jit_stats {
+    uint64_t compiled;      /* blocks the compiler made */
+    uint64_t loaded;        /* blocks found already compiled in jit_dir */
+    uint64_t runs;          /* block executions */
+    uint64_t instructions;  /* QPU instructions run as compiled code */
+    double compile_seconds; /* wall time spent waiting for the compiler */
+};
+VC4_API void vc4_emu_jit_stats(const struct vc4_emu *emu, struct vc4_emu_jit_stats *out);
 
 /* VPM traffic since reset: generic (QPU) reads and writes in 16-word
  * vectors, VDW stores and VDR loads with their bytes, and the modelled DMA

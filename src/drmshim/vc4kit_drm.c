@@ -37,6 +37,7 @@
 #include "drm-uapi/vc4_drm.h"
 
 #include "kernel/kernel.h"
+#include "emu/jit_env.h"
 
 /* drm-shim's core ioctl table (device.c): GEM_CLOSE is taken over. */
 extern ioctl_fn_t core_ioctls[];
@@ -366,6 +367,8 @@ void drm_shim_driver_init(void)
         .strict = env_long("VC4KIT_STRICT", 0) != 0,
         .max_cycles = (uint64_t)env_long("VC4KIT_MAX_CYCLES", 1000000000L),
     };
+    char jit_dir[4096];
+    vc4_jit_options_from_env(&eo, jit_dir, sizeof jit_dir);
     g.emu = vc4_emu_create(&eo);
     struct vc4k_options ko = {.emu = g.emu, .sink = eo.sink};
     g.k = g.emu ? vc4k_create(&ko) : NULL;

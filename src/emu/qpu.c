@@ -15,12 +15,14 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "emu/jit.h"
+#include "emu/qpu_lanes.h"
 #include "emu/sfu.h"
 #include "emu/v3d.h"
 #include "spec/rules.h"
 
 #define N VC4_QPU_SIMD
-#define ALL_ELEMS 0xFFFFu
+#define ALL_ELEMS VC4_LANES_ALL
 
 /* Kept out of the run loop, whose registers it would otherwise crowd. */
 #if defined(__GNUC__)
@@ -442,6 +444,9 @@ static void icache_fill(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t 
     e->addr = off;
     e->word = word;
     e->warned = 0;
+    e->jit_heat = 0;
+    e->jit_none = false;
+    e->jit = NULL;
     vc4_qpu_decode(word, &e->in);
     build_xi(&e->in, &e->xi);
     v->stats.decodes++;
@@ -664,24 +669,6 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
 
 /* ---- register writes -------------------------------------------------------------- */
 
-/* Bit i of a per-element mask, as a vector (shifts by the element number
- * do not vectorise; an AND with this table does). */
-static const uint32_t lane_bit[N] = {0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80,
-                                     0x100, 0x200, 0x400, 0x800, 0x1000, 0x2000, 0x4000, 0x8000};
-
-/* d[i] = s[i] where bit i of mask is set (a per-element blend). */
-static inline void masked_copy(uint32_t *restrict d, const uint32_t *restrict s, uint16_t mask)
-{
-    if (VC4_LIKELY(mask == ALL_ELEMS)) {
-        memcpy(d, s, N * sizeof *d);
-        return;
-    }
-    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {
-        uint32_t m = (mask & lane_bit[i]) ? ~0u : 0u;
-        d[i] = (d[i] & ~m) | (s[i] & m);
-    }
-}
-
 static uint32_t *target_reg(struct vc4_qpu *q, unsigned file, unsigned waddr)
 {
     if (waddr < VC4_QPU_REGS)
@@ -701,7 +688,7 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
     if (mask == 0 && waddr != VC4_QPU_W_VPM && !(waddr >= VC4_QPU_W_TMU0_S))
         return;
     if (waddr < VC4_QPU_REGS) {
-        masked_copy(file ? q->rb[waddr] : q->ra[waddr], val, mask);
+        vc4_lanes_masked_copy(file ? q->rb[waddr] : q->ra[waddr], val, mask);
         if (file)
             x->cur_w |= UINT64_C(1) << (32 + waddr);
         else
@@ -711,7 +698,7 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
     struct vc4_location l;
     switch (waddr) {
     case VC4_QPU_W_ACC0: case VC4_QPU_W_ACC1: case VC4_QPU_W_ACC2: case VC4_QPU_W_ACC3:
-        masked_copy(q->acc[waddr - VC4_QPU_W_ACC0], val, mask);
+        vc4_lanes_masked_copy(q->acc[waddr - VC4_QPU_W_ACC0], val, mask);
         x->cur_acc |= (uint8_t)(1u << (waddr - VC4_QPU_W_ACC0));
         return;
     case VC4_QPU_W_TMU_NOSWAP:
@@ -811,22 +798,12 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
 
 /* ---- conditions and flags ------------------------------------------------------------ */
 
-/* Flags only where the write condition passes (facts 15): Z = result 0,
- * N = bit 31 (clz: 0), C from the op (facts 16). */
+/* Flags only where the write condition passes (qpu_lanes.h). */
+static_assert(VC4_QPU_FLAG_Z == 1 && VC4_QPU_FLAG_N == 2 && VC4_QPU_FLAG_C == 3, "qpu_lanes.h's flag indices");
 static inline void set_flags(struct vc4_qpu *q, const uint32_t *r, uint16_t carry, uint16_t mask,
                              bool n_from_bit31)
 {
-    uint32_t z = 0, n = 0;
-    VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++) {
-        z |= lane_bit[i] & ((uint32_t)0 - (uint32_t)(r[i] == 0));
-        n |= lane_bit[i] & ((uint32_t)0 - (r[i] >> 31));
-    }
-    if (!n_from_bit31)
-        n = 0;
-    uint16_t *f = q->flag;
-    f[VC4_QPU_FLAG_Z] = (uint16_t)((f[VC4_QPU_FLAG_Z] & ~mask) | (z & mask));
-    f[VC4_QPU_FLAG_N] = (uint16_t)((f[VC4_QPU_FLAG_N] & ~mask) | (n & mask));
-    f[VC4_QPU_FLAG_C] = (uint16_t)((f[VC4_QPU_FLAG_C] & ~mask) | (carry & mask));
+    vc4_lanes_set_flags(q->flag, r, carry, mask, n_from_bit31);
 }
 
 static bool branch_taken(const struct vc4_qpu *q, unsigned cond)
@@ -856,7 +833,7 @@ static inline void write_to(struct exec *x, uint8_t kind, uint16_t off, uint64_t
     }
     if (!mask)
         return;
-    masked_copy((uint32_t *)((char *)x->q + off), val, mask);
+    vc4_lanes_masked_copy((uint32_t *)((char *)x->q + off), val, mask);
     x->cur_w |= wreg;
     x->cur_acc |= wacc;
 }
@@ -1131,13 +1108,13 @@ QPU_NOINLINE static uint64_t step_fast_alu(const struct vc4_v3d *v, struct vc4_q
     uint8_t acc = 0;
     if (xi->w_add != VC4_XI_W_NONE && mask_add) {
         if (!xi->add_direct)
-            masked_copy((uint32_t *)((char *)q + xi->w_off_add), ra, mask_add);
+            vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_add), ra, mask_add);
         w = xi->wreg_add;
         acc = xi->wacc_add;
     }
     if (xi->w_mul != VC4_XI_W_NONE && mask_mul) {
         if (!xi->mul_direct)
-            masked_copy((uint32_t *)((char *)q + xi->w_off_mul), rm, mask_mul);
+            vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_mul), rm, mask_mul);
         w |= xi->wreg_mul;
         acc |= xi->wacc_mul;
     }
@@ -1411,11 +1388,34 @@ enum vc4_qpu_step vc4_qpu_step(struct vc4_v3d *v, struct vc4_qpu *q)
 
 /* fetch() without the check against memory: the entry for pc if it is
  * current (generation gen), else NULL. */
-static inline const struct vc4_icache_entry *cached(const struct vc4_icache_slot *slots, uint32_t pc, uint64_t gen)
+static inline struct vc4_icache_entry *cached(struct vc4_icache_slot *slots, uint32_t pc, uint64_t gen)
 {
     uint32_t off = pc & VC4_BUS_OFFSET_MASK;
-    const struct vc4_icache_entry *e = &slots[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)].e;
+    struct vc4_icache_entry *e = &slots[(off >> 3) & (VC4_ICACHE_ENTRIES - 1)].e;
     return VC4_LIKELY(e->addr == off && e->gen == gen) ? e : NULL;
+}
+
+bool vc4_qpu_cached(struct vc4_v3d *v, uint32_t off, struct vc4_icache_entry **out)
+{
+    *out = cached(v->icache.s, off, v->code_gen);
+    return *out != NULL;
+}
+
+/* May the compiled block b run at pc (jit.h)?  Its words are still those
+ * in the instruction cache, each current (a fetch would neither decode
+ * again nor count), and its first instruction reads no register the
+ * previous one wrote. */
+static inline bool block_ready(const struct vc4_v3d *v, const struct vc4_jit_block *b, uint32_t pc, uint64_t prev_w,
+                               uint64_t left)
+{
+    if (b->n > left || (prev_w & b->rmask0))
+        return false;
+    for (uint32_t i = 1; i < b->n; i++) {
+        const struct vc4_icache_entry *e = cached(v->icache.s, pc + i * VC4_QPU_INSTR_BYTES, v->code_gen);
+        if (!e || e->word != b->words[i])
+            return false;
+    }
+    return true;
 }
 
 /*
@@ -1435,14 +1435,38 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
 {
     uint32_t pc = q->pc;
     /* (the commonest way out first: an instruction for the general path) */
-    const struct vc4_icache_entry *e = cached(v->icache.s, pc, v->code_gen);
+    struct vc4_icache_entry *e = cached(v->icache.s, pc, v->code_gen);
     if (!e || e->xi.fast == VC4_XI_FAST_NONE || budget == 0 || q->stall_until > q->time || q->general_only ||
         q->step_only || one_byte(&q->thrend_left) || one_byte(&q->thrsw_left))
         return 0;
     uint64_t prev_w = q->prev_w, left = budget;
     /* (br1_left only behind br_left) */
     bool busy = one_byte(&q->sfu_left) || one_byte(&q->unif_hazard) || one_byte(&q->br_left);
+    /* compiled blocks (jit.h) start at heads: here, where a branch lands,
+     * where a block ended; they run with no delay pipeline moving */
+    struct vc4_jit *jit = v->alu == &vc4_alu_kernels_host ? v->jit : NULL;
+    bool head = jit != NULL;
     for (;;) {
+        if (VC4_UNLIKELY(head) && !busy) {
+            head = false;
+            struct vc4_jit_block *b = e->jit;
+            if (!b && !e->jit_none)
+                b = vc4_jit_heat(v, e, pc & VC4_BUS_OFFSET_MASK);
+            if (b && e->word == b->words[0] && block_ready(v, b, pc, prev_w, left)) {
+                prev_w = b->run((unsigned char *)q);
+                jit->stats.runs++;
+                jit->stats.instructions += b->n;
+                pc += b->n * VC4_QPU_INSTR_BYTES;
+                left -= b->n;
+                if (left == 0)
+                    break;
+                e = cached(v->icache.s, pc, v->code_gen);
+                if (VC4_UNLIKELY(!e))
+                    break;
+                head = true;
+                continue;
+            }
+        }
         const struct vc4_qpu_xi *xi = &e->xi;
         if (VC4_UNLIKELY(xi->fast == VC4_XI_FAST_NONE || (prev_w & xi->rmask) || (xi->reads_r4 && q->sfu_left)))
             break;
@@ -1471,8 +1495,11 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             break;
         }
         pc += VC4_QPU_INSTR_BYTES;
-        if (VC4_UNLIKELY(busy))
+        if (VC4_UNLIKELY(busy)) {
+            uint32_t next = pc;
             busy = issue_pipelines(q, &pc); /* (no thread end or switch is pending) */
+            head |= jit && pc != next;      /* a branch landed */
+        }
         if (--left == 0)
             break;
         e = cached(v->icache.s, pc, v->code_gen);

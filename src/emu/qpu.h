@@ -131,6 +131,9 @@ struct vc4_icache_entry {
     uint64_t gen;
     uint32_t addr; /* RAM offset (meaningful while live: vc4_icache_live) */
     uint16_t warned;   /* rule warnings already given at this address */
+    uint16_t jit_heat; /* times run_fast reached this address as a block head (jit.h) */
+    bool jit_none;     /* the head is settled: jit or nothing */
+    struct vc4_jit_block *jit; /* the compiled block that starts here, or NULL */
     struct vc4_qpu_xi xi;
     struct vc4_qpu_instr in;
 };
@@ -293,5 +296,8 @@ uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact
 /* Decode (through the cache) the instruction at bus address pc; false if
  * outside memory. */
 bool vc4_qpu_fetch(struct vc4_v3d *v, uint32_t pc, struct vc4_icache_entry **out);
+/* The instruction cache's entry for RAM offset off if it is current (as
+ * the fast path would find it), without fetching: false otherwise. */
+bool vc4_qpu_cached(struct vc4_v3d *v, uint32_t off, struct vc4_icache_entry **out);
 
 #endif

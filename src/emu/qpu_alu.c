@@ -27,6 +27,7 @@
  * docs/emulator.md.
  */
 #include "emu/qpu_alu.h"
+#include "emu/qpu_lanes.h"
 #include "spec/half.h"
 
 #include <float.h>
@@ -47,7 +48,7 @@
 static inline bool f_infnan(uint32_t f) { return (f & F_EXP) == F_EXP; }
 static inline bool f_zero(uint32_t f) { return (f & ~F_SIGN) == 0; }
 
-uint32_t vc4_alu_flush(uint32_t f)
+VC4_ALU_FN uint32_t vc4_alu_flush(uint32_t f)
 {
     return (f & F_EXP) == 0 ? (f & F_SIGN) : f;
 }
@@ -65,7 +66,7 @@ static inline uint32_t f_make(uint32_t sign, int e, uint32_t mant24)
     return sign | ((uint32_t)e << F_EXP_SHIFT) | (mant24 & F_MANT);
 }
 
-uint32_t vc4_alu_fadd(uint32_t a, uint32_t b)
+VC4_ALU_FN uint32_t vc4_alu_fadd(uint32_t a, uint32_t b)
 {
     a = vc4_alu_flush(a);
     b = vc4_alu_flush(b);
@@ -108,13 +109,13 @@ uint32_t vc4_alu_fadd(uint32_t a, uint32_t b)
     return f_make(a & F_SIGN, e, (uint32_t)(r >> 32));
 }
 
-uint32_t vc4_alu_fsub(uint32_t a, uint32_t b)
+VC4_ALU_FN uint32_t vc4_alu_fsub(uint32_t a, uint32_t b)
 {
     /* a - b = a + (-b); an infinity/NaN b keeps its flipped sign. */
     return vc4_alu_fadd(a, b ^ F_SIGN);
 }
 
-uint32_t vc4_alu_fmul(uint32_t a, uint32_t b)
+VC4_ALU_FN uint32_t vc4_alu_fmul(uint32_t a, uint32_t b)
 {
     a = vc4_alu_flush(a);
     b = vc4_alu_flush(b);
@@ -151,20 +152,20 @@ static inline int32_t f_order(uint32_t f)
  * of +0 and -0 the second operand); fmin returns b when a > b, else a
  * (measured, opcode_test.h: fmax(-0, 0) = 0, fmax(0, -0) = -0, fmin(-0, 0)
  * = -0). */
-uint32_t vc4_alu_fmin(uint32_t a, uint32_t b)
+VC4_ALU_FN uint32_t vc4_alu_fmin(uint32_t a, uint32_t b)
 {
     return f_order(a) > f_order(b) ? b : a;
 }
-uint32_t vc4_alu_fmax(uint32_t a, uint32_t b)
+VC4_ALU_FN uint32_t vc4_alu_fmax(uint32_t a, uint32_t b)
 {
     return f_order(a) > f_order(b) ? a : b;
 }
 /* fminabs/fmaxabs return the absolute value (Mesa, vc4asm). */
-uint32_t vc4_alu_fminabs(uint32_t a, uint32_t b)
+VC4_ALU_FN uint32_t vc4_alu_fminabs(uint32_t a, uint32_t b)
 {
     return vc4_alu_fmin(a & ~F_SIGN, b & ~F_SIGN);
 }
-uint32_t vc4_alu_fmaxabs(uint32_t a, uint32_t b)
+VC4_ALU_FN uint32_t vc4_alu_fmaxabs(uint32_t a, uint32_t b)
 {
     return vc4_alu_fmax(a & ~F_SIGN, b & ~F_SIGN);
 }
@@ -172,7 +173,7 @@ uint32_t vc4_alu_fmaxabs(uint32_t a, uint32_t b)
 /* ftoi: truncation toward zero.  Out of the int32 range: 0 (measured for
  * Inf/NaN patterns and +-1.6e29 in opcode_test.h; that the limit is 2^31
  * exactly is UNVERIFIED). */
-uint32_t vc4_alu_ftoi(uint32_t a)
+VC4_ALU_FN uint32_t vc4_alu_ftoi(uint32_t a)
 {
     a = vc4_alu_flush(a);
     int e = (int)((a & F_EXP) >> F_EXP_SHIFT) - F_BIAS;
@@ -185,7 +186,7 @@ uint32_t vc4_alu_ftoi(uint32_t a)
 
 /* itof: signed int32 to float, truncating (measured: itof(0x7fffffff) =
  * 0x4effffff, itof(0x80007fff) = 0xceffff00 in opcode_test.h). */
-uint32_t vc4_alu_itof(uint32_t a)
+VC4_ALU_FN uint32_t vc4_alu_itof(uint32_t a)
 {
     if (a == 0)
         return 0;
@@ -196,7 +197,7 @@ uint32_t vc4_alu_itof(uint32_t a)
     return f_make(sign, (int)(31 - lz) + F_BIAS, n);
 }
 
-uint32_t vc4_alu_clz(uint32_t a)
+VC4_ALU_FN uint32_t vc4_alu_clz(uint32_t a)
 {
     uint32_t n = 0;
     if (a == 0)
@@ -208,7 +209,7 @@ uint32_t vc4_alu_clz(uint32_t a)
     return n;
 }
 
-uint32_t vc4_alu_mul24(uint32_t a, uint32_t b)
+VC4_ALU_FN uint32_t vc4_alu_mul24(uint32_t a, uint32_t b)
 {
     return (uint32_t)((uint64_t)(a & 0xFFFFFFu) * (b & 0xFFFFFFu));
 }
@@ -264,11 +265,6 @@ BYTEWISE(vc4_alu_v8muld, (x * y + 127) / 255)
 #define VC4_BYTE_KERNEL_CLONES
 #endif
 
-/* Bit i: a per-element flag mask is built as OR of lane_bit[i] & lane mask,
- * which vectorises (a variable shift by i would not). */
-static const uint32_t lane_bit[N] = {0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80,
-                                     0x100, 0x200, 0x400, 0x800, 0x1000, 0x2000, 0x4000, 0x8000};
-
 /* All-ones when c is true. */
 static inline uint32_t lane_mask(bool c) { return (uint32_t)0 - (uint32_t)c; }
 /* Bit casts (memcpy: no aliasing questions; compilers see through it). */
@@ -303,7 +299,7 @@ static inline uint32_t f2u(float f)
                 uint32_t x = a[i], y = b[i], r = (OUT);                           \
                 (void)x;                                                          \
                 (void)y;                                                          \
-                m |= lane_bit[i] & lane_mask(CARRY);                              \
+                m |= vc4_lane_bit[i] & lane_mask(CARRY);                              \
                 out[i] = r;                                                       \
             }                                                                     \
             *carry = (uint16_t)m;                                                 \
@@ -349,7 +345,7 @@ static inline void minmax16(const uint32_t *a, const uint32_t *b, uint32_t *out,
         uint32_t gt = lane_mask(kx > ky);
         uint32_t take_y = gt ^ max_sel; /* max: y unless x > y; min: y when x > y */
         out[i] = (x & ~take_y) | (y & take_y);
-        m |= lane_bit[i] & gt;
+        m |= vc4_lane_bit[i] & gt;
     }
     if (carry)
         *carry = (uint16_t)m;
@@ -551,7 +547,7 @@ static inline uint16_t carry_positive(const uint32_t *r)
 {
     uint32_t m = 0;
     VC4_ALU_VEC_LOOP for (int i = 0; i < N; i++)
-        m |= lane_bit[i] & lane_mask(!(r[i] & F_SIGN) && r[i] != 0);
+        m |= vc4_lane_bit[i] & lane_mask(!(r[i] & F_SIGN) && r[i] != 0);
     return (uint16_t)m;
 }
 
@@ -665,21 +661,32 @@ static void k_host_ftoi(const uint32_t *a, const uint32_t *b, uint32_t *out, uin
         [VC4_QPU_M_V8SUBS] = k_v8subs,                                                \
     }
 
-const struct vc4_alu_kernels vc4_alu_kernels_exact = {
+/* The JIT's blocks name their kernels through these tables (jit.c), so
+ * that a block calls what the interpreter's table holds. */
+#ifdef VC4_ALU_JIT_PRELUDE
+#define VC4_ALU_TABLE static
+#define vc4_alu_kernels_exact vc4_jit_kernels_exact
+#define vc4_alu_kernels_host vc4_jit_kernels_host
+#else
+#define VC4_ALU_TABLE
+#endif
+VC4_ALU_TABLE const struct vc4_alu_kernels vc4_alu_kernels_exact = {
     .add = ADD_TABLE(k_fadd, k_fsub, k_ftoi, k_itof),
     .mul = MUL_TABLE(k_fmul),
 };
 #if VC4_HOST_FP
-const struct vc4_alu_kernels vc4_alu_kernels_host = {
+VC4_ALU_TABLE const struct vc4_alu_kernels vc4_alu_kernels_host = {
     .add = ADD_TABLE(k_host_fadd, k_host_fsub, k_host_ftoi, k_host_itof),
     .mul = MUL_TABLE(k_host_fmul),
 };
 #else
-const struct vc4_alu_kernels vc4_alu_kernels_host = {
+VC4_ALU_TABLE const struct vc4_alu_kernels vc4_alu_kernels_host = {
     .add = ADD_TABLE(k_fadd, k_fsub, k_ftoi, k_itof),
     .mul = MUL_TABLE(k_fmul),
 };
 #endif
+
+#ifndef VC4_ALU_JIT_PRELUDE /* (the rest is the library's alone) */
 
 bool vc4_alu_fp_enter(struct vc4_alu_fpenv *env)
 {
@@ -926,3 +933,5 @@ uint32_t vc4_pack_mul(unsigned mode, uint32_t v, uint32_t old)
         return v;
     }
 }
+
+#endif /* VC4_ALU_JIT_PRELUDE */

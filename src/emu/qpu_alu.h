@@ -32,25 +32,34 @@
 #define VC4_ALU_LANES
 #endif
 
+/* VC4_ALU_JIT_PRELUDE: qpu_alu.c preprocessed into the C the JIT compiles
+ * with each block (jit.c): the scalar rules and kernels become static, and
+ * everything else of the file is left out. */
+#ifdef VC4_ALU_JIT_PRELUDE
+#define VC4_ALU_FN static
+#else
+#define VC4_ALU_FN
+#endif
+
 /* Scalar operations: a = first operand, b = second. */
-uint32_t vc4_alu_fadd(uint32_t a, uint32_t b);
-uint32_t vc4_alu_fsub(uint32_t a, uint32_t b);
-uint32_t vc4_alu_fmul(uint32_t a, uint32_t b);
-uint32_t vc4_alu_fmin(uint32_t a, uint32_t b);
-uint32_t vc4_alu_fmax(uint32_t a, uint32_t b);
-uint32_t vc4_alu_fminabs(uint32_t a, uint32_t b);
-uint32_t vc4_alu_fmaxabs(uint32_t a, uint32_t b);
-uint32_t vc4_alu_ftoi(uint32_t a);
-uint32_t vc4_alu_itof(uint32_t a);
-uint32_t vc4_alu_clz(uint32_t a);
-uint32_t vc4_alu_mul24(uint32_t a, uint32_t b);
-uint32_t vc4_alu_v8adds(uint32_t a, uint32_t b);
-uint32_t vc4_alu_v8subs(uint32_t a, uint32_t b);
-uint32_t vc4_alu_v8muld(uint32_t a, uint32_t b);
-uint32_t vc4_alu_v8min(uint32_t a, uint32_t b);
-uint32_t vc4_alu_v8max(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_fadd(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_fsub(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_fmul(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_fmin(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_fmax(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_fminabs(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_fmaxabs(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_ftoi(uint32_t a);
+VC4_ALU_FN uint32_t vc4_alu_itof(uint32_t a);
+VC4_ALU_FN uint32_t vc4_alu_clz(uint32_t a);
+VC4_ALU_FN uint32_t vc4_alu_mul24(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_v8adds(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_v8subs(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_v8muld(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_v8min(uint32_t a, uint32_t b);
+VC4_ALU_FN uint32_t vc4_alu_v8max(uint32_t a, uint32_t b);
 /* Denormal flush of a float input (sign kept). */
-uint32_t vc4_alu_flush(uint32_t f);
+VC4_ALU_FN uint32_t vc4_alu_flush(uint32_t f);
 
 /*
  * Whole-vector ops.  out receives the 16 results; *carry (if non-NULL) the

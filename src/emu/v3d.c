@@ -8,6 +8,7 @@
 
 #include "emu/tilelist.h"
 #include "emu/v3d.h"
+#include "emu/jit.h"
 
 /* ---- diagnostics --------------------------------------------------------- */
 
@@ -87,6 +88,16 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
         vc4_emu_destroy(emu);
         return NULL;
     }
+#ifdef VC4KIT_JIT_FORCE
+    /* a build for running every test on compiled code (CMake VC4KIT_JIT=FORCE) */
+    o.jit = VC4_EMU_JIT_ON;
+    o.jit_threshold = VC4KIT_JIT_FORCE;
+#ifdef VC4KIT_JIT_FORCE_DIR
+    if (!o.jit_dir)
+        o.jit_dir = VC4KIT_JIT_FORCE_DIR;
+#endif
+#endif
+    v->jit = vc4_jit_create(&o, o.alloc);
     vc4_vpm_init(&v->vpm, VC4_VPM_BCM2835_KB);
     vc4_tmu_init(&v->tmu);
     vc4_emu_reset(emu);
@@ -99,9 +110,15 @@ void vc4_emu_destroy(struct vc4_emu *emu)
         return;
     const struct vc4_allocator *a = emu->v3d.alloc;
     vc4_icache_fini(&emu->v3d.icache, a);
+    vc4_jit_destroy(emu->v3d.jit, a);
     vc4_vsi_fini(&emu->v3d.vsi);
     vc4_mem_fini(&emu->v3d.mem);
     vc4_free(a, emu);
+}
+
+void vc4_emu_jit_stats(const struct vc4_emu *emu, struct vc4_emu_jit_stats *out)
+{
+    *out = emu->v3d.jit ? emu->v3d.jit->stats : (struct vc4_emu_jit_stats){0};
 }
 
 void vc4_emu_reset(struct vc4_emu *emu)

@@ -67,6 +67,7 @@ struct vc4_v3d {
     /* ALU kernels for this run: host-arithmetic ones when the floating-point
      * environment allows them (vc4_alu_fp_enter), else the exact ones */
     const struct vc4_alu_kernels *alu;
+    struct vc4_jit *jit; /* compiled QPU code (jit.h); NULL: the interpreter only */
 
     struct vc4_emu_stats stats;
     enum vc4_status fault; /* first fault / strict-mode error of this run */

@@ -65,6 +65,7 @@
 #include "mailbox/mbox_internal.h"
 #include "mailbox/periph.h"
 #include "vc4kit/emu.h"
+#include "emu/jit_env.h"
 
 #define MBOX_FD_BASE 0x4D42      /* descriptors are MBOX_FD_BASE + slot: never 0..2 */
 #define MBOX_MAX_FDS 64
@@ -356,6 +357,8 @@ static struct mbox_context *ctx_create(void)
     uint64_t t0 = now_ns();
     struct vc4_emu_options o = {.mem_size = (uint32_t)(mib << 20), .num_qpus = (unsigned)qpus,
                                 .sink = {emu_diag, c}, .strict = strict};
+    char jit_dir[4096];
+    vc4_jit_options_from_env(&o, jit_dir, sizeof jit_dir);
     c->emu = vc4_emu_create(&o);
     c->create_ns = now_ns() - t0;
     if (!c->emu) {

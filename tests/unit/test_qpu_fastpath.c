@@ -59,11 +59,19 @@ static uint32_t rnd_value(void)
     }
 }
 
+/* Streams for compiled blocks (test_jit_matches_interpreter): mostly
+ * what the fast path runs (no uniform, I/O, r5 or SFU access, no pack,
+ * unpack or rotation), registers colliding less (a read of the previous
+ * instruction's register ends a block). */
+static bool plain_only;
+
 /* Register addresses: mostly 0-3, so that they collide. */
-static uint8_t rnd_reg(void) { return (uint8_t)(pick(4) ? pick(4) : pick(32)); }
+static uint8_t rnd_reg(void) { return (uint8_t)(pick(plain_only ? 2 : 4) ? pick(4) : pick(plain_only ? 31 : 32)); }
 static uint8_t rnd_raddr(void)
 {
     unsigned r = pick(16);
+    if (plain_only && r == 12)
+        r = 0;
     return (uint8_t)(r < 12 ? rnd_reg() : r == 12 ? VC4_QPU_R_UNIF : r == 13 ? VC4_QPU_R_ELEM_QPU : VC4_QPU_R_NOP);
 }
 static uint8_t rnd_waddr(void)
@@ -73,7 +81,7 @@ static uint8_t rnd_waddr(void)
         return rnd_reg();
     if (r < 18)
         return (uint8_t)(VC4_QPU_W_ACC0 + pick(4));
-    if (r < 20)
+    if (r < 20 || plain_only)
         return VC4_QPU_W_NOP;
     if (r < 22)
         return VC4_QPU_W_ACC5;
@@ -90,10 +98,11 @@ static uint64_t rnd_alu(void)
     if (pick(6) == 0)
         in.op_add = VC4_QPU_A_NOP;
     in.op_mul = (uint8_t)pick(8);
-    in.sig = pick(3) == 0 ? VC4_QPU_SIG_SMALL_IMM : pick(8) == 0 ? VC4_QPU_SIG_BREAK : VC4_QPU_SIG_NONE;
+    in.sig = pick(3) == 0 ? VC4_QPU_SIG_SMALL_IMM : pick(8) == 0 && !plain_only ? VC4_QPU_SIG_BREAK : VC4_QPU_SIG_NONE;
     in.raddr_a = rnd_raddr();
     /* small immediates: values mostly, rotations (48-63) sometimes */
-    in.raddr_b = in.sig == VC4_QPU_SIG_SMALL_IMM ? (uint8_t)(pick(6) ? pick(48) : 48 + pick(16)) : rnd_raddr();
+    in.raddr_b = in.sig == VC4_QPU_SIG_SMALL_IMM ? (uint8_t)(pick(6) || plain_only ? pick(48) : 48 + pick(16))
+                                                 : rnd_raddr();
     in.add_a = (uint8_t)pick(8);
     in.add_b = (uint8_t)pick(8);
     in.mul_a = (uint8_t)pick(8);
@@ -104,7 +113,7 @@ static uint64_t rnd_alu(void)
     in.cond_add = rnd_cond();
     in.cond_mul = rnd_cond();
     in.sf = (uint8_t)(pick(3) == 0);
-    if (pick(10) == 0) { /* pack / unpack: the general path */
+    if (pick(10) == 0 && !plain_only) { /* pack / unpack: the general path */
         in.pm = (uint8_t)pick(2);
         in.unpack = (uint8_t)pick(8);
         do
@@ -151,7 +160,7 @@ static void rnd_prog(struct prog *p, size_t len)
 {
     p->n = 0;
     while (p->n < len) {
-        unsigned r = pick(40);
+        unsigned r = plain_only ? pick(10) ? 0 : 30 + pick(10) : pick(40);
         emit(p, r < 30 ? rnd_alu() : r < 34 ? rnd_ldi() : r < 38 ? rnd_branch() : r < 39 ? rnd_unif_addr() : NOP);
     }
     /* room for the last branch's delay slots and target, then the end,
@@ -172,9 +181,21 @@ struct outcome {
     uint64_t instructions, stat_instructions, time, cycles, stall_cycles, idle_cycles;
     struct harness_diags d;
     unsigned fast_entries; /* decoded words that take the fast path */
+    uint64_t jit_instructions; /* run as compiled code (PATH_JIT) */
 };
 
-enum path { PATH_RUN, PATH_STEP, PATH_GENERAL };
+/* PATH_JIT: as PATH_RUN with compiled blocks (src/emu/jit.c), each block
+ * compiled the first time its head is reached. */
+enum path { PATH_RUN, PATH_STEP, PATH_GENERAL, PATH_JIT };
+
+static struct vc4_emu *mk_path(enum path path, struct harness_diags *d)
+{
+    if (path != PATH_JIT)
+        return mk(1, d);
+    struct vc4_emu_options o = {.mem_size = 1u << 20, .num_qpus = 1, .sink = harness_sink(d),
+                                .jit = VC4_EMU_JIT_ON, .jit_threshold = 1, .jit_dir = "jit-cache"};
+    return vc4_emu_create(&o);
+}
 
 /* A QPU's registers, flags, PC and counts into o. */
 static void record_qpu(struct outcome *o, const struct vc4_qpu *q)
@@ -196,7 +217,7 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
                        struct outcome *o)
 {
     memset(o, 0, sizeof *o);
-    struct vc4_emu *e = mk(1, &o->d);
+    struct vc4_emu *e = mk_path(path, &o->d);
     if (!e) {
         o->st = VC4_ERR_NOMEM;
         return;
@@ -226,6 +247,9 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
     for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++)
         if (vc4_icache_live(&v->icache, &v->icache.s[i].e) && v->icache.s[i].e.xi.fast != VC4_XI_FAST_NONE)
             o->fast_entries++;
+    struct vc4_emu_jit_stats js;
+    vc4_emu_jit_stats(e, &js);
+    o->jit_instructions = js.instructions;
     vc4_emu_destroy(e);
 }
 static void run_one(const struct prog *p, const struct vc4_qpu *init, enum path path, struct outcome *o)
@@ -308,6 +332,47 @@ static void test_fast_matches_general(void)
     CHECK(ok_runs > 200);           /* and mostly run to their end */
 }
 
+/* Random streams run with compiled blocks (each compiled at its first
+ * head): the interpreter's registers, flags, counts and diagnostics.  Fewer
+ * streams than above: every block is a compiler run (0.1-0.2 s). */
+static void test_jit_matches_interpreter(void)
+{
+    static struct vc4_qpu init;
+    static struct outcome jit, general;
+    static struct prog p;
+    unsigned differ = 0;
+    uint64_t compiled = 0;
+    rng = 0x9E3779B97F4A7C15u;
+    plain_only = true;
+    for (unsigned seed = 0; seed < 16; seed++) {
+        rnd_state(&init);
+        /* a loop run three times (a block is cut from instructions already
+         * fetched: the first pass runs interpreted) around a random body
+         * of ALU instructions and load immediates; ra31 counts */
+        p.n = 0;
+        emit(&p, ldi(31, 3));
+        size_t top = p.n, len = 8 + pick(40);
+        while (p.n < top + len)
+            emit(&p, pick(8) ? rnd_alu() : rnd_ldi());
+        emit(&p, I(.sig = SMALL, .op_add = VC4_QPU_A_SUB, .waddr_add = 31, .raddr_a = 31, .raddr_b = 1,
+                   .add_a = MUX_A, .add_b = MUX_B, .sf = 1));
+        emit(&p, vc4_qpu_encode(&(struct vc4_qpu_instr){.sig = VC4_QPU_SIG_BRANCH, .cond_br = VC4_QPU_BCOND_ANY_ZC,
+                                                         .rel = 1, .imm = (uint32_t)-(int32_t)(8 * (p.n + 4 - top)),
+                                                         .waddr_add = WNOP, .waddr_mul = WNOP}));
+        for (int i = 0; i < 3; i++)
+            emit(&p, pick(2) ? rnd_alu() : NOP); /* (delay slots) */
+        emit_end(&p);
+        run_one(&p, &init, PATH_JIT, &jit);
+        run_one(&p, &init, PATH_GENERAL, &general);
+        differ += !same_outcome(&jit, &general, 1000 + seed);
+        compiled += jit.jit_instructions;
+    }
+    plain_only = false;
+    CHECK_EQ_INT(differ, 0);
+    printf("%llu instructions ran as compiled code\n", (unsigned long long)compiled);
+    CHECK(compiled > 16 * 8); /* blocks were compiled and run */
+}
+
 /* A loop of float and integer work that stays on the fast path (besides
  * its counter), with destinations that are operands, both ALUs on one
  * register and a mul reading the add's destination: same results, and the
@@ -346,6 +411,10 @@ static void test_fast_loop_values(void)
     CHECK(fast.st == VC4_OK);
     CHECK(same_outcome(&fast, &general, 0));
     CHECK(fast.fast_entries >= 4);
+    static struct outcome jit;
+    run_one(&p, &init, PATH_JIT, &jit);
+    CHECK(same_outcome(&jit, &general, 0));
+    CHECK(jit.jit_instructions >= 4 * 4); /* the loop body ran compiled from its second pass */
     /* the first pass by the scalar rules: element 0 */
     uint32_t r0 = init.acc[0][0], r1 = init.acc[1][0], r2 = init.acc[2][0], r3 = init.acc[3][0];
     for (int it = 0; it < 5; it++) {
@@ -384,18 +453,24 @@ static void test_fast_budget_stop(void)
     emit(&p, NOP);
     memset(&init, 0, sizeof init);
     unsigned differ = 0, timeouts = 0;
+    uint64_t jit_instructions = 0;
     for (uint64_t budget = 1; budget < 200; budget += 1 + budget / 16) {
         run_budget(&p, &init, PATH_RUN, budget, &fast);
         run_budget(&p, &init, PATH_STEP, budget, &stepped);
         run_budget(&p, &init, PATH_GENERAL, budget, &general);
         if (!same_outcome(&fast, &general, (unsigned)budget) || !same_outcome(&stepped, &general, (unsigned)budget))
             differ++;
+        static struct outcome jit;
+        run_budget(&p, &init, PATH_JIT, budget, &jit);
+        differ += !same_outcome(&jit, &general, (unsigned)budget);
+        jit_instructions += jit.jit_instructions;
         timeouts += fast.st == VC4_ERR_TIMEOUT;
         CHECK(fast.cycles <= budget);
     }
     CHECK_EQ_INT(differ, 0);
     CHECK(timeouts > 20);
     CHECK(fast.stall_cycles > 0); /* the TMU stall was among them */
+    CHECK(jit_instructions > 0);  /* and compiled blocks, cut short by budgets or not */
 }
 
 /* Every kernel of both tables with its output one of its operands (a, b
@@ -599,5 +674,5 @@ static void test_multi_qpu_sleep_matches(void)
     CHECK(ended_apart > 30); /* the QPUs did run apart (a lone one on at the end) */
 }
 
-TEST_LIST(test_fast_matches_general, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
+TEST_LIST(test_fast_matches_general, test_jit_matches_interpreter, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
           test_host_float_edges, test_multi_qpu_sleep_matches)

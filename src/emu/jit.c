@@ -1,0 +1,555 @@
+/*
+ * jit.c - compiled QPU code: blocks of fast-path instructions written as C,
+ * compiled by the host's C compiler, loaded with dlopen (jit.h).
+ *
+ * Why C and a compiler (docs/emulator.md "Compiled QPU code"): what a
+ * block costs is the ALU's exact rounding rules (truncating fadd and fmul,
+ * denormal flushing), and those are already C, vectorised and tested
+ * against the scalar rules (qpu_alu.c).  A block is that same source
+ * (jit_prelude.inc, preprocessed into the library at build time) followed
+ * by one function that calls the kernels with every operand, destination,
+ * condition and flag choice fixed: the compiler inlines the kernels, keeps
+ * values in vector registers from one instruction to the next and drops
+ * the interpreter's dispatch.  An emitter of our own (GNU lightning has no
+ * vector operations) would have to restate every rounding rule in machine
+ * code, a second implementation to keep bit-exact; this way there is one.
+ * The price is the compiler's time (0.05-0.3 s a block), paid once per
+ * block and cached by content in the cache directory.
+ *
+ * Nothing a block does depends on when it was compiled: the block runs
+ * only where the interpreter's fast path would run the same instructions
+ * with no rule to check (qpu.c run_fast tests the entry conditions), so
+ * results, cycle and instruction counts, statistics and diagnostics are
+ * the interpreter's (tests/unit/test_qpu_jit.c).
+ */
+#define _GNU_SOURCE
+#include "emu/jit.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu/qpu.h"
+#include "emu/v3d.h"
+
+extern char **environ;
+
+#define JIT_DEFAULT_THRESHOLD 1000u
+#define JIT_COMPILE_BUDGET 512u
+
+/* ---- text ------------------------------------------------------------------ */
+
+struct text {
+    char *s;
+    size_t len, cap;
+    bool failed;
+    const struct vc4_allocator *alloc;
+};
+
+VC4_PRINTF(2, 3) static void put(struct text *t, const char *fmt, ...)
+{
+    if (t->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = true;
+            return;
+        }
+        if (t->s && t->len + (size_t)n < t->cap) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        while (cap <= t->len + (size_t)n)
+            cap *= 2;
+        char *s = vc4_realloc(t->alloc, t->s, cap);
+        if (!s) {
+            t->failed = true;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+}
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * UINT64_C(0x100000001B3);
+    return h;
+}
+#define FNV_BASIS UINT64_C(0xCBF29CE484222325)
+
+static char *dup_str(const struct vc4_allocator *alloc, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = vc4_malloc(alloc, n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ---- life cycle ------------------------------------------------------------ */
+
+/* Instruction-set flags for the host the blocks run on: named, not
+ * -march=native, so that they are part of the cache key (a cache directory
+ * shared with a machine without AVX-512 must not hand it AVX-512 code). */
+static const char *host_march(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+        return "-mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mbmi2";
+    if (__builtin_cpu_supports("avx2"))
+        return "-mavx2";
+#endif
+    return "";
+}
+
+#ifndef VC4KIT_JIT_CC
+#define VC4KIT_JIT_CC "cc"
+#endif
+
+/* The fixed part of the compiler's command line.  No contraction (a fused
+ * multiply-add rounds once where the kernels round twice) and ISO C (no
+ * excess precision): the kernels' own build rules (qpu_alu.c). */
+#define JIT_CFLAGS "-O2 -std=c11 -ffp-contract=off -fno-fast-math -fPIC -shared -w"
+
+struct vc4_jit *vc4_jit_create(const struct vc4_emu_options *o, const struct vc4_allocator *alloc)
+{
+    if (o->jit != VC4_EMU_JIT_ON)
+        return NULL;
+    struct vc4_jit *j = vc4_calloc(alloc, 1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->threshold = o->jit_threshold ? o->jit_threshold : JIT_DEFAULT_THRESHOLD;
+    if (j->threshold > UINT16_MAX) /* (counted in the instruction cache's entries) */
+        j->threshold = UINT16_MAX;
+    j->budget = JIT_COMPILE_BUDGET;
+    const char *cc = o->jit_cc;
+    if (!cc)
+        cc = access(VC4KIT_JIT_CC, X_OK) == 0 ? VC4KIT_JIT_CC : "cc";
+    j->cc = dup_str(alloc, cc);
+    j->dir = o->jit_dir ? dup_str(alloc, o->jit_dir) : NULL;
+    j->march = host_march();
+    if (!j->cc || (o->jit_dir && !j->dir)) {
+        vc4_jit_destroy(j, alloc);
+        return NULL;
+    }
+    uint64_t h = fnv1a(FNV_BASIS, vc4_jit_prelude_text, vc4_jit_prelude_len);
+    h = fnv1a(h, j->cc, strlen(j->cc));
+    h = fnv1a(h, JIT_CFLAGS, sizeof JIT_CFLAGS);
+    j->prelude_hash = fnv1a(h, j->march, strlen(j->march));
+    return j;
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *de;
+        char path[4096];
+        while ((de = readdir(d)) != NULL) {
+            if (de->d_name[0] == '.')
+                continue;
+            if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+                unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
+{
+    if (!j)
+        return;
+    for (unsigned i = 0; i < VC4_JIT_BUCKETS; i++) {
+        struct vc4_jit_block *b = j->bucket[i];
+        while (b) {
+            struct vc4_jit_block *next = b->next;
+            vc4_free(alloc, b);
+            b = next;
+        }
+    }
+    for (size_t i = 0; i < j->nhandles; i++)
+        dlclose(j->handles[i]);
+    vc4_free(alloc, j->handles);
+    if (j->own_dir && j->dir)
+        remove_dir(j->dir);
+    vc4_free(alloc, j->dir);
+    vc4_free(alloc, j->cc);
+    vc4_free(alloc, j);
+}
+
+/* ---- cutting a block ---------------------------------------------------------- */
+
+/*
+ * The instructions a block may hold are those run_fast runs with nothing to
+ * check but its entry conditions (tested by qpu.c before each run: no
+ * delay pipeline moving, the first instruction's registers not written by
+ * the previous one, every word still the one compiled):
+ *  - the fast-path ALU forms and nops (qpu.h VC4_XI_FAST_ALU, _ALU_PLAIN,
+ *    _NOP): no signal, I/O, pack, unpack, rotation or blocking resource,
+ *    so nothing outside the QPU's registers and flags;
+ *  - no uniform read (it can fault, and the uniforms-address hazard is a
+ *    pipeline);
+ *  - no register read that the previous instruction may have written (the
+ *    regfile read-after-write rule, qpu-isa-facts: the block ends before
+ *    it, and the interpreter runs it and reports);
+ *  - r4 reads are safe: no SFU result is in flight at entry and none can
+ *    start inside (SFU writes are I/O).
+ * Branches end a block (their delay slots are a pipeline).
+ */
+static bool block_member(const struct vc4_qpu_xi *xi)
+{
+    return (xi->fast == VC4_XI_FAST_ALU || xi->fast == VC4_XI_FAST_ALU_PLAIN || xi->fast == VC4_XI_FAST_NOP) &&
+           !xi->unif;
+}
+
+static unsigned cut(struct vc4_v3d *v, uint32_t addr, const struct vc4_icache_entry **es)
+{
+    unsigned n = 0;
+    uint64_t prev = 0;
+    while (n < VC4_JIT_MAX_BLOCK) {
+        struct vc4_icache_entry *e;
+        uint32_t off = addr + n * VC4_QPU_INSTR_BYTES;
+        if (!vc4_qpu_cached(v, off, &e) || !block_member(&e->xi) || (prev & e->xi.rmask))
+            break;
+        es[n++] = e;
+        prev = e->xi.fast == VC4_XI_FAST_NOP ? 0 : e->xi.wreg_add | e->xi.wreg_mul;
+    }
+    return n;
+}
+
+/* ---- writing a block as C ---------------------------------------------------- */
+
+#define QOFF(f) ((unsigned)offsetof(struct vc4_qpu, f))
+
+static void put_mask(struct text *t, const char *name, uint8_t cidx, uint16_t cinv)
+{
+    if (cidx == 0) /* flag[0] is always 0: the mask is the inversion */
+        put(t, "        const uint16_t %s = 0x%04xu;\n", name, (unsigned)cinv);
+    else
+        put(t, "        const uint16_t %s = (uint16_t)(F[%u] ^ 0x%04xu);\n", name, (unsigned)cidx, (unsigned)cinv);
+}
+
+static void put_instr(struct text *t, unsigned i, const struct vc4_icache_entry *e)
+{
+    const struct vc4_qpu_xi *xi = &e->xi;
+    put(t, "    { /* +%u: 0x%016llx */\n", i * VC4_QPU_INSTR_BYTES, (unsigned long long)e->word);
+    if (xi->fast == VC4_XI_FAST_NOP) {
+        put(t, "        w = 0;\n        acc = 0;\n    }\n");
+        return;
+    }
+    bool add = xi->w_add != VC4_XI_W_NONE || xi->sf == VC4_XI_SF_ADD;
+    put(t, "        uint32_t ra[16], rm[16];\n        uint16_t ca = 0, cm = 0;\n        (void)ra; (void)rm; "
+           "(void)ca; (void)cm;\n");
+    if (xi->rd_b == VC4_XI_RD_IMM)
+        put(t, "        memcpy(Q(%u), imm%u, 64);\n", QOFF(in_b), i);
+    /* the NOP registers' elements 12-15 (qpu.c nop_regs_read) */
+    put(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[0]), (unsigned)xi->off[4]);
+    put(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[1]), (unsigned)xi->off[5]);
+    if (add)
+        put(t, "        K.add[%u](Q(%u), Q(%u), ra, %s);\n", (unsigned)xi->op_add, (unsigned)xi->off[0],
+            (unsigned)xi->off[1], xi->sf == VC4_XI_SF_ADD ? "&ca" : "0");
+    if (xi->op_mul) {
+        put(t, "        K.mul[%u](Q(%u), Q(%u), rm, %s);\n", (unsigned)xi->op_mul, (unsigned)xi->off[2],
+            (unsigned)xi->off[3], xi->sf == VC4_XI_SF_MUL ? "&cm" : "0");
+        put(t, "        memcpy(Q(%u) + 12, rm + 12, 16);\n", QOFF(last_mul));
+    }
+    /* conditions on the old flags; add writes first, mul wins (facts 20a) */
+    put_mask(t, "ma", xi->cidx_add, xi->cinv_add);
+    put_mask(t, "mm", xi->cidx_mul, xi->cinv_mul);
+    put(t, "        (void)ma; (void)mm;\n        w = 0;\n        acc = 0;\n");
+    if (xi->w_add != VC4_XI_W_NONE)
+        put(t,
+            "        if (ma) {\n            vc4_lanes_masked_copy(Q(%u), ra, ma);\n            w |= 0x%llxull;\n"
+            "            acc |= 0x%xu;\n        }\n",
+            (unsigned)xi->w_off_add, (unsigned long long)xi->wreg_add, (unsigned)xi->wacc_add);
+    if (xi->w_mul != VC4_XI_W_NONE)
+        put(t,
+            "        if (mm) {\n            vc4_lanes_masked_copy(Q(%u), rm, mm);\n            w |= 0x%llxull;\n"
+            "            acc |= 0x%xu;\n        }\n",
+            (unsigned)xi->w_off_mul, (unsigned long long)xi->wreg_mul, (unsigned)xi->wacc_mul);
+    if (xi->sf == VC4_XI_SF_ADD)
+        put(t, "        vc4_lanes_set_flags(F, ra, ca, ma, %d);\n", xi->n_flag ? 1 : 0);
+    else if (xi->sf == VC4_XI_SF_MUL)
+        put(t, "        vc4_lanes_set_flags(F, rm, cm, mm, 1);\n");
+    put(t, "    }\n");
+}
+
+static void put_block(struct text *t, const struct vc4_icache_entry *const *es, unsigned n)
+{
+    put(t, "%.*s\n", (int)vc4_jit_prelude_len, (const char *)vc4_jit_prelude_text);
+    put(t, "/* ---- the block: %u instructions */\n#define Q(o) ((uint32_t *)(q + (o)))\n"
+           "#define K vc4_jit_kernels_host\n",
+        n);
+    for (unsigned i = 0; i < n; i++) {
+        const struct vc4_qpu_xi *xi = &es[i]->xi;
+        if (xi->fast == VC4_XI_FAST_NOP || xi->rd_b != VC4_XI_RD_IMM)
+            continue;
+        put(t, "static const uint32_t imm%u[16] = {", i);
+        for (unsigned k = 0; k < VC4_QPU_SIMD; k++)
+            put(t, "0x%xu%s", (unsigned)xi->vec[k], k + 1 < VC4_QPU_SIMD ? ", " : "};\n");
+    }
+    put(t, "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_block(unsigned char *restrict q);\n"
+           "uint64_t vc4_jit_block(unsigned char *restrict q)\n{\n"
+           "    uint16_t *F = (uint16_t *)(q + %u);\n    uint64_t w = 0;\n    unsigned acc = 0;\n    (void)F;\n",
+        QOFF(flag));
+    for (unsigned i = 0; i < n; i++)
+        put_instr(t, i, es[i]);
+    put(t, "    q[%u] = (unsigned char)acc;\n    return w;\n}\n", QOFF(prev_acc));
+}
+
+/* ---- compiling and loading --------------------------------------------------- */
+
+static bool ensure_dir(struct vc4_jit *j, const struct vc4_allocator *alloc)
+{
+    if (!j->dir) {
+        char tmpl[] = "/tmp/vc4kit-jit-XXXXXX";
+        if (!mkdtemp(tmpl))
+            return false;
+        j->dir = dup_str(alloc, tmpl);
+        j->own_dir = true;
+        return j->dir != NULL;
+    }
+    /* mkdir -p */
+    char path[4096];
+    size_t n = strlen(j->dir);
+    if (n == 0 || n >= sizeof path)
+        return false;
+    memcpy(path, j->dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] == '/' || path[i] == 0) {
+            char c = path[i];
+            path[i] = 0;
+            if (mkdir(path, 0755) != 0 && errno != EEXIST)
+                return false;
+            path[i] = c;
+        }
+    }
+    return true;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Runs the compiler on src into out; its output goes to log. */
+static bool run_compiler(struct vc4_jit *j, const struct vc4_allocator *alloc, char *src, char *out,
+                         const char *log)
+{
+    char march[256];
+    snprintf(march, sizeof march, "%s", j->march);
+    char *argv[32];
+    int argc = 0;
+    char flags[] = JIT_CFLAGS;
+    argv[argc++] = j->cc;
+    for (char *tok = strtok(flags, " "); tok && argc < 20; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    for (char *tok = strtok(march, " "); tok && argc < 28; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    char dash_o[] = "-o";
+    argv[argc++] = dash_o;
+    argv[argc++] = out;
+    argv[argc++] = src;
+    argv[argc] = NULL;
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0)
+        return false;
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    /* the host program's environment without its preloads (vc4kit exec's
+     * and Mesa's drm-shim must not be loaded into the compiler) */
+    size_t nenv = 0;
+    while (environ && environ[nenv])
+        nenv++;
+    char **envp = vc4_malloc(alloc, (nenv + 1) * sizeof *envp);
+    if (!envp) {
+        posix_spawn_file_actions_destroy(&fa);
+        return false;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < nenv; i++)
+        if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0)
+            envp[k++] = environ[i];
+    envp[k] = NULL;
+    pid_t pid;
+    int rc = posix_spawnp(&pid, j->cc, &fa, NULL, argv, envp);
+    vc4_free(alloc, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return false;
+    int status = 0;
+    pid_t w;
+    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    if (w < 0) /* (SIGCHLD ignored by the host program: the output tells) */
+        return access(out, R_OK) == 0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static bool remember_handle(struct vc4_jit *j, const struct vc4_allocator *alloc, void *h)
+{
+    if (j->nhandles == j->caphandles) {
+        size_t cap = j->caphandles ? j->caphandles * 2 : 16;
+        void **hs = vc4_realloc(alloc, j->handles, cap * sizeof *hs);
+        if (!hs)
+            return false;
+        j->handles = hs;
+        j->caphandles = cap;
+    }
+    j->handles[j->nhandles++] = h;
+    return true;
+}
+
+static void give_up(struct vc4_v3d *v, struct vc4_jit *j, const char *why, const char *detail)
+{
+    j->broken = true;
+    struct vc4_location none = vc4_location_none();
+    vc4_diag_emit(&v->unit_sink, VC4_NOTE, VC4_DIAG_SEMANTIC, "jit", &none,
+                  "QPU code is interpreted from now on: %s%s%s", why, detail ? ": " : "", detail ? detail : "");
+}
+
+/* The block's function, from the cache directory or the compiler. */
+static vc4_jit_fn *compile(struct vc4_v3d *v, struct vc4_jit *j, const struct text *src)
+{
+    const struct vc4_allocator *alloc = v->alloc;
+    if (!ensure_dir(j, alloc)) {
+        give_up(v, j, "cannot make the cache directory", j->dir);
+        return NULL;
+    }
+    uint64_t h = fnv1a(j->prelude_hash, src->s, src->len);
+    char so[4096], tmp[4096], c[4096], log[4096];
+    int n = snprintf(so, sizeof so, "%s/b%016llx.so", j->dir, (unsigned long long)h);
+    static_assert(sizeof tmp == sizeof so, "paths");
+    unsigned long long uniq = (unsigned long long)getpid() * 1000003ull + j->stats.compiled;
+    if (n < 0 || (size_t)n + 64 >= sizeof so) {
+        give_up(v, j, "cache directory path too long", NULL);
+        return NULL;
+    }
+    void *dl = NULL;
+    if (access(so, R_OK) == 0 && (dl = dlopen(so, RTLD_NOW | RTLD_LOCAL)) != NULL) {
+        j->stats.loaded++;
+    } else {
+        snprintf(tmp, sizeof tmp, "%s/b%016llx.%llx.so", j->dir, (unsigned long long)h, uniq);
+        snprintf(c, sizeof c, "%s/b%016llx.%llx.c", j->dir, (unsigned long long)h, uniq);
+        snprintf(log, sizeof log, "%s/b%016llx.%llx.log", j->dir, (unsigned long long)h, uniq);
+        FILE *f = fopen(c, "w");
+        bool ok = f && fwrite(src->s, 1, src->len, f) == src->len;
+        if (f && fclose(f) != 0)
+            ok = false;
+        if (!ok) {
+            unlink(c);
+            give_up(v, j, "cannot write the block's source", c);
+            return NULL;
+        }
+        double t0 = now_seconds();
+        ok = run_compiler(j, alloc, c, tmp, log);
+        j->stats.compile_seconds += now_seconds() - t0;
+        unlink(c);
+        if (!ok) {
+            unlink(tmp);
+            give_up(v, j, "the compiler failed (its output is in)", log);
+            return NULL;
+        }
+        unlink(log);
+        /* (rename is atomic: another process sharing the directory sees
+         * the whole file or none) */
+        if (rename(tmp, so) != 0) {
+            unlink(tmp);
+            give_up(v, j, "cannot store the compiled block", so);
+            return NULL;
+        }
+        dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+        j->stats.compiled++;
+    }
+    if (!dl) {
+        give_up(v, j, "cannot load the compiled block", so);
+        return NULL;
+    }
+    vc4_jit_fn *fn;
+    void *sym = dlsym(dl, "vc4_jit_block");
+    memcpy(&fn, &sym, sizeof fn); /* (POSIX: a data pointer to a function) */
+    if (!fn || !remember_handle(j, alloc, dl)) {
+        dlclose(dl);
+        give_up(v, j, "the compiled block has no entry", so);
+        return NULL;
+    }
+    return fn;
+}
+
+/* ---- heads ------------------------------------------------------------------- */
+
+static unsigned bucket_of(uint32_t addr) { return (addr >> 3) & (VC4_JIT_BUCKETS - 1); }
+
+struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t addr)
+{
+    struct vc4_jit *j = v->jit;
+    if (++e->jit_heat < j->threshold)
+        return NULL;
+    e->jit_none = true; /* (from here on the head is settled, block or not) */
+    if (j->broken)
+        return NULL;
+    const struct vc4_icache_entry *es[VC4_JIT_MAX_BLOCK];
+    unsigned n = cut(v, addr, es);
+    if (n < 2) /* one instruction gains nothing */
+        return NULL;
+    /* compiled before (this head's entry was refilled since)? */
+    for (struct vc4_jit_block *b = j->bucket[bucket_of(addr)]; b; b = b->next) {
+        if (b->addr != addr || b->n != n)
+            continue;
+        unsigned i = 0;
+        while (i < n && b->words[i] == es[i]->word)
+            i++;
+        if (i == n) {
+            e->jit = b;
+            return b;
+        }
+    }
+    if (j->budget == 0)
+        return NULL;
+    j->budget--;
+    struct text t = {.alloc = v->alloc};
+    put_block(&t, es, n);
+    struct vc4_jit_block *b = t.failed ? NULL : vc4_calloc(v->alloc, 1, sizeof *b);
+    vc4_jit_fn *fn = b ? compile(v, j, &t) : NULL;
+    vc4_free(v->alloc, t.s);
+    if (!fn) {
+        vc4_free(v->alloc, b);
+        return NULL;
+    }
+    b->run = fn;
+    b->addr = addr;
+    b->n = n;
+    b->rmask0 = es[0]->xi.rmask;
+    for (unsigned i = 0; i < n; i++)
+        b->words[i] = es[i]->word;
+    unsigned k = bucket_of(addr);
+    b->next = j->bucket[k];
+    j->bucket[k] = b;
+    e->jit = b;
+    return b;
+}
