@@ -90,8 +90,10 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
     }
 #ifdef VC4KIT_JIT_FORCE
     /* a build for running every test on compiled code (CMake VC4KIT_JIT=FORCE) */
-    o.jit = VC4_EMU_JIT_ON;
-    o.jit_threshold = VC4KIT_JIT_FORCE;
+    if (o.jit != VC4_EMU_JIT_ON) { /* (a test that sets its own JIT options keeps them) */
+        o.jit = VC4_EMU_JIT_ON;
+        o.jit_threshold = VC4KIT_JIT_FORCE;
+    }
 #ifdef VC4KIT_JIT_FORCE_DIR
     if (!o.jit_dir)
         o.jit_dir = VC4KIT_JIT_FORCE_DIR;
