@@ -109,6 +109,9 @@ struct fft_result {
     double seconds, rel_rms; /* seconds: all repeats */
     unsigned repeats;        /* transforms run */
     uint64_t instructions, cycles; /* all repeats */
+    uint64_t jit_instructions;     /* of which ran as compiled code */
+    uint64_t jit_blocks;           /* blocks compiled */
+    double compile_seconds;        /* wall time in the compiler (not in seconds) */
     enum vc4_status st;
     unsigned warnings;
 };
@@ -121,12 +124,14 @@ static void count_diag(void *user, const struct vc4_diag *d)
     ++*(unsigned *)user;
 }
 
-static void run_fft(unsigned log2n, bool cycle_by_cycle, struct fft_result *res)
+static void run_fft(unsigned log2n, bool cycle_by_cycle, bool jit, struct fft_result *res)
 {
     memset(res, 0, sizeof *res);
     unsigned n = 1u << log2n, passes = log2n / 2;
     struct vc4_emu_options o = {.mem_size = MEM, .num_qpus = QPUS, .max_cycles = UINT64_C(1) << 40,
                                 .cycle_by_cycle = cycle_by_cycle,
+                                .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 100,
+                                .jit_dir = getenv("BENCH_JIT_DIR"),
                                 .sink = {.fn = count_diag, .user = &res->warnings}};
     struct vc4_emu *e = vc4_emu_create(&o);
     struct vc4_asm_options ao = {.base_addr = CODE};
@@ -213,6 +218,11 @@ static void run_fft(unsigned log2n, bool cycle_by_cycle, struct fft_result *res)
     vc4_emu_stats(e, &s);
     res->instructions = s.instructions;
     res->cycles = s.cycles;
+    struct vc4_emu_jit_stats js;
+    vc4_emu_jit_stats(e, &js);
+    res->jit_instructions = js.instructions;
+    res->jit_blocks = js.compiled;
+    res->compile_seconds = js.compile_seconds;
 
     /* against the host */
     vc4_emu_mem_read(e, bufs[passes % 2], buf, (size_t)n * 8);
@@ -255,8 +265,9 @@ int main(int argc, char **argv)
     unsigned maxlog = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 20;
     if (maxlog % 2) { /* an odd argument: that size less one alone (any power of 4 from 2^6) */
         struct fft_result r;
-        run_fft(maxlog - 1, false, &r);
-        print(maxlog - 1, "sleeping:", &r, 0);
+        bool jit = getenv("BENCH_FFT_JIT") != NULL; /* (for callgrind: BENCH_FFT_JIT=1 with the JIT) */
+        run_fft(maxlog - 1, false, jit, &r);
+        print(maxlog - 1, jit ? "sleeping, jit:" : "sleeping:", &r, 0);
         return 0;
     }
     static const struct {
@@ -267,14 +278,24 @@ int main(int argc, char **argv)
         if (sizes[i].log2n > maxlog)
             break;
         struct fft_result r;
-        run_fft(sizes[i].log2n, false, &r);
+        run_fft(sizes[i].log2n, false, false, &r);
         print(sizes[i].log2n, "sleeping:", &r, sizes[i].pi_ms);
         if (sizes[i].log2n == 12) {
             struct fft_result c;
-            run_fft(12, true, &c);
+            run_fft(12, true, false, &c);
             print(12, "cycle by cycle:", &c, sizes[i].pi_ms);
             printf("           sleeping QPUs / cycle by cycle: %.2fx faster, %s\n", c.seconds / r.seconds,
                    c.instructions == r.instructions && c.cycles == r.cycles && c.rel_rms == r.rel_rms
+                       ? "same counts and results"
+                       : "counts or results DIFFER");
+            struct fft_result jr;
+            run_fft(12, false, true, &jr);
+            print(12, "sleeping, jit:", &jr, sizes[i].pi_ms);
+            printf("           jit / interpreter: %.2fx faster, %.1f%% of instructions compiled (%llu blocks, "
+                   "compiler %.2f s wall), %s\n",
+                   r.seconds / jr.seconds, 100.0 * (double)jr.jit_instructions / (double)jr.instructions,
+                   (unsigned long long)jr.jit_blocks, jr.compile_seconds,
+                   jr.instructions == r.instructions && jr.cycles == r.cycles && jr.rel_rms == r.rel_rms
                        ? "same counts and results"
                        : "counts or results DIFFER");
         }

@@ -224,14 +224,21 @@ static bool block_member(const struct vc4_qpu_xi *xi)
            !xi->unif;
 }
 
-static unsigned cut(struct vc4_v3d *v, uint32_t addr, const struct vc4_icache_entry **es)
+/* The block from addr, into es; *unfetched: it stopped at an instruction
+ * not (or no longer) in the instruction cache, so it may grow later. */
+static unsigned cut(struct vc4_v3d *v, uint32_t addr, struct vc4_icache_entry **es, bool *unfetched)
 {
     unsigned n = 0;
     uint64_t prev = 0;
+    *unfetched = false;
     while (n < VC4_JIT_MAX_BLOCK) {
         struct vc4_icache_entry *e;
         uint32_t off = addr + n * VC4_QPU_INSTR_BYTES;
-        if (!vc4_qpu_cached(v, off, &e) || !block_member(&e->xi) || (prev & e->xi.rmask))
+        if (!vc4_qpu_cached(v, off, &e)) {
+            *unfetched = true;
+            break;
+        }
+        if (!block_member(&e->xi) || (prev & e->xi.rmask))
             break;
         es[n++] = e;
         prev = e->xi.fast == VC4_XI_FAST_NOP ? 0 : e->xi.wreg_add | e->xi.wreg_mul;
@@ -296,7 +303,7 @@ static void put_instr(struct text *t, unsigned i, const struct vc4_icache_entry 
     put(t, "    }\n");
 }
 
-static void put_block(struct text *t, const struct vc4_icache_entry *const *es, unsigned n)
+static void put_block(struct text *t, struct vc4_icache_entry *const *es, unsigned n)
 {
     put(t, "%.*s\n", (int)vc4_jit_prelude_len, (const char *)vc4_jit_prelude_text);
     put(t, "/* ---- the block: %u instructions */\n#define Q(o) ((uint32_t *)(q + (o)))\n"
@@ -310,13 +317,20 @@ static void put_block(struct text *t, const struct vc4_icache_entry *const *es, 
         for (unsigned k = 0; k < VC4_QPU_SIMD; k++)
             put(t, "0x%xu%s", (unsigned)xi->vec[k], k + 1 < VC4_QPU_SIMD ? ", " : "};\n");
     }
-    put(t, "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_block(unsigned char *restrict q);\n"
-           "uint64_t vc4_jit_block(unsigned char *restrict q)\n{\n"
-           "    uint16_t *F = (uint16_t *)(q + %u);\n    uint64_t w = 0;\n    unsigned acc = 0;\n    (void)F;\n",
+    /* instructions from .. to - 1 (0 <= from < to <= n): entered at any
+     * instruction, left after any */
+    put(t, "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_block(unsigned char *restrict q, unsigned "
+           "from, unsigned to);\n"
+           "uint64_t vc4_jit_block(unsigned char *restrict q, unsigned from, unsigned to)\n{\n"
+           "    uint16_t *F = (uint16_t *)(q + %u);\n    uint64_t w = 0;\n    unsigned acc = 0;\n    (void)F;\n"
+           "    switch (from) {\n",
         QOFF(flag));
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n; i++) {
+        put(t, "    case %u:\n", i);
         put_instr(t, i, es[i]);
-    put(t, "    q[%u] = (unsigned char)acc;\n    return w;\n}\n", QOFF(prev_acc));
+        put(t, "    if (to == %u)\n        break;\n", i + 1);
+    }
+    put(t, "    default:\n        break;\n    }\n    q[%u] = (unsigned char)acc;\n    return w;\n}\n", QOFF(prev_acc));
 }
 
 /* ---- compiling and loading --------------------------------------------------- */
@@ -505,16 +519,35 @@ static vc4_jit_fn *compile(struct vc4_v3d *v, struct vc4_jit *j, const struct te
 
 static unsigned bucket_of(uint32_t addr) { return (addr >> 3) & (VC4_JIT_BUCKETS - 1); }
 
+/* Each instruction's cache entry names the block and its place in it: a
+ * QPU may enter a block at any of its instructions (a later block over the
+ * same instruction takes its entries). */
+static void link_block(struct vc4_jit_block *b, struct vc4_icache_entry *const *es)
+{
+    for (unsigned i = 0; i < b->n; i++) {
+        es[i]->jit = b;
+        es[i]->jit_off = (uint8_t)i;
+    }
+    b->verified_gen = UINT64_MAX; /* (not yet) */
+}
+
 struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t addr)
 {
     struct vc4_jit *j = v->jit;
     if (++e->jit_heat < j->threshold)
         return NULL;
-    e->jit_none = true; /* (from here on the head is settled, block or not) */
-    if (j->broken)
+    if (j->broken) {
+        e->jit_none = true;
         return NULL;
-    const struct vc4_icache_entry *es[VC4_JIT_MAX_BLOCK];
-    unsigned n = cut(v, addr, es);
+    }
+    struct vc4_icache_entry *es[VC4_JIT_MAX_BLOCK];
+    bool unfetched;
+    unsigned n = cut(v, addr, es, &unfetched);
+    if (unfetched) { /* (the rest of it has not run yet: count again) */
+        e->jit_heat = 0;
+        return NULL;
+    }
+    e->jit_none = true; /* (from here on the head is settled, block or not) */
     if (n < 2) /* one instruction gains nothing */
         return NULL;
     /* compiled before (this head's entry was refilled since)? */
@@ -525,7 +558,7 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
         while (i < n && b->words[i] == es[i]->word)
             i++;
         if (i == n) {
-            e->jit = b;
+            link_block(b, es);
             return b;
         }
     }
@@ -544,12 +577,13 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
     b->run = fn;
     b->addr = addr;
     b->n = n;
-    b->rmask0 = es[0]->xi.rmask;
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n; i++) {
         b->words[i] = es[i]->word;
+        b->rmask[i] = es[i]->xi.rmask;
+    }
     unsigned k = bucket_of(addr);
     b->next = j->bucket[k];
     j->bucket[k] = b;
-    e->jit = b;
+    link_block(b, es);
     return b;
 }

@@ -28,17 +28,20 @@ struct vc4_icache_entry;
 
 #define VC4_JIT_MAX_BLOCK 64u /* instructions per block */
 
-/* A compiled block: run(q) executes its n instructions on the QPU state q
- * (struct vc4_qpu) and returns the registers the last one wrote (prev_w);
- * it sets prev_acc itself. */
-typedef uint64_t vc4_jit_fn(unsigned char *q);
+/* A compiled block: run(q, from, to) executes its instructions from .. to-1
+ * (0 <= from < to <= n) on the QPU state q (struct vc4_qpu) and returns the
+ * registers the last one wrote (prev_w); it sets prev_acc itself. */
+typedef uint64_t vc4_jit_fn(unsigned char *q, unsigned from, unsigned to);
 struct vc4_jit_block {
     vc4_jit_fn *run;
     struct vc4_jit_block *next; /* same hash bucket */
     uint32_t addr;              /* RAM offset of the first instruction */
     uint32_t n;                 /* instructions */
-    uint64_t rmask0;            /* registers the first one reads (the read-after-write rule) */
+    /* the instruction cache and memory as they were when every entry was
+     * last found current (code_gen, decodes): unchanged, they still are */
+    uint64_t verified_gen, verified_decodes;
     uint64_t words[VC4_JIT_MAX_BLOCK]; /* the code it was compiled from */
+    uint64_t rmask[VC4_JIT_MAX_BLOCK]; /* registers each reads (the read-after-write rule) */
 };
 
 #define VC4_JIT_BUCKETS 1024u /* power of two */

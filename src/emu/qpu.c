@@ -151,6 +151,19 @@ void vc4_icache_fini(struct vc4_icache *c, const struct vc4_allocator *alloc)
 void vc4_icache_clear(struct vc4_icache *c, uint64_t *code_gen)
 {
     c->valid_from = ++*code_gen;
+    c->lo = UINT32_MAX;
+    c->hi = 0;
+}
+
+void vc4_icache_written(const struct vc4_icache *c, uint64_t *code_gen, uint32_t bus, uint64_t span)
+{
+    uint64_t off = bus & VC4_BUS_OFFSET_MASK;
+    if (span == 0)
+        return;
+    /* (a range that runs past the offsets' end wraps to other aliases:
+     * taken as everything) */
+    if (off + span > (uint64_t)VC4_BUS_OFFSET_MASK + 1 || (off < c->hi && off + span > c->lo))
+        ++*code_gen;
 }
 
 bool vc4_icache_live(const struct vc4_icache *c, const struct vc4_icache_entry *e)
@@ -444,8 +457,13 @@ static void icache_fill(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t 
     e->addr = off;
     e->word = word;
     e->warned = 0;
+    if (off < v->icache.lo)
+        v->icache.lo = off;
+    if (off + VC4_QPU_INSTR_BYTES > v->icache.hi)
+        v->icache.hi = off + VC4_QPU_INSTR_BYTES;
     e->jit_heat = 0;
     e->jit_none = false;
+    e->jit_off = 0;
     e->jit = NULL;
     vc4_qpu_decode(word, &e->in);
     build_xi(&e->in, &e->xi);
@@ -514,6 +532,7 @@ void vc4_qpu_start(struct vc4_qpu *q, const struct vc4_qpu_port *port, uint32_t 
     q->prev_acc = 0;
     q->user = port->user;
     q->stall_until = 0;
+    q->jit_head = true;
     /* A program starts with zero NOP registers (UNVERIFIED: the addendum
      * does not say; seed 000's pass-through vertex shader, run on hardware,
      * reads rb39 as an operand of its movs with no file-B read before, and
@@ -758,8 +777,8 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
                             : vc4_vpm_ld_addr(&v->vpm, &v->mem, q->num, val[0], q->time,
                                               &v->unit_sink, &l),
                     VPM_ERRORS, VPM_NOTES);
-        if (file)
-            v->code_gen++; /* the VDW store wrote memory: cached words are checked again */
+        if (file) /* the VDW store wrote memory: cached words there are checked again */
+            vc4_icache_written(&v->icache, &v->code_gen, v->vpm.vdw_last_bus, v->vpm.vdw_last_span);
         return;
     case VC4_QPU_W_MUTEX_RELEASE:
         vc4_mutex_release(&v->sema, q->num);
@@ -1150,6 +1169,7 @@ static inline bool issue_pipelines(struct vc4_qpu *q, uint32_t *pc)
         br1--;
     if (take) {
         *pc = q->br_target[0];
+        q->jit_head = true;
         q->br_target[0] = q->br_target[1];
         br = br1;
         br1 = 0;
@@ -1242,6 +1262,7 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
     struct exec x = {.v = v, .q = q, .e = e, .in = &e->in};
     const struct vc4_qpu_instr *in = x.in;
     const struct vc4_qpu_xi *xi = &e->xi;
+    q->jit_head = true;
     if (VC4_UNLIKELY(xi->form == VC4_XI_RESERVED)) {
         vc4_v3d_fault(v, q, "invalid instruction (reserved encoding)");
         return VC4_QPU_STEP_FAULT;
@@ -1352,8 +1373,11 @@ static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
     /* the fast path unless a rule may apply (qpu.h) */
     if (VC4_LIKELY(xi->fast != VC4_XI_FAST_NONE) && VC4_LIKELY(!(q->prev_w & xi->rmask)) &&
         !(q->sfu_left && xi->reads_r4) && !q->general_only) {
-        if (VC4_UNLIKELY(xi->unif) && !fast_uniform(v, q, xi))
-            return step_general(v, q, e);
+        if (VC4_UNLIKELY(xi->unif)) {
+            if (!fast_uniform(v, q, xi))
+                return step_general(v, q, e);
+            q->jit_head = true;
+        }
         switch (xi->fast) {
         case VC4_XI_FAST_ALU_PLAIN:
             q->prev_w = step_fast_plain(v, q, xi);
@@ -1401,20 +1425,25 @@ bool vc4_qpu_cached(struct vc4_v3d *v, uint32_t off, struct vc4_icache_entry **o
     return *out != NULL;
 }
 
-/* May the compiled block b run at pc (jit.h)?  Its words are still those
- * in the instruction cache, each current (a fetch would neither decode
- * again nor count), and its first instruction reads no register the
- * previous one wrote. */
-static inline bool block_ready(const struct vc4_v3d *v, const struct vc4_jit_block *b, uint32_t pc, uint64_t prev_w,
-                               uint64_t left)
+/* May the compiled block b run from its instruction o, at pc (jit.h)?
+ * Its words from there on are still those in the instruction cache, each
+ * current (a fetch would neither decode again nor count: unchanged while
+ * neither memory nor the cache has changed since the last look), and the
+ * instruction reads no register the previous one wrote. */
+static inline bool block_ready(struct vc4_v3d *v, struct vc4_jit_block *b, unsigned o, uint32_t pc, uint64_t prev_w)
 {
-    if (b->n > left || (prev_w & b->rmask0))
+    if (prev_w & b->rmask[o])
         return false;
-    for (uint32_t i = 1; i < b->n; i++) {
-        const struct vc4_icache_entry *e = cached(v->icache.s, pc + i * VC4_QPU_INSTR_BYTES, v->code_gen);
+    if (b->verified_gen == v->code_gen && b->verified_decodes == v->stats.decodes)
+        return true;
+    uint32_t first = pc - o * VC4_QPU_INSTR_BYTES;
+    for (uint32_t i = 0; i < b->n; i++) {
+        const struct vc4_icache_entry *e = cached(v->icache.s, first + i * VC4_QPU_INSTR_BYTES, v->code_gen);
         if (!e || e->word != b->words[i])
             return false;
     }
+    b->verified_gen = v->code_gen;
+    b->verified_decodes = v->stats.decodes;
     return true;
 }
 
@@ -1447,17 +1476,21 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
     struct vc4_jit *jit = v->alu == &vc4_alu_kernels_host ? v->jit : NULL;
     bool head = jit != NULL;
     for (;;) {
-        if (VC4_UNLIKELY(head) && !busy) {
-            head = false;
+        if (VC4_UNLIKELY(jit != NULL) && !busy && (e->jit || (head && !e->jit_none))) {
             struct vc4_jit_block *b = e->jit;
-            if (!b && !e->jit_none)
+            unsigned o = e->jit_off;
+            if (!b) {
                 b = vc4_jit_heat(v, e, pc & VC4_BUS_OFFSET_MASK);
-            if (b && e->word == b->words[0] && block_ready(v, b, pc, prev_w, left)) {
-                prev_w = b->run((unsigned char *)q);
+                o = 0;
+            }
+            head = false;
+            if (b && block_ready(v, b, o, pc, prev_w)) {
+                unsigned m = b->n - o < left ? b->n - o : (unsigned)left;
+                prev_w = b->run((unsigned char *)q, o, o + m);
                 jit->stats.runs++;
-                jit->stats.instructions += b->n;
-                pc += b->n * VC4_QPU_INSTR_BYTES;
-                left -= b->n;
+                jit->stats.instructions += m;
+                pc += m * VC4_QPU_INSTR_BYTES;
+                left -= m;
                 if (left == 0)
                     break;
                 e = cached(v->icache.s, pc, v->code_gen);
@@ -1674,6 +1707,77 @@ static void wake_blocked(const struct vc4_v3d *v, struct sleepers *z, bool sema,
             wake(z, k);
 }
 
+#define BLOCKS_BACKOFF_MAX 64u
+
+/* After qs[k] stepped (only while compiled blocks may run): a QPU at a
+ * head (qpu.h jit_head) counts it towards compiling its block. */
+static inline void track_head(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    if (VC4_LIKELY(!q->jit_head))
+        return;
+    q->jit_head = false;
+    struct vc4_icache_entry *h = cached(v->icache.s, q->pc, v->code_gen);
+    if (h && !h->jit && !h->jit_none && h->xi.fast != VC4_XI_FAST_NONE)
+        vc4_jit_heat(v, h, q->pc & VC4_BUS_OFFSET_MASK);
+}
+
+/*
+ * Compiled blocks on several QPUs (jit.h): when every awake QPU is inside a
+ * ready compiled block with no delay pipeline moving and no stall, each runs
+ * the next m instructions of its block at once, m the fewest any has left
+ * (and no more than the cycles to the first timed wake or the budget).  The
+ * lock-step would run the same instructions in the same m cycles: they
+ * touch only their own QPU's registers and flags, fetch only cache entries
+ * found current (no decode, so no cache entry changes under another QPU),
+ * write no memory, change no semaphore, so no sleeper wakes and nothing one
+ * QPU does in those cycles can be seen by another.  Results, counts,
+ * statistics and diagnostics are those of stepping them (test_qpu_sleep).
+ * Returns the cycles run (0: not now).
+ */
+static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_t max_cycles)
+{
+    struct vc4_jit_block *bs[VC4_V3D_MAX_QPUS];
+    uint8_t os[VC4_V3D_MAX_QPUS];
+    uint64_t m = (z->next_wake < max_cycles ? z->next_wake : max_cycles) - c;
+    for (unsigned k = 0; k < z->n; k++) {
+        if (!(z->awake & (1u << k)))
+            continue;
+        struct vc4_qpu *q = z->qs[k];
+        struct vc4_icache_entry *e = cached(v->icache.s, q->pc, v->code_gen);
+        if (!e)
+            return 0;
+        if (!e->jit || q->pending || q->stall_until > q->time || q->general_only || q->step_only ||
+            !block_ready(v, e->jit, e->jit_off, q->pc, q->prev_w))
+            return 0;
+        bs[k] = e->jit;
+        os[k] = e->jit_off;
+        if (e->jit->n - e->jit_off < m)
+            m = e->jit->n - e->jit_off;
+    }
+    if (m < 2)
+        return 0;
+    for (unsigned k = 0; k < z->n; k++) {
+        if (!(z->awake & (1u << k)))
+            continue;
+        struct vc4_qpu *q = z->qs[k];
+        catch_up(v, z, k, c);
+        q->prev_w = bs[k]->run((unsigned char *)q, os[k], os[k] + (unsigned)m);
+        q->pc += (uint32_t)m * VC4_QPU_INSTR_BYTES;
+        q->time += m;
+        q->instructions += m;
+        v->stats.instructions += m;
+        q->state = VC4_EMU_QPU_RUNNING;
+        q->blocked_on = NULL;
+        v->jit->stats.runs++;
+        v->jit->stats.instructions += m;
+        if (os[k] + m == bs[k]->n) { /* the block ended: a head */
+            q->jit_head = true;
+            track_head(v, q);
+        }
+    }
+    return m;
+}
+
 QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                                     bool *end, uint64_t idle)
 {
@@ -1682,6 +1786,8 @@ QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
     z.awake = (uint32_t)((1u << nact) - 1);
     z.next_wake = WAKE_NEVER;
     z.last_sleep = 0;
+    bool blocks = v->jit && v->alu == &vc4_alu_kernels_host;
+    uint64_t blocks_from = 0, backoff = 1;
     bool plain = true; /* nobody asleep, nobody waiting long lately: the reference's cycle */
     for (unsigned k = 0; k < nact; k++) {
         z.qs[k] = &v->qpu[act[k]];
@@ -1696,6 +1802,19 @@ QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
             /* all wait: on to the first timed wake, or to the budget */
             c = z.next_wake < max_cycles ? z.next_wake : max_cycles;
             continue;
+        }
+        if (blocks && (z.awake & (z.awake - 1)) != 0 && c >= blocks_from) {
+            uint64_t ran = run_blocks(v, &z, c, max_cycles);
+            if (ran) {
+                c += ran;
+                backoff = 1;
+                continue;
+            }
+            /* (not all in blocks: look again later, the later the longer
+             * it has not paid; entering mid-block loses nothing) */
+            blocks_from = c + backoff;
+            if (backoff < BLOCKS_BACKOFF_MAX)
+                backoff *= 2;
         }
         if ((z.awake & (z.awake - 1)) == 0) {
             /* one awake: its fast-path run up to the first timed wake */
@@ -1717,6 +1836,8 @@ QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
             for (unsigned k = 0; k < nact; k++) {
                 struct vc4_qpu *q = z.qs[k];
                 enum vc4_qpu_step r = step(v, q);
+                if (blocks)
+                    track_head(v, q);
                 if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED)) {
                     if (!step_after(v, q, r, end)) {
                         count_cycles(v, idle, c + 1, c);
@@ -1742,6 +1863,8 @@ QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
             uint32_t sgen = v->sema.sema_gen, mgen = v->sema.mutex_gen;
             uint64_t cgen = v->code_gen, dec = v->stats.decodes;
             enum vc4_qpu_step r = step(v, q);
+            if (blocks)
+                track_head(v, q);
             if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED)) {
                 if (!step_after(v, q, r, end)) {
                     /* stopped in this cycle: the sleepers before k had it counted */

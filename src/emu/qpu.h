@@ -133,7 +133,8 @@ struct vc4_icache_entry {
     uint16_t warned;   /* rule warnings already given at this address */
     uint16_t jit_heat; /* times run_fast reached this address as a block head (jit.h) */
     bool jit_none;     /* the head is settled: jit or nothing */
-    struct vc4_jit_block *jit; /* the compiled block that starts here, or NULL */
+    uint8_t jit_off;   /* ... this instruction's place in it */
+    struct vc4_jit_block *jit; /* a compiled block holding this instruction, or NULL */
     struct vc4_qpu_xi xi;
     struct vc4_qpu_instr in;
 };
@@ -156,6 +157,7 @@ struct vc4_icache_slot {
 struct vc4_icache {
     struct vc4_icache_slot *s;
     uint64_t valid_from; /* entries with gen < valid_from are empty */
+    uint32_t lo, hi;     /* RAM offsets [lo, hi) hold every word filled since the clear (lo > hi: none) */
 };
 
 /*
@@ -242,6 +244,8 @@ struct vc4_qpu {
     bool user;                 /* running a user program from the SRQ */
     bool general_only;         /* never take the fast path (tests compare the two) */
     bool step_only;            /* one instruction per step(), never run_fast (tests) */
+    bool jit_head;             /* the next instruction is a block head (jit.h): after the general
+                                * path, a uniform read, a branch landing, the program's start */
 
     /* Operand sources, all inside this struct so that the execution record
      * can name each operand by its offset here: the accumulators, the
@@ -275,6 +279,10 @@ void vc4_icache_fini(struct vc4_icache *c, const struct vc4_allocator *alloc);
 void vc4_icache_clear(struct vc4_icache *c, uint64_t *code_gen);
 /* Whether entry e holds a decoded word (was filled since the last clear). */
 bool vc4_icache_live(const struct vc4_icache *c, const struct vc4_icache_entry *e);
+/* Memory [bus, bus + span) was written: when it may hold a cached
+ * instruction word, *code_gen moves on (every cached word is compared with
+ * memory again at its next fetch); elsewhere nothing can have changed. */
+void vc4_icache_written(const struct vc4_icache *c, uint64_t *code_gen, uint32_t bus, uint64_t span);
 
 void vc4_qpu_reset(struct vc4_qpu *q, unsigned num);
 /* Start a program owned by port's owner (registers keep their contents, as

@@ -645,6 +645,8 @@ unsigned vc4_vpm_st_addr(struct vc4_vpm *v, struct vc4_mem *mem, unsigned qpu, u
         maddr += row_bytes + stride;
     }
     uint64_t bytes = (uint64_t)units * row_bytes;
+    v->vdw_last_bus = bus;
+    v->vdw_last_span = (uint64_t)units * ((uint64_t)row_bytes + stride);
     uint64_t start = now > v->vdw_free_at ? now : v->vdw_free_at;
     if (start > now)
         c.ev |= VC4_VPM_EV_DMA_BUSY;

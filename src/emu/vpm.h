@@ -213,6 +213,8 @@ struct vc4_vpm {
     uint32_t user_rsv;    /* VPMBASE.VPMURSV as last written (stored; not enforced) */
     struct vc4_vpm_qpu q[VC4_VPM_MAX_QPUS];
     uint64_t vdw_free_at; /* the single VDW engine is busy until this cycle */
+    uint32_t vdw_last_bus;   /* the last VDW store wrote within [bus, bus + span) (a superset): */
+    uint64_t vdw_last_span; /* cached instructions there are checked again (qpu.c) */
     uint64_t vdr_free_at; /* the single VDR engine likewise */
     struct vc4_vpm_stats stats;
 };

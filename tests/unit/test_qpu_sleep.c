@@ -146,6 +146,7 @@ struct outcome {
     uint64_t sched_cycle;
     uint8_t mem[0x20000];
     struct harness_diags d;
+    uint64_t jit_instructions; /* (not compared) */
 };
 
 static bool assemble(const struct text *t, uint32_t base, uint8_t *out, size_t *n)
@@ -174,13 +175,18 @@ struct setup {
     size_t len[2];
     unsigned qpus, programs, iters[16];
     uint64_t budget;
+    bool one_code; /* every program runs CODE_A (no cache slots shared with CODE_B) */
 };
 
-static void run(const struct setup *s, bool cycle_by_cycle, struct outcome *o)
+/* jit: with compiled blocks (src/emu/jit.c), each compiled the first time
+ * its head is reached; they run on several QPUs at once (qpu.c run_blocks). */
+static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struct outcome *o)
 {
     memset(o, 0, sizeof *o);
     struct vc4_emu_options opt = {.mem_size = MEM, .num_qpus = s->qpus, .sink = harness_sink(&o->d),
-                                  .cycle_by_cycle = cycle_by_cycle};
+                                  .cycle_by_cycle = cycle_by_cycle,
+                                  .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 1,
+                                  .jit_dir = "jit-cache"};
     struct vc4_emu *e = vc4_emu_create(&opt);
     if (!e)
         return;
@@ -191,7 +197,7 @@ static void run(const struct setup *s, bool cycle_by_cycle, struct outcome *o)
         vc4_emu_mem_write(e, DATA + i, &f, 4);
     }
     for (unsigned p = 0; p < s->programs; p++) {
-        bool b = p % 3 == 2;
+        bool b = p % 3 == 2 && !s->one_code;
         uint32_t u[5] = {DATA + 64 * (p % 5), DATA + 0x8000 + 64 * p, s->iters[p], p % 8,
                          b ? CODE_A : CODE_B};
         vc4_emu_mem_write(e, UNIFS + 32 * p, u, sizeof u);
@@ -210,10 +216,19 @@ static void run(const struct setup *s, bool cycle_by_cycle, struct outcome *o)
     o->sema = v->sema;
     o->sema.sema_gen = o->sema.mutex_gen = 0; /* (bookkeeping for the sleepers, not machine state) */
     o->sched_cycle = v->sched.cycle;
+    struct vc4_emu_jit_stats js;
+    vc4_emu_jit_stats(e, &js);
+    o->jit_instructions = js.instructions;
+
     vc4_emu_mem_read(e, CODE_A, o->mem, 0x4000);
     vc4_emu_mem_read(e, CODE_B, o->mem + 0x4000, 0x4000);
     vc4_emu_mem_read(e, DATA + 0x8000, o->mem + 0x8000, 0x18000);
     vc4_emu_destroy(e);
+}
+
+static void run(const struct setup *s, bool cycle_by_cycle, struct outcome *o)
+{
+    run_with(s, cycle_by_cycle, false, o);
 }
 
 /* The QPU state compared field by field (the struct has padding). */
@@ -267,7 +282,9 @@ static void test_sleep_matches_cycle_by_cycle(void)
     static struct setup s;
     static struct outcome sleeping, stepped;
     static struct text t;
-    unsigned differ = 0, ok = 0, timeouts = 0, faults = 0, skipped = 0;
+    unsigned differ = 0, ok = 0, timeouts = 0, faults = 0, skipped = 0, jit_differ = 0;
+    uint64_t jit_instructions = 0;
+    static struct outcome compiled;
     for (unsigned seed = 0; seed < 160; seed++) {
         bool ok_asm = true;
         for (int g = 0; g < 2; g++) {
@@ -284,6 +301,11 @@ static void test_sleep_matches_cycle_by_cycle(void)
         run(&s, true, &stepped);
         if (!same(&sleeping, &stepped, seed))
             differ++;
+        if (seed % 4 == 0) { /* (every fourth: each block is a compiler run) */
+            run_with(&s, false, true, &compiled);
+            jit_differ += !same(&compiled, &stepped, 1000 + seed);
+            jit_instructions += compiled.jit_instructions;
+        }
         ok += sleeping.st[1] == VC4_OK;
         timeouts += sleeping.st[0] == VC4_ERR_TIMEOUT;
         faults += sleeping.st[0] == VC4_ERR_FAULT || sleeping.st[1] == VC4_ERR_FAULT;
@@ -292,6 +314,9 @@ static void test_sleep_matches_cycle_by_cycle(void)
     printf("%u sets: %u ran to their end, %u stopped at the first budget, %u faulted, %u waited\n", 160u, ok,
            timeouts, faults, skipped);
     CHECK_EQ_INT(differ, 0);
+    printf("with compiled blocks: %llu instructions ran compiled\n", (unsigned long long)jit_instructions);
+    CHECK_EQ_INT(jit_differ, 0);
+    CHECK(jit_instructions > 100);
     CHECK(ok > 20);        /* many sets run to their end ... */
     CHECK(timeouts > 20);  /* ... some stop at the first budget, and resume */
     CHECK(skipped > 100);  /* and QPUs waited */
@@ -334,6 +359,48 @@ static void test_contended_mutex_dma(void)
     CHECK(sleeping.stats.stall_cycles > sleeping.stats.cycles * 6); /* over half the QPU cycles wait */
 }
 
+/* Twelve QPUs running ALU stretches in loops of different lengths, then a
+ * TMU read and the mutex around a VDW store (the results, in memory),
+ * with compiled blocks run on all of them at once (qpu.c run_blocks),
+ * stopped by budgets anywhere: the reference's outcome, and most of the
+ * ALU work ran compiled. */
+static void test_blocks_on_twelve_qpus(void)
+{
+    static struct setup s;
+    static struct outcome compiled, stepped;
+    static struct text t;
+    t.n = 0;
+    put(&t, "%s"
+            "fadd r2, r2, r3\nfmul r3, r2, r2\nadd r0, r3, r1\nfsub.setf r0, r0, r2\nfadd.ifn r2, r2, r0\n"
+            "mul24 r3, r3, 3\nv8adds r0, r2, r3\nitof r3, r3\nmov rb5, r2\nfmax r2, r2, r3\n"
+            "mov r0, ra3\n"
+            "fmul r3, r2, r2\nfadd r2, r2, r3\nadd r0, r3, r1\nfsub r3, r0, r2\nfmul r2, r2, r2\n"
+            "sub.setf ra3, ra3, 1\nbrr.anynz -, r:loop\nnop\nnop\nnop\n"
+            "add t0s, ra0, r1\nnop; nop; ldtmu0\nfadd r2, r2, r4\n"
+            "mov -, mutex\nmov vw_setup, rb0\nmov vpm, r3\nmov vw_setup, rb1\nmov vw_addr, ra2\nmov -, vw_wait\n"
+            "mov mutex, 0\n"
+            "nop; thrend\nnop\nnop\n", PROLOGUE);
+    CHECK(assemble(&t, CODE_A, s.code[0], &s.len[0]));
+    CHECK(assemble(&t, CODE_B, s.code[1], &s.len[1]));
+    s.qpus = 12;
+    s.programs = 12;
+    s.one_code = true;
+    for (unsigned p = 0; p < 16; p++)
+        s.iters[p] = 10 + p;
+    unsigned differ = 0;
+    for (uint64_t budget = 5; budget < 40000; budget = budget * 3 + 11) {
+        s.budget = budget;
+        run_with(&s, false, true, &compiled);
+        run(&s, true, &stepped);
+        differ += !same(&compiled, &stepped, (unsigned)budget);
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK(compiled.st[1] == VC4_OK);
+    printf("twelve QPUs: %llu of %llu instructions ran compiled\n", (unsigned long long)compiled.jit_instructions,
+           (unsigned long long)compiled.stats.instructions);
+    CHECK(compiled.jit_instructions * 4 > compiled.stats.instructions); /* a good part ran compiled */
+}
+
 /* Every QPU waits on a semaphore nobody releases: the budget ends the run
  * at once (one jump), with the reference's counts and timeout report. */
 static void test_deadlock_jumps_to_budget(void)
@@ -356,4 +423,5 @@ static void test_deadlock_jumps_to_budget(void)
     CHECK_CONTAINS(sleeping.d.text, "semaphore acquire");
 }
 
-TEST_LIST(test_sleep_matches_cycle_by_cycle, test_contended_mutex_dma, test_deadlock_jumps_to_budget)
+TEST_LIST(test_sleep_matches_cycle_by_cycle, test_contended_mutex_dma, test_blocks_on_twelve_qpus,
+          test_deadlock_jumps_to_budget)
