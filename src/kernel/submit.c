@@ -134,6 +134,17 @@ static struct vc4k_bo *use_bo(struct exec *e, uint32_t i, int64_t at, const char
 
 /* ---- the binning list ----------------------------------------------------- */
 
+/* The packet at pkt (p its view) written again from its typed struct by the
+ * table's packer: what the kernel changed goes in by field. */
+static int repack(struct exec *e, const struct vc4_cl_packet_view *p, const void *s, uint8_t *pkt)
+{
+    uint64_t v[VC4_CL_MAX_FIELDS];
+    vc4_cl_struct_to_values(&p->desc->layout, s, v);
+    if (vc4_cl_pack(p->opcode, v, pkt, &e->k->sink) != VC4_OK)
+        return -EINVAL; /* not reached: every value the kernel sets fits its field */
+    return 0;
+}
+
 /* The Tile Binning Mode Configuration at pkt (the copy in the exec BO, p
  * its view) after the shared rules found faults kf: the kernel's own tile
  * memory and block sizes go in (validate_tile_binning_config). */
@@ -152,9 +163,9 @@ static int bin_config(struct exec *e, const struct vc4_cl_packet_view *p, uint8_
         /* the message shows the flags byte as the kernel's does: the byte
          * that holds the table's double_buffer_non_ms field */
         const struct vc4_cl_layout *l = &p->desc->layout;
-        const struct vc4_cl_field_desc *f = &l->fields[vc4_cl_field_index(l, "double_buffer_non_ms")];
+        int fi = vc4_cl_field_index(l, "double_buffer_non_ms");
         return reject(e, VC4_RULE_KERNEL_BIN_FLAGS, at, "binning flags 0x%02x (double buffer or 64-bit)",
-                      p->payload[f->offset]);
+                      fi >= 0 ? p->payload[l->fields[fi].offset] : 0u);
     }
     uint32_t tiles = (uint32_t)e->tiles_x * e->tiles_y;
     e->tile_alloc_offset = (tiles * TILE_STATE_BYTES + VC4K_PAGE - 1) & ~(VC4K_PAGE - 1);
@@ -171,11 +182,7 @@ static int bin_config(struct exec *e, const struct vc4_cl_packet_view *p, uint8_
     cfg.tile_alloc_addr = e->tile_paddr + e->tile_alloc_offset;
     cfg.tile_alloc_size = alloc;
     cfg.tsda_addr = e->tile_paddr;
-    uint64_t v[VC4_CL_MAX_FIELDS];
-    vc4_cl_struct_to_values(&p->desc->layout, &cfg, v);
-    if (vc4_cl_pack(VC4_CL_TILE_BINNING_MODE_CONFIG, v, pkt, &e->k->sink) != VC4_OK)
-        return -EINVAL; /* not reached: every value fits its field */
-    return 0;
+    return repack(e, p, &cfg, pkt);
 }
 
 static struct shader_state *current_state(struct exec *e, uint32_t at)
@@ -187,12 +194,10 @@ static struct shader_state *current_state(struct exec *e, uint32_t at)
     return &e->states[e->nstates - 1];
 }
 
-/* p: the view of the validated copy at pkt; dst: its payload (after the
- * opcode). */
+/* p: the view of the validated copy at pkt. */
 static int bin_packet(struct exec *e, const struct vc4_cl_packet_view *p, uint8_t *pkt, uint32_t at)
 {
     const uint32_t size = e->s->bin_cl_size;
-    uint8_t *dst = pkt + 1;
     unsigned kf = vc4_kbin_check(&e->kbin, p);
     switch (p->opcode) {
     case VC4_CL_TILE_BINNING_MODE_CONFIG:
@@ -216,8 +221,13 @@ static int bin_packet(struct exec *e, const struct vc4_cl_packet_view *p, uint8_
         e->found_flush = true;
         return 0;
     case VC4_CL_INDEXED_PRIMITIVE_LIST: {
-        uint32_t length = vc4_le32(dst + 1), offset = vc4_le32(dst + 5), max_index = vc4_le32(dst + 9);
-        uint32_t index_size = (dst[0] >> 4) ? 2 : 1;
+        struct vc4_cl_indexed_primitive_list ip;
+        if (vc4_cl_decode_indexed_primitive_list(p, &ip) != VC4_OK)
+            return -EINVAL; /* not reached: validate_bin hands over whole packets */
+        /* the address is an offset in the index BO; any index type but
+         * 8-bit counts as 2 bytes an index (validate_indexed_prim_list) */
+        uint32_t length = ip.length, offset = ip.index_addr, max_index = ip.max_index;
+        uint32_t index_size = ip.index_type != VC4_CL_INDEX_8BIT ? 2 : 1;
         struct shader_state *st = current_state(e, at);
         if (!st)
             return -EINVAL;
@@ -230,11 +240,14 @@ static int bin_packet(struct exec *e, const struct vc4_cl_packet_view *p, uint8_
             return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, at,
                           "%u indices of %u bytes at offset %u run past the %u-byte index BO", length,
                           index_size, offset, ib->size);
-        vc4_st32(dst + 5, ib->paddr + offset);
-        return 0;
+        ip.index_addr = ib->paddr + offset;
+        return repack(e, p, &ip, pkt);
     }
     case VC4_CL_VERTEX_ARRAY_PRIMITIVES: {
-        uint32_t length = vc4_le32(dst + 1), base = vc4_le32(dst + 5);
+        struct vc4_cl_vertex_array_primitives va;
+        if (vc4_cl_decode_vertex_array_primitives(p, &va) != VC4_OK)
+            return -EINVAL; /* not reached */
+        uint32_t length = va.length, base = va.first_index;
         struct shader_state *st = current_state(e, at);
         if (!st)
             return -EINVAL;
@@ -262,12 +275,8 @@ static int bin_packet(struct exec *e, const struct vc4_cl_packet_view *p, uint8_
         /* the record's place in the exec BO (16-byte aligned: the BO is
          * page-aligned, the records are 16 apart), the low bits kept */
         g.record_addr = e->exec_paddr + e->shader_rec_p;
-        uint64_t v[VC4_CL_MAX_FIELDS];
-        vc4_cl_struct_to_values(&p->desc->layout, &g, v);
-        if (vc4_cl_pack(VC4_CL_GL_SHADER_STATE, v, pkt, &e->k->sink) != VC4_OK)
-            return -EINVAL; /* not reached */
         e->shader_rec_p += (uint32_t)(vc4_cl_gl_record_size(st->nattrs, st->extended) + 15u) & ~15u;
-        return 0;
+        return repack(e, p, &g, pkt);
     }
     default:
         return 0;
