@@ -22,9 +22,10 @@
  *             Flush as the very last byte after Increment Semaphore, one
  *             binning configuration without double buffering or 64-bit
  *             colour, one Start Tile Binning, GEM_HANDLES (254) accepted,
- *             GL Shader State holding only its low 4 bits; what needs the
- *             submit's BOs (index buffer bounds, records, textures) is
- *             src/kernel's (submit.c)
+ *             GL Shader State holding only its low 4 bits (the packet
+ *             rules are cl_kernel.c's, shared with the kernel stand-in);
+ *             what needs the submit's BOs (index buffer bounds, records,
+ *             textures) is src/kernel's (submit.c)
  *
  * Each problem is one diagnostic: unit "cl", loc.addr = the packet's byte
  * offset in the list, the message starts with the packet's name.
@@ -34,6 +35,7 @@
 #include <string.h>
 
 #include "cl/cl_internal.h"
+#include "cl/cl_kernel.h"
 #include "spec/rules.h"
 
 enum {
@@ -59,7 +61,8 @@ struct vstate {
     unsigned errors;
     /* binning */
     bool tbmc, stb, flush, inc_sem;
-    size_t tbmc_count, stb_count, last_off, inc_sem_off;
+    size_t last_off, inc_sem_off;
+    struct vc4_kbin kbin; /* with kernel_rules: what the kernel has seen */
     struct vc4_cl_tile_binning_mode_config bin;
     /* shader state */
     unsigned shader_op; /* 0 none, else the packet's opcode */
@@ -397,7 +400,9 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         WARN(st, p->offset, "%s: opcode %u is known from one weak source only (%s)", pk,
              (unsigned)d->opcode, d->source);
     need_list(st, p);
-    if (st->o->kernel_rules && st->list == VC4_CL_LIST_BIN && !(d->flags & VC4_CL_PF_KERNEL_BIN))
+    /* the kernel's rules broken by this packet (cl_kernel.c) */
+    unsigned kf = st->o->kernel_rules ? vc4_kbin_check(&st->kbin, p) : 0;
+    if (st->o->kernel_rules && st->list == VC4_CL_LIST_BIN && !vc4_kbin_whitelisted(d))
         RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_BIN_WHITELIST,
              "%s is not in the kernel's binning-list whitelist", pk);
     if (st->flush && st->list == VC4_CL_LIST_BIN && d->opcode != VC4_CL_HALT &&
@@ -408,7 +413,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
     case VC4_CL_TILE_BINNING_MODE_CONFIG: {
         struct vc4_cl_tile_binning_mode_config *b = &st->bin;
         vc4_cl_values_to_struct(&d->layout, v, b);
-        if (st->tbmc_count++ && st->o->kernel_rules)
+        if (kf & VC4_KBIN_SECOND_CONFIG)
             RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_ONE_BIN_CONFIG,
                  "%s: more than one in a binning list", pk);
         st->tbmc = true;
@@ -434,7 +439,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
                     "%llu tiles (%llu bytes)",
                     pk, b->tile_alloc_size, (unsigned long long)tiles, (unsigned long long)initial);
         }
-        if (st->o->kernel_rules && (b->double_buffer_non_ms || b->tile_buffer_64bit))
+        if (kf & VC4_KBIN_CONFIG_FLAGS)
             RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_BIN_FLAGS,
                  "%s: double-buffer and 64-bit tile buffer are rejected by the kernel", pk);
         break;
@@ -443,7 +448,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         if (!st->tbmc)
             RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_ORDER_BIN_CONFIG,
                  "%s before Tile Binning Mode Configuration", pk);
-        if (st->stb_count++ && st->o->kernel_rules)
+        if (kf & VC4_KBIN_SECOND_START)
             RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_ONE_START_BINNING,
                  "%s: more than one in a binning list", pk);
         st->stb = true;
@@ -484,7 +489,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         if (st->o->kernel_rules && st->list == VC4_CL_LIST_BIN) {
             /* the kernel fills in the record address: the packet holds
              * only the low bits (validate_gl_shader_state) */
-            if (s.record_addr)
+            if (kf & VC4_KBIN_SHADER_STATE_ADDR)
                 RULE(st, VC4_ERROR, p->offset, VC4_RULE_KERNEL_GL_SHADER_STATE,
                      "%s: 0x%08x: only the attribute count and extended bits may be set; the kernel supplies "
                      "the record address", pk, s.record_addr);
@@ -718,26 +723,24 @@ static unsigned guess_list(const uint8_t *data, size_t size)
     return 0;
 }
 
-/* Linux vc4_packet.h VC4_PACKET_GEM_HANDLES: in a binning list handed to
- * the kernel, 254 and two u32 indices into the submit's BO list name the BOs
- * of the packets after it (the index buffer); the kernel drops it while
- * copying the list (vc4_validate.c validate_gem_handles).  With kernel_rules
- * it is stepped over here; true when r moved past one (or hit the end). */
-#define KERNEL_GEM_HANDLES 254
-#define KERNEL_GEM_HANDLES_BYTES 9u
+/* The kernel's GEM handles packet (cl_kernel.h VC4_KBIN_GEM_HANDLES): in a
+ * binning list handed to the kernel it names BOs and is no hardware packet.
+ * With kernel_rules it is stepped over here; true when r moved past one (or
+ * hit the end). */
 static bool kernel_gem_handles(struct vstate *st, struct vc4_cl_reader *r)
 {
     if (!st->o->kernel_rules || st->list != VC4_CL_LIST_BIN || r->error != VC4_CL_LEN_OK || r->pos >= r->size ||
-        st->data[r->pos] != KERNEL_GEM_HANDLES)
+        st->data[r->pos] != VC4_KBIN_GEM_HANDLES)
         return false;
-    if (r->size - r->pos < KERNEL_GEM_HANDLES_BYTES) {
+    uint32_t idx[2];
+    if (!vc4_kbin_gem_handles(st->data + r->pos, r->size - r->pos, idx)) {
         RULE(st, VC4_ERROR, r->pos, VC4_RULE_CL_TRUNCATED,
              "GEM handles (the kernel's packet 254): truncated: needs %u bytes, the list has %zu left",
-             KERNEL_GEM_HANDLES_BYTES, r->size - r->pos);
+             (unsigned)VC4_KBIN_GEM_HANDLES_BYTES, r->size - r->pos);
         r->pos = r->size;
         return true;
     }
-    r->pos += KERNEL_GEM_HANDLES_BYTES;
+    r->pos += VC4_KBIN_GEM_HANDLES_BYTES;
     return true;
 }
 
@@ -771,7 +774,7 @@ enum vc4_status vc4_cl_validate(const uint8_t *data, size_t size,
         if (kernel_gem_handles(&st, &r)) { /* the kernel's pseudo packet: no hardware packet */
             any = true;
             last = end_off = r.pos;
-            last_op = KERNEL_GEM_HANDLES;
+            last_op = VC4_KBIN_GEM_HANDLES;
             continue;
         }
         if (!vc4_cl_next(&r, &p))

@@ -12,13 +12,20 @@
  *    (cl_packets.c VC4_CL_PF_KERNEL_BIN, plus GEM_HANDLES) is accepted;
  *    GEM_HANDLES (254, 9 bytes: two u32 indices into the submit's BO list)
  *    is not copied: it names the BOs the next packets use;
+ *  - the rules on the packets themselves (one Tile Binning Mode
+ *    Configuration with tiles and without double buffering or 64-bit
+ *    colour, Start Tile Binning once and after it, GL Shader State with
+ *    only its low 4 bits) are src/cl/cl_kernel.c's, which `vc4kit cl
+ *    validate --kernel` applies too; the wording and the stop at the first
+ *    are this file's;
  *  - Tile Binning Mode Configuration: the kernel supplies the tile state
  *    array (48 bytes a tile) and the tile allocation memory (32 bytes a
- *    tile rounded up to 256, plus 1 MiB; vc4k_options.tile_alloc_extra), forces auto-initialised state,
- *    32-byte initial and 128-byte further blocks, and rejects double
- *    buffering and 64-bit colour;
- *  - Start Tile Binning once, after the configuration; Increment Semaphore
- *    as the next-to-last byte and Flush as the last;
+ *    tile rounded up to 256, plus 1 MiB; vc4k_options.tile_alloc_extra),
+ *    forces auto-initialised state, 32-byte initial and 128-byte further
+ *    blocks (validate_tile_binning_config); the packet is rewritten through
+ *    the packet table (decoded, fields set, packed again);
+ *  - Increment Semaphore as the next-to-last byte and Flush as the last
+ *    (validate_increment_semaphore, validate_flush: validate_bin_pos);
  *  - Indexed Primitive List: the index buffer is GEM_HANDLES[0]; its offset
  *    becomes a bus address after a bounds check; the largest index
  *    (max_index) is kept per shader state for the attribute checks; Vertex
@@ -41,54 +48,34 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "cl/cl_kernel.h"
 #include "kernel/kernel_internal.h"
 #include "spec/rules.h"
 #include "spec/tex_spec.h"
 #include "vc4kit/tex.h"
 #include "vc4kit/cl.h"
 
-/* Linux vc4_packet.h: a kernel-only packet naming the BOs of the packets
- * after it. */
-#define VC4K_PACKET_GEM_HANDLES 254
-#define VC4K_GEM_HANDLES_SIZE 9
-
-/* Tile Binning Mode Configuration payload (vc4_packet.h, bytes after the
- * opcode) and its flags. */
-enum {
-    BIN_CFG_TILE_ALLOC_ADDR = 0,
-    BIN_CFG_TILE_ALLOC_SIZE = 4,
-    BIN_CFG_TILE_STATE_ADDR = 8,
-    BIN_CFG_WIDTH = 12,
-    BIN_CFG_HEIGHT = 13,
-    BIN_CFG_FLAGS = 14,
-};
-#define BIN_CFG_MS_MODE_4X (1u << 0)
-#define BIN_CFG_TILE_BUFFER_64BIT (1u << 1)
-#define BIN_CFG_AUTO_INIT_TSDA (1u << 2)
-#define BIN_CFG_INIT_BLOCK_SIZE_MASK (3u << 3) /* 0 = 32 bytes */
-#define BIN_CFG_BLOCK_SIZE_MASK (3u << 5)
-#define BIN_CFG_BLOCK_SIZE_128 (2u << 5)
-#define BIN_CFG_DB_NON_MS (1u << 7)
-
+/* The kernel's tile memory (vc4_validate.c validate_tile_binning_config):
+ * the tile state data array, 48 bytes a tile (facts §4.1), and one initial
+ * block a tile, of the 32 bytes it sets as the initial block size. */
 #define TILE_STATE_BYTES 48u   /* per tile */
-#define TILE_INITIAL_BLOCK 32u /* per tile */
+#define TILE_INITIAL_BLOCK 32u /* per tile: VC4_CL_BLOCK_32 */
 
 /* Shader record: code / uniforms address offsets, FS flags (vc4_packet.h
- * VC4_SHADER_FLAG_*), the attribute array. */
+ * VC4_SHADER_FLAG_*); the attribute records and stride words are at the cl
+ * table's VC4_CL_GL_RECORD_FIXED / VC4_CL_GL_EXT_STRIDE_OFFSET. */
 static const uint32_t shader_code_offset[3] = {4, 16, 28}; /* fs, vs, cs */
 #define SHADER_FLAG_FS_SINGLE_THREAD (1u << 0)
-#define REC_ATTR_BASE 36u
-#define REC_ATTR_STRIDE 8u
-#define REC_EXT_STRIDE_BASE 100u
 
 /* Binner overflow memory: the kernel hands out 512 KiB slots of its binner
  * BO (vc4_v3d.c bin_alloc_size); vc4kit gives 1 MiB BOs, at most 64 a job. */
 #define VC4K_OVERFLOW_BYTES (1024u * 1024u)
 #define VC4K_MAX_OVERFLOW 64u
 
-struct shader_state {
-    uint32_t addr; /* the packet's low 4 bits */
-    uint32_t max_index;
+struct shader_state { /* a GL Shader State packet */
+    unsigned nattrs;    /* attribute arrays, 1..8 */
+    bool extended;      /* extended record (stride words) */
+    uint32_t max_index; /* the largest index its primitives use */
 };
 
 struct exec {
@@ -99,7 +86,8 @@ struct exec {
     uint32_t exec_paddr, exec_size;
     uint32_t bin_end;               /* validated binning list bytes */
     uint32_t bo_index[2];
-    bool found_config, found_start, found_sema, found_flush;
+    struct vc4_kbin kbin; /* the packet rules' state (cl_kernel.h) */
+    bool found_sema, found_flush;
     uint8_t tiles_x, tiles_y;
     uint32_t tile_handle, tile_paddr, tile_alloc_offset;
     struct shader_state *states;
@@ -146,27 +134,39 @@ static struct vc4k_bo *use_bo(struct exec *e, uint32_t i, int64_t at, const char
 
 /* ---- the binning list ----------------------------------------------------- */
 
-static uint32_t rec_size(uint32_t bits)
+/* The packet at pkt (p its view) written again from its typed struct by the
+ * table's packer: what the kernel changed goes in by field. */
+static int repack(struct exec *e, const struct vc4_cl_packet_view *p, const void *s, uint8_t *pkt)
 {
-    uint32_t n = bits & 7u;
-    if (n == 0)
-        n = 8;
-    return (bits & 8u) ? REC_EXT_STRIDE_BASE + 4u * n : REC_ATTR_BASE + REC_ATTR_STRIDE * n;
+    uint64_t v[VC4_CL_MAX_FIELDS];
+    vc4_cl_struct_to_values(&p->desc->layout, s, v);
+    if (vc4_cl_pack(p->opcode, v, pkt, &e->k->sink) != VC4_OK)
+        return -EINVAL; /* not reached: every value the kernel sets fits its field */
+    return 0;
 }
 
-static int bin_config(struct exec *e, uint8_t *dst, uint32_t at)
+/* The Tile Binning Mode Configuration at pkt (the copy in the exec BO, p
+ * its view) after the shared rules found faults kf: the kernel's own tile
+ * memory and block sizes go in (validate_tile_binning_config). */
+static int bin_config(struct exec *e, const struct vc4_cl_packet_view *p, uint8_t *pkt, unsigned kf, uint32_t at)
 {
-    if (e->found_config)
+    struct vc4_cl_tile_binning_mode_config cfg;
+    if (kf & VC4_KBIN_SECOND_CONFIG)
         return reject(e, VC4_RULE_KERNEL_ONE_BIN_CONFIG, at, "a second Tile Binning Mode Configuration");
-    e->found_config = true;
-    e->tiles_x = dst[BIN_CFG_WIDTH];
-    e->tiles_y = dst[BIN_CFG_HEIGHT];
-    uint8_t flags = dst[BIN_CFG_FLAGS];
-    if (e->tiles_x == 0 || e->tiles_y == 0)
+    if (vc4_cl_decode_tile_binning_mode_config(p, &cfg) != VC4_OK)
+        return -EINVAL; /* not reached: validate_bin hands over whole packets */
+    e->tiles_x = (uint8_t)cfg.width_tiles;
+    e->tiles_y = (uint8_t)cfg.height_tiles;
+    if (kf & VC4_KBIN_NO_TILES)
         return reject(e, VC4_RULE_KERNEL_BIN_FLAGS, at, "binning %ux%u tiles", e->tiles_x, e->tiles_y);
-    if (flags & (BIN_CFG_DB_NON_MS | BIN_CFG_TILE_BUFFER_64BIT))
+    if (kf & VC4_KBIN_CONFIG_FLAGS) {
+        /* the message shows the flags byte as the kernel's does: the byte
+         * that holds the table's double_buffer_non_ms field */
+        const struct vc4_cl_layout *l = &p->desc->layout;
+        int fi = vc4_cl_field_index(l, "double_buffer_non_ms");
         return reject(e, VC4_RULE_KERNEL_BIN_FLAGS, at, "binning flags 0x%02x (double buffer or 64-bit)",
-                      flags);
+                      fi >= 0 ? p->payload[l->fields[fi].offset] : 0u);
+    }
     uint32_t tiles = (uint32_t)e->tiles_x * e->tiles_y;
     e->tile_alloc_offset = (tiles * TILE_STATE_BYTES + VC4K_PAGE - 1) & ~(VC4K_PAGE - 1);
     uint32_t alloc = ((tiles * TILE_INITIAL_BLOCK + 255u) & ~255u) + e->k->tile_alloc_extra;
@@ -175,12 +175,14 @@ static int bin_config(struct exec *e, uint8_t *dst, uint32_t at)
     if (!e->tile_handle)
         return -ENOMEM;
     e->tile_paddr = tb->paddr;
-    dst[BIN_CFG_FLAGS] = (uint8_t)((flags & ~(BIN_CFG_INIT_BLOCK_SIZE_MASK | BIN_CFG_BLOCK_SIZE_MASK)) |
-                                   BIN_CFG_AUTO_INIT_TSDA | BIN_CFG_BLOCK_SIZE_128);
-    vc4_st32(dst + BIN_CFG_TILE_ALLOC_ADDR, e->tile_paddr + e->tile_alloc_offset);
-    vc4_st32(dst + BIN_CFG_TILE_ALLOC_SIZE, alloc);
-    vc4_st32(dst + BIN_CFG_TILE_STATE_ADDR, e->tile_paddr);
-    return 0;
+    /* the rest (multisampling, tiles) stays as the program gave it */
+    cfg.auto_init_tsda = true;
+    cfg.initial_block_size = VC4_CL_BLOCK_32;
+    cfg.block_size = VC4_CL_BLOCK_128;
+    cfg.tile_alloc_addr = e->tile_paddr + e->tile_alloc_offset;
+    cfg.tile_alloc_size = alloc;
+    cfg.tsda_addr = e->tile_paddr;
+    return repack(e, p, &cfg, pkt);
 }
 
 static struct shader_state *current_state(struct exec *e, uint32_t at)
@@ -192,20 +194,20 @@ static struct shader_state *current_state(struct exec *e, uint32_t at)
     return &e->states[e->nstates - 1];
 }
 
-/* dst: the validated packet's payload (after the opcode). */
-static int bin_packet(struct exec *e, unsigned op, uint8_t *dst, uint32_t at)
+/* p: the view of the validated copy at pkt. */
+static int bin_packet(struct exec *e, const struct vc4_cl_packet_view *p, uint8_t *pkt, uint32_t at)
 {
     const uint32_t size = e->s->bin_cl_size;
-    switch (op) {
+    unsigned kf = vc4_kbin_check(&e->kbin, p);
+    switch (p->opcode) {
     case VC4_CL_TILE_BINNING_MODE_CONFIG:
-        return bin_config(e, dst, at);
+        return bin_config(e, p, pkt, kf, at);
     case VC4_CL_START_TILE_BINNING:
-        if (e->found_start)
+        if (kf & VC4_KBIN_SECOND_START)
             return reject(e, VC4_RULE_KERNEL_ONE_START_BINNING, at, "a second Start Tile Binning");
-        if (!e->found_config)
+        if (kf & VC4_KBIN_START_BEFORE_CONFIG)
             return reject(e, VC4_RULE_KERNEL_ONE_BIN_CONFIG, at,
                           "Start Tile Binning before the Tile Binning Mode Configuration");
-        e->found_start = true;
         return 0;
     case VC4_CL_INCREMENT_SEMAPHORE:
         if (at != size - 2)
@@ -219,8 +221,13 @@ static int bin_packet(struct exec *e, unsigned op, uint8_t *dst, uint32_t at)
         e->found_flush = true;
         return 0;
     case VC4_CL_INDEXED_PRIMITIVE_LIST: {
-        uint32_t length = vc4_le32(dst + 1), offset = vc4_le32(dst + 5), max_index = vc4_le32(dst + 9);
-        uint32_t index_size = (dst[0] >> 4) ? 2 : 1;
+        struct vc4_cl_indexed_primitive_list ip;
+        if (vc4_cl_decode_indexed_primitive_list(p, &ip) != VC4_OK)
+            return -EINVAL; /* not reached: validate_bin hands over whole packets */
+        /* the address is an offset in the index BO; any index type but
+         * 8-bit counts as 2 bytes an index (validate_indexed_prim_list) */
+        uint32_t length = ip.length, offset = ip.index_addr, max_index = ip.max_index;
+        uint32_t index_size = ip.index_type != VC4_CL_INDEX_8BIT ? 2 : 1;
         struct shader_state *st = current_state(e, at);
         if (!st)
             return -EINVAL;
@@ -233,11 +240,14 @@ static int bin_packet(struct exec *e, unsigned op, uint8_t *dst, uint32_t at)
             return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, at,
                           "%u indices of %u bytes at offset %u run past the %u-byte index BO", length,
                           index_size, offset, ib->size);
-        vc4_st32(dst + 5, ib->paddr + offset);
-        return 0;
+        ip.index_addr = ib->paddr + offset;
+        return repack(e, p, &ip, pkt);
     }
     case VC4_CL_VERTEX_ARRAY_PRIMITIVES: {
-        uint32_t length = vc4_le32(dst + 1), base = vc4_le32(dst + 5);
+        struct vc4_cl_vertex_array_primitives va;
+        if (vc4_cl_decode_vertex_array_primitives(p, &va) != VC4_OK)
+            return -EINVAL; /* not reached */
+        uint32_t length = va.length, base = va.first_index;
         struct shader_state *st = current_state(e, at);
         if (!st)
             return -EINVAL;
@@ -249,19 +259,24 @@ static int bin_packet(struct exec *e, unsigned op, uint8_t *dst, uint32_t at)
         return 0;
     }
     case VC4_CL_GL_SHADER_STATE: {
-        uint32_t bits = vc4_le32(dst);
+        struct vc4_cl_gl_shader_state g;
         if (e->nstates >= e->s->shader_rec_count)
             return reject(e, VC4_RULE_KERNEL_SHADER_REC, at, "more GL Shader State packets than the %u declared",
                           e->s->shader_rec_count);
-        if (bits & ~0xFu)
+        if (kf & VC4_KBIN_SHADER_STATE_ADDR) /* the packet's one word, as the kernel saw it */
             return reject(e, VC4_RULE_KERNEL_SHADER_REC, at,
-                          "GL Shader State 0x%08x: only the low 4 bits may be set", bits);
-        e->states[e->nstates].addr = bits;
-        e->states[e->nstates].max_index = 0;
-        e->nstates++;
-        vc4_st32(dst, e->exec_paddr + e->shader_rec_p + bits);
-        e->shader_rec_p += (rec_size(bits) + 15u) & ~15u;
-        return 0;
+                          "GL Shader State 0x%08x: only the low 4 bits may be set", vc4_le32(p->payload));
+        if (vc4_cl_decode_gl_shader_state(p, &g) != VC4_OK)
+            return -EINVAL; /* not reached: validate_bin hands over whole packets */
+        struct shader_state *st = &e->states[e->nstates++];
+        st->nattrs = g.num_attr_arrays ? g.num_attr_arrays : VC4_CL_MAX_ATTRS;
+        st->extended = g.extended;
+        st->max_index = 0;
+        /* the record's place in the exec BO (16-byte aligned: the BO is
+         * page-aligned, the records are 16 apart), the low bits kept */
+        g.record_addr = e->exec_paddr + e->shader_rec_p;
+        e->shader_rec_p += (uint32_t)(vc4_cl_gl_record_size(st->nattrs, st->extended) + 15u) & ~15u;
+        return repack(e, p, &g, pkt);
     }
     default:
         return 0;
@@ -275,11 +290,11 @@ static int validate_bin(struct exec *e)
     while (src < len) {
         unsigned op = u[src];
         uint32_t plen;
-        if (op == VC4K_PACKET_GEM_HANDLES) {
-            plen = VC4K_GEM_HANDLES_SIZE;
+        const struct vc4_cl_packet_desc *d = vc4_cl_packet(op);
+        if (op == VC4_KBIN_GEM_HANDLES) {
+            plen = VC4_KBIN_GEM_HANDLES_BYTES;
         } else {
-            const struct vc4_cl_packet_desc *d = vc4_cl_packet(op);
-            if (!d || !(d->flags & VC4_CL_PF_KERNEL_BIN))
+            if (!vc4_kbin_whitelisted(d))
                 return reject(e, VC4_RULE_KERNEL_BIN_WHITELIST, src, "packet %u (%s) is not allowed in a binning list",
                               op, d ? d->name : "no such packet");
             plen = d->length;
@@ -287,14 +302,21 @@ static int validate_bin(struct exec *e)
         if (src + plen > len)
             return reject(e, VC4_RULE_KERNEL_BIN_WHITELIST, src, "packet %u (%u bytes) runs past the %u-byte list",
                           op, plen, len);
-        if (op == VC4K_PACKET_GEM_HANDLES) {
-            e->bo_index[0] = vc4_le32(u + src + 1);
-            e->bo_index[1] = vc4_le32(u + src + 5);
+        if (op == VC4_KBIN_GEM_HANDLES) {
+            vc4_kbin_gem_handles(u + src, plen, e->bo_index); /* whole: checked above */
             src += plen;
             continue;
         }
-        memcpy(e->v + dst, u + src, plen);
-        int r = bin_packet(e, op, e->v + dst + 1, src);
+        /* the copy is validated and relocated in place; the whitelisted
+         * packets have a fixed length, so the view is the whole copy */
+        uint8_t *pkt = e->v + dst;
+        memcpy(pkt, u + src, plen);
+        struct vc4_cl_reader rd;
+        struct vc4_cl_packet_view view;
+        vc4_cl_reader_init(&rd, pkt, plen);
+        if (!vc4_cl_next(&rd, &view))
+            return -EINVAL; /* not reached */
+        int r = bin_packet(e, &view, pkt, src);
         if (r)
             return r;
         src += plen;
@@ -303,7 +325,7 @@ static int validate_bin(struct exec *e)
             break;
     }
     e->bin_end = dst;
-    if (!e->found_start)
+    if (!e->kbin.start)
         return reject(e, VC4_RULE_KERNEL_ONE_START_BINNING, len, "the binning list has no Start Tile Binning");
     if (!e->found_sema || !e->found_flush)
         return reject(e, VC4_RULE_KERNEL_FLUSH_LAST, len,
@@ -423,8 +445,8 @@ static int reloc_tex(struct exec *e, const uint8_t *uni_data, uint32_t uni_off, 
 
 static int validate_rec(struct exec *e, const struct shader_state *st)
 {
-    uint32_t nattr = st->addr & 7u ? st->addr & 7u : 8u;
-    uint32_t psize = rec_size(st->addr), nrelocs = 3 + nattr;
+    uint32_t nattr = st->nattrs;
+    uint32_t psize = (uint32_t)vc4_cl_gl_record_size(st->nattrs, st->extended), nrelocs = 3 + nattr;
     int64_t at = (int64_t)(e->s->shader_rec_size - e->rec_left);
     if (nrelocs * 4 > e->rec_left)
         return reject(e, VC4_RULE_KERNEL_SHADER_REC, at, "shader records end before %u BO indices", nrelocs);
@@ -490,10 +512,10 @@ static int validate_rec(struct exec *e, const struct shader_state *st)
 
     for (uint32_t i = 0; i < nattr; i++) {
         struct vc4k_bo *vbo = bo[3 + i];
-        uint32_t o = REC_ATTR_BASE + i * REC_ATTR_STRIDE;
+        uint32_t o = VC4_CL_GL_RECORD_FIXED + i * VC4_CL_ATTR_RECORD_SIZE;
         uint32_t offset = vc4_le32(pu + o), asize = pu[o + 4] + 1u, stride = pu[o + 5];
-        if (st->addr & 8u)
-            stride |= (vc4_le32(pu + REC_EXT_STRIDE_BASE + 4 * i) & 0xFFu) << 8;
+        if (st->extended)
+            stride |= (vc4_le32(pu + VC4_CL_GL_EXT_STRIDE_OFFSET + 4 * i) & 0xFFu) << 8;
         if (vbo->size < offset || vbo->size - offset < asize)
             return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, at, "attribute %u: %u bytes at %u run past the %u-byte BO",
                           i, asize, offset, vbo->size);
