@@ -82,13 +82,19 @@ static bool bad_qpu(unsigned qpu, const struct vc4_diag_sink *sink,
     return true;
 }
 
-bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr)
+/* The tags of the cache a QPU's physical TMU reads through (its slice's). */
+static inline uint32_t *cache_tags(struct vc4_tmu *t, unsigned qpu, unsigned phys)
 {
-    phys &= 1u;
     unsigned slice = (qpu / (t->qpus_per_slice ? t->qpus_per_slice : 4u)) %
                      (VC4_TMU_MAX_QPUS / 4u);
+    return t->cache_tag[slice][phys & 1u];
+}
+
+/* A read of addr through the cache with these tags: true on a hit. */
+static inline bool cache_touch(struct vc4_tmu *t, uint32_t *tags, uint32_t addr)
+{
     uint32_t line = (addr & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE;
-    uint32_t *tag = &t->cache_tag[slice][phys][line % VC4_TMU_CACHE_LINES];
+    uint32_t *tag = &tags[line % VC4_TMU_CACHE_LINES];
     if (*tag == line) {
         t->stats.cache_hits++;
         return true;
@@ -96,6 +102,11 @@ bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_
     *tag = line;
     t->stats.cache_misses++;
     return false;
+}
+
+bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr)
+{
+    return cache_touch(t, cache_tags(t, qpu, phys), addr);
 }
 
 /* A texture request: decode P0..P3 once, sample the 16 elements. */
@@ -173,12 +184,7 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
         slots += (f->written >> k) & 1u;
     bool texture = f->written != 0;
     unsigned written = f->written | 1u << VC4_TMU_S;
-    struct vc4_tmu_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.slots = (uint8_t)slots;
-    rq.texture = texture;
-    rq.nparams = f->nparams;
-    memcpy(rq.params, f->params, sizeof rq.params);
+    uint8_t nparams = f->nparams;
     f->written = 0;
     f->nparams = 0;
 
@@ -197,20 +203,28 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
         ev |= VC4_TMU_EV_UNRELIABLE;
     }
 
+    /* (the request is made in its FIFO slot, which is free: count < slots) */
+    struct vc4_tmu_request *rq = &f->req[(f->head + f->count) % VC4_TMU_FIFO_SLOTS];
+    memset(rq, 0, sizeof *rq);
+    rq->slots = (uint8_t)slots;
+    rq->texture = texture;
+    rq->nparams = nparams;
+    memcpy(rq->params, f->params, sizeof rq->params);
     uint64_t latency = VC4_TMU_LAT_CACHE;
-    rq.words = 1;
+    rq->words = 1;
     if (texture) {
         t->stats.texture_requests++;
-        ev |= texture_lookup(t, mem, qpu, phys, f, written, &rq, sink, loc, &latency);
+        ev |= texture_lookup(t, mem, qpu, phys, f, written, rq, sink, loc, &latency);
     } else {
         bool faulted = false;
+        uint32_t *tags = cache_tags(t, qpu, phys);
         /* The TMU loads elements in element order [A]. */
         for (unsigned i = 0; i < 16; i++) {
             if (!(mask >> i & 1u))
                 continue;
             uint32_t a = f->coord[VC4_TMU_S][i] & VC4_TMU_ADDR_ALIGN_MASK;
             t->stats.lookups++;
-            if (!vc4_mem_read32(mem, a, &rq.data[0][i])) {
+            if (!vc4_mem_read32(mem, a, &rq->data[0][i])) {
                 if (!faulted)
                     vc4_diag_emit(sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, loc,
                                   "TMU%u general lookup at 0x%08x (element %u) is outside the "
@@ -219,12 +233,11 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
                 ev |= VC4_TMU_EV_FAULT;
                 continue;
             }
-            if (!vc4_tmu_cache_touch(t, qpu, phys, a))
+            if (!cache_touch(t, tags, a))
                 latency = VC4_TMU_LAT_MEMORY;
         }
     }
-    rq.ready_at = now + latency;
-    f->req[(f->head + f->count) % VC4_TMU_FIFO_SLOTS] = rq;
+    rq->ready_at = now + latency;
     f->count++;
     f->slots_used = (uint8_t)(f->slots_used + slots);
     t->stats.requests++;

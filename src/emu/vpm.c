@@ -626,7 +626,20 @@ unsigned vc4_vpm_st_addr(struct vc4_vpm *v, struct vc4_mem *mem, unsigned qpu, u
         stride = 0;
     uint32_t row_bytes = depth * c.m.elem_bytes;
     uint32_t maddr = bus;
+    unsigned vpm_rows = v->size_bytes / (VC4_VPM_ROW_WORDS * 4u);
     for (unsigned u = 0; u < units; u++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* The common unit, copied whole: 32-bit elements along a row (into
+         * the next ones) that neither wraps in the DMA window nor leaves the
+         * VPM, to memory that has room for it: the words in VPM order, as
+         * element by element below (which reports the rest). */
+        unsigned last_row = y + u + (x + depth - 1u) / VC4_VPM_ROW_WORDS;
+        if (horiz && c.m.elem_bytes == 4 && last_row < VC4_VPM_DMA_ROWS && last_row < vpm_rows &&
+            vc4_mem_write(mem, maddr, &v->words[(y + u) * VC4_VPM_ROW_WORDS + x], row_bytes)) {
+            maddr += row_bytes + stride;
+            continue;
+        }
+#endif
         for (unsigned e = 0; e < depth; e++) {
             unsigned row, col, lane;
             dma_pos(&c, horiz, y, x, u, e, &row, &col, &lane);
