@@ -515,7 +515,9 @@ static int validate_rec(struct exec *e, const struct shader_state *st)
         uint32_t o = VC4_CL_GL_RECORD_FIXED + i * VC4_CL_ATTR_RECORD_SIZE;
         uint32_t offset = vc4_le32(pu + o), asize = pu[o + 4] + 1u, stride = pu[o + 5];
         if (st->extended)
-            stride |= (vc4_le32(pu + VC4_CL_GL_EXT_STRIDE_OFFSET + 4 * i) & 0xFFu) << 8;
+            /* bits 31:8 in place (Linux vc4_validate.c validate_gl_shader_rec:
+             * stride |= word & ~0xff; test_regression_extended_stride) */
+            stride |= vc4_le32(pu + VC4_CL_GL_EXT_STRIDE_OFFSET + 4 * i) & ~UINT32_C(0xFF);
         if (vbo->size < offset || vbo->size - offset < asize)
             return reject(e, VC4_RULE_KERNEL_RELOC_RANGE, at, "attribute %u: %u bytes at %u run past the %u-byte BO",
                           i, asize, offset, vbo->size);

@@ -200,8 +200,9 @@ struct tri {
     struct vc4k_submit s;
 };
 
-/* Seed 000's GL triangle as a user-space driver submits it. */
-static bool build_triangle(struct fixture *f, struct tri *t)
+/* Seed 000's GL triangle as a user-space driver submits it; ext (or NULL):
+ * an extended shader record with these stride words. */
+static bool build_triangle_ext(struct fixture *f, struct tri *t, const struct vc4_cl_ext_stride *ext)
 {
     uint8_t vdata[256];
     struct gl_scene sc = gl_seed_scene(vdata);
@@ -227,8 +228,8 @@ static bool build_triangle(struct fixture *f, struct tri *t)
     struct vc4_cl_gl_shader_record rec = sc.rec;
     rec.fs_single_threaded = true;
     struct vc4_diag_sink none = {NULL, NULL};
-    size_t rsize = vc4_cl_gl_record_size(sc.nattrs, false);
-    ok = vc4_cl_gl_shader_record_pack(&rec, sc.attr, sc.nattrs, NULL, t->rec + r, rsize, &none) == VC4_OK;
+    size_t rsize = vc4_cl_gl_record_size(sc.nattrs, ext != NULL);
+    ok = vc4_cl_gl_shader_record_pack(&rec, sc.attr, sc.nattrs, ext, t->rec + r, rsize, &none) == VC4_OK;
     r += rsize;
     /* uniforms: fs (no textures: no indices) then vs, cs (none) */
     for (unsigned i = 0; i < sc.nfs_unif; i++)
@@ -251,7 +252,8 @@ static bool build_triangle(struct fixture *f, struct tri *t)
     vc4_cl_configuration_bits(&bin, &cb);
     struct vc4_cl_viewport_offset vp = {0, 0};
     vc4_cl_viewport_offset(&bin, &vp);
-    struct vc4_cl_gl_shader_state gss = {.num_attr_arrays = sc.nattrs & 7u, .record_addr = 0};
+    struct vc4_cl_gl_shader_state gss = {.num_attr_arrays = sc.nattrs & 7u, .extended = ext != NULL,
+                                         .record_addr = 0};
     vc4_cl_gl_shader_state(&bin, &gss);
     struct vc4_cl_vertex_array_primitives prims = {.primitive_mode = sc.prim_mode, .length = sc.count};
     vc4_cl_vertex_array_primitives(&bin, &prims);
@@ -273,6 +275,37 @@ static bool build_triangle(struct fixture *f, struct tri *t)
     t->s.uniforms_size = (uint32_t)(4 * sc.nfs_unif);
     vc4_cl_free(&bin);
     return ok;
+}
+
+static bool build_triangle(struct fixture *f, struct tri *t)
+{
+    return build_triangle_ext(f, t, NULL);
+}
+
+/* Regression: an extended record's stride words give stride bits 31:8 in
+ * place, ORed into the record's byte (Linux vc4_validate.c validate_gl_shader_rec:
+ * stride |= word & ~0xff).  SUBMIT_CL took the word's low byte shifted up, so a
+ * stride of 256 was checked as the low byte alone and an attribute array
+ * running far past its BO was accepted. */
+static void test_regression_extended_stride(void)
+{
+    struct fixture f;
+    struct tri t;
+    CHECK(setup(&f));
+    /* stride bits 31:8 = 8: every vertex 2048 bytes on; vertex 2 lies past the 4 KB BO */
+    const struct vc4_cl_ext_stride big[2] = {{8}, {8}};
+    CHECK(build_triangle_ext(&f, &t, big));
+    CHECK(vc4k_submit_cl(f.k, &t.s) != 0);
+    CHECK_CONTAINS(hd.text, "kernel-reloc-range");
+    CHECK_CONTAINS(hd.text, "primitives use index 2");
+    teardown(&f);
+    /* stride bits 31:8 zero: the record's own stride, accepted */
+    hd.len = 0;
+    CHECK(setup(&f));
+    const struct vc4_cl_ext_stride none[2] = {{0}, {0}};
+    CHECK(build_triangle_ext(&f, &t, none));
+    CHECK_MSG(vc4k_submit_cl(f.k, &t.s) == 0, "%s", hd.text);
+    teardown(&f);
 }
 
 static void test_triangle(void)
@@ -636,4 +669,4 @@ static void test_branch_fs(void)
 
 TEST_LIST(test_bo_basics, test_clear_only, test_bad_surfaces, test_triangle, test_binner_overflow, test_texture,
           test_hang, test_direct_lookup, test_bad_submits, test_shader_bo, test_threaded_fs,
-          test_branch_fs)
+          test_branch_fs, test_regression_extended_stride)
