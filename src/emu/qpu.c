@@ -1855,9 +1855,10 @@ QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
             c++;
             continue;
         }
-        for (unsigned k = 0; k < nact; k++) {
-            if (!(z.awake & (1u << k)))
-                continue;
+        /* the awake QPUs in order, z.awake read again after each (one woken
+         * by an earlier one steps in this cycle) */
+        for (unsigned k = 0; (z.awake >> k) != 0; k++) {
+            k += (unsigned)__builtin_ctz(z.awake >> k);
             struct vc4_qpu *q = z.qs[k];
             catch_up(v, &z, k, c);
             uint32_t sgen = v->sema.sema_gen, mgen = v->sema.mutex_gen;
