@@ -169,6 +169,8 @@ struct vc4_emu_options {
                                         * missing); NULL = a private temporary directory removed
                                         * by vc4_emu_destroy */
     const char *jit_cc;                /* the C compiler; NULL = the one that built vc4kit, else cc */
+    bool jit_async;                    /* compile on a thread of its own (the other host core) while
+                                        * the emulator interprets; false: at once, in the run */
 };
 
 struct vc4_emu; /* opaque: one emulated V3D with its memory */

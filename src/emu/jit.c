@@ -29,6 +29,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -149,6 +150,16 @@ struct vc4_jit *vc4_jit_create(const struct vc4_emu_options *o, const struct vc4
     j->cc = dup_str(alloc, cc);
     j->dir = o->jit_dir ? dup_str(alloc, o->jit_dir) : NULL;
     j->march = host_march();
+    j->async = o->jit_async;
+    if (pthread_mutex_init(&j->mu, NULL) != 0) {
+        vc4_free(alloc, j);
+        return NULL;
+    }
+    if (pthread_cond_init(&j->cv, NULL) != 0) {
+        pthread_mutex_destroy(&j->mu);
+        vc4_free(alloc, j);
+        return NULL;
+    }
     if (!j->cc || (o->jit_dir && !j->dir)) {
         vc4_jit_destroy(j, alloc);
         return NULL;
@@ -177,10 +188,23 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
+static void drop_jobs(const struct vc4_allocator *alloc, struct jit_job *job);
+
 void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
 {
     if (!j)
         return;
+    if (j->thread_started) { /* (waits for a compile in flight) */
+        pthread_mutex_lock(&j->mu);
+        j->stop = true;
+        pthread_cond_signal(&j->cv);
+        pthread_mutex_unlock(&j->mu);
+        pthread_join(j->thread, NULL);
+    }
+    drop_jobs(alloc, j->pending);
+    drop_jobs(alloc, j->done);
+    pthread_mutex_destroy(&j->mu);
+    pthread_cond_destroy(&j->cv);
     for (unsigned i = 0; i < VC4_JIT_BUCKETS; i++) {
         struct vc4_jit_block *b = j->bucket[i];
         while (b) {
@@ -370,19 +394,41 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Runs the compiler on src into out; its output goes to log. */
-static bool run_compiler(struct vc4_jit *j, const struct vc4_allocator *alloc, char *src, char *out,
+/* The host program's environment without its preloads (vc4kit exec's
+ * and Mesa's drm-shim must not be loaded into the compiler), NULL-ended,
+ * or NULL. */
+static char **compiler_env(const struct vc4_allocator *alloc)
+{
+    size_t nenv = 0;
+    while (environ && environ[nenv])
+        nenv++;
+    char **envp = vc4_malloc(alloc, (nenv + 1) * sizeof *envp);
+    if (!envp)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < nenv; i++)
+        if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0)
+            envp[k++] = environ[i];
+    envp[k] = NULL;
+    return envp;
+}
+
+/* Runs the compiler on src into out; its output goes to log.  (Any thread:
+ * no allocation, no diagnostics.) */
+static bool run_compiler(const char *cc, const char *march_flags, char **envp, char *src, char *out,
                          const char *log)
 {
-    char march[256];
-    snprintf(march, sizeof march, "%s", j->march);
+    char march[256], cc_arg[4096];
+    snprintf(march, sizeof march, "%s", march_flags);
+    snprintf(cc_arg, sizeof cc_arg, "%s", cc);
     char *argv[32];
     int argc = 0;
     char flags[] = JIT_CFLAGS;
-    argv[argc++] = j->cc;
-    for (char *tok = strtok(flags, " "); tok && argc < 20; tok = strtok(NULL, " "))
+    char *save = NULL;
+    argv[argc++] = cc_arg;
+    for (char *tok = strtok_r(flags, " ", &save); tok && argc < 20; tok = strtok_r(NULL, " ", &save))
         argv[argc++] = tok;
-    for (char *tok = strtok(march, " "); tok && argc < 28; tok = strtok(NULL, " "))
+    for (char *tok = strtok_r(march, " ", &save); tok && argc < 28; tok = strtok_r(NULL, " ", &save))
         argv[argc++] = tok;
     char dash_o[] = "-o";
     argv[argc++] = dash_o;
@@ -395,24 +441,8 @@ static bool run_compiler(struct vc4_jit *j, const struct vc4_allocator *alloc, c
     posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    /* the host program's environment without its preloads (vc4kit exec's
-     * and Mesa's drm-shim must not be loaded into the compiler) */
-    size_t nenv = 0;
-    while (environ && environ[nenv])
-        nenv++;
-    char **envp = vc4_malloc(alloc, (nenv + 1) * sizeof *envp);
-    if (!envp) {
-        posix_spawn_file_actions_destroy(&fa);
-        return false;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < nenv; i++)
-        if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0)
-            envp[k++] = environ[i];
-    envp[k] = NULL;
     pid_t pid;
-    int rc = posix_spawnp(&pid, j->cc, &fa, NULL, argv, envp);
-    vc4_free(alloc, envp);
+    int rc = posix_spawnp(&pid, cc_arg, &fa, NULL, argv, envp);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
         return false;
@@ -447,72 +477,131 @@ static void give_up(struct vc4_v3d *v, struct vc4_jit *j, const char *why, const
                   "QPU code is interpreted from now on: %s%s%s", why, detail ? ": " : "", detail ? detail : "");
 }
 
-/* The block's function, from the cache directory or the compiler. */
-static vc4_jit_fn *compile(struct vc4_v3d *v, struct vc4_jit *j, const struct text *src)
+/*
+ * A compile job: made on the emulator's thread (the source, the paths, the
+ * environment), built on any thread (build_job: the cache directory or the
+ * compiler, then dlopen; no allocation, no diagnostics), installed on the
+ * emulator's thread again (install: diagnostics, statistics, the block
+ * linked into the instruction cache).
+ */
+struct jit_job {
+    struct jit_job *next;
+    struct vc4_jit_block *b;    /* everything but run */
+    struct text src;
+    char **envp;
+    char so[1024], tmp[1024], c[1024], log[1024];
+    /* results */
+    void *dl;
+    vc4_jit_fn *fn;
+    bool from_cache;
+    double seconds;
+    const char *fail;           /* why it failed, or NULL */
+    const char *fail_path;      /* the file it names */
+};
+
+static void build_job(const char *cc, const char *march, struct jit_job *job)
 {
-    const struct vc4_allocator *alloc = v->alloc;
-    if (!ensure_dir(j, alloc)) {
-        give_up(v, j, "cannot make the cache directory", j->dir);
-        return NULL;
-    }
-    uint64_t h = fnv1a(j->prelude_hash, src->s, src->len);
-    char so[4096], tmp[4096], c[4096], log[4096];
-    int n = snprintf(so, sizeof so, "%s/b%016llx.so", j->dir, (unsigned long long)h);
-    static_assert(sizeof tmp == sizeof so, "paths");
-    unsigned long long uniq = (unsigned long long)getpid() * 1000003ull + j->stats.compiled;
-    if (n < 0 || (size_t)n + 64 >= sizeof so) {
-        give_up(v, j, "cache directory path too long", NULL);
-        return NULL;
-    }
-    void *dl = NULL;
-    if (access(so, R_OK) == 0 && (dl = dlopen(so, RTLD_NOW | RTLD_LOCAL)) != NULL) {
-        j->stats.loaded++;
+    if (access(job->so, R_OK) == 0 && (job->dl = dlopen(job->so, RTLD_NOW | RTLD_LOCAL)) != NULL) {
+        job->from_cache = true;
     } else {
-        snprintf(tmp, sizeof tmp, "%s/b%016llx.%llx.so", j->dir, (unsigned long long)h, uniq);
-        snprintf(c, sizeof c, "%s/b%016llx.%llx.c", j->dir, (unsigned long long)h, uniq);
-        snprintf(log, sizeof log, "%s/b%016llx.%llx.log", j->dir, (unsigned long long)h, uniq);
-        FILE *f = fopen(c, "w");
-        bool ok = f && fwrite(src->s, 1, src->len, f) == src->len;
+        FILE *f = fopen(job->c, "w");
+        bool ok = f && fwrite(job->src.s, 1, job->src.len, f) == job->src.len;
         if (f && fclose(f) != 0)
             ok = false;
         if (!ok) {
-            unlink(c);
-            give_up(v, j, "cannot write the block's source", c);
-            return NULL;
+            unlink(job->c);
+            job->fail = "cannot write the block's source", job->fail_path = job->c;
+            return;
         }
         double t0 = now_seconds();
-        ok = run_compiler(j, alloc, c, tmp, log);
-        j->stats.compile_seconds += now_seconds() - t0;
-        unlink(c);
+        ok = run_compiler(cc, march, job->envp, job->c, job->tmp, job->log);
+        job->seconds = now_seconds() - t0;
+        unlink(job->c);
         if (!ok) {
-            unlink(tmp);
-            give_up(v, j, "the compiler failed (its output is in)", log);
-            return NULL;
+            unlink(job->tmp);
+            job->fail = "the compiler failed (its output is in)", job->fail_path = job->log;
+            return;
         }
-        unlink(log);
+        unlink(job->log);
         /* (rename is atomic: another process sharing the directory sees
          * the whole file or none) */
-        if (rename(tmp, so) != 0) {
-            unlink(tmp);
-            give_up(v, j, "cannot store the compiled block", so);
-            return NULL;
+        if (rename(job->tmp, job->so) != 0) {
+            unlink(job->tmp);
+            job->fail = "cannot store the compiled block", job->fail_path = job->so;
+            return;
         }
-        dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-        j->stats.compiled++;
+        job->dl = dlopen(job->so, RTLD_NOW | RTLD_LOCAL);
     }
-    if (!dl) {
-        give_up(v, j, "cannot load the compiled block", so);
+    if (!job->dl) {
+        job->fail = "cannot load the compiled block", job->fail_path = job->so;
+        return;
+    }
+    void *sym = dlsym(job->dl, "vc4_jit_block");
+    memcpy(&job->fn, &sym, sizeof job->fn); /* (POSIX: a data pointer to a function) */
+    if (!job->fn) {
+        dlclose(job->dl);
+        job->dl = NULL;
+        job->fail = "the compiled block has no entry", job->fail_path = job->so;
+    }
+}
+
+static void free_job(const struct vc4_allocator *alloc, struct jit_job *job)
+{
+    if (!job)
+        return;
+    vc4_free(alloc, job->b);
+    vc4_free(alloc, job->src.s);
+    vc4_free(alloc, job->envp);
+    vc4_free(alloc, job);
+}
+
+/* Jobs never installed (the emulator is destroyed). */
+static void drop_jobs(const struct vc4_allocator *alloc, struct jit_job *job)
+{
+    while (job) {
+        struct jit_job *next = job->next;
+        if (job->dl)
+            dlclose(job->dl);
+        free_job(alloc, job);
+        job = next;
+    }
+}
+
+/* A job for block b with source src (both taken over), or NULL after a
+ * note (the JIT is then off). */
+static struct jit_job *make_job(struct vc4_v3d *v, struct vc4_jit *j, struct vc4_jit_block *b, struct text *src)
+{
+    const struct vc4_allocator *alloc = v->alloc;
+    struct jit_job *job = vc4_calloc(alloc, 1, sizeof *job);
+    if (!job) {
+        vc4_free(alloc, b);
+        vc4_free(alloc, src->s);
         return NULL;
     }
-    vc4_jit_fn *fn;
-    void *sym = dlsym(dl, "vc4_jit_block");
-    memcpy(&fn, &sym, sizeof fn); /* (POSIX: a data pointer to a function) */
-    if (!fn || !remember_handle(j, alloc, dl)) {
-        dlclose(dl);
-        give_up(v, j, "the compiled block has no entry", so);
+    job->b = b;
+    job->src = *src;
+    if (!ensure_dir(j, alloc)) {
+        give_up(v, j, "cannot make the cache directory", j->dir);
+        free_job(alloc, job);
         return NULL;
     }
-    return fn;
+    uint64_t h = fnv1a(j->prelude_hash, src->s, src->len);
+    unsigned long long uniq = (unsigned long long)getpid() * 1000003ull + j->jobs++;
+    int n = snprintf(job->so, sizeof job->so, "%s/b%016llx.so", j->dir, (unsigned long long)h);
+    if (n < 0 || (size_t)n + 64 >= sizeof job->so) {
+        give_up(v, j, "cache directory path too long", NULL);
+        free_job(alloc, job);
+        return NULL;
+    }
+    snprintf(job->tmp, sizeof job->tmp, "%s/b%016llx.%llx.so", j->dir, (unsigned long long)h, uniq);
+    snprintf(job->c, sizeof job->c, "%s/b%016llx.%llx.c", j->dir, (unsigned long long)h, uniq);
+    snprintf(job->log, sizeof job->log, "%s/b%016llx.%llx.log", j->dir, (unsigned long long)h, uniq);
+    job->envp = compiler_env(alloc);
+    if (!job->envp) {
+        free_job(alloc, job);
+        return NULL;
+    }
+    return job;
 }
 
 /* ---- heads ------------------------------------------------------------------- */
@@ -531,9 +620,112 @@ static void link_block(struct vc4_jit_block *b, struct vc4_icache_entry *const *
     b->verified_gen = UINT64_MAX; /* (not yet) */
 }
 
+/* The finished job on the emulator's thread: the block in the table and
+ * linked into the instruction cache when its words are still there (else
+ * its head counts again, and finds it in the table when hot). */
+static struct vc4_jit_block *install(struct vc4_v3d *v, struct vc4_jit *j, struct jit_job *job)
+{
+    const struct vc4_allocator *alloc = v->alloc;
+    struct vc4_jit_block *b = NULL;
+    if (job->fail) {
+        give_up(v, j, job->fail, job->fail_path);
+    } else if (!remember_handle(j, alloc, job->dl)) {
+        dlclose(job->dl);
+    } else {
+        j->stats.compile_seconds += job->seconds;
+        if (job->from_cache)
+            j->stats.loaded++;
+        else
+            j->stats.compiled++;
+        b = job->b;
+        job->b = NULL;
+        b->run = job->fn;
+        unsigned k = bucket_of(b->addr);
+        b->next = j->bucket[k];
+        j->bucket[k] = b;
+        struct vc4_icache_entry *es[VC4_JIT_MAX_BLOCK];
+        unsigned i = 0;
+        while (i < b->n && vc4_qpu_cached(v, b->addr + i * VC4_QPU_INSTR_BYTES, &es[i]) &&
+               es[i]->word == b->words[i])
+            i++;
+        if (i == b->n) {
+            link_block(b, es);
+        } else {
+            if (i > 0) { /* (the head is current: it counts again) */
+                es[0]->jit_none = false;
+                es[0]->jit_heat = 0;
+            }
+            b = NULL;
+        }
+    }
+    free_job(alloc, job);
+    return b;
+}
+
+void vc4_jit_install_done(struct vc4_v3d *v)
+{
+    struct vc4_jit *j = v->jit;
+    pthread_mutex_lock(&j->mu);
+    struct jit_job *done = j->done;
+    j->done = NULL;
+    atomic_store_explicit(&j->ndone, 0, memory_order_relaxed);
+    pthread_mutex_unlock(&j->mu);
+    while (done) {
+        struct jit_job *next = done->next;
+        install(v, j, done);
+        done = next;
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct vc4_jit *j = arg;
+    pthread_mutex_lock(&j->mu);
+    for (;;) {
+        while (!j->pending && !j->stop)
+            pthread_cond_wait(&j->cv, &j->mu);
+        if (j->stop)
+            break; /* (jobs still pending are freed by destroy) */
+        struct jit_job *job = j->pending;
+        j->pending = job->next;
+        if (!j->pending)
+            j->pending_tail = NULL;
+        pthread_mutex_unlock(&j->mu);
+        build_job(j->cc, j->march, job);
+        pthread_mutex_lock(&j->mu);
+        job->next = j->done;
+        j->done = job;
+        atomic_store_explicit(&j->ndone, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&j->mu);
+    return NULL;
+}
+
+/* Hands the job to the compiling thread (started on first use): false when
+ * it cannot be started (the caller builds the job itself). */
+static bool enqueue(struct vc4_jit *j, struct jit_job *job)
+{
+    if (!j->thread_started) {
+        if (pthread_create(&j->thread, NULL, worker, j) != 0)
+            return false;
+        j->thread_started = true;
+    }
+    pthread_mutex_lock(&j->mu);
+    job->next = NULL;
+    if (j->pending_tail)
+        j->pending_tail->next = job;
+    else
+        j->pending = job;
+    j->pending_tail = job;
+    pthread_cond_signal(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+    return true;
+}
+
 struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t addr)
 {
     struct vc4_jit *j = v->jit;
+    vc4_jit_poll(v, j);
     if (++e->jit_heat < j->threshold)
         return NULL;
     if (j->broken) {
@@ -568,22 +760,21 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
     struct text t = {.alloc = v->alloc};
     put_block(&t, es, n);
     struct vc4_jit_block *b = t.failed ? NULL : vc4_calloc(v->alloc, 1, sizeof *b);
-    vc4_jit_fn *fn = b ? compile(v, j, &t) : NULL;
-    vc4_free(v->alloc, t.s);
-    if (!fn) {
-        vc4_free(v->alloc, b);
+    if (!b) {
+        vc4_free(v->alloc, t.s);
         return NULL;
     }
-    b->run = fn;
     b->addr = addr;
     b->n = n;
     for (unsigned i = 0; i < n; i++) {
         b->words[i] = es[i]->word;
         b->rmask[i] = es[i]->xi.rmask;
     }
-    unsigned k = bucket_of(addr);
-    b->next = j->bucket[k];
-    j->bucket[k] = b;
-    link_block(b, es);
-    return b;
+    struct jit_job *job = make_job(v, j, b, &t);
+    if (!job)
+        return NULL;
+    if (j->async && enqueue(j, job))
+        return NULL; /* (interpreted until the block is installed) */
+    build_job(j->cc, j->march, job);
+    return install(v, j, job);
 }

@@ -22,6 +22,7 @@ static inline void vc4_jit_options_from_env(struct vc4_emu_options *o, char *dir
 {
     const char *on = getenv("VC4KIT_JIT");
     o->jit = on && !strcmp(on, "0") ? VC4_EMU_JIT_OFF : VC4_EMU_JIT_ON;
+    o->jit_async = true; /* (compiling on the other core: a program never waits for the compiler) */
     const char *d = getenv("VC4KIT_JIT_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     int len = -1;
     if (d && *d)

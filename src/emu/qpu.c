@@ -1475,6 +1475,8 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
      * where a block ended; they run with no delay pipeline moving */
     struct vc4_jit *jit = v->alu == &vc4_alu_kernels_host ? v->jit : NULL;
     bool head = jit != NULL;
+    if (jit)
+        vc4_jit_poll(v, jit);
     for (;;) {
         if (VC4_UNLIKELY(jit != NULL) && !busy && (e->jit || (head && !e->jit_none))) {
             struct vc4_jit_block *b = e->jit;
@@ -1716,6 +1718,7 @@ static inline void track_head(struct vc4_v3d *v, struct vc4_qpu *q)
     if (VC4_LIKELY(!q->jit_head))
         return;
     q->jit_head = false;
+    vc4_jit_poll(v, v->jit);
     struct vc4_icache_entry *h = cached(v->icache.s, q->pc, v->code_gen);
     if (h && !h->jit && !h->jit_none && h->xi.fast != VC4_XI_FAST_NONE)
         vc4_jit_heat(v, h, q->pc & VC4_BUS_OFFSET_MASK);

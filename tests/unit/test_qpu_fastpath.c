@@ -17,6 +17,9 @@
  * read-after-write rule makes the fast path step aside), branches in
  * delay slots, SFU writes with r4 reads (the r4 rule), and the general
  * features (pack, unpack, rotation, r5, uniforms) in between. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <time.h>
+
 #include "harness.h"
 #include "emu/v3d.h"
 #include "vc4kit/emu.h"
@@ -373,6 +376,37 @@ static void test_jit_matches_interpreter(void)
     CHECK(compiled > 16 * 8); /* blocks were compiled and run */
 }
 
+/* A loop of float and integer work run `count` times (ra1 counts) and its
+ * start registers in init. */
+static void loop_prog(struct prog *p, uint32_t count, struct vc4_qpu *init)
+{
+    enum { RA1 = 1 };
+    p->n = 0;
+    emit(p, ldi(RA1, count)); /* counter */
+    emit(p, I(.op_add = VC4_QPU_A_FADD, .waddr_add = R0, .add_a = 0, .add_b = 1,
+              .op_mul = VC4_QPU_M_FMUL, .waddr_mul = R1, .mul_a = 0, .mul_b = 2)); /* r0 = r0 + r1; r1 = r0 * r2 */
+    emit(p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = R2, .add_a = 2, .add_b = 3,
+              .op_mul = VC4_QPU_M_MUL24, .waddr_mul = R2, .mul_a = 2, .mul_b = 3)); /* both to r2: mul wins */
+    emit(p, I(.op_add = VC4_QPU_A_FSUB, .waddr_add = R3, .add_a = 0, .add_b = 3,
+              .op_mul = VC4_QPU_M_FMUL, .waddr_mul = R0, .mul_a = 3, .mul_b = 1)); /* mul reads r3 (old) */
+    emit(p, I(.sig = SMALL, .op_add = VC4_QPU_A_SUB, .waddr_add = RA1, .raddr_a = RA1, .raddr_b = 1,
+              .add_a = MUX_A, .add_b = MUX_B, .sf = 1));
+    emit(p, vc4_qpu_encode(&(struct vc4_qpu_instr){.sig = VC4_QPU_SIG_BRANCH, .cond_br = VC4_QPU_BCOND_ANY_ZC,
+                                                    .rel = 1, .imm = (uint32_t)-(8 * 8),
+                                                    .waddr_add = WNOP, .waddr_mul = WNOP}));
+    emit(p, NOP);
+    emit(p, NOP);
+    emit(p, NOP);
+    emit_end(p);
+    memset(init, 0, sizeof *init);
+    for (unsigned i = 0; i < VC4_QPU_SIMD; i++) {
+        init->acc[0][i] = 0x3F800000u + i * 0x1357u; /* ~1.0 */
+        init->acc[1][i] = 0xBF7FFFFFu - i * 0x2468u; /* ~-1.0: sums cancel */
+        init->acc[2][i] = 0x40490FDBu ^ (i << 3);    /* ~pi */
+        init->acc[3][i] = 0x00C00000u + i;           /* tiny: products flush */
+    }
+}
+
 /* A loop of float and integer work that stays on the fast path (besides
  * its counter), with destinations that are operands, both ALUs on one
  * register and a mul reading the add's destination: same results, and the
@@ -381,31 +415,8 @@ static void test_fast_loop_values(void)
 {
     static struct vc4_qpu init;
     static struct outcome fast, general;
-    struct prog p = {0};
-    enum { RA1 = 1, RA2 = 2 };
-    emit(&p, ldi(RA1, 5));                                        /* counter */
-    emit(&p, I(.op_add = VC4_QPU_A_FADD, .waddr_add = R0, .add_a = 0, .add_b = 1,
-               .op_mul = VC4_QPU_M_FMUL, .waddr_mul = R1, .mul_a = 0, .mul_b = 2)); /* r0 = r0 + r1; r1 = r0 * r2 */
-    emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = R2, .add_a = 2, .add_b = 3,
-               .op_mul = VC4_QPU_M_MUL24, .waddr_mul = R2, .mul_a = 2, .mul_b = 3)); /* both to r2: mul wins */
-    emit(&p, I(.op_add = VC4_QPU_A_FSUB, .waddr_add = R3, .add_a = 0, .add_b = 3,
-               .op_mul = VC4_QPU_M_FMUL, .waddr_mul = R0, .mul_a = 3, .mul_b = 1)); /* mul reads r3 (old) */
-    emit(&p, I(.sig = SMALL, .op_add = VC4_QPU_A_SUB, .waddr_add = RA1, .raddr_a = RA1, .raddr_b = 1,
-               .add_a = MUX_A, .add_b = MUX_B, .sf = 1));
-    emit(&p, vc4_qpu_encode(&(struct vc4_qpu_instr){.sig = VC4_QPU_SIG_BRANCH, .cond_br = VC4_QPU_BCOND_ANY_ZC,
-                                                     .rel = 1, .imm = (uint32_t)-(8 * 8),
-                                                     .waddr_add = WNOP, .waddr_mul = WNOP}));
-    emit(&p, NOP);
-    emit(&p, NOP);
-    emit(&p, NOP);
-    emit_end(&p);
-    memset(&init, 0, sizeof init);
-    for (unsigned i = 0; i < VC4_QPU_SIMD; i++) {
-        init.acc[0][i] = 0x3F800000u + i * 0x1357u; /* ~1.0 */
-        init.acc[1][i] = 0xBF7FFFFFu - i * 0x2468u; /* ~-1.0: sums cancel */
-        init.acc[2][i] = 0x40490FDBu ^ (i << 3);    /* ~pi */
-        init.acc[3][i] = 0x00C00000u + i;           /* tiny: products flush */
-    }
+    static struct prog p;
+    loop_prog(&p, 5, &init);
     run_one(&p, &init, PATH_RUN, &fast);
     run_one(&p, &init, PATH_GENERAL, &general);
     CHECK(fast.st == VC4_OK);
@@ -430,6 +441,56 @@ static void test_fast_loop_values(void)
     CHECK_EQ_U64(fast.acc[1][0], r1);
     CHECK_EQ_U64(fast.acc[2][0], r2);
     CHECK_EQ_U64(fast.acc[3][0], r3);
+}
+
+/* Blocks compiled on the JIT's own thread (vc4_emu_options.jit_async): the
+ * run goes on interpreted meanwhile, in budget slices with pauses so that
+ * the compiler finishes while it runs, and the outcome is the
+ * interpreter's, with the loop body run compiled once it is there. */
+static void test_jit_async(void)
+{
+    static struct vc4_qpu init;
+    static struct outcome general;
+    static struct prog p;
+    loop_prog(&p, 200000, &init);
+    run_budget(&p, &init, PATH_GENERAL, 10000000, &general);
+    CHECK(general.st == VC4_OK);
+
+    struct harness_diags d = {0};
+    struct vc4_emu_options o = {.mem_size = 1u << 20, .num_qpus = 1, .sink = harness_sink(&d),
+                                .jit = VC4_EMU_JIT_ON, .jit_threshold = 10, .jit_dir = "jit-cache",
+                                .jit_async = true};
+    struct vc4_emu *e = vc4_emu_create(&o);
+    CHECK(e != NULL);
+    if (!e)
+        return;
+    struct vc4_qpu *q = &e->v3d.qpu[0];
+    memcpy(q->acc, init.acc, sizeof q->acc);
+    load(e, CODE, &p);
+    queue(e, CODE);
+    enum vc4_status st = VC4_ERR_TIMEOUT;
+    struct vc4_emu_jit_stats js = {0};
+    int slices = 0;
+    while (slices < 20000 && st == VC4_ERR_TIMEOUT) {
+        slices++;
+        st = vc4_emu_run(e, 2000);
+        vc4_emu_jit_stats(e, &js);
+        if (js.compiled + js.loaded == 0) {
+            struct timespec ts = {0, 5000000}; /* (the compiler's turn) */
+            nanosleep(&ts, NULL);
+        }
+    }
+    CHECK(st == VC4_OK);
+    CHECK(memcmp(q->acc, general.acc, sizeof q->acc) == 0);
+    CHECK(memcmp(q->flag, general.flag, sizeof q->flag) == 0);
+    CHECK_EQ_U64(q->instructions, general.instructions);
+    CHECK_EQ_U64(e->v3d.stats.cycles, general.cycles);
+    CHECK_EQ_INT(d.errors, slices - 1); /* (each slice but the last ends with a timeout report) */
+    CHECK_EQ_INT(d.warnings, 0);
+    printf("async: %llu of %llu instructions ran compiled\n", (unsigned long long)js.instructions,
+           (unsigned long long)q->instructions);
+    CHECK(js.instructions * 3 > q->instructions); /* the loop body (5 of its 8 instructions) */
+    vc4_emu_destroy(e);
 }
 
 /* A loop that never ends, stopped by cycle budgets that fall anywhere in
@@ -674,5 +735,5 @@ static void test_multi_qpu_sleep_matches(void)
     CHECK(ended_apart > 30); /* the QPUs did run apart (a lone one on at the end) */
 }
 
-TEST_LIST(test_fast_matches_general, test_jit_matches_interpreter, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
+TEST_LIST(test_fast_matches_general, test_jit_matches_interpreter, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
           test_host_float_edges, test_multi_qpu_sleep_matches)
