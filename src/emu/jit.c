@@ -248,6 +248,26 @@ static bool block_member(const struct vc4_qpu_xi *xi)
            !xi->unif;
 }
 
+/* A fast-path branch at off and its three delay slots, when all four fit
+ * a block (the slots members, no read-after-write between them; the branch
+ * writes nothing): 4 (into es), else 0. */
+static unsigned branch_tail(struct vc4_v3d *v, uint32_t off, struct vc4_icache_entry **es, bool *unfetched)
+{
+    uint64_t prev = 0;
+    for (unsigned i = 0; i <= VC4_QPU_BRANCH_SLOTS; i++) {
+        struct vc4_icache_entry *e;
+        if (!vc4_qpu_cached(v, off + i * VC4_QPU_INSTR_BYTES, &e)) {
+            *unfetched = true;
+            return 0;
+        }
+        if (i > 0 && (!block_member(&e->xi) || (prev & e->xi.rmask)))
+            return 0;
+        es[i] = e;
+        prev = i == 0 || e->xi.fast == VC4_XI_FAST_NOP ? 0 : e->xi.wreg_add | e->xi.wreg_mul;
+    }
+    return VC4_QPU_BRANCH_SLOTS + 1;
+}
+
 /* The block from addr, into es; *unfetched: it stopped at an instruction
  * not (or no longer) in the instruction cache, so it may grow later. */
 static unsigned cut(struct vc4_v3d *v, uint32_t addr, struct vc4_icache_entry **es, bool *unfetched)
@@ -255,13 +275,15 @@ static unsigned cut(struct vc4_v3d *v, uint32_t addr, struct vc4_icache_entry **
     unsigned n = 0;
     uint64_t prev = 0;
     *unfetched = false;
-    while (n < VC4_JIT_MAX_BLOCK) {
+    while (n + VC4_QPU_BRANCH_SLOTS + 1 <= VC4_JIT_MAX_BLOCK) {
         struct vc4_icache_entry *e;
         uint32_t off = addr + n * VC4_QPU_INSTR_BYTES;
         if (!vc4_qpu_cached(v, off, &e)) {
             *unfetched = true;
             break;
         }
+        if (e->xi.fast == VC4_XI_FAST_BRANCH && !(prev & e->xi.rmask))
+            return n + branch_tail(v, off, es + n, unfetched);
         if (!block_member(&e->xi) || (prev & e->xi.rmask))
             break;
         es[n++] = e;
@@ -286,6 +308,11 @@ static void put_instr(struct text *t, unsigned i, const struct vc4_icache_entry 
 {
     const struct vc4_qpu_xi *xi = &e->xi;
     put(t, "    { /* +%u: 0x%016llx */\n", i * VC4_QPU_INSTR_BYTES, (unsigned long long)e->word);
+    if (xi->fast == VC4_XI_FAST_BRANCH) { /* (the caller moves the PC after the slots) */
+        put(t, "        *taken = vc4_lanes_branch_taken(F, %uu);\n        w = 0;\n        acc = 0;\n    }\n",
+            (unsigned)e->in.cond_br);
+        return;
+    }
     if (xi->fast == VC4_XI_FAST_NOP) {
         put(t, "        w = 0;\n        acc = 0;\n    }\n");
         return;
@@ -344,8 +371,9 @@ static void put_block(struct text *t, struct vc4_icache_entry *const *es, unsign
     /* instructions from .. to - 1 (0 <= from < to <= n): entered at any
      * instruction, left after any */
     put(t, "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_block(unsigned char *restrict q, unsigned "
-           "from, unsigned to);\n"
-           "uint64_t vc4_jit_block(unsigned char *restrict q, unsigned from, unsigned to)\n{\n"
+           "from, unsigned to, unsigned *taken);\n"
+           "uint64_t vc4_jit_block(unsigned char *restrict q, unsigned from, unsigned to, unsigned *taken)\n{\n"
+           "    (void)taken;\n"
            "    uint16_t *F = (uint16_t *)(q + %u);\n    uint64_t w = 0;\n    unsigned acc = 0;\n    (void)F;\n"
            "    switch (from) {\n",
         QOFF(flag));
@@ -613,7 +641,10 @@ static unsigned bucket_of(uint32_t addr) { return (addr >> 3) & (VC4_JIT_BUCKETS
  * same instruction takes its entries). */
 static void link_block(struct vc4_jit_block *b, struct vc4_icache_entry *const *es)
 {
-    for (unsigned i = 0; i < b->n; i++) {
+    /* (a delay slot is no entry: a QPU there without the branch pending is
+     * not in this block's flow) */
+    unsigned enter = b->br_at >= 0 ? (unsigned)b->br_at + 1 : b->n;
+    for (unsigned i = 0; i < enter; i++) {
         es[i]->jit = b;
         es[i]->jit_off = (uint8_t)i;
     }
@@ -766,9 +797,15 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
     }
     b->addr = addr;
     b->n = n;
+    b->br_at = -1;
     for (unsigned i = 0; i < n; i++) {
         b->words[i] = es[i]->word;
         b->rmask[i] = es[i]->xi.rmask;
+        if (es[i]->xi.fast == VC4_XI_FAST_BRANCH) {
+            b->br_at = (int)i;
+            b->br_rel = es[i]->in.rel;
+            b->br_imm = es[i]->in.imm;
+        }
     }
     struct jit_job *job = make_job(v, j, b, &t);
     if (!job)

@@ -30,15 +30,22 @@ struct vc4_icache_entry;
 
 #define VC4_JIT_MAX_BLOCK 64u /* instructions per block */
 
-/* A compiled block: run(q, from, to) executes its instructions from .. to-1
- * (0 <= from < to <= n) on the QPU state q (struct vc4_qpu) and returns the
- * registers the last one wrote (prev_w); it sets prev_acc itself. */
-typedef uint64_t vc4_jit_fn(unsigned char *q, unsigned from, unsigned to);
+/* A compiled block: run(q, from, to, &taken) executes its instructions
+ * from .. to-1 (0 <= from < to <= n) on the QPU state q (struct vc4_qpu)
+ * and returns the registers the last one wrote (prev_w); it sets prev_acc
+ * itself. */
+typedef uint64_t vc4_jit_fn(unsigned char *q, unsigned from, unsigned to, unsigned *taken);
 struct vc4_jit_block {
     vc4_jit_fn *run;
     struct vc4_jit_block *next; /* same hash bucket */
     uint32_t addr;              /* RAM offset of the first instruction */
     uint32_t n;                 /* instructions */
+    /* A block may end with a branch (no link, no register target) and its
+     * three delay slots: *taken says whether it went.  A run stops before
+     * the branch or at the end, never between (vc4_jit_span). */
+    int br_at;                  /* the branch's index, or -1 */
+    bool br_rel;                /* relative (target = link address + imm) */
+    uint32_t br_imm;
     /* the instruction cache and memory as they were when every entry was
      * last found current (code_gen, decodes): unchanged, they still are */
     uint64_t verified_gen, verified_decodes;
@@ -86,6 +93,18 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc);
  * block, or NULL (not yet hot, too short to gain, or the compiler failed:
  * then a note is given once and the JIT stays off). */
 struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t addr);
+
+/* How many of b's instructions from o to run, at most limit: all that are
+ * left, or (when fewer may run) as many as stop before its branch. */
+static inline unsigned vc4_jit_span(const struct vc4_jit_block *b, unsigned o, uint64_t limit)
+{
+    unsigned left = b->n - o;
+    if (limit >= left)
+        return left;
+    if (b->br_at >= 0 && o + limit > (unsigned)b->br_at)
+        return (unsigned)b->br_at - o;
+    return (unsigned)limit;
+}
 
 /* Blocks compiled on the other thread are installed on the emulator's
  * (vc4_jit_poll: where heads are counted and at each run_fast). */

@@ -827,16 +827,7 @@ static inline void set_flags(struct vc4_qpu *q, const uint32_t *r, uint16_t carr
 
 static bool branch_taken(const struct vc4_qpu *q, unsigned cond)
 {
-    uint16_t f;
-    switch (cond >> 1) {
-    case 0: case 1: f = q->flag[VC4_QPU_FLAG_Z]; break; /* 0-3: Z */
-    case 2: case 3: f = q->flag[VC4_QPU_FLAG_N]; break; /* 4-7: N */
-    case 4: case 5: f = q->flag[VC4_QPU_FLAG_C]; break; /* 8-11: C */
-    default: return true;               /* 15 always (12-14 rejected as reserved) */
-    }
-    bool any = cond & 2, clear = cond & 1;
-    uint16_t sel = clear ? (uint16_t)~f : f;
-    return any ? sel != 0 : sel == ALL_ELEMS;
+    return vc4_lanes_branch_taken(q->flag, cond);
 }
 
 /* ---- the instruction forms ------------------------------------------------------------- */
@@ -1447,6 +1438,20 @@ static inline bool block_ready(struct vc4_v3d *v, struct vc4_jit_block *b, unsig
     return true;
 }
 
+/* After block b ran m instructions from its instruction o at pc: where the
+ * QPU goes on.  When the run ended the block's branch and its slots and the
+ * branch went, as the pipeline leaves a branch taken (issue_pipelines). */
+static inline uint32_t block_next_pc(struct vc4_qpu *q, const struct vc4_jit_block *b, unsigned o, unsigned m,
+                                     uint32_t pc, unsigned taken)
+{
+    if (b->br_at < 0 || o + m < b->n || !taken)
+        return pc + m * VC4_QPU_INSTR_BYTES;
+    uint32_t at = pc + ((unsigned)b->br_at - o) * VC4_QPU_INSTR_BYTES; /* the branch */
+    q->br_target[0] = q->br_target[1];
+    q->jit_head = true;
+    return ((b->br_rel ? branch_link(at) : 0) + b->br_imm) & ~(VC4_QPU_INSTR_BYTES - 1);
+}
+
 /*
  * One QPU's cycles back to back on the fast path (vc4_qpu_run_cycles with
  * one QPU): the same steps as step() for the instructions its fast path
@@ -1486,12 +1491,13 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
                 o = 0;
             }
             head = false;
-            if (b && block_ready(v, b, o, pc, prev_w)) {
-                unsigned m = b->n - o < left ? b->n - o : (unsigned)left;
-                prev_w = b->run((unsigned char *)q, o, o + m);
+            unsigned m = b ? vc4_jit_span(b, o, left) : 0;
+            if (m && block_ready(v, b, o, pc, prev_w)) {
+                unsigned taken = 0;
+                prev_w = b->run((unsigned char *)q, o, o + m, &taken);
                 jit->stats.runs++;
                 jit->stats.instructions += m;
-                pc += m * VC4_QPU_INSTR_BYTES;
+                pc = block_next_pc(q, b, o, m, pc, taken);
                 left -= m;
                 if (left == 0)
                     break;
@@ -1757,6 +1763,19 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
         if (e->jit->n - e->jit_off < m)
             m = e->jit->n - e->jit_off;
     }
+    /* (a run stops before a block's branch or after its slots) */
+    for (bool again = true; again && m >= 2;) {
+        again = false;
+        for (unsigned k = 0; k < z->n; k++) {
+            if (!(z->awake & (1u << k)))
+                continue;
+            unsigned span = vc4_jit_span(bs[k], os[k], m);
+            if (span < m) {
+                m = span;
+                again = true;
+            }
+        }
+    }
     if (m < 2)
         return 0;
     for (unsigned k = 0; k < z->n; k++) {
@@ -1764,8 +1783,9 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
             continue;
         struct vc4_qpu *q = z->qs[k];
         catch_up(v, z, k, c);
-        q->prev_w = bs[k]->run((unsigned char *)q, os[k], os[k] + (unsigned)m);
-        q->pc += (uint32_t)m * VC4_QPU_INSTR_BYTES;
+        unsigned taken = 0;
+        q->prev_w = bs[k]->run((unsigned char *)q, os[k], os[k] + (unsigned)m, &taken);
+        q->pc = block_next_pc(q, bs[k], os[k], (unsigned)m, q->pc, taken);
         q->time += m;
         q->instructions += m;
         v->stats.instructions += m;

@@ -54,4 +54,20 @@ static inline void vc4_lanes_set_flags(uint16_t *flag, const uint32_t *r, uint16
     flag[3] = (uint16_t)((flag[3] & ~mask) | (carry & mask)); /* VC4_QPU_FLAG_C */
 }
 
+/* Does a branch with condition cond (0-11, 15) go, given the flags (facts
+ * 18): all / any of the elements' Z, N or C set / clear; 15 always. */
+static inline bool vc4_lanes_branch_taken(const uint16_t *flag, unsigned cond)
+{
+    uint16_t f;
+    switch (cond >> 1) {
+    case 0: case 1: f = flag[1]; break; /* 0-3: Z */
+    case 2: case 3: f = flag[2]; break; /* 4-7: N */
+    case 4: case 5: f = flag[3]; break; /* 8-11: C */
+    default: return true;               /* 15 always (12-14 rejected as reserved) */
+    }
+    bool any = cond & 2, clear = cond & 1;
+    uint16_t sel = clear ? (uint16_t)~f : f;
+    return any ? sel != 0 : sel == VC4_LANES_ALL;
+}
+
 #endif
