@@ -194,7 +194,7 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
 {
     if (!j)
         return;
-    if (j->thread_started) { /* (waits for a compile in flight) */
+    if (j->thread_started && j->thread_pid == getpid()) { /* (waits for a compile in flight) */
         pthread_mutex_lock(&j->mu);
         j->stop = true;
         pthread_cond_signal(&j->cv);
@@ -736,10 +736,13 @@ static void *worker(void *arg)
  * it cannot be started (the caller builds the job itself). */
 static bool enqueue(struct vc4_jit *j, struct jit_job *job)
 {
+    if (j->thread_started && j->thread_pid != getpid())
+        return false; /* (a forked child: the thread stayed with the parent) */
     if (!j->thread_started) {
         if (pthread_create(&j->thread, NULL, worker, j) != 0)
             return false;
         j->thread_started = true;
+        j->thread_pid = getpid();
     }
     pthread_mutex_lock(&j->mu);
     job->next = NULL;

@@ -73,6 +73,7 @@ struct vc4_jit {
      * pending, come back in done; ndone says done is not empty */
     bool async, thread_started, stop;
     pthread_t thread;
+    long thread_pid;         /* the process that started it (a fork's child has no thread) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     struct jit_job *pending, *pending_tail, *done;
