@@ -147,6 +147,7 @@ struct outcome {
     uint8_t mem[0x20000];
     struct harness_diags d;
     uint64_t jit_instructions; /* (not compared) */
+    struct vc4_emu_jit_stats jit;
 };
 
 static bool assemble(const struct text *t, uint32_t base, uint8_t *out, size_t *n)
@@ -219,6 +220,7 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
     struct vc4_emu_jit_stats js;
     vc4_emu_jit_stats(e, &js);
     o->jit_instructions = js.instructions;
+    o->jit = js;
 
     vc4_emu_mem_read(e, CODE_A, o->mem, 0x4000);
     vc4_emu_mem_read(e, CODE_B, o->mem + 0x4000, 0x4000);
@@ -396,8 +398,12 @@ static void test_blocks_on_twelve_qpus(void)
     }
     CHECK_EQ_INT(differ, 0);
     CHECK(compiled.st[1] == VC4_OK);
-    printf("twelve QPUs: %llu of %llu instructions ran compiled\n", (unsigned long long)compiled.jit_instructions,
-           (unsigned long long)compiled.stats.instructions);
+    printf("twelve QPUs: %llu of %llu instructions ran compiled (%llu blocks compiled, %llu loaded, %llu runs)\n",
+           (unsigned long long)compiled.jit_instructions, (unsigned long long)compiled.stats.instructions,
+           (unsigned long long)compiled.jit.compiled, (unsigned long long)compiled.jit.loaded,
+           (unsigned long long)compiled.jit.runs);
+    if (compiled.d.len)
+        printf("its diagnostics:\n%.2000s\n", compiled.d.text);
     CHECK(compiled.jit_instructions * 4 > compiled.stats.instructions); /* a good part ran compiled */
 }
 
