@@ -404,7 +404,12 @@ static void test_blocks_on_twelve_qpus(void)
            (unsigned long long)compiled.jit.runs);
     if (compiled.d.len)
         printf("its diagnostics:\n%.2000s\n", compiled.d.text);
-    CHECK(compiled.jit_instructions * 4 > compiled.stats.instructions); /* a good part ran compiled */
+#ifndef VC4KIT_CYCLE_BY_CYCLE
+    /* (a good part ran compiled; not in the build that forces the reference
+     * scheduler, which steps every QPU every cycle and so never runs blocks
+     * on several QPUs at once) */
+    CHECK(compiled.jit_instructions * 4 > compiled.stats.instructions);
+#endif
 }
 
 /* Every QPU waits on a semaphore nobody releases: the budget ends the run
