@@ -88,6 +88,28 @@ VC4_PRINTF(2, 3) static void put(struct text *t, const char *fmt, ...)
     }
 }
 
+/* n bytes as they are (the prelude: no formatting pass over 50 KB). */
+static void put_raw(struct text *t, const char *s, size_t n)
+{
+    if (t->failed)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *d = vc4_realloc(t->alloc, t->s, cap);
+        if (!d) {
+            t->failed = true;
+            return;
+        }
+        t->s = d;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = 0;
+}
+
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
@@ -356,7 +378,8 @@ static void put_instr(struct text *t, unsigned i, const struct vc4_icache_entry 
 
 static void put_block(struct text *t, struct vc4_icache_entry *const *es, unsigned n)
 {
-    put(t, "%.*s\n", (int)vc4_jit_prelude_len, (const char *)vc4_jit_prelude_text);
+    put_raw(t, (const char *)vc4_jit_prelude_text, vc4_jit_prelude_len);
+    put_raw(t, "\n", 1);
     put(t, "/* ---- the block: %u instructions */\n#define Q(o) ((uint32_t *)(q + (o)))\n"
            "#define K vc4_jit_kernels_host\n",
         n);
