@@ -58,53 +58,49 @@ struct text {
     const struct vc4_allocator *alloc;
 };
 
-VC4_PRINTF(2, 3) static void put(struct text *t, const char *fmt, ...)
+/* Room for n more bytes and a NUL; false (and failed) when there is none. */
+static bool reserve(struct text *t, size_t n)
 {
     if (t->failed)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->failed = true;
-            return;
-        }
-        if (t->s && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap <= t->len + (size_t)n)
-            cap *= 2;
-        char *s = vc4_realloc(t->alloc, t->s, cap);
-        if (!s) {
-            t->failed = true;
-            return;
-        }
-        t->s = s;
-        t->cap = cap;
+        return false;
+    if (t->len + n + 1 <= t->cap)
+        return true;
+    size_t cap = t->cap ? t->cap : 4096;
+    while (cap < t->len + n + 1)
+        cap *= 2;
+    char *d = vc4_realloc(t->alloc, t->s, cap);
+    if (!d) {
+        t->failed = true;
+        return false;
     }
+    t->s = d;
+    t->cap = cap;
+    return true;
+}
+
+VC4_PRINTF(2, 3) static void put(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        t->failed = true;
+        return;
+    }
+    if (!reserve(t, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
 }
 
 /* n bytes as they are (the prelude: no formatting pass over 50 KB). */
 static void put_raw(struct text *t, const char *s, size_t n)
 {
-    if (t->failed)
+    if (!reserve(t, n))
         return;
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (cap < t->len + n + 1)
-            cap *= 2;
-        char *d = vc4_realloc(t->alloc, t->s, cap);
-        if (!d) {
-            t->failed = true;
-            return;
-        }
-        t->s = d;
-        t->cap = cap;
-    }
     memcpy(t->s + t->len, s, n);
     t->len += n;
     t->s[t->len] = 0;
@@ -162,6 +158,15 @@ struct vc4_jit *vc4_jit_create(const struct vc4_emu_options *o, const struct vc4
     struct vc4_jit *j = vc4_calloc(alloc, 1, sizeof *j);
     if (!j)
         return NULL;
+    if (pthread_mutex_init(&j->mu, NULL) != 0) {
+        vc4_free(alloc, j);
+        return NULL;
+    }
+    if (pthread_cond_init(&j->cv, NULL) != 0) {
+        pthread_mutex_destroy(&j->mu);
+        vc4_free(alloc, j);
+        return NULL;
+    }
     j->threshold = o->jit_threshold ? o->jit_threshold : JIT_DEFAULT_THRESHOLD;
     if (j->threshold > UINT16_MAX) /* (counted in the instruction cache's entries) */
         j->threshold = UINT16_MAX;
@@ -173,15 +178,6 @@ struct vc4_jit *vc4_jit_create(const struct vc4_emu_options *o, const struct vc4
     j->dir = o->jit_dir ? dup_str(alloc, o->jit_dir) : NULL;
     j->march = host_march();
     j->async = o->jit_async;
-    if (pthread_mutex_init(&j->mu, NULL) != 0) {
-        vc4_free(alloc, j);
-        return NULL;
-    }
-    if (pthread_cond_init(&j->cv, NULL) != 0) {
-        pthread_mutex_destroy(&j->mu);
-        vc4_free(alloc, j);
-        return NULL;
-    }
     if (!j->cc || (o->jit_dir && !j->dir)) {
         vc4_jit_destroy(j, alloc);
         return NULL;
