@@ -51,60 +51,7 @@ extern char **environ;
 
 /* ---- text ------------------------------------------------------------------ */
 
-struct text {
-    char *s;
-    size_t len, cap;
-    bool failed;
-    const struct vc4_allocator *alloc;
-};
-
-/* Room for n more bytes and a NUL; false (and failed) when there is none. */
-static bool reserve(struct text *t, size_t n)
-{
-    if (t->failed)
-        return false;
-    if (t->len + n + 1 <= t->cap)
-        return true;
-    size_t cap = t->cap ? t->cap : 4096;
-    while (cap < t->len + n + 1)
-        cap *= 2;
-    char *d = vc4_realloc(t->alloc, t->s, cap);
-    if (!d) {
-        t->failed = true;
-        return false;
-    }
-    t->s = d;
-    t->cap = cap;
-    return true;
-}
-
-VC4_PRINTF(2, 3) static void put(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        t->failed = true;
-        return;
-    }
-    if (!reserve(t, (size_t)n))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
-}
-
-/* n bytes as they are (the prelude: no formatting pass over 50 KB). */
-static void put_raw(struct text *t, const char *s, size_t n)
-{
-    if (!reserve(t, n))
-        return;
-    memcpy(t->s + t->len, s, n);
-    t->len += n;
-    t->s[t->len] = 0;
-}
+/* (a block's source is written into a struct vc4_buf, base.h) */
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
@@ -314,82 +261,82 @@ static unsigned cut(struct vc4_v3d *v, uint32_t addr, struct vc4_icache_entry **
 
 #define QOFF(f) ((unsigned)offsetof(struct vc4_qpu, f))
 
-static void put_mask(struct text *t, const char *name, uint8_t cidx, uint16_t cinv)
+static void put_mask(struct vc4_buf *t, const char *name, uint8_t cidx, uint16_t cinv)
 {
     if (cidx == 0) /* flag[0] is always 0: the mask is the inversion */
-        put(t, "        const uint16_t %s = 0x%04xu;\n", name, (unsigned)cinv);
+        vc4_buf_printf(t, "        const uint16_t %s = 0x%04xu;\n", name, (unsigned)cinv);
     else
-        put(t, "        const uint16_t %s = (uint16_t)(F[%u] ^ 0x%04xu);\n", name, (unsigned)cidx, (unsigned)cinv);
+        vc4_buf_printf(t, "        const uint16_t %s = (uint16_t)(F[%u] ^ 0x%04xu);\n", name, (unsigned)cidx, (unsigned)cinv);
 }
 
-static void put_instr(struct text *t, unsigned i, const struct vc4_icache_entry *e)
+static void put_instr(struct vc4_buf *t, unsigned i, const struct vc4_icache_entry *e)
 {
     const struct vc4_qpu_xi *xi = &e->xi;
-    put(t, "    { /* +%u: 0x%016llx */\n", i * VC4_QPU_INSTR_BYTES, (unsigned long long)e->word);
+    vc4_buf_printf(t, "    { /* +%u: 0x%016llx */\n", i * VC4_QPU_INSTR_BYTES, (unsigned long long)e->word);
     if (xi->fast == VC4_XI_FAST_BRANCH) { /* (the caller moves the PC after the slots) */
-        put(t, "        *taken = vc4_lanes_branch_taken(F, %uu);\n        w = 0;\n        acc = 0;\n    }\n",
+        vc4_buf_printf(t, "        *taken = vc4_lanes_branch_taken(F, %uu);\n        w = 0;\n        acc = 0;\n    }\n",
             (unsigned)e->in.cond_br);
         return;
     }
     if (xi->fast == VC4_XI_FAST_NOP) {
-        put(t, "        w = 0;\n        acc = 0;\n    }\n");
+        vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n    }\n");
         return;
     }
     bool add = xi->w_add != VC4_XI_W_NONE || xi->sf == VC4_XI_SF_ADD;
-    put(t, "        uint32_t ra[16], rm[16];\n        uint16_t ca = 0, cm = 0;\n        (void)ra; (void)rm; "
+    vc4_buf_printf(t, "        uint32_t ra[16], rm[16];\n        uint16_t ca = 0, cm = 0;\n        (void)ra; (void)rm; "
            "(void)ca; (void)cm;\n");
     if (xi->rd_b == VC4_XI_RD_IMM)
-        put(t, "        memcpy(Q(%u), imm%u, 64);\n", QOFF(in_b), i);
+        vc4_buf_printf(t, "        memcpy(Q(%u), imm%u, 64);\n", QOFF(in_b), i);
     /* the NOP registers' elements 12-15 (qpu.c nop_regs_read) */
-    put(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[0]), (unsigned)xi->off[4]);
-    put(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[1]), (unsigned)xi->off[5]);
+    vc4_buf_printf(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[0]), (unsigned)xi->off[4]);
+    vc4_buf_printf(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[1]), (unsigned)xi->off[5]);
     if (add)
-        put(t, "        K.add[%u](Q(%u), Q(%u), ra, %s);\n", (unsigned)xi->op_add, (unsigned)xi->off[0],
+        vc4_buf_printf(t, "        K.add[%u](Q(%u), Q(%u), ra, %s);\n", (unsigned)xi->op_add, (unsigned)xi->off[0],
             (unsigned)xi->off[1], xi->sf == VC4_XI_SF_ADD ? "&ca" : "0");
     if (xi->op_mul) {
-        put(t, "        K.mul[%u](Q(%u), Q(%u), rm, %s);\n", (unsigned)xi->op_mul, (unsigned)xi->off[2],
+        vc4_buf_printf(t, "        K.mul[%u](Q(%u), Q(%u), rm, %s);\n", (unsigned)xi->op_mul, (unsigned)xi->off[2],
             (unsigned)xi->off[3], xi->sf == VC4_XI_SF_MUL ? "&cm" : "0");
-        put(t, "        memcpy(Q(%u) + 12, rm + 12, 16);\n", QOFF(last_mul));
+        vc4_buf_printf(t, "        memcpy(Q(%u) + 12, rm + 12, 16);\n", QOFF(last_mul));
     }
     /* conditions on the old flags; add writes first, mul wins (facts 20a) */
     put_mask(t, "ma", xi->cidx_add, xi->cinv_add);
     put_mask(t, "mm", xi->cidx_mul, xi->cinv_mul);
-    put(t, "        (void)ma; (void)mm;\n        w = 0;\n        acc = 0;\n");
+    vc4_buf_printf(t, "        (void)ma; (void)mm;\n        w = 0;\n        acc = 0;\n");
     if (xi->w_add != VC4_XI_W_NONE)
-        put(t,
+        vc4_buf_printf(t,
             "        if (ma) {\n            vc4_lanes_masked_copy(Q(%u), ra, ma);\n            w |= 0x%llxull;\n"
             "            acc |= 0x%xu;\n        }\n",
             (unsigned)xi->w_off_add, (unsigned long long)xi->wreg_add, (unsigned)xi->wacc_add);
     if (xi->w_mul != VC4_XI_W_NONE)
-        put(t,
+        vc4_buf_printf(t,
             "        if (mm) {\n            vc4_lanes_masked_copy(Q(%u), rm, mm);\n            w |= 0x%llxull;\n"
             "            acc |= 0x%xu;\n        }\n",
             (unsigned)xi->w_off_mul, (unsigned long long)xi->wreg_mul, (unsigned)xi->wacc_mul);
     if (xi->sf == VC4_XI_SF_ADD)
-        put(t, "        vc4_lanes_set_flags(F, ra, ca, ma, %d);\n", xi->n_flag ? 1 : 0);
+        vc4_buf_printf(t, "        vc4_lanes_set_flags(F, ra, ca, ma, %d);\n", xi->n_flag ? 1 : 0);
     else if (xi->sf == VC4_XI_SF_MUL)
-        put(t, "        vc4_lanes_set_flags(F, rm, cm, mm, 1);\n");
-    put(t, "    }\n");
+        vc4_buf_printf(t, "        vc4_lanes_set_flags(F, rm, cm, mm, 1);\n");
+    vc4_buf_printf(t, "    }\n");
 }
 
-static void put_block(struct text *t, struct vc4_icache_entry *const *es, unsigned n)
+static void put_block(struct vc4_buf *t, struct vc4_icache_entry *const *es, unsigned n)
 {
-    put_raw(t, (const char *)vc4_jit_prelude_text, vc4_jit_prelude_len);
-    put_raw(t, "\n", 1);
-    put(t, "/* ---- the block: %u instructions */\n#define Q(o) ((uint32_t *)(q + (o)))\n"
+    vc4_buf_append(t, vc4_jit_prelude_text, vc4_jit_prelude_len); /* (copied: no formatting pass over 50 KB) */
+    vc4_buf_append(t, "\n", 1);
+    vc4_buf_printf(t, "/* ---- the block: %u instructions */\n#define Q(o) ((uint32_t *)(q + (o)))\n"
            "#define K vc4_jit_kernels_host\n",
         n);
     for (unsigned i = 0; i < n; i++) {
         const struct vc4_qpu_xi *xi = &es[i]->xi;
         if (xi->fast == VC4_XI_FAST_NOP || xi->rd_b != VC4_XI_RD_IMM)
             continue;
-        put(t, "static const uint32_t imm%u[16] = {", i);
+        vc4_buf_printf(t, "static const uint32_t imm%u[16] = {", i);
         for (unsigned k = 0; k < VC4_QPU_SIMD; k++)
-            put(t, "0x%xu%s", (unsigned)xi->vec[k], k + 1 < VC4_QPU_SIMD ? ", " : "};\n");
+            vc4_buf_printf(t, "0x%xu%s", (unsigned)xi->vec[k], k + 1 < VC4_QPU_SIMD ? ", " : "};\n");
     }
     /* instructions from .. to - 1 (0 <= from < to <= n): entered at any
      * instruction, left after any */
-    put(t, "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_block(unsigned char *restrict q, unsigned "
+    vc4_buf_printf(t, "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_block(unsigned char *restrict q, unsigned "
            "from, unsigned to, unsigned *taken);\n"
            "uint64_t vc4_jit_block(unsigned char *restrict q, unsigned from, unsigned to, unsigned *taken)\n{\n"
            "    (void)taken;\n"
@@ -397,11 +344,11 @@ static void put_block(struct text *t, struct vc4_icache_entry *const *es, unsign
            "    switch (from) {\n",
         QOFF(flag));
     for (unsigned i = 0; i < n; i++) {
-        put(t, "    case %u:\n", i);
+        vc4_buf_printf(t, "    case %u:\n", i);
         put_instr(t, i, es[i]);
-        put(t, "    if (to == %u)\n        break;\n", i + 1);
+        vc4_buf_printf(t, "    if (to == %u)\n        break;\n", i + 1);
     }
-    put(t, "    default:\n        break;\n    }\n    q[%u] = (unsigned char)acc;\n    return w;\n}\n", QOFF(prev_acc));
+    vc4_buf_printf(t, "    default:\n        break;\n    }\n    q[%u] = (unsigned char)acc;\n    return w;\n}\n", QOFF(prev_acc));
 }
 
 /* ---- compiling and loading --------------------------------------------------- */
@@ -534,7 +481,7 @@ static void give_up(struct vc4_v3d *v, struct vc4_jit *j, const char *why, const
 struct jit_job {
     struct jit_job *next;
     struct vc4_jit_block *b;    /* everything but run */
-    struct text src;
+    struct vc4_buf src;
     char **envp;
     char so[1024], tmp[1024], c[1024], log[1024];
     /* results */
@@ -552,7 +499,7 @@ static void build_job(const char *cc, const char *march, struct jit_job *job)
         job->from_cache = true;
     } else {
         FILE *f = fopen(job->c, "w");
-        bool ok = f && fwrite(job->src.s, 1, job->src.len, f) == job->src.len;
+        bool ok = f && fwrite(job->src.data, 1, job->src.len, f) == job->src.len;
         if (f && fclose(f) != 0)
             ok = false;
         if (!ok) {
@@ -597,7 +544,7 @@ static void free_job(const struct vc4_allocator *alloc, struct jit_job *job)
     if (!job)
         return;
     vc4_free(alloc, job->b);
-    vc4_free(alloc, job->src.s);
+    vc4_buf_free(&job->src);
     vc4_free(alloc, job->envp);
     vc4_free(alloc, job);
 }
@@ -616,13 +563,13 @@ static void drop_jobs(const struct vc4_allocator *alloc, struct jit_job *job)
 
 /* A job for block b with source src (both taken over), or NULL after a
  * note (the JIT is then off). */
-static struct jit_job *make_job(struct vc4_v3d *v, struct vc4_jit *j, struct vc4_jit_block *b, struct text *src)
+static struct jit_job *make_job(struct vc4_v3d *v, struct vc4_jit *j, struct vc4_jit_block *b, struct vc4_buf *src)
 {
     const struct vc4_allocator *alloc = v->alloc;
     struct jit_job *job = vc4_calloc(alloc, 1, sizeof *job);
     if (!job) {
         vc4_free(alloc, b);
-        vc4_free(alloc, src->s);
+        vc4_buf_free(src);
         return NULL;
     }
     job->b = b;
@@ -632,7 +579,7 @@ static struct jit_job *make_job(struct vc4_v3d *v, struct vc4_jit *j, struct vc4
         free_job(alloc, job);
         return NULL;
     }
-    uint64_t h = fnv1a(j->prelude_hash, src->s, src->len);
+    uint64_t h = fnv1a(j->prelude_hash, src->data, src->len);
     unsigned long long uniq = (unsigned long long)getpid() * 1000003ull + j->jobs++;
     int n = snprintf(job->so, sizeof job->so, "%s/b%016llx.so", j->dir, (unsigned long long)h);
     if (n < 0 || (size_t)n + 64 >= sizeof job->so) {
@@ -810,11 +757,12 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
     if (j->budget == 0)
         return NULL;
     j->budget--;
-    struct text t = {.alloc = v->alloc};
+    struct vc4_buf t;
+    vc4_buf_init(&t, v->alloc);
     put_block(&t, es, n);
     struct vc4_jit_block *b = t.failed ? NULL : vc4_calloc(v->alloc, 1, sizeof *b);
     if (!b) {
-        vc4_free(v->alloc, t.s);
+        vc4_buf_free(&t);
         return NULL;
     }
     b->addr = addr;
