@@ -3,12 +3,15 @@
  * ALU-heavy code and for TMU/VPM-heavy code (CPU time of one thread).
  * Prints figures; asserts nothing.
  *
- *   bench_qpu [DIVISOR [CASE]]
+ *   bench_qpu [DIVISOR [CASE [ENGINE]]]
  * DIVISOR (default 1) divides every loop count: a short run for
  * instruction-counting tools (valgrind --tool=callgrind, perf stat) whose
  * host instruction count divided by the printed QPU instruction count is
  * the per-instruction cost, free of the machine's load.  CASE (alu1,
- * alu12, io1, io12) runs that case only.
+ * alu12, io1, io12) runs that case only, ENGINE (interp, jit) on that
+ * engine only.  BENCH_JIT_DIR names a cache
+ * directory for the compiled blocks (kept: for perf annotate), else each
+ * run compiles into a temporary one.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdbool.h>
@@ -65,7 +68,8 @@ static size_t build(uint64_t *w, const uint64_t *body, size_t nbody, uint32_t it
     return n;
 }
 
-static const char *only; /* the one case to run (NULL: all) */
+static const char *only;   /* the one case to run (NULL: all) */
+static const char *engine; /* the one engine to run: interp or jit (NULL: both) */
 
 /* One run of the program on `qpus` QPUs; jit: with compiled blocks.
  * Returns the CPU seconds of the run (the compiler runs in a child process
@@ -74,7 +78,8 @@ static double run_once(const uint64_t *w, size_t n, unsigned qpus, bool jit, str
                        enum vc4_status *st, double *compile_s)
 {
     struct vc4_emu_options o = {.mem_size = 16u << 20, .num_qpus = 12, .max_cycles = UINT64_C(1) << 40,
-                                .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 100};
+                                .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 100,
+                                .jit_dir = getenv("BENCH_JIT_DIR")};
     struct vc4_emu *e = vc4_emu_create(&o);
     for (size_t i = 0; i < n; i++) {
         uint8_t b[8];
@@ -107,11 +112,15 @@ static void bench(const char *name, const char *id, const uint64_t *body, size_t
     enum vc4_status st[2];
     double t[2], cs[2];
     for (int jit = 0; jit < 2; jit++) {
+        if (engine && strcmp(engine, jit ? "jit" : "interp") != 0) {
+            t[jit] = 0;
+            continue;
+        }
         t[jit] = run_once(w, n, qpus, jit, &s[jit], &st[jit], &cs[jit]);
         printf("%-24s %-7s %2u QPU(s): %12llu instr in %.3f s = %7.1f M instr/s (16-wide) [%s]", name,
                jit ? "jit" : "interp", qpus, (unsigned long long)s[jit].instructions, t[jit],
                (double)s[jit].instructions / t[jit] * 1e-6, vc4_status_name(st[jit]));
-        if (jit)
+        if (jit && !engine)
             printf(" %.2fx, %s counts, compiler %.2f s wall", t[0] / t[1],
                    memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "same" : "DIFFERENT", cs[1]);
         printf("\n");
@@ -124,6 +133,7 @@ int main(int argc, char **argv)
     if (div == 0)
         div = 1;
     only = argc > 2 ? argv[2] : NULL;
+    engine = argc > 3 ? argv[3] : NULL;
     /* ALU: fadd r0 = r0 + r1 ; fmul r2 = r2 * r3 in the same instruction; add/shl/... */
     uint64_t alu[8];
     alu[0] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_FADD, .waddr_add = 32, .add_a = 0, .add_b = 1,

@@ -124,6 +124,9 @@ struct vc4_jit *vc4_jit_create(const struct vc4_emu_options *o, const struct vc4
     j->cc = dup_str(alloc, cc);
     j->dir = o->jit_dir ? dup_str(alloc, o->jit_dir) : NULL;
     j->march = host_march();
+    /* the AVX-512 kernels where the blocks are compiled for AVX-512 (the
+     * interpreter picks the same table: vc4_alu_kernels_best) */
+    j->avx512 = VC4_ALU_AVX512 && strstr(j->march, "-mavx512dq") != NULL;
     j->async = o->jit_async;
     if (!j->cc || (o->jit_dir && !j->dir)) {
         vc4_jit_destroy(j, alloc);
@@ -269,7 +272,7 @@ static void put_mask(struct vc4_buf *t, const char *name, uint8_t cidx, uint16_t
         vc4_buf_printf(t, "        const uint16_t %s = (uint16_t)(F[%u] ^ 0x%04xu);\n", name, (unsigned)cidx, (unsigned)cinv);
 }
 
-static void put_instr(struct vc4_buf *t, unsigned i, const struct vc4_icache_entry *e)
+static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_icache_entry *e)
 {
     const struct vc4_qpu_xi *xi = &e->xi;
     vc4_buf_printf(t, "    { /* +%u: 0x%016llx */\n", i * VC4_QPU_INSTR_BYTES, (unsigned long long)e->word);
@@ -288,8 +291,9 @@ static void put_instr(struct vc4_buf *t, unsigned i, const struct vc4_icache_ent
     if (xi->rd_b == VC4_XI_RD_IMM)
         vc4_buf_printf(t, "        memcpy(Q(%u), imm%u, 64);\n", QOFF(in_b), i);
     /* the NOP registers' elements 12-15 (qpu.c nop_regs_read) */
-    vc4_buf_printf(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[0]), (unsigned)xi->off[4]);
-    vc4_buf_printf(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[1]), (unsigned)xi->off[5]);
+    for (unsigned k = 0; k < 2; k++)
+        if (xi->off[4 + k] != QOFF(rf_nop[k])) /* (not onto themselves) */
+            vc4_buf_printf(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[k]), (unsigned)xi->off[4 + k]);
     if (add)
         vc4_buf_printf(t, "        K.add[%u](Q(%u), Q(%u), ra, %s);\n", (unsigned)xi->op_add, (unsigned)xi->off[0],
             (unsigned)xi->off[1], xi->sf == VC4_XI_SF_ADD ? "&ca" : "0");
@@ -312,20 +316,25 @@ static void put_instr(struct vc4_buf *t, unsigned i, const struct vc4_icache_ent
             "        if (mm) {\n            vc4_lanes_masked_copy(Q(%u), rm, mm);\n            w |= 0x%llxull;\n"
             "            acc |= 0x%xu;\n        }\n",
             (unsigned)xi->w_off_mul, (unsigned long long)xi->wreg_mul, (unsigned)xi->wacc_mul);
-    if (xi->sf == VC4_XI_SF_ADD)
-        vc4_buf_printf(t, "        vc4_lanes_set_flags(F, ra, ca, ma, %d);\n", xi->n_flag ? 1 : 0);
-    else if (xi->sf == VC4_XI_SF_MUL)
-        vc4_buf_printf(t, "        vc4_lanes_set_flags(F, rm, cm, mm, 1);\n");
+    if (xi->sf != VC4_XI_SF_NONE) {
+        bool add_sf = xi->sf == VC4_XI_SF_ADD, n = !add_sf || xi->n_flag;
+        const char *r = add_sf ? "ra" : "rm", *c = add_sf ? "ca" : "cm", *m = add_sf ? "ma" : "mm";
+        if (avx512) /* (Z and N: two mask instructions, where the loop is a reduction) */
+            vc4_buf_printf(t, "        { uint32_t zn = vc4_alu_zn512(%s); vc4_lanes_merge_flags(F, zn & 0xFFFFu, %s, %s, %s); }\n",
+                r, n ? "zn >> 16" : "0", c, m);
+        else
+            vc4_buf_printf(t, "        vc4_lanes_set_flags(F, %s, %s, %s, %d);\n", r, c, m, n ? 1 : 0);
+    }
     vc4_buf_printf(t, "    }\n");
 }
 
-static void put_block(struct vc4_buf *t, struct vc4_icache_entry *const *es, unsigned n)
+static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *const *es, unsigned n)
 {
     vc4_buf_append(t, vc4_jit_prelude_text, vc4_jit_prelude_len); /* (copied: no formatting pass over 50 KB) */
     vc4_buf_append(t, "\n", 1);
     vc4_buf_printf(t, "/* ---- the block: %u instructions */\n#define Q(o) ((uint32_t *)(q + (o)))\n"
-           "#define K vc4_jit_kernels_host\n",
-        n);
+           "#define K %s\n",
+        n, avx512 ? "vc4_jit_kernels_avx512" : "vc4_jit_kernels_host");
     for (unsigned i = 0; i < n; i++) {
         const struct vc4_qpu_xi *xi = &es[i]->xi;
         if (xi->fast == VC4_XI_FAST_NOP || xi->rd_b != VC4_XI_RD_IMM)
@@ -345,7 +354,7 @@ static void put_block(struct vc4_buf *t, struct vc4_icache_entry *const *es, uns
         QOFF(flag));
     for (unsigned i = 0; i < n; i++) {
         vc4_buf_printf(t, "    case %u:\n", i);
-        put_instr(t, i, es[i]);
+        put_instr(t, avx512, i, es[i]);
         vc4_buf_printf(t, "    if (to == %u)\n        break;\n", i + 1);
     }
     vc4_buf_printf(t, "    default:\n        break;\n    }\n    q[%u] = (unsigned char)acc;\n    return w;\n}\n", QOFF(prev_acc));
@@ -759,7 +768,7 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
     j->budget--;
     struct vc4_buf t;
     vc4_buf_init(&t, v->alloc);
-    put_block(&t, es, n);
+    put_block(&t, j->avx512, es, n);
     struct vc4_jit_block *b = t.failed ? NULL : vc4_calloc(v->alloc, 1, sizeof *b);
     if (!b) {
         vc4_buf_free(&t);

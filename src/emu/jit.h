@@ -64,6 +64,7 @@ struct vc4_jit {
     bool own_dir;            /* a private temporary directory: removed at destroy */
     char *cc;                /* the compiler */
     const char *march;       /* instruction-set flags for the host */
+    bool avx512;             /* blocks call the prelude's AVX-512 kernels */
     uint64_t prelude_hash;   /* of the prelude and the command line */
     struct vc4_jit_block *bucket[VC4_JIT_BUCKETS];
     void **handles;          /* dlopen handles, freed at destroy */

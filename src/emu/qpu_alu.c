@@ -436,11 +436,7 @@ BYTE_KERNEL(k_v8muld, muld8(x, y))
  * zeroed so that the host never sees Inf or NaN.  Every operand is read
  * before out is written (out may be a or b). */
 
-#if FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
-#define VC4_HOST_FP 1
-#else
-#define VC4_HOST_FP 0 /* excess precision or fast-math: exact kernels only */
-#endif
+/* (VC4_HOST_FP: qpu_alu.h) */
 
 typedef union {
     uint32_t u[N];
@@ -607,6 +603,139 @@ VC4_KERNEL_CLONES static void k_host_fmul(const uint32_t *a, const uint32_t *b, 
         *carry = 0;
 }
 
+/* ---- AVX-512 float kernels ----------------------------------------------------
+ * AVX-512F gives each arithmetic instruction its own rounding mode
+ * (embedded rounding), so the rule's truncation is the instruction itself:
+ * IEEE round-toward-zero of the exact sum or product is exactly what
+ * vc4_alu_fadd/fmul compute with their guard and sticky bits.  What is left
+ * are the rule's edges, as lane masks:
+ *  - an operand with a zero exponent field flushes to its sign;
+ *  - a result below 2^-126 is +0: round-toward-zero never rounds up to the
+ *    smallest normal, so with gradual underflow (vc4_alu_fp_enter checks
+ *    that flush-to-zero is off) such a result, like an exact zero, has a
+ *    zero exponent field;
+ *  - the lanes round-toward-zero cannot give take the scalar rule: Inf/NaN
+ *    patterns, and operands whose result may overflow (the rule gives an
+ *    infinity where round-toward-zero stops at FLT_MAX): for fadd an
+ *    operand from 2^127 on (below, |x + y| < 2^128), for fmul exponent
+ *    fields summing to 381 or more (below, |x * y| < 2^(ea + eb - 252)
+ *    <= 2^128).
+ * Written with the compilers' vector extensions and the two builtins the
+ * <immintrin.h> intrinsics _mm512_add_round_ps / _mm512_mul_round_ps and
+ * _mm512_movepi32_mask expand to, not the header: the JIT's prelude is
+ * this file preprocessed, and the header would put 1.3 MB of text before
+ * every block.  Selected at run time (vc4_alu_kernels_best) on CPUs with
+ * AVX-512F and DQ; cross-checked against the scalar rules by
+ * tests/unit/test_emu_alu.c. */
+#if VC4_ALU_AVX512
+typedef uint32_t v16u __attribute__((vector_size(64)));
+typedef int32_t v16i __attribute__((vector_size(64)));
+typedef float v16f __attribute__((vector_size(64)));
+#define AVX512_FN __attribute__((target("avx512f,avx512dq")))
+#define ROUND_TO_ZERO_SAE 0x0B /* _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC */
+#if defined(__clang__)
+#define ADD_RZ(x, y) __builtin_ia32_addps512((x), (y), ROUND_TO_ZERO_SAE)
+#define MUL_RZ(x, y) __builtin_ia32_mulps512((x), (y), ROUND_TO_ZERO_SAE)
+#else
+#define ADD_RZ(x, y) __builtin_ia32_addps512_mask((x), (y), (x), (uint16_t)0xFFFF, ROUND_TO_ZERO_SAE)
+#define MUL_RZ(x, y) __builtin_ia32_mulps512_mask((x), (y), (x), (uint16_t)0xFFFF, ROUND_TO_ZERO_SAE)
+#endif
+/* One bit per lane: of a vector's sign bits (_mm512_movepi32_mask), and
+ * of an unsigned comparison (_mm512_cmp_epu32_mask: straight into a mask
+ * register, where a vector comparison result would be made a vector and
+ * back). */
+#define LANES(v) ((uint16_t)__builtin_ia32_cvtd2mask512((v16i)(v)))
+#define CMP_EQ 0
+#define CMP_GE 5
+#define CMP_GT 6
+#define UCMP(a, pred, c) ((uint16_t)__builtin_ia32_ucmpd512_mask((v16i)(a), (v16i)((v16u){0} + (uint32_t)(c)), pred, (uint16_t)0xFFFF))
+#define SCMP(a, pred, c) ((uint16_t)__builtin_ia32_cmpd512_mask((v16i)(a), (v16i){0} + (int32_t)(c), pred, (uint16_t)0xFFFF))
+
+/* x with the lanes whose exponent field is zero flushed to their sign */
+static AVX512_FN ALU_ALWAYS_INLINE v16u flush512(v16u x)
+{
+    return x & ~((v16u)((x & F_EXP) == 0) & F_ABS);
+}
+
+/* A result with a zero exponent field (zero, or below 2^-126) is +0. */
+static AVX512_FN ALU_ALWAYS_INLINE v16u plus_zero512(v16u r)
+{
+    return r & ~(v16u)((r & F_EXP) == 0);
+}
+
+/* The special lanes of x op y by the scalar rule (op: 0 fadd, 1 fmul). */
+static uint32_t rule2(int op, uint32_t x, uint32_t y) { return op ? vc4_alu_fmul(x, y) : vc4_alu_fadd(x, y); }
+static AVX512_FN v16u special512(int op, v16u x, v16u y, v16u r, uint16_t special)
+{
+    uint32_t xs[N], ys[N], rs[N];
+    memcpy(xs, &x, sizeof xs);
+    memcpy(ys, &y, sizeof ys);
+    memcpy(rs, &r, sizeof rs);
+    for (unsigned m = special; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        rs[i] = rule2(op, xs[i], ys[i]);
+    }
+    memcpy(&r, rs, sizeof r);
+    return r;
+}
+
+static AVX512_FN ALU_ALWAYS_INLINE void fadd512(const uint32_t *a, const uint32_t *b, uint32_t bxor, uint32_t *out,
+                                                uint16_t *carry)
+{
+    v16u x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    y ^= bxor;
+    uint16_t special = UCMP(x & F_EXP, CMP_GE, F_EXP - F_HIDDEN) | UCMP(y & F_EXP, CMP_GE, F_EXP - F_HIDDEN);
+    v16u r = plus_zero512((v16u)ADD_RZ((v16f)flush512(x), (v16f)flush512(y)));
+    if (special)
+        r = special512(0, x, y, r, special);
+    memcpy(out, &r, sizeof r);
+    if (carry)
+        *carry = SCMP(r, CMP_GT, 0); /* C: result > 0, +NaN patterns too */
+}
+
+static AVX512_FN ALU_ALWAYS_INLINE void k512_fadd(const uint32_t *a, const uint32_t *b, uint32_t *out,
+                                                  uint16_t *carry)
+{
+    fadd512(a, b, 0, out, carry);
+}
+
+static AVX512_FN ALU_ALWAYS_INLINE void k512_fsub(const uint32_t *a, const uint32_t *b, uint32_t *out,
+                                                  uint16_t *carry)
+{
+    fadd512(a, b, F_SIGN, out, carry);
+}
+
+static AVX512_FN ALU_ALWAYS_INLINE void k512_fmul(const uint32_t *a, const uint32_t *b, uint32_t *out,
+                                                  uint16_t *carry)
+{
+    v16u x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    v16u ex = x & F_EXP, ey = y & F_EXP; /* (their sum fits: 2 * 255 << 23 < 2^32) */
+    uint16_t special = UCMP(ex, CMP_EQ, F_EXP) | UCMP(ey, CMP_EQ, F_EXP) |
+                       UCMP(ex + ey, CMP_GE, (2u * F_BIAS + 127) << F_EXP_SHIFT);
+    v16u r = plus_zero512((v16u)MUL_RZ((v16f)flush512(x), (v16f)flush512(y)));
+    if (special)
+        r = special512(1, x, y, r, special);
+    memcpy(out, &r, sizeof r);
+    if (carry)
+        *carry = 0;
+}
+/* The Z lane bits of r (element == 0) in bits 0-15 and the N lane bits
+ * (bit 31) in bits 16-31, as vc4_lanes_set_flags computes them, two mask
+ * instructions (compiled blocks only: jit.c). */
+#ifdef VC4_ALU_JIT_PRELUDE
+static AVX512_FN ALU_ALWAYS_INLINE uint32_t vc4_alu_zn512(const uint32_t *r)
+{
+    v16u x;
+    memcpy(&x, r, sizeof x);
+    return (uint32_t)UCMP(x, CMP_EQ, 0) | (uint32_t)LANES(x) << 16;
+}
+#endif
+#endif /* VC4_ALU_AVX512 */
+
 /* itof: a 32-bit integer is exact in a double; truncate it like a sum. */
 static void k_host_itof(const uint32_t *a, const uint32_t *b, uint32_t *out, uint16_t *carry)
 {
@@ -667,6 +796,7 @@ static void k_host_ftoi(const uint32_t *a, const uint32_t *b, uint32_t *out, uin
 #define VC4_ALU_TABLE static
 #define vc4_alu_kernels_exact vc4_jit_kernels_exact
 #define vc4_alu_kernels_host vc4_jit_kernels_host
+#define vc4_alu_kernels_avx512 vc4_jit_kernels_avx512
 #else
 #define VC4_ALU_TABLE
 #endif
@@ -685,8 +815,24 @@ VC4_ALU_TABLE const struct vc4_alu_kernels vc4_alu_kernels_host = {
     .mul = MUL_TABLE(k_fmul),
 };
 #endif
+#if VC4_ALU_AVX512
+VC4_ALU_TABLE const struct vc4_alu_kernels vc4_alu_kernels_avx512 = {
+    .add = ADD_TABLE(k512_fadd, k512_fsub, k_host_ftoi, k_host_itof),
+    .mul = MUL_TABLE(k512_fmul),
+};
+#endif
 
 #ifndef VC4_ALU_JIT_PRELUDE /* (the rest is the library's alone) */
+
+const struct vc4_alu_kernels *vc4_alu_kernels_best(void)
+{
+#if VC4_ALU_AVX512
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
+        return &vc4_alu_kernels_avx512;
+#endif
+    return &vc4_alu_kernels_host;
+}
 
 bool vc4_alu_fp_enter(struct vc4_alu_fpenv *env)
 {

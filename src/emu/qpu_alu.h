@@ -7,6 +7,7 @@
 #define VC4_EMU_QPU_ALU_H
 
 #include <fenv.h>
+#include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -98,6 +99,24 @@ struct vc4_alu_kernels {
 };
 extern const struct vc4_alu_kernels vc4_alu_kernels_exact;
 extern const struct vc4_alu_kernels vc4_alu_kernels_host;
+/* Host-arithmetic kernels need ISO C evaluation (no excess precision,
+ * no fast-math); else the host tables are the exact ones. */
+#if FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
+#define VC4_HOST_FP 1
+#else
+#define VC4_HOST_FP 0
+#endif
+/* avx512: the host table with fadd, fsub and fmul as AVX-512 instructions
+ * rounding toward zero (qpu_alu.c), for x86-64 CPUs with AVX-512F and DQ;
+ * the same bits. */
+#if VC4_HOST_FP && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define VC4_ALU_AVX512 1
+extern const struct vc4_alu_kernels vc4_alu_kernels_avx512;
+#else
+#define VC4_ALU_AVX512 0
+#endif
+/* The fastest host table this CPU runs: avx512 where it can, else host. */
+const struct vc4_alu_kernels *vc4_alu_kernels_best(void);
 
 /* The host floating-point environment around a run: enter saves it and
  * installs the C default (round to nearest, exceptions masked, no

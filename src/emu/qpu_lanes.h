@@ -35,10 +35,19 @@ static inline void vc4_lanes_masked_copy(uint32_t *restrict d, const uint32_t *r
     }
 }
 
-/* The flags (flag[VC4_QPU_FLAG_Z/N/C], bit i = element i) set by result r
- * only where the write condition passes, mask (facts 15): Z = result 0,
- * N = bit 31 unless the op says otherwise (clz: 0), C from the op (facts
- * 16). */
+/* The flags (flag[VC4_QPU_FLAG_Z/N/C], bit i = element i) from the lane
+ * bits z, n and carry, only where the write condition passes, mask (facts
+ * 15). */
+static inline void vc4_lanes_merge_flags(uint16_t *flag, uint32_t z, uint32_t n, uint16_t carry, uint16_t mask)
+{
+    flag[1] = (uint16_t)((flag[1] & ~mask) | (z & mask)); /* VC4_QPU_FLAG_Z */
+    flag[2] = (uint16_t)((flag[2] & ~mask) | (n & mask)); /* VC4_QPU_FLAG_N */
+    flag[3] = (uint16_t)((flag[3] & ~mask) | (carry & mask)); /* VC4_QPU_FLAG_C */
+}
+
+/* The flags set by result r where mask passes: Z = result 0, N = bit 31
+ * unless the op says otherwise (clz: 0), C from the op (facts 16).
+ * (Compiled blocks for AVX-512 take Z and N from vc4_alu_zn512.) */
 static inline void vc4_lanes_set_flags(uint16_t *flag, const uint32_t *r, uint16_t carry, uint16_t mask,
                                        bool n_from_bit31)
 {
@@ -47,11 +56,7 @@ static inline void vc4_lanes_set_flags(uint16_t *flag, const uint32_t *r, uint16
         z |= vc4_lane_bit[i] & ((uint32_t)0 - (uint32_t)(r[i] == 0));
         n |= vc4_lane_bit[i] & ((uint32_t)0 - (r[i] >> 31));
     }
-    if (!n_from_bit31)
-        n = 0;
-    flag[1] = (uint16_t)((flag[1] & ~mask) | (z & mask)); /* VC4_QPU_FLAG_Z */
-    flag[2] = (uint16_t)((flag[2] & ~mask) | (n & mask)); /* VC4_QPU_FLAG_N */
-    flag[3] = (uint16_t)((flag[3] & ~mask) | (carry & mask)); /* VC4_QPU_FLAG_C */
+    vc4_lanes_merge_flags(flag, z, n_from_bit31 ? n : 0, carry, mask);
 }
 
 /* Does a branch with condition cond (0-11, 15) go, given the flags (facts

@@ -339,7 +339,7 @@ enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles)
     if (v->mem_exposed)
         v->code_gen++;
     struct vc4_alu_fpenv env;
-    v->alu = vc4_alu_fp_enter(&env) ? &vc4_alu_kernels_host : &vc4_alu_kernels_exact;
+    v->alu = vc4_alu_fp_enter(&env) ? vc4_alu_kernels_best() : &vc4_alu_kernels_exact;
     /* the control-list threads first (with the fragment shading they
      * cause), then the user programs, under one budget */
     uint64_t budget = max_cycles ? max_cycles : v->default_budget, used = 0;

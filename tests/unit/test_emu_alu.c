@@ -238,13 +238,14 @@ static void rnd_operands(uint32_t *a, uint32_t *b)
     }
 }
 
-static void check_tables(const uint32_t *a, const uint32_t *b, unsigned *bad)
+/* host: a host-arithmetic table (host, or avx512 where the CPU has it) */
+static void check_table(const struct vc4_alu_kernels *host, const uint32_t *a, const uint32_t *b, unsigned *bad)
 {
     for (unsigned op = 0; op < 32; op++) {
         uint32_t r1[16], r2[16];
         uint16_t c1 = 0, c2 = 0;
         vc4_alu_kernels_exact.add[op](a, b, r1, &c1);
-        vc4_alu_kernels_host.add[op](a, b, r2, &c2);
+        host->add[op](a, b, r2, &c2);
         for (int i = 0; i < 16; i++) {
             /* the exact kernels against the scalar rules, for the float ops */
             uint32_t want = op == VC4_QPU_A_FADD ? vc4_alu_fadd(a[i], b[i])
@@ -262,7 +263,7 @@ static void check_tables(const uint32_t *a, const uint32_t *b, unsigned *bad)
         uint32_t r1[16], r2[16];
         uint16_t c1 = 0, c2 = 0;
         vc4_alu_kernels_exact.mul[op](a, b, r1, &c1);
-        vc4_alu_kernels_host.mul[op](a, b, r2, &c2);
+        host->mul[op](a, b, r2, &c2);
         for (int i = 0; i < 16; i++) {
             uint32_t want = op == VC4_QPU_M_FMUL ? vc4_alu_fmul(a[i], b[i]) : r1[i];
             if ((r1[i] != r2[i] || r1[i] != want) && (*bad)++ < 10)
@@ -272,6 +273,14 @@ static void check_tables(const uint32_t *a, const uint32_t *b, unsigned *bad)
         if (c1 != c2 && (*bad)++ < 10)
             fprintf(stderr, "mul op %u carry: exact %04x host %04x\n", op, c1, c2);
     }
+}
+
+/* Every host table this CPU can run against the exact one and the rules. */
+static void check_tables(const uint32_t *a, const uint32_t *b, unsigned *bad)
+{
+    check_table(&vc4_alu_kernels_host, a, b, bad);
+    if (vc4_alu_kernels_best() != &vc4_alu_kernels_host)
+        check_table(vc4_alu_kernels_best(), a, b, bad);
 }
 
 /* The host-arithmetic kernels (used inside vc4_emu_run) give exactly what
@@ -316,25 +325,67 @@ static void test_host_kernels_match_rules(void)
  * truncated one ulp toward zero: 0x3F800000 + -2^-60 = 0x3F7FFFFF. */
 static void test_host_fadd_round_back(void)
 {
-    struct vc4_alu_fpenv env;
-    vc4_alu_fp_enter(&env);
-    uint32_t a[16], b[16], r[16];
-    for (int i = 0; i < 16; i++) {
-        a[i] = 0x3F800000u;
-        b[i] = 0xA1800000u; /* -2^-60 */
+    const struct vc4_alu_kernels *tabs[2] = {&vc4_alu_kernels_host, vc4_alu_kernels_best()};
+    for (int t = 0; t < 2; t++) {
+        struct vc4_alu_fpenv env;
+        vc4_alu_fp_enter(&env);
+        uint32_t a[16], b[16], r[16];
+        for (int i = 0; i < 16; i++) {
+            a[i] = 0x3F800000u;
+            b[i] = 0xA1800000u; /* -2^-60 */
+        }
+        a[1] = 0x9B400000u; b[1] = 0x00800000u;  /* -1.5*2^-73 + 2^-126: one ulp toward zero */
+        a[2] = 0x7F7FFFFFu; b[2] = 0x7F7FFFFFu;  /* overflow: Inf */
+        a[3] = 0x7F7FFFFFu; b[3] = 0x73000000u;  /* FLT_MAX + 2^103: stays FLT_MAX */
+        a[4] = 0x00800001u; b[4] = 0x80800000u;  /* result below the normal range: +0 */
+        a[5] = 0x7EFFFFFFu; b[5] = 0x7EFFFFFFu;  /* 2^127 - 2^103 twice: FLT_MAX exactly */
+        a[6] = 0x80000001u; b[6] = 0x80000000u;  /* -denormal + -0: +0 */
+        tabs[t]->add[VC4_QPU_A_FADD](a, b, r, NULL);
+        vc4_alu_fp_leave(&env);
+        CHECK_EQ_U64(r[0], 0x3F7FFFFFu);
+        CHECK_EQ_U64(r[1], 0x9B3FFFFFu);
+        CHECK_EQ_U64(r[2], 0x7F800000u);
+        CHECK_EQ_U64(r[3], 0x7F7FFFFFu);
+        CHECK_EQ_U64(r[4], 0);
+        CHECK_EQ_U64(r[5], 0x7F7FFFFFu);
+        CHECK_EQ_U64(r[6], 0);
     }
-    a[1] = 0x9B400000u; b[1] = 0x00800000u;  /* -1.5*2^-73 + 2^-126: one ulp toward zero */
-    a[2] = 0x7F7FFFFFu; b[2] = 0x7F7FFFFFu;  /* overflow: Inf */
-    a[3] = 0x7F7FFFFFu; b[3] = 0x73000000u;  /* FLT_MAX + 2^103: stays FLT_MAX */
-    a[4] = 0x00800001u; b[4] = 0x80800000u;  /* result below the normal range: +0 */
-    vc4_alu_kernels_host.add[VC4_QPU_A_FADD](a, b, r, NULL);
-    vc4_alu_fp_leave(&env);
-    CHECK_EQ_U64(r[0], 0x3F7FFFFFu);
-    CHECK_EQ_U64(r[1], 0x9B3FFFFFu);
-    CHECK_EQ_U64(r[2], 0x7F800000u);
-    CHECK_EQ_U64(r[3], 0x7F7FFFFFu);
-    CHECK_EQ_U64(r[4], 0);
     CHECK_EQ_U64(vc4_alu_fadd(0x3F800000u, 0xA1800000u), 0x3F7FFFFFu);
+}
+
+/* fmul at the edges the AVX-512 kernel hands to the scalar rule or keeps:
+ * exponent fields summing to 380 (kept: below 2^128) and 381 (the rule:
+ * Inf or FLT_MAX),
+ * a product just under 2^-126 (+0), exactly 2^-126, and Inf * 0. */
+static void test_host_fmul_edges(void)
+{
+    const struct vc4_alu_kernels *tabs[2] = {&vc4_alu_kernels_host, vc4_alu_kernels_best()};
+    for (int t = 0; t < 2; t++) {
+        struct vc4_alu_fpenv env;
+        vc4_alu_fp_enter(&env);
+        uint32_t a[16] = {0}, b[16] = {0}, r[16];
+        a[0] = 0x7E7FFFFFu; b[0] = 0x40000000u;  /* (2^126 - 2^102) * 2: 2^127 - 2^103 */
+        a[1] = 0x7E7FFFFFu; b[1] = 0x407FFFFFu;  /* exponents 252 + 128 = 380: below 2^128 */
+        a[2] = 0x7EFFFFFFu; b[2] = 0x40400000u;  /* 253 + 128 = 381: (2^127 - 2^103) * 3 -> Inf */
+        a[3] = 0x7EFFFFFFu; b[3] = 0x40000000u;  /* 381: (2^127 - 2^103) * 2 = FLT_MAX, finite */
+        a[4] = 0x00FFFFFFu; b[4] = 0x3F7FFFFFu;  /* just under 2^-125 * ... : stays normal */
+        a[5] = 0x00800000u; b[5] = 0x3F7FFFFFu;  /* 2^-126 * (1 - 2^-24): below: +0 */
+        a[6] = 0x00800000u; b[6] = 0x3F800000u;  /* 2^-126 * 1 */
+        a[7] = 0x7F800000u; b[7] = 0x80000000u;  /* Inf * -0: +0 */
+        a[8] = 0xFF812345u; b[8] = 0x3F800000u;  /* NaN pattern * 1: -Inf */
+        a[9] = 0x80400000u; b[9] = 0x7F000000u;  /* -denormal * 2^127: +0 (flushed) */
+        tabs[t]->mul[VC4_QPU_M_FMUL](a, b, r, NULL);
+        vc4_alu_fp_leave(&env);
+        for (int i = 0; i < 16; i++)
+            CHECK_EQ_U64(r[i], vc4_alu_fmul(a[i], b[i]));
+        CHECK_EQ_U64(r[2], 0x7F800000u);
+        CHECK_EQ_U64(r[3], 0x7F7FFFFFu);
+        CHECK_EQ_U64(r[5], 0);
+        CHECK_EQ_U64(r[6], 0x00800000u);
+        CHECK_EQ_U64(r[7], 0);
+        CHECK_EQ_U64(r[8], 0xFF800000u);
+        CHECK_EQ_U64(r[9], 0);
+    }
 }
 
 /* Every byte pair: the vector v8 kernels equal the scalar byte rules, and
@@ -385,4 +436,5 @@ static void test_fp_env_restored(void)
 TEST_LIST(test_float_add_sub_rtz, test_float_mul, test_minmax_conv, test_int_ops, test_v8_ops,
           test_unpack, test_pack, test_sfu, test_sfu_accuracy_sweep, test_host_kernels_match_rules,
           test_host_fadd_round_back,
+          test_host_fmul_edges,
           test_v8_kernels_every_byte_pair, test_fp_env_restored)
