@@ -168,7 +168,11 @@ struct vc4_emu_options {
     const char *jit_dir;               /* where compiled blocks are kept and found again (made if
                                         * missing); NULL = a private temporary directory removed
                                         * by vc4_emu_destroy */
-    const char *jit_cc;                /* the C compiler; NULL = the one that built vc4kit, else cc */
+    const char *jit_cc;                /* the C compiler; NULL = the one that built vc4kit, else cc.
+                                        * The blocks' prelude is the ALU source as the building
+                                        * compiler preprocessed it (its builtins included): name
+                                        * a compiler of the same family (gcc or clang); another
+                                        * fails, with a note, and the emulator interprets */
     bool jit_async;                    /* compile on a thread of its own (the other host core) while
                                         * the emulator interprets; false: at once, in the run */
 };
