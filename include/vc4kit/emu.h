@@ -172,7 +172,8 @@ struct vc4_emu_options {
                                         * The blocks' prelude is the ALU source as the building
                                         * compiler preprocessed it (its builtins included): name
                                         * a compiler of the same family (gcc or clang); another
-                                        * fails, with a note, and the emulator interprets */
+                                        * may reject it (a note says so, and the emulator
+                                        * interprets) */
     bool jit_async;                    /* compile on a thread of its own (the other host core) while
                                         * the emulator interprets; false: at once, in the run */
 };
