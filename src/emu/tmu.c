@@ -90,23 +90,25 @@ static inline uint32_t *cache_tags(struct vc4_tmu *t, unsigned qpu, unsigned phy
     return t->cache_tag[slice][phys & 1u];
 }
 
-/* A read of addr through the cache with these tags: true on a hit. */
-static inline bool cache_touch(struct vc4_tmu *t, uint32_t *tags, uint32_t addr)
+/* A read of addr through the cache with these tags: true on a hit (the
+ * line is then the tag's).  The caller counts it. */
+static inline bool cache_touch(uint32_t *tags, uint32_t addr)
 {
     uint32_t line = (addr & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE;
     uint32_t *tag = &tags[line % VC4_TMU_CACHE_LINES];
-    if (*tag == line) {
-        t->stats.cache_hits++;
-        return true;
-    }
+    bool hit = *tag == line;
     *tag = line;
-    t->stats.cache_misses++;
-    return false;
+    return hit;
 }
 
 bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr)
 {
-    return cache_touch(t, cache_tags(t, qpu, phys), addr);
+    bool hit = cache_touch(cache_tags(t, qpu, phys), addr);
+    if (hit)
+        t->stats.cache_hits++;
+    else
+        t->stats.cache_misses++;
+    return hit;
 }
 
 /* A texture request: decode P0..P3 once, sample the 16 elements. */
@@ -168,8 +170,11 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
                         unit & 1u, "STRB"[r], mask);
         ev |= VC4_TMU_EV_COND_WRITE;
     }
-    for (unsigned i = 0; i < 16; i++)
-        f->coord[r][i] = (mask >> i & 1u) ? val[i] : 0;
+    if (mask == 0xFFFFu) /* (the common case: every element written) */
+        memcpy(f->coord[r], val, sizeof f->coord[r]);
+    else
+        for (unsigned i = 0; i < 16; i++)
+            f->coord[r][i] = (mask >> i & 1u) ? val[i] : 0;
     if (takes && f->nparams < 4)
         f->params[f->nparams++] = param;
     if (reg != VC4_TMU_S) {
@@ -216,26 +221,50 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
         t->stats.texture_requests++;
         ev |= texture_lookup(t, mem, qpu, phys, f, written, rq, sink, loc, &latency);
     } else {
-        bool faulted = false;
         uint32_t *tags = cache_tags(t, qpu, phys);
-        /* The TMU loads elements in element order [A]. */
+        unsigned lookups = 0, hits = 0, misses = 0; /* (counted here, added once) */
+        uint32_t off[16], last = 0;
         for (unsigned i = 0; i < 16; i++) {
-            if (!(mask >> i & 1u))
-                continue;
-            uint32_t a = f->coord[VC4_TMU_S][i] & VC4_TMU_ADDR_ALIGN_MASK;
-            t->stats.lookups++;
-            if (!vc4_mem_read32(mem, a, &rq->data[0][i])) {
-                if (!faulted)
-                    vc4_diag_emit(sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, loc,
-                                  "TMU%u general lookup at 0x%08x (element %u) is outside the "
-                                  "%u MiB of RAM; reads 0", phys, a, i, mem->size >> 20);
-                faulted = true;
-                ev |= VC4_TMU_EV_FAULT;
-                continue;
-            }
-            if (!cache_touch(t, tags, a))
-                latency = VC4_TMU_LAT_MEMORY;
+            off[i] = f->coord[VC4_TMU_S][i] & VC4_TMU_ADDR_ALIGN_MASK & VC4_BUS_OFFSET_MASK;
+            last = off[i] > last ? off[i] : last;
         }
+        /* The TMU loads elements in element order [A] (the cache's tags
+         * change in that order). */
+        if (mask == 0xFFFFu && mem->size >= 4 && last <= mem->size - 4) {
+            /* the common case: every element, each inside RAM */
+            for (unsigned i = 0; i < 16; i++) {
+                rq->data[0][i] = vc4_load_le32(mem->ram + off[i]);
+                hits += cache_touch(tags, off[i]);
+            }
+            lookups = 16;
+            misses = 16 - hits;
+        } else {
+            bool faulted = false;
+            for (unsigned i = 0; i < 16; i++) {
+                if (!(mask >> i & 1u))
+                    continue;
+                uint32_t a = f->coord[VC4_TMU_S][i] & VC4_TMU_ADDR_ALIGN_MASK;
+                lookups++;
+                if (!vc4_mem_read32(mem, a, &rq->data[0][i])) {
+                    if (!faulted)
+                        vc4_diag_emit(sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, loc,
+                                      "TMU%u general lookup at 0x%08x (element %u) is outside the "
+                                      "%u MiB of RAM; reads 0", phys, a, i, mem->size >> 20);
+                    faulted = true;
+                    ev |= VC4_TMU_EV_FAULT;
+                    continue;
+                }
+                if (cache_touch(tags, a))
+                    hits++;
+                else
+                    misses++;
+            }
+        }
+        t->stats.lookups += lookups;
+        t->stats.cache_hits += hits;
+        t->stats.cache_misses += misses;
+        if (misses)
+            latency = VC4_TMU_LAT_MEMORY;
     }
     rq->ready_at = now + latency;
     f->count++;

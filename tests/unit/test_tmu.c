@@ -57,6 +57,42 @@ static void test_general_lookup(void)
     vc4_mem_fini(&mem);
 }
 
+/* The statistics of general lookups, on both of vc4_tmu_write's paths:
+ * every element inside RAM (counted at once), and a request with a
+ * faulting element (element by element; the fault touches no line).  16
+ * words from 0x1000 span one 64-byte line: 1 miss, 15 hits. */
+static void test_general_lookup_counts(void)
+{
+    setup();
+    uint32_t s[16], r4[16];
+    uint64_t ready;
+    addrs(s, 0x1000, 4);
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.lookups, 16);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 1);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 15);
+    CHECK_EQ_U64(r4[15], 0x103Cu * 3u + 1u);
+    /* element 15 outside the 1 MiB: 15 lookups touch lines, the new line
+     * 0x2000 misses once, then hits */
+    addrs(s, 0x2000, 4);
+    s[15] = 0x00200000u;
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL), VC4_TMU_EV_FAULT);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.lookups, 32);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 2);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 29);
+    CHECK_EQ_U64(r4[14], 0x2038u * 3u + 1u);
+    CHECK_EQ_U64(r4[15], 0);
+    /* the last word of RAM is inside: the fast path's bound */
+    addrs(s, 0x000FFFC0u, 4);
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL), 0);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(r4[15], 0x000FFFFCu * 3u + 1u);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 3);
+    vc4_mem_fini(&mem);
+}
+
 static void test_fifo_limits(void)
 {
     setup();
@@ -165,4 +201,4 @@ static void test_masks_faults_texture(void)
     vc4_mem_fini(&mem);
 }
 
-TEST_LIST(test_general_lookup, test_fifo_limits, test_swap, test_masks_faults_texture)
+TEST_LIST(test_general_lookup, test_general_lookup_counts, test_fifo_limits, test_swap, test_masks_faults_texture)
