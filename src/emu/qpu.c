@@ -1841,9 +1841,7 @@ QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
         }
         if ((z.awake & (z.awake - 1)) == 0) {
             /* one awake: its fast-path run up to the first timed wake */
-            unsigned k = 0;
-            while (!(z.awake & (1u << k)))
-                k++;
+            unsigned k = (unsigned)__builtin_ctz(z.awake);
             struct vc4_qpu *q = z.qs[k];
             if (z.sleep_from[k] == SLEEP_NONE && fast_next(v, q)) {
                 uint64_t lim = (z.next_wake < max_cycles ? z.next_wake : max_cycles) - c;
