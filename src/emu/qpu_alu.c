@@ -620,9 +620,10 @@ VC4_KERNEL_CLONES static void k_host_fmul(const uint32_t *a, const uint32_t *b, 
  *    operand from 2^127 on (below, |x + y| < 2^128), for fmul exponent
  *    fields summing to 381 or more (below, |x * y| < 2^(ea + eb - 252)
  *    <= 2^128).
- * Written with the compilers' vector extensions and the two builtins the
- * <immintrin.h> intrinsics _mm512_add_round_ps / _mm512_mul_round_ps and
- * _mm512_movepi32_mask expand to, not the header: the JIT's prelude is
+ * Written with the compilers' vector extensions and the builtins that the
+ * <immintrin.h> intrinsics _mm512_add_round_ps / _mm512_mul_round_ps,
+ * _mm512_cmp_epi32_mask / _mm512_cmp_epu32_mask and _mm512_movepi32_mask
+ * expand to, not the header: the JIT's prelude is
  * this file preprocessed, and the header would put 1.3 MB of text before
  * every block.  Selected at run time (vc4_alu_kernels_best) on CPUs with
  * AVX-512F and DQ; cross-checked against the scalar rules by
@@ -723,6 +724,7 @@ static AVX512_FN ALU_ALWAYS_INLINE void k512_fmul(const uint32_t *a, const uint3
     if (carry)
         *carry = 0;
 }
+
 /* The Z lane bits of r (element == 0) in bits 0-15 and the N lane bits
  * (bit 31) in bits 16-31, as vc4_lanes_set_flags computes them, two mask
  * instructions (compiled blocks only: jit.c). */

@@ -90,8 +90,9 @@ static inline uint32_t *cache_tags(struct vc4_tmu *t, unsigned qpu, unsigned phy
     return t->cache_tag[slice][phys & 1u];
 }
 
-/* A read of addr through the cache with these tags: true on a hit (the
- * line is then the tag's).  The caller counts it. */
+/* A read of addr through the cache with these tags: true on a hit.  The
+ * line's slot holds the line afterwards either way; the caller counts
+ * hits and misses. */
 static inline bool cache_touch(uint32_t *tags, uint32_t addr)
 {
     uint32_t line = (addr & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE;
