@@ -32,7 +32,6 @@
 #include <pthread.h>
 #include <fcntl.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +48,7 @@ extern char **environ;
 #define JIT_DEFAULT_THRESHOLD 1000u
 #define JIT_COMPILE_BUDGET 512u
 
-/* ---- text ------------------------------------------------------------------ */
-
-/* (a block's source is written into a struct vc4_buf, base.h) */
+/* ---- names ----------------------------------------------------------------- */
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
@@ -216,6 +213,13 @@ static bool block_member(const struct vc4_qpu_xi *xi)
            !xi->unif;
 }
 
+/* The registers instruction e writes, as the next one's read-after-write
+ * test sees them (a nop or a branch: none). */
+static uint64_t block_writes(const struct vc4_icache_entry *e)
+{
+    return e->xi.fast == VC4_XI_FAST_NOP || e->xi.fast == VC4_XI_FAST_BRANCH ? 0 : e->xi.wreg_add | e->xi.wreg_mul;
+}
+
 /* A fast-path branch at off and its three delay slots, when all four fit
  * a block (the slots members, no read-after-write between them; the branch
  * writes nothing): 4 (into es), else 0. */
@@ -231,7 +235,7 @@ static unsigned branch_tail(struct vc4_v3d *v, uint32_t off, struct vc4_icache_e
         if (i > 0 && (!block_member(&e->xi) || (prev & e->xi.rmask)))
             return 0;
         es[i] = e;
-        prev = i == 0 || e->xi.fast == VC4_XI_FAST_NOP ? 0 : e->xi.wreg_add | e->xi.wreg_mul;
+        prev = block_writes(e);
     }
     return VC4_QPU_BRANCH_SLOTS + 1;
 }
@@ -255,7 +259,7 @@ static unsigned cut(struct vc4_v3d *v, uint32_t addr, struct vc4_icache_entry **
         if (!block_member(&e->xi) || (prev & e->xi.rmask))
             break;
         es[n++] = e;
-        prev = e->xi.fast == VC4_XI_FAST_NOP ? 0 : e->xi.wreg_add | e->xi.wreg_mul;
+        prev = block_writes(e);
     }
     return n;
 }

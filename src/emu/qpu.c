@@ -1416,6 +1416,14 @@ bool vc4_qpu_cached(struct vc4_v3d *v, uint32_t off, struct vc4_icache_entry **o
     return *out != NULL;
 }
 
+/* Compiled blocks run where the host kernels do (they are compiled with
+ * the same source; the exact table means the host arithmetic was not
+ * available for this run). */
+static inline struct vc4_jit *blocks_jit(const struct vc4_v3d *v)
+{
+    return v->alu != &vc4_alu_kernels_exact ? v->jit : NULL;
+}
+
 /* May the compiled block b run from its instruction o, at pc (jit.h)?
  * Its words from there on are still those in the instruction cache, each
  * current (a fetch would neither decode again nor count: unchanged while
@@ -1478,7 +1486,7 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
     bool busy = one_byte(&q->sfu_left) || one_byte(&q->unif_hazard) || one_byte(&q->br_left);
     /* compiled blocks (jit.h) start at heads: here, where a branch lands,
      * where a block ended; they run with no delay pipeline moving */
-    struct vc4_jit *jit = v->alu != &vc4_alu_kernels_exact ? v->jit : NULL;
+    struct vc4_jit *jit = blocks_jit(v);
     bool head = jit != NULL;
     if (jit)
         vc4_jit_poll(v, jit);
@@ -1809,7 +1817,7 @@ QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
     z.awake = (uint32_t)((1u << nact) - 1);
     z.next_wake = WAKE_NEVER;
     z.last_sleep = 0;
-    bool blocks = v->jit && v->alu != &vc4_alu_kernels_exact;
+    bool blocks = blocks_jit(v) != NULL;
     uint64_t blocks_from = 0, backoff = 1;
     bool plain = true; /* nobody asleep, nobody waiting long lately: the reference's cycle */
     for (unsigned k = 0; k < nact; k++) {

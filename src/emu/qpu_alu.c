@@ -715,8 +715,9 @@ static AVX512_FN ALU_ALWAYS_INLINE void k512_fmul(const uint32_t *a, const uint3
     memcpy(&x, a, sizeof x);
     memcpy(&y, b, sizeof y);
     v16u ex = x & F_EXP, ey = y & F_EXP; /* (their sum fits: 2 * 255 << 23 < 2^32) */
+    /* the product's exponent field ea + eb - bias from 254 on may overflow */
     uint16_t special = UCMP(ex, CMP_EQ, F_EXP) | UCMP(ey, CMP_EQ, F_EXP) |
-                       UCMP(ex + ey, CMP_GE, (2u * F_BIAS + 127) << F_EXP_SHIFT);
+                       UCMP(ex + ey, CMP_GE, (uint32_t)(F_BIAS + F_EXP_MAX - 1) << F_EXP_SHIFT);
     v16u r = plus_zero512((v16u)MUL_RZ((v16f)flush512(x), (v16f)flush512(y)));
     if (special)
         r = special512(1, x, y, r, special);

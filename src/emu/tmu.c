@@ -112,6 +112,18 @@ bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_
     return hit;
 }
 
+/* The RAM offsets of a general lookup's 16 word addresses s, into off:
+ * true when every one lies inside RAM (the last of them does). */
+static inline bool lookup_offsets(const struct vc4_mem *mem, const uint32_t *s, uint32_t off[16])
+{
+    uint32_t last = 0, o;
+    for (unsigned i = 0; i < 16; i++) {
+        off[i] = s[i] & VC4_TMU_ADDR_ALIGN_MASK & VC4_BUS_OFFSET_MASK;
+        last = off[i] > last ? off[i] : last;
+    }
+    return vc4_mem_span(mem, last, 4, &o);
+}
+
 /* A texture request: decode P0..P3 once, sample the 16 elements. */
 static unsigned texture_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, unsigned qpu,
                                unsigned phys, const struct vc4_tmu_fifo *f, unsigned written,
@@ -223,22 +235,18 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
         ev |= texture_lookup(t, mem, qpu, phys, f, written, rq, sink, loc, &latency);
     } else {
         uint32_t *tags = cache_tags(t, qpu, phys);
-        unsigned lookups = 0, hits = 0, misses = 0; /* (counted here, added once) */
-        uint32_t off[16], last = 0;
-        for (unsigned i = 0; i < 16; i++) {
-            off[i] = f->coord[VC4_TMU_S][i] & VC4_TMU_ADDR_ALIGN_MASK & VC4_BUS_OFFSET_MASK;
-            last = off[i] > last ? off[i] : last;
-        }
+        /* (counted here, added once; touched: lookups inside RAM) */
+        unsigned lookups = 0, touched = 0, hits = 0;
+        uint32_t off[16];
         /* The TMU loads elements in element order [A] (the cache's tags
          * change in that order). */
-        if (mask == 0xFFFFu && mem->size >= 4 && last <= mem->size - 4) {
+        if (mask == 0xFFFFu && lookup_offsets(mem, f->coord[VC4_TMU_S], off)) {
             /* the common case: every element, each inside RAM */
             for (unsigned i = 0; i < 16; i++) {
                 rq->data[0][i] = vc4_load_le32(mem->ram + off[i]);
                 hits += cache_touch(tags, off[i]);
             }
-            lookups = 16;
-            misses = 16 - hits;
+            lookups = touched = 16;
         } else {
             bool faulted = false;
             for (unsigned i = 0; i < 16; i++) {
@@ -255,16 +263,14 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
                     ev |= VC4_TMU_EV_FAULT;
                     continue;
                 }
-                if (cache_touch(tags, a))
-                    hits++;
-                else
-                    misses++;
+                touched++;
+                hits += cache_touch(tags, a);
             }
         }
         t->stats.lookups += lookups;
         t->stats.cache_hits += hits;
-        t->stats.cache_misses += misses;
-        if (misses)
+        t->stats.cache_misses += touched - hits;
+        if (hits < touched)
             latency = VC4_TMU_LAT_MEMORY;
     }
     rq->ready_at = now + latency;

@@ -146,8 +146,7 @@ struct outcome {
     uint64_t sched_cycle;
     uint8_t mem[0x20000];
     struct harness_diags d;
-    uint64_t jit_instructions; /* (not compared) */
-    struct vc4_emu_jit_stats jit;
+    struct vc4_emu_jit_stats jit; /* (not compared) */
 };
 
 static bool assemble(const struct text *t, uint32_t base, uint8_t *out, size_t *n)
@@ -219,7 +218,6 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
     o->sched_cycle = v->sched.cycle;
     struct vc4_emu_jit_stats js;
     vc4_emu_jit_stats(e, &js);
-    o->jit_instructions = js.instructions;
     o->jit = js;
 
     vc4_emu_mem_read(e, CODE_A, o->mem, 0x4000);
@@ -306,7 +304,7 @@ static void test_sleep_matches_cycle_by_cycle(void)
         if (seed % 4 == 0) { /* (every fourth: each block is a compiler run) */
             run_with(&s, false, true, &compiled);
             jit_differ += !same(&compiled, &stepped, 1000 + seed);
-            jit_instructions += compiled.jit_instructions;
+            jit_instructions += compiled.jit.instructions;
         }
         ok += sleeping.st[1] == VC4_OK;
         timeouts += sleeping.st[0] == VC4_ERR_TIMEOUT;
@@ -399,7 +397,7 @@ static void test_blocks_on_twelve_qpus(void)
     CHECK_EQ_INT(differ, 0);
     CHECK(compiled.st[1] == VC4_OK);
     printf("twelve QPUs: %llu of %llu instructions ran compiled (%llu blocks compiled, %llu loaded, %llu runs)\n",
-           (unsigned long long)compiled.jit_instructions, (unsigned long long)compiled.stats.instructions,
+           (unsigned long long)compiled.jit.instructions, (unsigned long long)compiled.stats.instructions,
            (unsigned long long)compiled.jit.compiled, (unsigned long long)compiled.jit.loaded,
            (unsigned long long)compiled.jit.runs);
     if (compiled.d.len)
@@ -408,7 +406,7 @@ static void test_blocks_on_twelve_qpus(void)
     /* (a good part ran compiled; not in the build that forces the reference
      * scheduler, which steps every QPU every cycle and so never runs blocks
      * on several QPUs at once) */
-    CHECK(compiled.jit_instructions * 4 > compiled.stats.instructions);
+    CHECK(compiled.jit.instructions * 4 > compiled.stats.instructions);
 #endif
 }
 
