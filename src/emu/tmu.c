@@ -136,18 +136,25 @@ static unsigned texture_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, uns
                   t->diag_params[1] == rq->params[1];
     if (repeat)
         sink = NULL;
-    struct vc4_tmu_tex cfg;
-    unsigned tev = vc4_tmu_tex_decode(&cfg, rq->params, rq->nparams, sink, loc);
+    const struct vc4_tmu_tex *cfg = &t->cfg;
+    unsigned tev = 0;
+    bool decoded = t->cfg_nparams != 0 && rq->nparams == t->cfg_nparams &&
+                   memcmp(rq->params, t->cfg_params, rq->nparams * sizeof rq->params[0]) == 0;
+    if (!decoded) {
+        tev = vc4_tmu_tex_decode(&t->cfg, rq->params, rq->nparams, sink, loc);
+        t->cfg_nparams = tev ? 0 : rq->nparams;
+        memcpy(t->cfg_params, rq->params, sizeof t->cfg_params);
+    }
     unsigned ev = 0;
-    if (cfg.levels) { /* 0: the parameters give no usable image */
+    if (cfg->levels) { /* 0: the parameters give no usable image */
         struct vc4_tmu_tex_work work = {0, false};
-        tev |= vc4_tmu_tex_sample(&cfg, mem, f->coord, written, rq->data, t, qpu,
+        tev |= vc4_tmu_tex_sample(cfg, mem, f->coord, written, rq->data, t, qpu,
                                   phys, &work, sink, loc);
         t->stats.texels += work.texels;
         t->stats.lookups += work.texels;
         if (work.miss)
             *latency = VC4_TMU_LAT_MEMORY;
-        if (vc4_tex_texel_is_wide(cfg.type))
+        if (vc4_tex_texel_is_wide(cfg->type))
             rq->words = 2;
     }
     if (tev && !repeat) {

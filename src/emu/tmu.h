@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "emu/mem.h"
+#include "emu/tmu_tex.h"
 #include "vc4kit/diag.h"
 
 #define VC4_TMU_MAX_QPUS 16u
@@ -109,6 +110,13 @@ struct vc4_tmu {
      * texture is reported once, not once per request */
     uint32_t diag_params[2];
     bool diag_valid;
+    /* the last parameters decoded without a finding, and their decoding:
+     * requests of a draw mostly repeat them (vc4_tmu_tex_decode is a
+     * function of the parameters; a set with findings is decoded each time,
+     * as its diagnostics depend on what was reported before) */
+    uint32_t cfg_params[4];
+    unsigned cfg_nparams; /* 0: none */
+    struct vc4_tmu_tex cfg;
 };
 
 void vc4_tmu_init(struct vc4_tmu *t);

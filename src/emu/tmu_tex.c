@@ -6,8 +6,17 @@
  * for each 2x2 quad of elements the level of detail comes from the
  * derivatives of its coordinates, and each element is filtered from the
  * texels of one or two mip levels.  Texels are decoded by the texture
- * library (vc4_tex_read_texel) from images located with the bounds-checked
- * memory API; an image outside RAM reads as zeros with a diagnostic.
+ * library (vc4_tex_read_texel_at) from images located with the
+ * bounds-checked memory API; an image outside RAM reads as zeros with a
+ * diagnostic.
+ *
+ * Speed (every texel of a textured frame comes through here): each column
+ * and row of a footprint is wrapped and addressed once (struct coord, the
+ * layouts' axes of tex/tiling.h), each texel's offset serves both its read
+ * and the cache model, the formats stored as RGBA bytes are read inline,
+ * 8-bit channels are filtered two at a time in 32-bit lanes, and repeated
+ * parameters are decoded once (tmu.c).  tests/unit/test_tmu_tex.c checks
+ * random lookups against a reference written from GL's definitions.
  *
  * Precision (none of it is documented; every choice is UNVERIFIED and
  * documented where it is made, and listed in docs/texturing.md):
@@ -28,6 +37,8 @@
 #include "spec/rules.h"
 #include "emu/tmu.h"
 #include "spec/half.h"
+#include "tex/texel.h"
+#include "tex/tiling.h"
 
 #define UNIT "tmu"
 
@@ -197,19 +208,22 @@ static int32_t to_fixed(float s, unsigned size)
     return (int32_t)floorf(u);
 }
 
-/* Wrap an integer texel coordinate into [0, size); false: border. */
+/* Wrap an integer texel coordinate into [0, size); false: border.  Sizes
+ * are mostly powers of two, whose repeats and mirrors are masks (the same
+ * floored modulus). */
 static bool wrap(int32_t *x, unsigned mode, unsigned size)
 {
     int32_t n = (int32_t)size, v = *x;
+    bool pow2 = (size & (size - 1)) == 0;
     switch (mode) {
     case VC4_TMU_WRAP_REPEAT:
-        v = v - floor_div(v, n) * n;
+        v = pow2 ? (int32_t)((uint32_t)v & (size - 1)) : v - floor_div(v, n) * n;
         break;
     case VC4_TMU_WRAP_CLAMP:
         v = v < 0 ? 0 : v >= n ? n - 1 : v;
         break;
     case VC4_TMU_WRAP_MIRROR: {
-        int32_t m = v - floor_div(v, 2 * n) * 2 * n;
+        int32_t m = pow2 ? (int32_t)((uint32_t)v & (2 * size - 1)) : v - floor_div(v, 2 * n) * 2 * n;
         v = m >= n ? 2 * n - 1 - m : m;
         break;
     }
@@ -240,9 +254,15 @@ struct sampler {
     uint32_t addr[VC4_TMU_CUBE_FACES][VC4_TMU_MAX_LEVELS];
     uint8_t state[VC4_TMU_CUBE_FACES][VC4_TMU_MAX_LEVELS];
     struct vc4_texel border;
-    unsigned block;       /* pixels per addressed element side (ETC1: 4) */
-    uint64_t last_line;   /* cache_texel's last utile (0: none) */
+    bool direct;          /* vc4_tex_texel_direct: the texel is the element | set */
+    uint32_t set;
+    unsigned block_log2;  /* log2 of the pixels per addressed element side (ETC1: 4) */
+    uint32_t last_line;   /* cache_line's last line (NO_LINE: none yet) */
+    uint64_t line_hits;   /* cache hits on last_line (added to the statistics at the end) */
+    uint64_t texels;      /* texels read (added to work at the end) */
 };
+
+#define NO_LINE UINT32_MAX /* (lines are bus offsets / 64) */
 
 /* The image of (face, level) in RAM, located once per request. */
 static const uint8_t *image(struct sampler *sp, unsigned face, unsigned level)
@@ -271,119 +291,184 @@ static const uint8_t *image(struct sampler *sp, unsigned face, unsigned level)
     return *st == IMG_OK ? sp->ptr[face][level] : NULL;
 }
 
-/* The cache model's access for element (ex, ey) of (face, level) (ETC1:
- * its block).  In T and LT images a 64-byte utile is one cache line, so an
- * access in the utile of the previous one is a hit that changes nothing:
- * counted without recomputing the address. */
-static void cache_texel(struct sampler *sp, unsigned face, unsigned level, unsigned ex,
-                        unsigned ey)
+/* The cache model's access of a texel at bus address a.  An access to the
+ * line of the previous one in this request is a hit that changes nothing
+ * (that line's tag was just set, and nothing else touched the cache since):
+ * counted without a look at the tags.  (In T and LT images a 64-byte utile
+ * is one line, so most texels of a bilinear footprint come here.) */
+static void cache_line(struct sampler *sp, uint32_t a)
 {
-    const struct vc4_tex_geom *g = &sp->c->lvl[level].g;
-    uint64_t key = 0;
-    if (g->layout != VC4_TEX_RASTER) {
-        key = (uint64_t)(face * VC4_TMU_MAX_LEVELS + level + 1u) << 48 |
-              (uint64_t)(ey / g->utile_h) << 24 | ex / g->utile_w;
-        if (key == sp->last_line) {
-            sp->tmu->stats.cache_hits++;
-            return;
-        }
+    uint32_t line = (a & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE;
+    if (line == sp->last_line) {
+        sp->line_hits++;
+        return;
     }
-    uint32_t a = sp->addr[face][level] + (uint32_t)(vc4_tex_bit_offset(g, ex, ey) >> 3);
     if (!vc4_tmu_cache_touch(sp->tmu, sp->qpu, sp->phys, a))
         sp->work->miss = true;
-    sp->last_line = key;
+    sp->last_line = line;
 }
 
-/* Texel (x, y) of (face, level), wrapped; w x h is the addressed size. */
-static struct vc4_texel fetch(struct sampler *sp, unsigned face, unsigned level, int32_t x,
-                              int32_t y, unsigned w, unsigned h)
+/* One texel coordinate of a lookup, addressed: where a column or row of
+ * the footprint lies, computed once for the texels that share it. */
+enum { COORD_IN, COORD_BORDER, COORD_OUTSIDE };
+struct coord {
+    struct vc4_tex_axis a; /* (COORD_IN) */
+    unsigned px;           /* the pixel coordinate in the level */
+    uint8_t where;         /* COORD_*: in the level, the border's, outside the level's image */
+};
+
+/* Texel coordinate x (y: is_y) of the addressed image of level, size n:
+ * wrapped (or the border), then, for rows, flipped, and moved into the
+ * child image. */
+static struct coord coord(const struct sampler *sp, unsigned level, int32_t x, bool is_y, unsigned n)
 {
     const struct vc4_tmu_tex *c = sp->c;
-    struct vc4_texel tx = {{0, 0}};
-    if (!wrap(&x, c->wrap_s, w) || !wrap(&y, c->wrap_t, h))
-        return sp->border;
+    struct coord r = {.where = COORD_BORDER};
+    if (!wrap(&x, is_y ? c->wrap_t : c->wrap_s, n))
+        return r;
     /* UNVERIFIED: FLIPY mirrors the row index inside the addressed image
      * (t = 0 becomes the last row) after wrapping. */
-    if (c->flipy)
-        y = (int32_t)h - 1 - y;
-    if (c->child && level == 0) {
-        x += (int32_t)c->child_x;
-        y += (int32_t)c->child_y;
+    if (is_y && c->flipy)
+        x = (int32_t)n - 1 - x;
+    if (c->child && level == 0)
+        x += (int32_t)(is_y ? c->child_y : c->child_x);
+    const struct vc4_tmu_image *im = &c->lvl[level];
+    if ((unsigned)x >= (is_y ? im->h : im->w)) {
+        r.where = COORD_OUTSIDE;
+        return r;
     }
-    const uint8_t *img = image(sp, face, level);
-    const struct vc4_tex_geom *g = &c->lvl[level].g;
-    if (!img || (unsigned)x >= c->lvl[level].w || (unsigned)y >= c->lvl[level].h)
+    r.where = COORD_IN;
+    r.px = (unsigned)x;
+    if (is_y) {
+        /* ETC1 with ETCFLIP clear reads the rows of each 4x4 block the other
+         * way round (UNVERIFIED: vc4_tex_etc1_row; Mesa always sets ETCFLIP);
+         * the flip stays inside the block */
+        if (c->type == VC4_TEX_ETC1)
+            r.px = vc4_tex_etc1_row(r.px, c->etcflip);
+        r.a = vc4_tex_axis_y(&im->g, r.px >> sp->block_log2);
+    } else {
+        r.a = vc4_tex_axis_x(&im->g, r.px >> sp->block_log2);
+    }
+    return r;
+}
+
+/* Is some texel of these columns and rows not the border's?  (Then the
+ * image is located, as the first such texel would locate it.) */
+static inline bool some_texel(const struct coord *xs, unsigned nx, const struct coord *ys, unsigned ny)
+{
+    bool x = false, y = false;
+    for (unsigned k = 0; k < nx; k++)
+        x |= xs[k].where != COORD_BORDER;
+    for (unsigned k = 0; k < ny; k++)
+        y |= ys[k].where != COORD_BORDER;
+    return x && y;
+}
+
+/* The texel at (x, y) of (face, level), whose image is img (NULL: outside
+ * RAM): its element's offset is computed once, for the read and for the
+ * cache model. */
+static inline struct vc4_texel texel(struct sampler *sp, unsigned face, unsigned level, const uint8_t *img,
+                                     const struct coord *x, const struct coord *y)
+{
+    struct vc4_texel tx = {{0, 0}};
+    if (x->where == COORD_BORDER || y->where == COORD_BORDER)
+        return sp->border;
+    if (!img || x->where == COORD_OUTSIDE || y->where == COORD_OUTSIDE)
         return tx;
-    /* ETC1 with ETCFLIP clear reads the rows of each 4x4 block the other way
-     * round (UNVERIFIED: vc4_tex_etc1_row; Mesa always sets ETCFLIP). */
-    unsigned ty = c->type == VC4_TEX_ETC1 ? vc4_tex_etc1_row((unsigned)y, c->etcflip) : (unsigned)y;
-    vc4_tex_read_texel(c->type, g, img, g->size, (unsigned)x, ty, &tx);
-    sp->work->texels++;
+    const struct vc4_tex_geom *g = &sp->c->lvl[level].g;
+    uint64_t bit = vc4_tex_axes_bit(&y->a, &x->a);
+    if (sp->direct && (bit >> 3) + 4 <= g->size)
+        tx.w[0] = vc4_le32(img + (bit >> 3)) | sp->set;
+    else
+        vc4_tex_read_texel_at(sp->c->type, g->bpp, img, g->size, bit, x->px, y->px, &tx);
+    sp->texels++;
     if (sp->tmu)
-        cache_texel(sp, face, level, (unsigned)x / sp->block, (unsigned)y / sp->block);
+        cache_line(sp, sp->addr[face][level] + (uint32_t)(bit >> 3));
     return tx;
 }
 
-/* A filtered colour: four channels, 8-bit (narrow) or 16-bit raw (wide). */
-struct colour {
-    uint32_t ch[4];
-};
+/* Filtered colours are texels, as the TMU returns them (struct vc4_texel):
+ * narrow formats one RGBA word of 8-bit channels, wide ones R | G << 16 and
+ * B | A << 16. */
 
-static struct colour unpack(const struct sampler *sp, struct vc4_texel t)
+/* The 8-bit channels 0 and 2 (even) or 1 and 3 (odd) of an RGBA word, each
+ * in a 32-bit lane of the result. */
+static inline uint64_t lanes8(uint32_t w, unsigned odd)
 {
-    struct colour c;
-    for (unsigned k = 0; k < 4; k++)
-        c.ch[k] = sp->wide ? (t.w[k / 2] >> (16 * (k % 2))) & 0xFFFFu : (t.w[0] >> (8 * k)) & 0xFFu;
-    return c;
+    w >>= 8 * odd;
+    return (w & 0xFFu) | (uint64_t)(w >> 16 & 0xFFu) << 32;
 }
 
-/* Weighted sum of n colours; weights sum to 2^wbits.  8-bit channels: sum
- * rounded to nearest (UNVERIFIED).  16-bit float channels: filtered in
+/* Weighted sum of n texels; weights sum to 2^wbits (wbits <= 16).  8-bit
+ * channels: sum rounded to nearest (UNVERIFIED), two channels at a time, a
+ * 32-bit lane each: a lane's sum is at most 255 * 2^16 plus the rounding
+ * half, so no carry crosses a lane.  16-bit float channels: filtered in
  * single precision, rounded to half by the QPU's converter (UNVERIFIED).
  * 16-bit integer channels (S16: "point sampling only", seed 004) never
- * come here. */
-static struct colour blend(const struct sampler *sp, const struct colour *c, const uint32_t *wt,
-                           unsigned n, unsigned wbits)
+ * come here; they would be rounded like the 8-bit ones. */
+static inline struct vc4_texel blend(const struct sampler *sp, const struct vc4_texel *c, const uint32_t *wt,
+                              unsigned n, unsigned wbits)
 {
-    struct colour r;
+    struct vc4_texel r = {{0, 0}};
+    if (!sp->wide) {
+        const uint64_t half = (UINT64_C(1) << (wbits - 1)) * (1u | UINT64_C(1) << 32);
+        for (unsigned odd = 0; odd < 2; odd++) {
+            uint64_t acc = half;
+            for (unsigned i = 0; i < n; i++)
+                acc += lanes8(c[i].w[0], odd) * wt[i];
+            acc = acc >> wbits & (0xFFu | UINT64_C(0xFF) << 32);
+            r.w[0] |= ((uint32_t)acc | (uint32_t)(acc >> 32) << 16) << 8 * odd;
+        }
+        return r;
+    }
     for (unsigned k = 0; k < 4; k++) {
+        uint32_t ch;
         if (sp->halfs) {
             float acc = 0;
             for (unsigned i = 0; i < n; i++)
-                acc += vc4_u2f(vc4_half_to_float((uint16_t)c[i].ch[k])) * (float)wt[i];
-            r.ch[k] = vc4_float_to_half(vc4_f2u(acc / (float)(1u << wbits)));
+                acc += vc4_u2f(vc4_half_to_float((uint16_t)(c[i].w[k / 2] >> 16 * (k % 2)))) * (float)wt[i];
+            ch = vc4_float_to_half(vc4_f2u(acc / (float)(1u << wbits)));
         } else {
-            uint64_t acc = 0;
+            uint64_t acc = UINT64_C(1) << (wbits - 1);
             for (unsigned i = 0; i < n; i++)
-                acc += (uint64_t)c[i].ch[k] * wt[i];
-            r.ch[k] = (uint32_t)((acc + (UINT64_C(1) << (wbits - 1))) >> wbits);
+                acc += (uint64_t)(c[i].w[k / 2] >> 16 * (k % 2) & 0xFFFFu) * wt[i];
+            ch = (uint32_t)(acc >> wbits);
         }
+        r.w[k / 2] |= (ch & 0xFFFFu) << 16 * (k % 2);
     }
     return r;
 }
 
 /* One level, nearest or bilinear, at normalised (s, t). */
-static struct colour sample_level(struct sampler *sp, unsigned face, unsigned level, float s,
+static struct vc4_texel sample_level(struct sampler *sp, unsigned face, unsigned level, float s,
                                   float t, bool linear)
 {
     const struct vc4_tmu_tex *c = sp->c;
     unsigned w = c->child && level == 0 ? c->child_w : c->lvl[level].w;
     unsigned h = c->child && level == 0 ? c->child_h : c->lvl[level].h;
     int32_t u = to_fixed(s, w), v = to_fixed(t, h);
-    if (!linear || c->type == VC4_TEX_S16)
-        return unpack(sp, fetch(sp, face, level, floor_div(u, SUBTEXEL), floor_div(v, SUBTEXEL),
-                                w, h));
-    /* Bilinear: texel centres at +0.5. */
+    if (!linear || c->type == VC4_TEX_S16) {
+        struct coord x = coord(sp, level, floor_div(u, SUBTEXEL), false, w);
+        struct coord y = coord(sp, level, floor_div(v, SUBTEXEL), true, h);
+        const uint8_t *img = some_texel(&x, 1, &y, 1) ? image(sp, face, level) : NULL;
+        return texel(sp, face, level, img, &x, &y);
+    }
+    /* Bilinear: texel centres at +0.5; the four texels in the order
+     * (x0, y0), (x0 + 1, y0), (x0, y0 + 1), (x0 + 1, y0 + 1) (the cache
+     * model's order), each column and row addressed once. */
     u -= SUBTEXEL / 2;
     v -= SUBTEXEL / 2;
     int32_t x0 = floor_div(u, SUBTEXEL), y0 = floor_div(v, SUBTEXEL);
     uint32_t fx = (uint32_t)(u - x0 * SUBTEXEL), fy = (uint32_t)(v - y0 * SUBTEXEL);
-    struct colour q[4] = {
-        unpack(sp, fetch(sp, face, level, x0, y0, w, h)),
-        unpack(sp, fetch(sp, face, level, x0 + 1, y0, w, h)),
-        unpack(sp, fetch(sp, face, level, x0, y0 + 1, w, h)),
-        unpack(sp, fetch(sp, face, level, x0 + 1, y0 + 1, w, h)),
-    };
+    struct coord xs[2], ys[2];
+    for (unsigned k = 0; k < 2; k++) {
+        xs[k] = coord(sp, level, x0 + (int32_t)k, false, w);
+        ys[k] = coord(sp, level, y0 + (int32_t)k, true, h);
+    }
+    const uint8_t *img = some_texel(xs, 2, ys, 2) ? image(sp, face, level) : NULL;
+    struct vc4_texel q[4];
+    for (unsigned k = 0; k < 4; k++)
+        q[k] = texel(sp, face, level, img, &xs[k & 1u], &ys[k >> 1]);
     const uint32_t wt[4] = {(SUBTEXEL - fx) * (SUBTEXEL - fy), fx * (SUBTEXEL - fy),
                             (SUBTEXEL - fx) * fy, fx * fy};
     return blend(sp, q, wt, 4, 2 * VC4_TMU_SUBTEXEL_BITS);
@@ -472,7 +557,9 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
     sp.loc = loc;
     sp.wide = vc4_tex_texel_is_wide(c->type);
     sp.halfs = c->type == VC4_TEX_S16F || c->type == VC4_TEX_RGBA64;
-    sp.block = vc4_tex_format_block_dim(c->type);
+    sp.block_log2 = (unsigned)__builtin_ctz(vc4_tex_format_block_dim(c->type));
+    sp.last_line = NO_LINE;
+    sp.direct = vc4_tex_texel_direct(c->type, &sp.set);
     bool has_r = written >> 2 & 1u, has_b = written >> 3 & 1u;
 
     float s[16], tt[16];
@@ -512,7 +599,7 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
                 int32_t b = lod_of_b(vc4_u2f(coord[3][i]));
                 lod = c->bslod ? b : lod + b;
             }
-            struct colour col;
+            struct vc4_texel col;
             if (lod <= 0) {
                 /* UNVERIFIED: magnification below LOD 0 whatever the filters. */
                 col = sample_level(&sp, face[i], 0, s[i], tt[i], !c->mag_nearest);
@@ -536,7 +623,7 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
                 case VC4_TMU_MIN_LIN_MIP_LIN: {
                     unsigned lv = (unsigned)(lod >> LOD_FRAC_BITS);
                     uint32_t f = (uint32_t)lod & (LOD_ONE - 1u);
-                    struct colour two[2];
+                    struct vc4_texel two[2];
                     two[0] = sample_level(&sp, face[i], lv, s[i], tt[i], linear);
                     if (f && lv < maxlev) {
                         two[1] = sample_level(&sp, face[i], lv + 1, s[i], tt[i], linear);
@@ -552,14 +639,12 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
                     break;
                 }
             }
-            if (sp.wide) {
-                out[0][i] = col.ch[0] | col.ch[1] << 16;
-                out[1][i] = col.ch[2] | col.ch[3] << 16;
-            } else {
-                out[0][i] = col.ch[0] | col.ch[1] << 8 | col.ch[2] << 16 | col.ch[3] << 24;
-                out[1][i] = 0;
-            }
+            out[0][i] = col.w[0];
+            out[1][i] = sp.wide ? col.w[1] : 0;
         }
     }
+    work->texels += sp.texels;
+    if (t)
+        t->stats.cache_hits += sp.line_hits;
     return sp.ev;
 }

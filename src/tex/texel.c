@@ -56,6 +56,7 @@
 #include "base/base.h"
 #include "spec/half.h"
 #include "tex/etc1.h"
+#include "tex/texel.h"
 #include "vc4kit/tex.h"
 
 enum kind { NARROW, WIDE, ETC1 };
@@ -196,29 +197,51 @@ static uint64_t load(const uint8_t *p, unsigned n)
     return v;
 }
 
-bool vc4_tex_read_texel(enum vc4_tex_format format, const struct vc4_tex_geom *g,
-                        const uint8_t *image, size_t image_bytes, unsigned x, unsigned y,
-                        struct vc4_texel *out)
+bool vc4_tex_texel_direct(enum vc4_tex_format format, uint32_t *set)
 {
-    memset(out, 0, sizeof *out);
-    uint32_t byte;
-    unsigned n, shift;
-    if (!image || !locate(format, g, image_bytes, x, y, &byte, &n, &shift))
+    if ((unsigned)format >= VC4_TEX_FORMAT_COUNT || !descs[format].direct)
         return false;
+    *set = descs[format].set;
+    return true;
+}
+
+bool vc4_tex_read_texel_at(enum vc4_tex_format format, unsigned bpp, const uint8_t *image,
+                           size_t image_bytes, uint64_t bit, unsigned x, unsigned y,
+                           struct vc4_texel *out)
+{
+    uint64_t byte = bit >> 3;
+    unsigned n = bpp < 8 ? 1 : bpp / 8;
     const struct texel_desc *d = &descs[format];
+    if (d->direct && byte + 4 <= image_bytes) { /* (the commonest formats first) */
+        out->w[0] = vc4_le32(image + byte) | d->set;
+        out->w[1] = 0;
+        return true;
+    }
+    memset(out, 0, sizeof *out);
+    if (byte >= image_bytes || image_bytes - byte < n)
+        return false;
     if (d->kind == ETC1) {
         out->w[0] = vc4_etc1_texel(image + byte, x % 4, y % 4);
         return true;
     }
-    if (d->direct) {
-        out->w[0] = vc4_le32(image + byte) | d->set;
-        return true;
-    }
     uint64_t raw = load(image + byte, n);
-    if (g->bpp < 8)
-        raw = (raw >> shift) & ((1u << g->bpp) - 1);
+    if (bpp < 8)
+        raw = (raw >> (bit & 7)) & ((1u << bpp) - 1);
     unpack(d, raw, out);
     return true;
+}
+
+bool vc4_tex_read_texel(enum vc4_tex_format format, const struct vc4_tex_geom *g,
+                        const uint8_t *image, size_t image_bytes, unsigned x, unsigned y,
+                        struct vc4_texel *out)
+{
+    uint32_t byte;
+    unsigned n, shift;
+    if (!image || !locate(format, g, image_bytes, x, y, &byte, &n, &shift)) {
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    return vc4_tex_read_texel_at(format, g->bpp, image, image_bytes, (uint64_t)byte << 3 | shift, x, y, out);
 }
 
 bool vc4_tex_write_texel(enum vc4_tex_format format, const struct vc4_tex_geom *g,

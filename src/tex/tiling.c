@@ -8,29 +8,23 @@
 
 #include "base/base.h"
 #include "vc4kit/tex.h"
+#include "tex/tiling.h"
 
-/* Bytes in a micro-tile, a sub-tile and a 4K tile. */
-enum {
-    UTILE_BYTES = 64,
-    SUBTILE_UTILES = 4, /* a sub-tile is 4 x 4 utiles = 1 KB */
-    SUBTILE_BYTES = SUBTILE_UTILES * SUBTILE_UTILES * UTILE_BYTES,
-    TILE_SUBTILES = 2,  /* a 4K tile is 2 x 2 sub-tiles */
-    TILE_BYTES = TILE_SUBTILES * TILE_SUBTILES * SUBTILE_BYTES,
-    TILE_UTILES = SUBTILE_UTILES * TILE_SUBTILES,
-    MAX_DIM = 2048, /* P1 width/height are 11 bits, 0 meaning 2048 */
-};
+enum { MAX_DIM = 2048 }; /* P1 width/height are 11 bits, 0 meaning 2048 */
 
-/* Utile sizes: 64 bytes, raster inside (seed 004: 32bpp 4x4, 64bpp 2x4, 1bpp 32x16). */
-static const struct { uint8_t bpp, w, h; } utile_table[] = {
-    {1, 32, 16}, {4, 16, 8}, {8, 8, 8}, {16, 8, 4}, {32, 4, 4}, {64, 2, 4},
+/* Utile sizes: 64 bytes, raster inside (seed 004: 32bpp 4x4, 64bpp 2x4,
+ * 1bpp 32x16), as log2 so that every side is a power of two by
+ * construction: vc4_tex_bit_offset divides by shifting. */
+static const struct { uint8_t bpp, w_log2, h_log2; } utile_table[] = {
+    {1, 5, 4}, {4, 4, 3}, {8, 3, 3}, {16, 3, 2}, {32, 2, 2}, {64, 1, 2},
 };
 
 bool vc4_tex_utile_dims(unsigned bpp, unsigned *w, unsigned *h)
 {
     for (size_t i = 0; i < VC4_ARRAY_SIZE(utile_table); i++) {
         if (utile_table[i].bpp == bpp) {
-            *w = utile_table[i].w;
-            *h = utile_table[i].h;
+            *w = 1u << utile_table[i].w_log2;
+            *h = 1u << utile_table[i].h_log2;
             return true;
         }
     }
@@ -57,12 +51,12 @@ bool vc4_tex_geom_init(struct vc4_tex_geom *g, enum vc4_tex_layout layout, unsig
     case VC4_TEX_LT:
         r.padded_w = align_up(width, uw);
         r.padded_h = align_up(height, uh);
-        r.row_bytes = r.padded_w / uw * UTILE_BYTES;
+        r.row_bytes = r.padded_w / uw * VC4_TEX_UTILE_BYTES;
         break;
     case VC4_TEX_T:
-        r.padded_w = align_up(width, uw * TILE_UTILES);
-        r.padded_h = align_up(height, uh * TILE_UTILES);
-        r.row_bytes = r.padded_w / uw * UTILE_BYTES;
+        r.padded_w = align_up(width, uw * VC4_TEX_TILE_UTILES);
+        r.padded_h = align_up(height, uh * VC4_TEX_TILE_UTILES);
+        r.row_bytes = r.padded_w / uw * VC4_TEX_UTILE_BYTES;
         break;
     default:
         return false;
@@ -73,44 +67,9 @@ bool vc4_tex_geom_init(struct vc4_tex_geom *g, enum vc4_tex_layout layout, unsig
     return true;
 }
 
-/* Bit offset of (x, y) inside its utile: raster order, row 0 first. */
-static uint64_t in_utile(const struct vc4_tex_geom *g, unsigned x, unsigned y)
-{
-    return ((uint64_t)(y % g->utile_h) * g->utile_w + x % g->utile_w) * g->bpp;
-}
-
-/* Which 1 KB slot a sub-tile (sx, sy) takes in a 4K tile on an even or odd tile row. */
-static const uint8_t subtile_slot[2][2][2] = {
-    /* even rows: lower left, upper left, upper right, lower right */
-    [0] = {[0] = {[0] = 0, [1] = 1}, [1] = {[0] = 3, [1] = 2}},
-    /* odd rows: upper right, lower right, lower left, upper left */
-    [1] = {[0] = {[0] = 2, [1] = 3}, [1] = {[0] = 1, [1] = 0}},
-};
-
 uint64_t vc4_tex_bit_offset(const struct vc4_tex_geom *g, unsigned x, unsigned y)
 {
-    switch (g->layout) {
-    case VC4_TEX_RASTER:
-        return (uint64_t)y * g->row_bytes * 8 + (uint64_t)x * g->bpp;
-    case VC4_TEX_LT: {
-        uint64_t utile = (uint64_t)(y / g->utile_h) * (g->padded_w / g->utile_w) + x / g->utile_w;
-        return utile * UTILE_BYTES * 8 + in_utile(g, x, y);
-    }
-    case VC4_TEX_T: {
-        unsigned ux = x / g->utile_w, uy = y / g->utile_h;     /* utile coordinates */
-        unsigned tiles_per_row = g->padded_w / g->utile_w / TILE_UTILES;
-        unsigned tx = ux / TILE_UTILES, ty = uy / TILE_UTILES; /* 4K tile */
-        unsigned odd = ty & 1;
-        unsigned tx_mem = odd ? tiles_per_row - 1 - tx : tx;   /* odd rows run right to left */
-        unsigned sx = ux / SUBTILE_UTILES % TILE_SUBTILES, sy = uy / SUBTILE_UTILES % TILE_SUBTILES;
-        unsigned in_x = ux % SUBTILE_UTILES, in_y = uy % SUBTILE_UTILES;
-        uint64_t bytes = (uint64_t)(ty * tiles_per_row + tx_mem) * TILE_BYTES +
-                         (uint64_t)subtile_slot[odd][sx][sy] * SUBTILE_BYTES +
-                         (uint64_t)(in_y * SUBTILE_UTILES + in_x) * UTILE_BYTES;
-        return bytes * 8 + in_utile(g, x, y);
-    }
-    }
-    return 0;
+    return vc4_tex_element_bit(g, x, y);
 }
 
 enum vc4_tex_layout vc4_tex_level_layout(unsigned bpp, unsigned width, unsigned height)

@@ -4,7 +4,9 @@
  * mode at the edges, nearest and bilinear values on small textures, LOD
  * from quad derivatives, bias and explicit LOD, mip addressing in raster
  * and T/LT layouts, cube faces, flip-Y, child images, two-word results,
- * bad configurations, and random requests on a small memory.
+ * bad configurations, random requests on a small memory, and random
+ * nearest and bilinear lookups against a reference written from GL's
+ * wrap definitions.
  *
  * Expected values are worked out by hand in the comments (texel centres at
  * +0.5, 8 sub-texel bits, weights summing to 65536 rounded to nearest).
@@ -634,9 +636,9 @@ static void test_bad_configs(void)
     vc4_mem_fini(&mem);
 }
 
-/* Random parameters, registers and coordinates (NaN, infinities, huge) on
- * a 64 KiB memory: never a crash (run under the sanitizers), results
- * deterministic, every request answered. */
+/* ---- against a reference: layouts, formats, sizes, wrap modes, flips ---- */
+
+/* (random numbers: xorshift32, seeded by each test) */
 static uint32_t rng_state = 12345;
 static uint32_t rnd(void)
 {
@@ -646,6 +648,194 @@ static uint32_t rnd(void)
     return rng_state;
 }
 
+/* A coordinate wrapped by GL's definitions (floored modulus written with
+ * %, not the sampler's code); *border: outside for the border mode. */
+static int ref_wrap(int v, unsigned mode, int n, bool *border)
+{
+    *border = false;
+    switch (mode) {
+    case VC4_TMU_WRAP_REPEAT:
+        return ((v % n) + n) % n;
+    case VC4_TMU_WRAP_CLAMP:
+        return v < 0 ? 0 : v >= n ? n - 1 : v;
+    case VC4_TMU_WRAP_MIRROR: {
+        int p = ((v % (2 * n)) + 2 * n) % (2 * n);
+        return p < n ? p : 2 * n - 1 - p;
+    }
+    default:
+        *border = v < 0 || v >= n;
+        return v;
+    }
+}
+
+/* One random w x h level-0 texture at TEX in the layout the TMU derives
+ * for it, every byte random (0 and 255 often); *g its geometry. */
+static void random_tex(enum vc4_tex_format f, unsigned w, unsigned h, struct vc4_tex_geom *g)
+{
+    struct vc4_tex_mip_layout m;
+    enum vc4_tex_layout lay = vc4_tex_format_info(f)->raster_only ? VC4_TEX_RASTER : VC4_TEX_T;
+    CHECK(vc4_tex_mip_layout(&m, f, lay, w, h, 1, 1, NULL) == VC4_OK);
+    *g = m.level[0].geom;
+    for (uint32_t a = 0; a < g->size; a++) {
+        uint32_t r = rnd();
+        uint8_t b = (uint8_t)(r % 4 == 0 ? 0 : r % 4 == 1 ? 255 : r >> 8);
+        vc4_mem_write(&mem, TEX + a, &b, 1);
+    }
+}
+
+/* The texel (x, y) as the texture library reads it. */
+static uint32_t ref_texel(enum vc4_tex_format f, const struct vc4_tex_geom *g, int x, int y)
+{
+    struct vc4_texel t;
+    CHECK(vc4_tex_read_texel(f, g, vc4_mem_ptr(&mem, TEX, g->size), g->size, (unsigned)x, (unsigned)y, &t));
+    return t.w[0];
+}
+
+/* Texel-space fixed point of a coordinate: 8 sub-texel bits, rounded down. */
+static int ref_fixed(float s, unsigned n) { return (int)floorf(s * (float)n * 256.0f); }
+static int ref_floor256(int u) { return u >= 0 ? u / 256 : -((-u + 255) / 256); }
+
+/* Nearest and bilinear lookups of random textures against the reference
+ * above: every wrap mode for s and t, FLIPY, power-of-two and other sizes,
+ * T, LT and raster layouts, a format the sampler reads directly (RGBA8888)
+ * and one it decodes (RGB565); the texture changes every request, so the
+ * TMU's decoded-parameter reuse is exercised too.  Bilinear is checked per
+ * channel: sum of texel * weight, weights (256 - fx)(256 - fy) .. fx fy,
+ * rounded to nearest. */
+static void test_against_reference(void)
+{
+    setup();
+    rng_state = 99;
+    static const struct { enum vc4_tex_format f; unsigned w, h; } texs[] = {
+        {VC4_TEX_RGBA8888, 64, 64}, {VC4_TEX_RGBA8888, 40, 24}, {VC4_TEX_RGBA8888, 8, 4},
+        {VC4_TEX_RGBA8888, 5, 3},   {VC4_TEX_RGB565, 48, 40},   {VC4_TEX_RGBA32R, 12, 7},
+        {VC4_TEX_RGBA8888, 128, 32},
+    };
+    const uint32_t r = 0x80FF0012u;
+    unsigned checked = 0, bad = 0;
+    for (size_t ti = 0; ti < VC4_ARRAY_SIZE(texs); ti++) {
+        enum vc4_tex_format f = texs[ti].f;
+        unsigned w = texs[ti].w, h = texs[ti].h;
+        struct vc4_tex_geom g, bg;
+        random_tex(f, w, h, &g);
+        /* the border: R as one texel of the format (a 1x1 image whose first word is R) */
+        uint8_t raw[64] = {0x12, 0x00, 0xFF, 0x80};
+        struct vc4_texel bt;
+        CHECK(vc4_tex_geom_init_format(&bg, f, vc4_tex_format_info(f)->raster_only ? VC4_TEX_RASTER : VC4_TEX_LT,
+                                       1, 1));
+        CHECK(vc4_tex_read_texel(f, &bg, raw, sizeof raw, 0, 0, &bt));
+        const uint32_t border = bt.w[0];
+        for (unsigned mode = 0; mode < 16 * 2 * 2; mode++) {
+            unsigned ws = mode & 3u, wt = mode >> 2 & 3u;
+            bool flip = mode >> 4 & 1u, linear = mode >> 5 & 1u;
+            if (linear && f == VC4_TEX_RGB565)
+                continue; /* (its channels are widened: nearest covers the decode) */
+            struct req q = {.params = {p0(TEX, f, 0, false, flip),
+                                       p1(f, w, h, !linear, linear ? VC4_TMU_MIN_LINEAR : VC4_TMU_MIN_NEAREST,
+                                          ws, wt)}};
+            q.has_r = q.use_r_raw = true;
+            for (unsigned i = 0; i < 16; i++) {
+                q.r_raw[i] = r;
+                q.s[i] = (float)((int)(rnd() % 5000u) - 2500) / 1000.0f;
+                q.t[i] = (float)((int)(rnd() % 5000u) - 2500) / 1000.0f;
+            }
+            uint32_t out[16];
+            run(&q, out);
+            for (unsigned i = 0; i < 16; i++) {
+                int u = ref_fixed(q.s[i], w), v = ref_fixed(q.t[i], h);
+                uint32_t want;
+                if (!linear) {
+                    bool bx, by;
+                    int x = ref_wrap(ref_floor256(u), ws, (int)w, &bx), y = ref_wrap(ref_floor256(v), wt, (int)h, &by);
+                    want = bx || by ? border : ref_texel(f, &g, x, flip ? (int)h - 1 - y : y);
+                } else {
+                    u -= 128;
+                    v -= 128;
+                    int x0 = ref_floor256(u), y0 = ref_floor256(v);
+                    uint32_t fx = (uint32_t)(u - 256 * x0), fy = (uint32_t)(v - 256 * y0);
+                    uint32_t c[4], wgt[4] = {(256 - fx) * (256 - fy), fx * (256 - fy), (256 - fx) * fy, fx * fy};
+                    for (unsigned k = 0; k < 4; k++) {
+                        bool bx, by;
+                        int x = ref_wrap(x0 + (int)(k & 1u), ws, (int)w, &bx);
+                        int y = ref_wrap(y0 + (int)(k >> 1), wt, (int)h, &by);
+                        c[k] = bx || by ? border : ref_texel(f, &g, x, flip ? (int)h - 1 - y : y);
+                    }
+                    want = 0;
+                    for (unsigned ch = 0; ch < 4; ch++) {
+                        uint32_t sum = 32768;
+                        for (unsigned k = 0; k < 4; k++)
+                            sum += (c[k] >> (8 * ch) & 0xFFu) * wgt[k];
+                        want |= (sum >> 16) << (8 * ch);
+                    }
+                }
+                checked++;
+                if (out[i] != want && bad++ < 5)
+                    CHECK_MSG(false, "%s %ux%u wrap %u/%u flip %d %s (%g, %g): 0x%08x, expected 0x%08x",
+                              vc4_tex_format_info(f)->name, w, h, ws, wt, flip, linear ? "bilinear" : "nearest",
+                              (double)q.s[i], (double)q.t[i], out[i], want);
+            }
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(checked > 6000);
+    CHECK_EQ_INT(hd.errors, 0);
+    vc4_mem_fini(&mem);
+}
+
+/* A lookup whose every texel is the border's reads no image: a texture
+ * outside RAM is reported only when a texel of it is read. */
+static void test_border_reads_no_image(void)
+{
+    setup();
+    struct req q = {.params = {p0(0x3F000000u, 16, 0, false, false), p1(16, 8, 8, false, VC4_TMU_MIN_LINEAR, 3, 3)}};
+    q.has_r = q.use_r_raw = true;
+    for (unsigned i = 0; i < 16; i++)
+        q.r_raw[i] = 0x11223344u;
+    fill(q.s, -2.0f);
+    fill(q.t, 0.5f);
+    uint32_t out[16];
+    CHECK_EQ_U64(run(&q, out) & VC4_TMU_EV_FAULT, 0);
+    CHECK_EQ_U64(out[3], 0x11223344u);
+    CHECK_EQ_INT(hd.errors, 0);
+    /* one texel inside: the image is located, and the fault reported */
+    q.s[5] = 0.5f;
+    CHECK(run(&q, out) & VC4_TMU_EV_FAULT);
+    CHECK_EQ_INT(hd.errors, 1);
+    vc4_mem_fini(&mem);
+}
+
+/* The cache model on a raster texture: an access to the line of the one
+ * before it is a hit without a look at the tags.  A 32x2 RGBA32R texture:
+ * each row is two 64-byte lines. */
+static void test_cache_stats_raster(void)
+{
+    setup();
+    raster_tex(TEX, 32, 2, 1);
+    struct req q = {.params = {p0(TEX, 16, 0, false, false), p1(16, 32, 2, true, VC4_TMU_MIN_NEAREST, 1, 1)}};
+    for (unsigned i = 0; i < 16; i++) {
+        q.s[i] = ((float)i + 0.5f) / 32.0f; /* x = 0..15: line 0 */
+        q.t[i] = 0.25f;
+    }
+    uint32_t out[16];
+    run(&q, out);
+    CHECK_EQ_U64(out[7], 7u | 1u << 16 | 0xFF000000u);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 1);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 15);
+    /* x = 16..31 alternating with x = 0: lines 1, 0, 1, 0 ... each a hit
+     * after the first touch of line 1, as the tags hold both lines */
+    for (unsigned i = 0; i < 16; i++)
+        q.s[i] = (i & 1u) ? 0.5f / 32.0f : ((float)(16 + i) + 0.5f) / 32.0f;
+    run(&q, out);
+    CHECK_EQ_U64(out[0], 16u | 1u << 16 | 0xFF000000u);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 2);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 30);
+    CHECK_EQ_U64(tmu.stats.texels, 32);
+    vc4_mem_fini(&mem);
+}
+
+/* Random parameters, registers and coordinates (NaN, infinities, huge) on
+ * a 64 KiB memory: never a crash (run under the sanitizers), results
+ * deterministic, every request answered. */
 static uint64_t fuzz_pass(void)
 {
     vc4_tmu_init(&tmu);
@@ -697,4 +887,5 @@ static void test_fuzz(void)
 }
 
 TEST_LIST(test_decode, test_wrap, test_bilinear, test_quad_lod, test_mips, test_t_layout_texels,
-          test_etc1_flip, test_cache_stats, test_cube, test_two_words, test_bad_configs, test_fuzz)
+          test_etc1_flip, test_cache_stats, test_cube, test_two_words, test_bad_configs, test_fuzz,
+          test_against_reference, test_cache_stats_raster, test_border_reads_no_image)
