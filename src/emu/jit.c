@@ -592,7 +592,9 @@ static struct jit_job *make_job(struct vc4_v3d *v, struct vc4_jit *j, struct vc4
         free_job(alloc, job);
         return NULL;
     }
-    uint64_t h = fnv1a(j->prelude_hash, src->data, src->len);
+    /* (the prelude at its start is in prelude_hash already: only the
+     * block's own part is hashed, not 55 KB again per block) */
+    uint64_t h = fnv1a(j->prelude_hash, src->data + vc4_jit_prelude_len, src->len - vc4_jit_prelude_len);
     unsigned long long uniq = (unsigned long long)getpid() * 1000003ull + j->jobs++;
     int n = snprintf(job->so, sizeof job->so, "%s/b%016llx.so", j->dir, (unsigned long long)h);
     if (n < 0 || (size_t)n + 64 >= sizeof job->so) {
