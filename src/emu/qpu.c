@@ -862,15 +862,13 @@ static void operand_features(struct exec *x, const uint32_t **aa, const uint32_t
     const uint32_t *upk_src = qvec(q, mux_off(upk, xi->off));
     if (xi->features & VC4_XI_UNPACK_ADD) {
         bool add_f = vc4_qpu_op_add_is_float(in->op_add);
-        for (int i = 0; i < N; i++)
-            up_add[i] = vc4_unpack(in->unpack, upk_src[i], add_f);
+        vc4_unpack_vec(in->unpack, upk_src, up_add, add_f);
         if (xi->add_a == upk) *aa = up_add;
         if (xi->add_b == upk) *ab = up_add;
     }
     if (xi->features & VC4_XI_UNPACK_MUL) {
         bool mul_f = vc4_qpu_op_mul_is_float(in->op_mul);
-        for (int i = 0; i < N; i++)
-            up_mul[i] = vc4_unpack(in->unpack, upk_src[i], mul_f);
+        vc4_unpack_vec(in->unpack, upk_src, up_mul, mul_f);
         if (in->mul_a == upk) *ma = up_mul;
         if (in->mul_b == upk) *mb = up_mul;
     }

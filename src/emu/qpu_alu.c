@@ -945,6 +945,45 @@ uint32_t vc4_unpack(unsigned mode, uint32_t v, bool to_float)
     }
 }
 
+/* unorm8_to_float for 16 bytes at once, in a form the compiler vectorises:
+ * byte / 255 in double precision, truncated to float by taking the top 23
+ * bits of its mantissa.  That is the truncated exact quotient: for bytes 2
+ * to 254 the quotient's binary expansion repeats the byte's 8 bits, which
+ * hold a 0 and a 1, so the double's rounding at bit 53 cannot carry into
+ * or borrow from bit 24; 255 gives 1.0 exactly; 0 and the measured 1 are
+ * chosen after.  (test_emu_alu compares it with unorm8_to_float for every
+ * byte.) */
+enum { D_FRAC_BITS = 52, D_BIAS = 1023 }; /* IEEE double */
+static inline void unorm8_to_float_vec(const uint32_t *byte, uint32_t *out)
+{
+    for (unsigned i = 0; i < N; i++) {
+        double d = (double)byte[i] / 255.0;
+        uint64_t b;
+        memcpy(&b, &d, sizeof b);
+        uint32_t exp = (uint32_t)(b >> D_FRAC_BITS) - D_BIAS + F_BIAS; /* (positive, at most 1) */
+        uint32_t f = exp << F_EXP_SHIFT | ((uint32_t)(b >> (D_FRAC_BITS - F_EXP_SHIFT)) & F_MANT);
+        out[i] = byte[i] == 0 ? 0 : byte[i] == 1 ? UNORM8_ONE_MEASURED : f;
+    }
+}
+
+void vc4_unpack_vec(unsigned mode, const uint32_t *v, uint32_t *out, bool to_float)
+{
+    if (mode >= VC4_QPU_UNPACK_8A && mode <= VC4_QPU_UNPACK_8D) {
+        /* (a texture result's channels: the commonest unpack) */
+        unsigned shift = 8 * (mode - VC4_QPU_UNPACK_8A);
+        uint32_t byte[N];
+        for (unsigned i = 0; i < N; i++)
+            byte[i] = v[i] >> shift & 0xFFu;
+        if (to_float)
+            unorm8_to_float_vec(byte, out);
+        else
+            memcpy(out, byte, sizeof byte);
+        return;
+    }
+    for (unsigned i = 0; i < N; i++)
+        out[i] = vc4_unpack(mode, v[i], to_float);
+}
+
 /* sat(x * 255) to a byte, rounded to nearest: vc4asm issue #23 shows the
  * hardware gives 0x02 for 1/128 (1.99 -> 2, not truncated). */
 uint8_t vc4_float_to_unorm8(uint32_t f)

@@ -140,6 +140,8 @@ bool vc4_alu_mul_result_is_float(unsigned op);
 /* Unpack one operand (bits 59:57): for float-consuming ops the float
  * conversions, otherwise the integer ones (qpu-isa-facts 11). */
 uint32_t vc4_unpack(unsigned mode, uint32_t v, bool to_float);
+/* vc4_unpack of the 16 elements of v into out. */
+void vc4_unpack_vec(unsigned mode, const uint32_t *v, uint32_t *out, bool to_float);
 /* Mul pack colour conversion: sat(x * 255) to a byte (facts 13). */
 uint8_t vc4_float_to_unorm8(uint32_t f);
 

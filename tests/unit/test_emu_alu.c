@@ -113,6 +113,24 @@ static void test_unpack(void)
     CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_8D_REP, 0xAB000000u, false), 0xABABABABu);
     CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_8B, 0x0000FF00u, true), 0x3F800000u);
     CHECK_EQ_U64(vc4_unpack(VC4_QPU_UNPACK_8C, 0x00120000u, false), 0x12);
+    /* the 16-element form: each element as vc4_unpack gives it, every mode,
+     * both conversions, every byte value in every byte */
+    unsigned bad = 0;
+    for (unsigned mode = 0; mode < 8; mode++) {
+        for (unsigned fl = 0; fl < 2; fl++) {
+            for (unsigned base = 0; base < 256; base += 16) {
+                uint32_t v[16], out[16];
+                for (unsigned i = 0; i < 16; i++)
+                    v[i] = (base + i) * 0x01010101u ^ 0x5A00A500u * (i & 1u);
+                vc4_unpack_vec(mode, v, out, fl);
+                for (unsigned i = 0; i < 16; i++)
+                    if (out[i] != vc4_unpack(mode, v[i], fl) && bad++ < 3)
+                        CHECK_MSG(false, "unpack %u float %u of 0x%08x: 0x%08x, one at a time 0x%08x", mode, fl,
+                                  v[i], out[i], vc4_unpack(mode, v[i], fl));
+            }
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
 }
 
 static void test_pack(void)
