@@ -47,6 +47,10 @@ static void shading_rate(struct vc4_emu *emu, enum vc4_gl_stage st, unsigned qpu
     for (uint32_t i = 0; i < NVERTS; i++)
         idx[i] = i;
     uint64_t verts = 0, cycles0 = v->vsi.stats.qpu[st].cycles;
+    /* (the ALU kernels vc4_emu_run would use: called directly, the unit
+     * would run on the exact ones) */
+    struct vc4_alu_fpenv env;
+    vc4_v3d_fp_enter(v, &env);
     double t0 = cpu_seconds(), t = t0;
     while (t - t0 < seconds) {
         vc4_vsi_invalidate(&v->vsi, st);
@@ -55,6 +59,7 @@ static void shading_rate(struct vc4_emu *emu, enum vc4_gl_stage st, unsigned qpu
         verts += NVERTS;
         t = cpu_seconds();
     }
+    vc4_v3d_fp_leave(v, &env);
     double dt = t - t0 > 0 ? t - t0 : 1e-9;
     printf("%-17s %2u QPU%s %10.0f vertices/s  (%llu vertices, %.1f V3D cycles per batch of 16)\n",
            vc4_gl_stage_name[st], qpus, qpus == 1 ? " " : "s", (double)verts / dt, (unsigned long long)verts,

@@ -339,16 +339,26 @@ enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles)
     if (v->mem_exposed)
         v->code_gen++;
     struct vc4_alu_fpenv env;
-    v->alu = vc4_alu_fp_enter(&env) ? vc4_alu_kernels_best() : &vc4_alu_kernels_exact;
+    vc4_v3d_fp_enter(v, &env);
     /* the control-list threads first (with the fragment shading they
      * cause), then the user programs, under one budget */
     uint64_t budget = max_cycles ? max_cycles : v->default_budget, used = 0;
     enum vc4_status st = vc4_ctl_run(v, budget, &used);
     if (st == VC4_OK) /* a control-list packet may finish past the budget (ctl.c) */
         st = vc4_sched_run(v, used < budget ? budget - used : 0);
-    vc4_alu_fp_leave(&env);
-    v->alu = &vc4_alu_kernels_exact;
+    vc4_v3d_fp_leave(v, &env);
     return st;
+}
+
+void vc4_v3d_fp_enter(struct vc4_v3d *v, struct vc4_alu_fpenv *env)
+{
+    v->alu = vc4_alu_fp_enter(env) ? vc4_alu_kernels_best() : &vc4_alu_kernels_exact;
+}
+
+void vc4_v3d_fp_leave(struct vc4_v3d *v, struct vc4_alu_fpenv *env)
+{
+    vc4_alu_fp_leave(env);
+    v->alu = &vc4_alu_kernels_exact;
 }
 
 unsigned vc4_emu_num_qpus(const struct vc4_emu *emu)

@@ -94,6 +94,14 @@ static inline uint64_t vc4_v3d_run_kind(struct vc4_v3d *v, struct vc4_emu_qpu_ti
     return ran;
 }
 
+/* A run's host floating-point environment and ALU kernels (vc4_emu_run's):
+ * the C default environment with the host kernels when it allows them,
+ * the caller's environment back after.  Code that drives a unit directly
+ * (a benchmark of one unit) brackets it with these too, or runs on the
+ * exact kernels, which give the same bits more slowly. */
+void vc4_v3d_fp_enter(struct vc4_v3d *v, struct vc4_alu_fpenv *env);
+void vc4_v3d_fp_leave(struct vc4_v3d *v, struct vc4_alu_fpenv *env);
+
 /* Diagnostics from the QPUs: unit "qpu", location = QPU and PC, the
  * disassembled instruction appended to the message.  vc4_v3d_rule warns (or,
  * in strict mode, errors and stops the run). */
