@@ -117,6 +117,8 @@ static void track_access(struct vc4_vpm_track *t, bool write, unsigned row, unsi
         *(write ? &t->wr_dup_pc : &t->rd_dup_pc) = loc ? loc->addr : 0;
     }
     *m |= (uint8_t)bytes;
+    if (!write && row >= t->rd_rows)
+        t->rd_rows = (uint8_t)(row + 1);
 }
 
 /* Fragment shaders cannot access the VPM or the VCD [S3, quoting G]: the

@@ -174,6 +174,7 @@ enum vc4_vpm_role {
 struct vc4_vpm_track {
     uint8_t rd[VC4_VPM_GENERIC_ROWS][VC4_VPM_ROW_WORDS];
     uint8_t wr[VC4_VPM_GENERIC_ROWS][VC4_VPM_ROW_WORDS];
+    uint8_t rd_rows;                /* every read is in rows 0 .. rd_rows - 1 */
     int16_t rd_dup_row, wr_dup_row; /* -1 = none */
     uint32_t rd_dup_pc, wr_dup_pc;
 };

@@ -265,9 +265,11 @@ static void check_batch(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_v
     const struct vc4_vpm_track *t = &v->vpm.track[q->num];
     /* attributes: every byte of every fetched stream read in each used
      * column (rows whose record matches the attribute bytes exactly are
-     * skipped at once: the common case) */
+     * skipped at once: the common case; rows past the last attribute and
+     * the last read match, all zero) */
     bool unread_done = false, nonattr_done = false;
-    for (uint32_t b = 0; b < VC4_GL_MAX_OUT_ROWS * 4u; b++) {
+    uint32_t rows = s->attr_rows > t->rd_rows ? s->attr_rows : t->rd_rows;
+    for (uint32_t b = 0; b < rows * 4u; b++) {
         unsigned row = b / 4u, lane = b % 4u;
         if (lane == 0) {
             bool exact = true;
@@ -433,11 +435,14 @@ enum vc4_status vc4_vsi_shade(struct vc4_v3d *v, enum vc4_gl_stage st, const str
     }
     s->g = g;
     s->stage = (uint8_t)st;
+    s->attr_rows = 0;
     for (unsigned r = 0; r < VC4_GL_MAX_OUT_ROWS; r++) { /* the attribute bytes of each row */
         s->attr_mask[r] = 0;
         for (unsigned lane = 0; lane < 4; lane++)
             if (attr_at(g, st, 4 * r + lane) >= 0)
                 s->attr_mask[r] |= (uint8_t)(1u << lane);
+        if (s->attr_mask[r])
+            s->attr_rows = (uint8_t)(r + 1);
     }
     /* the control-list run's budget, else one of its own */
     uint64_t local_used = 0, *used = s->used ? s->used : &local_used;

@@ -80,6 +80,7 @@ struct vc4_vsi {
     uint32_t seg_first, seg_rows, nseg, seg_busy;
     struct vc4_vsi_qpu q[VC4_VSI_MAX_QPUS];
     uint8_t attr_mask[VC4_GL_MAX_OUT_ROWS]; /* bytes of each VPM row an attribute fills */
+    uint8_t attr_rows;                      /* rows from attr_rows on have none */
     /* the cycle budget of the control-list run in progress (ctl.c sets
      * them for the run; used NULL: each call has the emulator's default) */
     uint64_t budget, *used;
