@@ -73,15 +73,11 @@ static inline bool vc4_mem_write(struct vc4_mem *m, uint32_t bus, const void *sr
 }
 
 /* Little-endian scalar accessors (the V3D and ARM are little-endian). */
-static inline uint32_t vc4_load_le32(const uint8_t *b)
-{
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
 static inline bool vc4_mem_read32(const struct vc4_mem *m, uint32_t bus, uint32_t *v)
 {
     uint8_t b[4];
     bool ok = vc4_mem_read(m, bus, b, 4);
-    *v = vc4_load_le32(b);
+    *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
     return ok;
 }
 static inline bool vc4_mem_read16(const struct vc4_mem *m, uint32_t bus, uint16_t *v)

@@ -112,16 +112,17 @@ bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_
     return hit;
 }
 
-/* The RAM offsets of a general lookup's 16 word addresses s, into off:
- * true when every one lies inside RAM (the last of them does). */
-static inline bool lookup_offsets(const struct vc4_mem *mem, const uint32_t *s, uint32_t off[16])
+/* The RAM offsets of a general lookup's 16 word addresses s, into off,
+ * and RAM from offset 0 up to the last word: NULL unless every word lies
+ * inside RAM. */
+static inline const uint8_t *lookup_offsets(const struct vc4_mem *mem, const uint32_t *s, uint32_t off[16])
 {
-    uint32_t last = 0, o;
+    uint32_t last = 0;
     for (unsigned i = 0; i < 16; i++) {
         off[i] = s[i] & VC4_TMU_ADDR_ALIGN_MASK & VC4_BUS_OFFSET_MASK;
         last = off[i] > last ? off[i] : last;
     }
-    return vc4_mem_span(mem, last, 4, &o);
+    return vc4_mem_ptr(mem, 0, last + 4);
 }
 
 /* A texture request: decode P0..P3 once, sample the 16 elements. */
@@ -245,12 +246,13 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
         /* (counted here, added once; touched: lookups inside RAM) */
         unsigned lookups = 0, touched = 0, hits = 0;
         uint32_t off[16];
+        const uint8_t *ram;
         /* The TMU loads elements in element order [A] (the cache's tags
          * change in that order). */
-        if (mask == 0xFFFFu && lookup_offsets(mem, f->coord[VC4_TMU_S], off)) {
+        if (mask == 0xFFFFu && (ram = lookup_offsets(mem, f->coord[VC4_TMU_S], off)) != NULL) {
             /* the common case: every element, each inside RAM */
             for (unsigned i = 0; i < 16; i++) {
-                rq->data[0][i] = vc4_load_le32(mem->ram + off[i]);
+                rq->data[0][i] = vc4_le32(ram + off[i]);
                 hits += cache_touch(tags, off[i]);
             }
             lookups = touched = 16;

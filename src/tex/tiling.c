@@ -14,7 +14,7 @@ enum { MAX_DIM = 2048 }; /* P1 width/height are 11 bits, 0 meaning 2048 */
 
 /* Utile sizes: 64 bytes, raster inside (seed 004: 32bpp 4x4, 64bpp 2x4,
  * 1bpp 32x16), as log2 so that every side is a power of two by
- * construction: vc4_tex_bit_offset divides by shifting. */
+ * construction: the axes (tiling.h) divide by shifting. */
 static const struct { uint8_t bpp, w_log2, h_log2; } utile_table[] = {
     {1, 5, 4}, {4, 4, 3}, {8, 3, 3}, {16, 3, 2}, {32, 2, 2}, {64, 1, 2},
 };
@@ -69,7 +69,8 @@ bool vc4_tex_geom_init(struct vc4_tex_geom *g, enum vc4_tex_layout layout, unsig
 
 uint64_t vc4_tex_bit_offset(const struct vc4_tex_geom *g, unsigned x, unsigned y)
 {
-    return vc4_tex_element_bit(g, x, y);
+    struct vc4_tex_axis ax = vc4_tex_axis_x(g, x), ay = vc4_tex_axis_y(g, y);
+    return vc4_tex_axes_bit(&ay, &ax);
 }
 
 enum vc4_tex_layout vc4_tex_level_layout(unsigned bpp, unsigned width, unsigned height)

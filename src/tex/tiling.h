@@ -34,7 +34,7 @@ enum {
     VC4_TEX_TILE_UTILES = VC4_TEX_SUBTILE_UTILES * VC4_TEX_TILE_SUBTILES,
 };
 static_assert(VC4_TEX_TILE_UTILES == 1 << VC4_TEX_TILE_UTILES_LOG2 && VC4_TEX_TILE_SUBTILES == 2,
-              "vc4_tex_element_bit's shifts");
+              "the axes' shifts");
 
 /* Which 1 KB slot a sub-tile (sx, sy) takes in a 4K tile on an even or odd
  * tile row. */
@@ -130,13 +130,6 @@ static inline uint64_t vc4_tex_axes_bit(const struct vc4_tex_axis *y, const stru
 {
     return y->bit[0] + x->bit[y->odd] +
            (uint64_t)vc4_tex_subtile_slot[y->odd][x->half][y->half] * VC4_TEX_SUBTILE_BYTES * 8;
-}
-
-/* vc4_tex_bit_offset */
-static inline uint64_t vc4_tex_element_bit(const struct vc4_tex_geom *g, unsigned x, unsigned y)
-{
-    struct vc4_tex_axis ax = vc4_tex_axis_x(g, x), ay = vc4_tex_axis_y(g, y);
-    return vc4_tex_axes_bit(&ay, &ax);
 }
 
 #endif
