@@ -93,6 +93,40 @@ static void test_general_lookup_counts(void)
     vc4_mem_fini(&mem);
 }
 
+/* Lines that share a slot of the direct-mapped cache, within one request:
+ * an element in the line of the element before it hits (the line is still
+ * in its slot), one in the other line misses (the slot was taken).  Two
+ * elements per line, alternating lines: 8 misses, 8 hits; one element per
+ * line: 16 misses. */
+static void test_general_lookup_conflicts(void)
+{
+    setup();
+    uint32_t s[16], r4[16];
+    uint64_t ready;
+    const uint32_t a = 0x1000, b = a + VC4_TMU_CACHE_LINES * VC4_TMU_CACHE_LINE;
+    for (unsigned i = 0; i < 16; i++)
+        s[i] = (i / 2 % 2 ? b : a) + 4 * (i % 2);
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 8);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 8);
+    CHECK_EQ_U64(ready, VC4_TMU_LAT_MEMORY);
+    CHECK_EQ_U64(r4[3], (b + 4) * 3u + 1u);
+    for (unsigned i = 0; i < 16; i++)
+        s[i] = i % 2 ? b : a;
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 8 + 16);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 8);
+    /* and the slot holds b afterwards: a lookup of b alone hits */
+    addrs(s, b, 0);
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 8 + 16);
+    CHECK_EQ_U64(ready, VC4_TMU_LAT_CACHE);
+    vc4_mem_fini(&mem);
+}
+
 static void test_fifo_limits(void)
 {
     setup();
@@ -201,4 +235,4 @@ static void test_masks_faults_texture(void)
     vc4_mem_fini(&mem);
 }
 
-TEST_LIST(test_general_lookup, test_general_lookup_counts, test_fifo_limits, test_swap, test_masks_faults_texture)
+TEST_LIST(test_general_lookup, test_general_lookup_counts, test_general_lookup_conflicts, test_fifo_limits, test_swap, test_masks_faults_texture)
