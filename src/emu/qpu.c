@@ -107,13 +107,12 @@ static void rule(struct exec *x, enum qpu_rule r)
     }
 }
 
-static struct vc4_location loc_of(const struct vc4_qpu *q)
+/* (built in place, not from vc4_location_none(): an out-of-line call per
+ * TMU or VPM access showed in profiles) */
+static inline struct vc4_location loc_of(const struct vc4_qpu *q)
 {
-    struct vc4_location l = vc4_location_none();
-    l.addr = q->pc;
-    l.qpu = (int)q->num;
-    l.thread = 0;
-    return l;
+    return (struct vc4_location){.file = NULL, .line = 0, .col = 0, .addr = q->pc, .qpu = (int)q->num,
+                                 .thread = 0};
 }
 
 /* Events reported by the VPM/TMU units: errors stop the run; warnings are
@@ -1233,6 +1232,11 @@ static inline uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *
 
 /* After an instruction (prev_w / prev_acc already set): count it, advance
  * the PC, run the delay pipelines. */
+/* A semaphore instruction's operand (facts 4): bit 4 = acquire, bits 0-3
+ * the semaphore. */
+static inline bool sema_acquire(const struct vc4_qpu_instr *in) { return (in->imm >> 4) & 1; }
+static inline unsigned sema_num(const struct vc4_qpu_instr *in) { return in->imm & 15; }
+
 static inline enum vc4_qpu_step step_end(struct vc4_v3d *v, struct vc4_qpu *q, bool stop)
 {
     q->instructions++;
@@ -1260,8 +1264,8 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
     /* blocking resources first, so a stalled instruction has no effects */
     if (VC4_UNLIKELY(xi->block != VC4_XI_BLOCK_NONE)) {
         if (xi->block == VC4_XI_BLOCK_SEMA) {
-            bool acquire = (in->imm >> 4) & 1; /* facts 4: bit 4 = acquire */
-            if (!vc4_sema_try(&v->sema, in->imm & 15, acquire)) {
+            bool acquire = sema_acquire(in);
+            if (!vc4_sema_try(&v->sema, sema_num(in), acquire)) {
                 q->state = VC4_EMU_QPU_BLOCKED;
                 q->blocked_on = acquire ? "semaphore acquire" : "semaphore release";
                 v->stats.stall_cycles++;
@@ -1710,15 +1714,40 @@ static void maybe_sleep(struct vc4_v3d *v, struct sleepers *z, unsigned k, uint6
         z->next_wake = wake_at;
 }
 
-/* Something a blocked QPU waits on may have changed: wake the QPUs blocked
- * on a semaphore when one changed, on the mutex when it was released, and
- * those whose fetch would now decode when code changed. */
-static void wake_blocked(const struct vc4_v3d *v, struct sleepers *z, bool sema, bool mutex, bool code)
+/* Would qs[k], asleep on a semaphore, get through it now? */
+static bool sema_would_pass(const struct vc4_v3d *v, const struct sleepers *z, unsigned k)
 {
-    for (unsigned k = 0; k < z->n; k++)
-        if (!(z->awake & (1u << k)) && z->wake_at[k] == WAKE_NEVER &&
-            ((z->on_mutex[k] ? mutex : sema) || (code && fetch_would_fill(v, z->qs[k]->pc))))
+    const struct vc4_icache_entry *e = cached(v->icache.s, z->qs[k]->pc, v->code_gen);
+    if (!e || e->xi.block != VC4_XI_BLOCK_SEMA)
+        return true; /* (its instruction changed: it steps to find out) */
+    return vc4_sema_ready(&v->sema, sema_num(&e->in), sema_acquire(&e->in));
+}
+
+/*
+ * Something a blocked QPU waits on may have changed in qs[from]'s step:
+ * wake the QPUs blocked on a semaphore that would now get through it (the
+ * others would only fail again), the first QPU blocked on the mutex in
+ * step order after qs[from] when the mutex was released (the others would
+ * find it taken, by that one or by an awake QPU before it), and those
+ * whose fetch would now decode when code changed.  A woken QPU that finds
+ * its way taken after all sleeps again; a later release wakes the next.
+ */
+static void wake_blocked(const struct vc4_v3d *v, struct sleepers *z, unsigned from, bool sema, bool mutex,
+                         bool code)
+{
+    bool mutex_woken = false;
+    for (unsigned i = 1; i <= z->n; i++) {
+        unsigned k = (from + i) % z->n;
+        if ((z->awake & (1u << k)) || z->wake_at[k] != WAKE_NEVER)
+            continue;
+        bool go = code && fetch_would_fill(v, z->qs[k]->pc);
+        if (z->on_mutex[k] && mutex && !mutex_woken)
+            go = mutex_woken = true;
+        else if (!z->on_mutex[k] && sema)
+            go |= sema_would_pass(v, z, k);
+        if (go)
             wake(z, k);
+    }
 }
 
 #define BLOCKS_BACKOFF_MAX 64u
@@ -1807,6 +1836,92 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
     return m;
 }
 
+/*
+ * Cycle c's steps of the awake QPUs from index k0 on, in order, z->awake
+ * read again after each (one woken by an earlier one steps in this cycle).
+ * False when the run stops in this cycle (v->fault set): the sleepers are
+ * then caught up (those before the stopper had the cycle counted).
+ */
+static bool awake_from(struct vc4_v3d *v, struct sleepers *z, unsigned k0, uint64_t c, uint64_t max_cycles,
+                       bool blocks, bool *end)
+{
+    for (unsigned k = k0; (z->awake >> k) != 0; k++) {
+        k += (unsigned)__builtin_ctz(z->awake >> k);
+        struct vc4_qpu *q = z->qs[k];
+        catch_up(v, z, k, c);
+        uint32_t sgen = v->sema.sema_gen, mgen = v->sema.mutex_gen;
+        uint64_t cgen = v->code_gen, dec = v->stats.decodes;
+        enum vc4_qpu_step r = step(v, q);
+        if (blocks)
+            track_head(v, q);
+        if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED)) {
+            if (!step_after(v, q, r, end)) {
+                for (unsigned j = 0; j < z->n; j++)
+                    catch_up(v, z, j, c + (j < k));
+                return false;
+            }
+            if (*end)
+                z->awake = (uint32_t)((1u << z->n) - 1); /* the owner may have started anything */
+        } else {
+            maybe_sleep(v, z, k, c, r, max_cycles);
+        }
+        bool sema = v->sema.sema_gen != sgen, mutex = v->sema.mutex_gen != mgen;
+        bool code = v->code_gen != cgen || v->stats.decodes != dec;
+        if (VC4_UNLIKELY(sema || mutex || code))
+            wake_blocked(v, z, k, sema, mutex, code);
+    }
+    return true;
+}
+
+/* A stalled QPU's cycles, at most `most`, at once, counted as step()
+ * counts them (nobody else runs in them); returns the cycles skipped. */
+static uint64_t skip_stall(struct vc4_v3d *v, struct vc4_qpu *q, uint64_t most)
+{
+    uint64_t d = q->stall_until - q->time;
+    if (d > most)
+        d = most;
+    q->time += d;
+    v->stats.stall_cycles += d;
+    return d;
+}
+
+/*
+ * One QPU awake, the others asleep: its cycles back to back from cycle c,
+ * up to the first timed wake or the budget, while it stays the only one
+ * awake.  Its fast-path stretches run in run_fast; a short stall is
+ * skipped at once (stepping it would only count the cycles: nobody else
+ * runs in them); its other instructions step in awake_from, which also
+ * steps, in the same cycle, a later QPU its step wakes.  Returns the next
+ * cycle to run; *stop when the run stopped in the returned cycle (v->fault
+ * set).
+ */
+static uint64_t run_alone(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_t max_cycles, bool blocks,
+                          bool *end, bool *stop)
+{
+    unsigned k = (unsigned)__builtin_ctz(z->awake);
+    uint32_t alone = z->awake;
+    struct vc4_qpu *q = z->qs[k];
+    uint64_t lim = z->next_wake < max_cycles ? z->next_wake : max_cycles;
+    catch_up(v, z, k, c);
+    while (c < lim && z->awake == alone && !*end) {
+        if (q->stall_until > q->time) {
+            c += skip_stall(v, q, lim - c);
+            continue;
+        }
+        if (fast_next(v, q)) {
+            c += run_fast(v, q, lim - c);
+            if (c >= lim)
+                break;
+        }
+        if (!awake_from(v, z, k, c, max_cycles, blocks, end)) {
+            *stop = true;
+            return c;
+        }
+        c++;
+    }
+    return c;
+}
+
 QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                                     bool *end, uint64_t idle)
 {
@@ -1846,16 +1961,14 @@ QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
                 backoff *= 2;
         }
         if ((z.awake & (z.awake - 1)) == 0) {
-            /* one awake: its fast-path run up to the first timed wake */
-            unsigned k = (unsigned)__builtin_ctz(z.awake);
-            struct vc4_qpu *q = z.qs[k];
-            if (z.sleep_from[k] == SLEEP_NONE && fast_next(v, q)) {
-                uint64_t lim = (z.next_wake < max_cycles ? z.next_wake : max_cycles) - c;
-                uint64_t ran = run_fast(v, q, lim);
-                c += ran;
-                if (ran == lim)
-                    continue;
+            /* one awake: its cycles back to back up to the first timed wake */
+            bool stop = false;
+            c = run_alone(v, &z, c, max_cycles, blocks, end, &stop);
+            if (stop) {
+                count_cycles(v, idle, c + 1, c);
+                return c;
             }
+            continue;
         }
         if (plain) {
             /* every QPU stepped, watching for one that waits long (a sleeper next cycle) */
@@ -1884,32 +1997,9 @@ QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
         }
         /* the awake QPUs in order, z.awake read again after each (one woken
          * by an earlier one steps in this cycle) */
-        for (unsigned k = 0; (z.awake >> k) != 0; k++) {
-            k += (unsigned)__builtin_ctz(z.awake >> k);
-            struct vc4_qpu *q = z.qs[k];
-            catch_up(v, &z, k, c);
-            uint32_t sgen = v->sema.sema_gen, mgen = v->sema.mutex_gen;
-            uint64_t cgen = v->code_gen, dec = v->stats.decodes;
-            enum vc4_qpu_step r = step(v, q);
-            if (blocks)
-                track_head(v, q);
-            if (VC4_UNLIKELY(r > VC4_QPU_STEP_BLOCKED)) {
-                if (!step_after(v, q, r, end)) {
-                    /* stopped in this cycle: the sleepers before k had it counted */
-                    for (unsigned j = 0; j < nact; j++)
-                        catch_up(v, &z, j, c + (j < k));
-                    count_cycles(v, idle, c + 1, c);
-                    return c;
-                }
-                if (*end)
-                    z.awake = (uint32_t)((1u << nact) - 1); /* the owner may have started anything */
-            } else {
-                maybe_sleep(v, &z, k, c, r, max_cycles);
-            }
-            bool sema = v->sema.sema_gen != sgen, mutex = v->sema.mutex_gen != mgen;
-            bool code = v->code_gen != cgen || v->stats.decodes != dec;
-            if (VC4_UNLIKELY(sema || mutex || code))
-                wake_blocked(v, &z, sema, mutex, code);
+        if (!awake_from(v, &z, 0, c, max_cycles, blocks, end)) {
+            count_cycles(v, idle, c + 1, c);
+            return c;
         }
         c++;
         if (z.awake == (uint32_t)((1u << nact) - 1) && c - z.last_sleep > PLAIN_AFTER) {
@@ -1960,13 +2050,7 @@ static uint64_t run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact,
         struct vc4_qpu *q = &v->qpu[act[0]];
         for (c = 0; c < max_cycles && !end;) {
             if (q->stall_until > q->time) {
-                /* stalled cycles at once (as step() counts them) */
-                uint64_t k = q->stall_until - q->time;
-                if (k > max_cycles - c)
-                    k = max_cycles - c;
-                q->time += k;
-                v->stats.stall_cycles += k;
-                c += k;
+                c += skip_stall(v, q, max_cycles - c);
                 continue;
             }
             if (fast_next(v, q)) {

@@ -12,18 +12,18 @@ void vc4_sema_reset(struct vc4_sema *s)
     s->mutex_gen++;
 }
 
+bool vc4_sema_ready(const struct vc4_sema *s, unsigned num, bool acquire)
+{
+    uint8_t c = s->count[num % VC4_SEMA_COUNT];
+    return acquire ? c != 0 : c < VC4_SEMA_MAX;
+}
+
 bool vc4_sema_try(struct vc4_sema *s, unsigned num, bool acquire)
 {
+    if (!vc4_sema_ready(s, num, acquire))
+        return false;
     uint8_t *c = &s->count[num % VC4_SEMA_COUNT];
-    if (acquire) {
-        if (*c == 0)
-            return false;
-        (*c)--;
-    } else {
-        if (*c >= VC4_SEMA_MAX)
-            return false;
-        (*c)++;
-    }
+    *c = (uint8_t)(acquire ? *c - 1u : *c + 1u);
     s->sema_gen++;
     return true;
 }

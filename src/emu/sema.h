@@ -28,6 +28,9 @@ struct vc4_sema {
 };
 
 void vc4_sema_reset(struct vc4_sema *s);
+/* Would the operation go through now (acquire: count > 0; release:
+ * count < 15)? */
+bool vc4_sema_ready(const struct vc4_sema *s, unsigned num, bool acquire);
 /* Try the operation; false = the QPU stalls and retries. */
 bool vc4_sema_try(struct vc4_sema *s, unsigned num, bool acquire);
 bool vc4_mutex_try_acquire(struct vc4_sema *s, unsigned qpu);
