@@ -1616,12 +1616,13 @@ static bool step_after(struct vc4_v3d *v, struct vc4_qpu *q, enum vc4_qpu_step r
  * A blocked QPU's step also fetches its instruction, which matters only
  * when the fetch would decode again (its cache slot was taken by another
  * word, or memory under it was written); after any step that decoded or
- * wrote memory such sleepers are checked and woken if it would.  A woken
+ * wrote memory such sleepers are checked and woken if it would.  A change
+ * wakes only the sleepers it can let through (wake_blocked).  A woken
  * QPU steps in the same cycle if it comes after the waker (QPU order, as
  * the reference steps them), else in the next.  When all sleep, time jumps
  * to the first wake (or to the budget: a deadlock); when one alone is
- * awake, it runs on the fast path (run_fast) up to the first timed wake, as
- * fast-path instructions change nothing another QPU sees.  Stalls shorter
+ * awake, it runs alone (run_alone) up to the first timed wake or until its
+ * step wakes another, as nobody else acts in those cycles.  Stalls shorter
  * than SLEEP_MIN_STALL are stepped, and while nobody has slept for
  * PLAIN_AFTER cycles the cycles run plain (every QPU stepped, watching for
  * one that waits long), which costs least when nobody waits.  Results,
