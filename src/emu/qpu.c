@@ -1230,13 +1230,13 @@ static inline uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *
     return xi->wreg_add | xi->wreg_mul;
 }
 
-/* After an instruction (prev_w / prev_acc already set): count it, advance
- * the PC, run the delay pipelines. */
 /* A semaphore instruction's operand (facts 4): bit 4 = acquire, bits 0-3
  * the semaphore. */
 static inline bool sema_acquire(const struct vc4_qpu_instr *in) { return (in->imm >> 4) & 1; }
 static inline unsigned sema_num(const struct vc4_qpu_instr *in) { return in->imm & 15; }
 
+/* After an instruction (prev_w / prev_acc already set): count it, advance
+ * the PC, run the delay pipelines. */
 static inline enum vc4_qpu_step step_end(struct vc4_v3d *v, struct vc4_qpu *q, bool stop)
 {
     q->instructions++;
