@@ -280,6 +280,43 @@ static bool sig_has_effect(unsigned sig)
 }
 
 /* Build the execution record of a decoded instruction (qpu.h). */
+static bool tmu_s_waddr(unsigned waddr)
+{
+    return waddr == VC4_QPU_W_TMU0_S || waddr == VC4_QPU_W_TMU1_S;
+}
+
+/* The fast TMU kinds (qpu.h), decided after the rest of the record. */
+static void fast_tmu(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool add_used, bool mul_used)
+{
+    /* (an ldtmu's record has xi->sig for the signal alone: a varying read
+     * is an I/O read) */
+    bool ldtmu = in->sig == VC4_QPU_SIG_LOAD_TMU0 || in->sig == VC4_QPU_SIG_LOAD_TMU1;
+    if (ldtmu && xi->fast == VC4_XI_FAST_NONE && xi->block == VC4_XI_BLOCK_NONE &&
+        !xi->features && !xi->mul_quirk && xi->rd_a != VC4_XI_RD_IO && xi->rd_b != VC4_XI_RD_IO &&
+        xi->w_add != VC4_XI_W_IO && xi->w_mul != VC4_XI_W_IO) {
+        xi->io_alu = xi->form == VC4_XI_NOP ? VC4_XI_FAST_NOP
+                     : xi->sf == VC4_XI_SF_NONE &&
+                             (xi->w_add == VC4_XI_W_NONE || in->cond_add == VC4_QPU_COND_ALWAYS) &&
+                             (xi->w_mul == VC4_XI_W_NONE || in->cond_mul == VC4_QPU_COND_ALWAYS)
+                         ? VC4_XI_FAST_ALU_PLAIN
+                         : VC4_XI_FAST_ALU;
+        xi->io_unit = (uint8_t)(in->sig - VC4_QPU_SIG_LOAD_TMU0);
+        xi->fast = VC4_XI_FAST_LDTMU;
+        return;
+    }
+    /* the one write is the TMU's (W_IO on one side, nothing on the other) */
+    bool on_add = add_used && xi->w_add == VC4_XI_W_IO && tmu_s_waddr(in->waddr_add) &&
+                  in->cond_add == VC4_QPU_COND_ALWAYS && !mul_used && xi->w_mul == VC4_XI_W_NONE;
+    bool on_mul = mul_used && xi->w_mul == VC4_XI_W_IO && tmu_s_waddr(in->waddr_mul) &&
+                  in->cond_mul == VC4_QPU_COND_ALWAYS && !add_used && xi->w_add == VC4_XI_W_NONE;
+    if ((on_add || on_mul) && !xi->sig && xi->block == VC4_XI_BLOCK_NONE && !xi->features && !xi->mul_quirk &&
+        xi->sf == VC4_XI_SF_NONE && xi->rd_a != VC4_XI_RD_IO && xi->rd_b != VC4_XI_RD_IO) {
+        xi->io_on_mul = on_mul;
+        xi->io_unit = (uint8_t)((on_mul ? in->waddr_mul : in->waddr_add) - VC4_QPU_W_TMU0_S) / 4u;
+        xi->fast = VC4_XI_FAST_TMU_S;
+    }
+}
+
 static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
 {
     memset(xi, 0, sizeof *xi);
@@ -437,6 +474,7 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
                          xi->sf != VC4_XI_SF_MUL &&
                          !(add_w && !xi->add_direct && xi->w_off_add == xi->w_off_mul);
     }
+    fast_tmu(in, xi, add_used, mul_used);
 }
 
 static inline uint64_t load_le64(const uint8_t *p)
@@ -1230,6 +1268,62 @@ static inline uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *
     return xi->wreg_add | xi->wreg_mul;
 }
 
+/*
+ * The fast TMU kinds (qpu.h VC4_XI_FAST_LDTMU, _TMU_S): the same steps as
+ * step_general's for them, taken only when no rule can apply and the TMU
+ * reports nothing.  An ldtmu runs its ALU part, then pops the result into
+ * r4 and stalls until the data is there (the port's post after a signal,
+ * as ever); a TMU_S write computes its value and queues the lookup.  In
+ * step() and run_fast alike (the load and the lookup change the QPU's own
+ * FIFO, the TMU's statistics and its cache in the order of the steps).
+ */
+static inline bool ldtmu_fast_now(const struct vc4_v3d *v, const struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+{
+    return !q->sfu_left && vc4_tmu_pending(&v->tmu, q->num, xi->io_unit) != 0;
+}
+
+/* The ldtmu instruction at cycle now (ldtmu_fast_now held); returns the
+ * registers written. */
+static inline uint64_t ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
+{
+    uint64_t w = 0;
+    if (xi->io_alu == VC4_XI_FAST_ALU_PLAIN)
+        w = step_fast_plain(v, q, xi);
+    else if (xi->io_alu == VC4_XI_FAST_ALU)
+        w = step_fast_alu(v, q, xi);
+    else
+        q->prev_acc = 0;
+    uint64_t ready = 0;
+    /* (no sink: a queued request and a valid QPU report nothing) */
+    vc4_tmu_load(&v->tmu, q->num, xi->io_unit, q->acc[4], now, &ready, NULL, NULL);
+    if (ready > q->stall_until)
+        q->stall_until = ready;
+    q->port->post(v, q);
+    return w;
+}
+
+/* The TMU_S write at cycle now; false when the TMU would report: the
+ * general path then runs it (nothing changed here but the nop-read copies
+ * and in_b, which it makes again alike). */
+static inline bool tmu_s_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
+{
+    const struct vc4_alu_kernels *k = v->alu;
+    if (xi->rd_b == VC4_XI_RD_IMM)
+        memcpy(q->in_b, xi->vec, sizeof q->in_b);
+    nop_regs_read(q, xi);
+    uint32_t val[N];
+    if (xi->io_on_mul)
+        k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), val, NULL);
+    else
+        k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), val, NULL);
+    if (!vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, xi->io_unit, val, now))
+        return false;
+    if (xi->io_on_mul)
+        memcpy(&q->last_mul[12], &val[12], 4 * sizeof val[0]);
+    q->prev_acc = 0;
+    return true;
+}
+
 /* A semaphore instruction's operand (facts 4): bit 4 = acquire, bits 0-3
  * the semaphore. */
 static inline bool sema_acquire(const struct vc4_qpu_instr *in) { return (in->imm >> 4) & 1; }
@@ -1378,6 +1472,18 @@ static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
         case VC4_XI_FAST_ALU:
             q->prev_w = step_fast_alu(v, q, xi);
             break;
+        case VC4_XI_FAST_LDTMU:
+            if (!ldtmu_fast_now(v, q, xi))
+                return step_general(v, q, e);
+            q->prev_w = ldtmu_fast(v, q, xi, q->time);
+            q->jit_head = true; /* (as after any general-path instruction) */
+            break;
+        case VC4_XI_FAST_TMU_S:
+            if (!tmu_s_fast(v, q, xi, q->time))
+                return step_general(v, q, e);
+            q->prev_w = 0;
+            q->jit_head = true;
+            break;
         case VC4_XI_FAST_BRANCH:
             if (q->br_left > 1)
                 return step_general(v, q, e); /* the branch-spacing rule */
@@ -1468,10 +1574,11 @@ static inline uint32_t block_next_pc(struct vc4_qpu *q, const struct vc4_jit_blo
  * takes, with the PC and the written-register bits held in locals, the
  * delay pipelines moved only while one runs, the cycle and instruction
  * counts added once, and only what the fast path needs tested per
- * instruction.  Nothing here stalls or ends: it runs only when no stall,
- * thread end or thread switch is pending (those come from the general
- * path), and stops before the first instruction that needs step() (a
- * decode, a rule that may apply, anything beyond the fast path).  Returns
+ * instruction.  Nothing here ends: it runs only when no stall, thread end
+ * or thread switch is pending (those come from the general path), stops
+ * after an ldtmu whose data is not there yet (the next step() stalls),
+ * and stops before the first instruction that needs step() (a decode, a
+ * rule that may apply, anything beyond the fast path).  Returns
  * the cycles run, each an issued instruction (< budget when it stopped
  * early).  (Kept out of line: its loop gets the host registers to itself.)
  */
@@ -1486,6 +1593,7 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
     uint64_t prev_w = q->prev_w, left = budget;
     /* (br1_left only behind br_left) */
     bool busy = one_byte(&q->sfu_left) || one_byte(&q->unif_hazard) || one_byte(&q->br_left);
+    bool stalls = false; /* an ldtmu's data is not there yet */
     /* compiled blocks (jit.h) start at heads: here, where a branch lands,
      * where a block ended; they run with no delay pipeline moving */
     struct vc4_jit *jit = blocks_jit(v);
@@ -1530,6 +1638,21 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
         case VC4_XI_FAST_ALU:
             prev_w = step_fast_alu(v, q, xi);
             break;
+        case VC4_XI_FAST_LDTMU: {
+            uint64_t now = q->time + (budget - left) + 1; /* (this instruction's cycle) */
+            if (!ldtmu_fast_now(v, q, xi))
+                goto done;
+            prev_w = ldtmu_fast(v, q, xi, now);
+            stalls = q->stall_until > now; /* (the next instruction waits: stop after this one) */
+            head = jit != NULL;
+            break;
+        }
+        case VC4_XI_FAST_TMU_S:
+            if (!tmu_s_fast(v, q, xi, q->time + (budget - left) + 1))
+                goto done;
+            prev_w = 0;
+            head = jit != NULL;
+            break;
         case VC4_XI_FAST_BRANCH:
             if (q->br_left > 1)
                 goto done; /* the branch-spacing rule */
@@ -1553,6 +1676,10 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
         }
         if (--left == 0)
             break;
+        if (VC4_UNLIKELY(stalls)) {
+            q->jit_head = jit != NULL; /* (the next instruction is a head: step() sees it) */
+            break;
+        }
         e = cached(v->icache.s, pc, v->code_gen);
         if (VC4_UNLIKELY(!e))
             break;

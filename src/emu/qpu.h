@@ -66,7 +66,9 @@ enum {
 /*
  * The fast path (qpu.c step): instructions whose whole effect is "read
  * plain operands or a uniform, run the two ALUs, write plain registers
- * under the conditions, set the flags", and branches without links.
+ * under the conditions, set the flags", branches without links, and the
+ * two commonest TMU accesses (an ldtmu, a general lookup) when the TMU
+ * reports nothing.
  * Decided at decode; at issue only the rules that depend on the previous
  * instructions (regfile read-after-write, r4 read during an SFU, uniform
  * read after a uniforms-address write or in thread-end delay slots, branch
@@ -81,6 +83,14 @@ enum vc4_qpu_xi_fast {
                        * unpack, rotate, pack, thread-end rule or mnop quirk */
     VC4_XI_FAST_ALU_PLAIN, /* ... without flags, every write unconditional */
     VC4_XI_FAST_BRANCH, /* a branch without register target, links or flags */
+    /* Two TMU accesses, fast when the TMU would report nothing (else the
+     * general path runs them): */
+    VC4_XI_FAST_LDTMU, /* an ldtmu signal on a fast-path ALU form or nop
+                        * (io_alu: which), no uniform read; not with an SFU
+                        * result in flight or an empty FIFO */
+    VC4_XI_FAST_TMU_S, /* one ALU's result written to TMU0_S/TMU1_S always,
+                        * the other ALU idle, no flags, uniform or quirk: a
+                        * general lookup (tmu.h vc4_tmu_try_lookup) */
 };
 /* Signals with an effect in vc4_qpu_step (others are no-ops there). */
 enum vc4_qpu_xi_block {
@@ -117,6 +127,9 @@ struct vc4_qpu_xi {
     bool reads_r4;           /* a used operand is r4 (SFU latency rule) */
     bool mul_quirk;          /* mul nop whose result is used: previous mul (facts 20) */
     bool n_flag;             /* N flag from bit 31 (not for clz, facts 16) */
+    uint8_t io_alu;          /* FAST_LDTMU: the ALU part's fast kind (NOP, ALU, ALU_PLAIN) */
+    uint8_t io_unit;         /* FAST_LDTMU, FAST_TMU_S: the TMU as the instruction names it */
+    bool io_on_mul;          /* FAST_TMU_S: the mul ALU writes it (else the add) */
     uint64_t rmask;          /* physical registers read: A bits 0-31, B 32-63 (RAW rule) */
     uint32_t vec[16];        /* small-immediate or load-immediate values per element */
 };

@@ -128,6 +128,57 @@ static inline const uint8_t *lookup_offsets(const struct vc4_mem *mem, const uin
     return vc4_mem_ptr(mem, 0, last + 4);
 }
 
+/* A request made in the FIFO's next slot (free: count < slots), its
+ * parameters the ones pulled for it.  (Its fields are set one by one: a
+ * memset of the 168-byte record was a fifth of vc4_tmu_write's time; the
+ * data words are written by the lookup, cleared where it does not write
+ * all 16.) */
+static struct vc4_tmu_request *new_request(struct vc4_tmu_fifo *f, unsigned slots, bool texture,
+                                           uint8_t nparams)
+{
+    struct vc4_tmu_request *rq = &f->req[(f->head + f->count) % VC4_TMU_FIFO_SLOTS];
+    rq->slots = (uint8_t)slots;
+    rq->texture = texture;
+    rq->nparams = nparams;
+    rq->loaded = 0;
+    rq->words = 1;
+    memcpy(rq->params, f->params, sizeof rq->params);
+    return rq;
+}
+
+/* The request queued, its data ready at cycle ready_at. */
+static void queue_request(struct vc4_tmu *t, struct vc4_tmu_fifo *f, struct vc4_tmu_request *rq,
+                          uint64_t ready_at)
+{
+    rq->ready_at = ready_at;
+    f->count++;
+    f->slots_used = (uint8_t)(f->slots_used + rq->slots);
+    t->stats.requests++;
+}
+
+/* A general lookup of 16 words, each inside RAM (at ram + off[i]), through
+ * the cache with these tags: its data, counts and latency.  The TMU loads
+ * elements in element order [A] (the cache's tags change in that order).
+ * An element in the line of the element before it hits without a look at
+ * the tags: the cache is direct-mapped, so that line is still in its slot
+ * (the same counts and tags as touching it). */
+static uint64_t lookup_in_ram(struct vc4_tmu *t, uint32_t *tags, const uint8_t *ram, const uint32_t off[16],
+                              struct vc4_tmu_request *rq)
+{
+    unsigned hits = 0;
+    uint32_t prev = UINT32_MAX; /* (no line: offsets are 30 bits) */
+    for (unsigned i = 0; i < 16; i++) {
+        rq->data[0][i] = vc4_le32(ram + off[i]);
+        uint32_t line = cache_line_of(off[i]);
+        hits += line == prev || cache_touch_line(tags, line);
+        prev = line;
+    }
+    t->stats.lookups += 16;
+    t->stats.cache_hits += hits;
+    t->stats.cache_misses += 16 - hits;
+    return hits < 16 ? VC4_TMU_LAT_MEMORY : VC4_TMU_LAT_CACHE;
+}
+
 /* A texture request: decode P0..P3 once, sample the 16 elements. */
 static unsigned texture_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, unsigned qpu,
                                unsigned phys, const struct vc4_tmu_fifo *f, unsigned written,
@@ -232,18 +283,8 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
         ev |= VC4_TMU_EV_UNRELIABLE;
     }
 
-    /* (the request is made in its FIFO slot, which is free: count < slots) */
-    /* (its fields set one by one: a memset of the 168-byte record was a
-     * fifth of this function's time; the data words are cleared only
-     * where a lookup does not write all 16) */
-    struct vc4_tmu_request *rq = &f->req[(f->head + f->count) % VC4_TMU_FIFO_SLOTS];
-    rq->slots = (uint8_t)slots;
-    rq->texture = texture;
-    rq->nparams = nparams;
-    rq->loaded = 0;
-    memcpy(rq->params, f->params, sizeof rq->params);
+    struct vc4_tmu_request *rq = new_request(f, slots, texture, nparams);
     uint64_t latency = VC4_TMU_LAT_CACHE;
-    rq->words = 1;
     if (texture) {
         memset(rq->data, 0, sizeof rq->data);
         t->stats.texture_requests++;
@@ -254,21 +295,8 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
         unsigned lookups = 0, touched = 0, hits = 0;
         uint32_t off[16];
         const uint8_t *ram;
-        /* The TMU loads elements in element order [A] (the cache's tags
-         * change in that order). */
         if (mask == 0xFFFFu && (ram = lookup_offsets(mem, f->coord[VC4_TMU_S], off)) != NULL) {
-            /* the common case: every element, each inside RAM.  An element
-             * in the line of the element before it hits without a look at
-             * the tags: the cache is direct-mapped, so that line is still
-             * in its slot (the same counts and tags as touching it). */
-            uint32_t prev = UINT32_MAX; /* (no line: offsets are 30 bits) */
-            for (unsigned i = 0; i < 16; i++) {
-                rq->data[0][i] = vc4_le32(ram + off[i]);
-                uint32_t line = cache_line_of(off[i]);
-                hits += line == prev || cache_touch_line(tags, line);
-                prev = line;
-            }
-            lookups = touched = 16;
+            latency = lookup_in_ram(t, tags, ram, off, rq);
         } else {
             bool faulted = false;
             memset(rq->data, 0, sizeof rq->data);
@@ -296,11 +324,28 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
         if (hits < touched)
             latency = VC4_TMU_LAT_MEMORY;
     }
-    rq->ready_at = now + latency;
-    f->count++;
-    f->slots_used = (uint8_t)(f->slots_used + slots);
-    t->stats.requests++;
+    queue_request(t, f, rq, now + latency);
     return ev;
+}
+
+bool vc4_tmu_try_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, unsigned qpu, unsigned unit,
+                        const uint32_t s[16], uint64_t now)
+{
+    if (qpu >= VC4_TMU_MAX_QPUS)
+        return false;
+    unsigned phys = vc4_tmu_physical(t, qpu, unit);
+    struct vc4_tmu_fifo *f = &t->q[qpu].fifo[phys];
+    uint32_t off[16];
+    const uint8_t *ram;
+    /* (what vc4_tmu_write would report: a texture request in assembly, a
+     * full or deep FIFO, an element outside RAM) */
+    if (f->written != 0 || f->nparams != 0 || f->slots_used + 1u > VC4_TMU_FIFO_SLOTS ||
+        f->count + 1u > VC4_TMU_FIFO_RELIABLE || (ram = lookup_offsets(mem, s, off)) == NULL)
+        return false;
+    memcpy(f->coord[VC4_TMU_S], s, sizeof f->coord[VC4_TMU_S]);
+    struct vc4_tmu_request *rq = new_request(f, 1, false, 0);
+    queue_request(t, f, rq, now + lookup_in_ram(t, cache_tags(t, qpu, phys), ram, off, rq));
+    return true;
 }
 
 unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t out[16],

@@ -155,6 +155,14 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
                        uint32_t param, uint64_t now, const struct vc4_diag_sink *sink,
                        const struct vc4_location *loc);
 
+/* The QPU fast path's general lookup (qpu.c VC4_XI_FAST_TMU_S): what
+ * vc4_tmu_write does for an unconditional write of S with no T, R or B
+ * before it, when it would report nothing (a FIFO with room below the
+ * reliable depth, every element inside RAM).  False, with nothing done,
+ * otherwise: the caller then takes vc4_tmu_write's path. */
+bool vc4_tmu_try_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, unsigned qpu, unsigned unit,
+                        const uint32_t s[16], uint64_t now);
+
 /* Signal ldtmu<unit>: pop the oldest result word of that TMU into out (r4);
  * a two-word result leaves the FIFO with its second word.
  * *ready_at receives the cycle at which the data is available (>= now

@@ -4,7 +4,8 @@
  * contents: as usual (one QPU: run_fast, fast-path instructions back to
  * back), one instruction per step() (struct vc4_qpu step_only: step()'s
  * own fast path, as with several QPUs), and with every instruction on the
- * general path (general_only); registers, accumulators, flags, the mnop
+ * general path (general_only), each stream twice (the second time from
+ * decoded words: run_fast); registers, accumulators, flags, the mnop
  * quirk's last mul result, the SFU result, PC, counts, cycles and every
  * diagnostic must be identical.  Also: the ALU kernels writing one of
  * their own operands (the fast path's results go straight into their
@@ -159,10 +160,88 @@ static uint64_t rnd_unif_addr(void)
                                                    .imm = addr});
 }
 
+/* TMU traffic (test_fast_tmu_matches_general): general lookups of DATA,
+ * and ldtmu signals, for the fast TMU kinds (qpu.h VC4_XI_FAST_LDTMU,
+ * _TMU_S) and the general path beside them. */
+static bool tmu_mix;
+#define DATA 0x20000u
+#define DATA_WORDS 0x4000u
+
+/* r0 = an address (rarely outside the 1 MiB: a fault), then a write of
+ * r0 + element number to TMU0_S or TMU1_S: by the add ALU or the mul
+ * ALU (v8min r0, r0: r0), mostly unconditional and alone (the fast
+ * kind), sometimes conditional, setting flags or beside a second write
+ * (the general path). */
+static void emit_tmu_write(struct prog *p, unsigned unit)
+{
+    uint32_t base = pick(24) ? DATA + 4 * pick(DATA_WORDS - 16) : 0x00200000u;
+    emit(p, ldi(R0, base));
+    uint8_t waddr = (uint8_t)(VC4_QPU_W_TMU0_S + 4 * unit);
+    unsigned how = pick(8);
+    struct vc4_qpu_instr in;
+    vc4_qpu_nop(&in);
+    if (how < 2) {
+        in.op_mul = VC4_QPU_M_V8MIN;
+        in.waddr_mul = waddr;
+        in.ws = 1; /* (the mul writes file A's side: the TMU registers are in both) */
+    } else {
+        in.op_add = VC4_QPU_A_ADD;
+        in.add_a = VC4_QPU_MUX_R0;
+        in.add_b = VC4_QPU_MUX_A;
+        in.raddr_a = VC4_QPU_R_ELEM_QPU;
+        in.waddr_add = waddr;
+        if (how == 7) { /* a second write: r1 = r0 * r0 */
+            in.op_mul = VC4_QPU_M_V8MIN;
+            in.waddr_mul = VC4_QPU_W_ACC1;
+        }
+    }
+    in.cond_add = in.cond_mul = VC4_QPU_COND_ALWAYS;
+    if (how == 6)
+        in.cond_add = rnd_cond();
+    if (how == 5)
+        in.sf = 1;
+    emit(p, vc4_qpu_encode(&in));
+}
+
+/* An ldtmu<unit> on a random ALU instruction (or a nop). */
+static uint64_t rnd_ldtmu(unsigned unit)
+{
+    struct vc4_qpu_instr in;
+    vc4_qpu_decode(pick(4) ? rnd_alu() : NOP, &in);
+    if (in.sig == VC4_QPU_SIG_SMALL_IMM)
+        vc4_qpu_decode(NOP, &in);
+    in.sig = (uint8_t)(VC4_QPU_SIG_LOAD_TMU0 + unit);
+    return vc4_qpu_encode(&in);
+}
+
+/* TMU traffic that mostly keeps to the FIFO's rules (loads of queued
+ * requests, at most four queued; branches may skip some), sometimes not:
+ * a load of an empty FIFO stops the run (hardware hangs), a fifth request
+ * is a warning. */
+static void emit_tmu(struct prog *p, unsigned queued[2])
+{
+    unsigned u = pick(2);
+    bool load = queued[u] >= 4 || (queued[u] > 0 && pick(2));
+    if (pick(40) == 0)
+        load = !load;
+    if (load) {
+        emit(p, rnd_ldtmu(u));
+        queued[u] -= queued[u] > 0;
+    } else {
+        emit_tmu_write(p, u);
+        queued[u]++;
+    }
+}
+
 static void rnd_prog(struct prog *p, size_t len)
 {
     p->n = 0;
+    unsigned queued[2] = {0, 0};
     while (p->n < len) {
+        if (tmu_mix && pick(4) == 0) {
+            emit_tmu(p, queued);
+            continue;
+        }
         unsigned r = plain_only ? pick(10) ? 0 : 30 + pick(10) : pick(40);
         emit(p, r < 30 ? rnd_alu() : r < 34 ? rnd_ldi() : r < 38 ? rnd_branch() : r < 39 ? rnd_unif_addr() : NOP);
     }
@@ -183,7 +262,9 @@ struct outcome {
     uint32_t pc;
     uint64_t instructions, stat_instructions, time, cycles, stall_cycles, idle_cycles;
     struct harness_diags d;
+    struct vc4_tmu_stats tmu;
     unsigned fast_entries; /* decoded words that take the fast path */
+    unsigned fast_tmu_entries; /* ... of the fast TMU kinds */
     uint64_t jit_instructions; /* run as compiled code (PATH_JIT) */
 };
 
@@ -214,6 +295,11 @@ static void record_qpu(struct outcome *o, const struct vc4_qpu *q)
     o->time = q->time;
 }
 
+/* Random streams run twice (queued twice): the first run decodes each
+ * word as it reaches it, in step(); the second finds them decoded, so that
+ * run_fast runs its stretches (the streams do not loop). */
+static bool run_twice;
+
 /* Run p on one QPU from the registers in init, on the given path, within
  * budget cycles. */
 static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum path path, uint64_t budget,
@@ -239,17 +325,29 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
         memcpy(unif + i, &u, 4);
     }
     vc4_emu_mem_write(e, UNIF, unif, sizeof unif);
+    for (uint32_t i = 0; i < DATA_WORDS; i++) { /* TMU data: the word's own address, scrambled */
+        uint32_t w = (DATA + 4 * i) * 0x9E3779B1u;
+        vc4_emu_mem_write(e, DATA + 4 * i, &w, 4);
+    }
     load(e, CODE, p);
     queue(e, CODE);
+    if (run_twice)
+        queue(e, CODE);
     o->st = vc4_emu_run(e, budget);
     record_qpu(o, q);
     o->stat_instructions = v->stats.instructions;
     o->cycles = v->stats.cycles;
     o->stall_cycles = v->stats.stall_cycles;
     o->idle_cycles = v->stats.idle_cycles;
-    for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++)
-        if (vc4_icache_live(&v->icache, &v->icache.s[i].e) && v->icache.s[i].e.xi.fast != VC4_XI_FAST_NONE)
+    o->tmu = v->tmu.stats;
+    for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++) {
+        const struct vc4_icache_entry *ce = &v->icache.s[i].e;
+        if (vc4_icache_live(&v->icache, ce) && ce->xi.fast != VC4_XI_FAST_NONE)
             o->fast_entries++;
+        if (vc4_icache_live(&v->icache, ce) &&
+            (ce->xi.fast == VC4_XI_FAST_LDTMU || ce->xi.fast == VC4_XI_FAST_TMU_S))
+            o->fast_tmu_entries++;
+    }
     struct vc4_emu_jit_stats js;
     vc4_emu_jit_stats(e, &js);
     o->jit_instructions = js.instructions;
@@ -268,7 +366,7 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b, unsig
                 memcmp(a->flag, b->flag, sizeof a->flag) == 0 && a->pc == b->pc &&
                 a->instructions == b->instructions && a->stat_instructions == b->stat_instructions &&
                 a->time == b->time && a->cycles == b->cycles && a->stall_cycles == b->stall_cycles &&
-                a->idle_cycles == b->idle_cycles &&
+                a->idle_cycles == b->idle_cycles && memcmp(&a->tmu, &b->tmu, sizeof a->tmu) == 0 &&
                 a->d.errors == b->d.errors && a->d.warnings == b->d.warnings && a->d.len == b->d.len &&
                 memcmp(a->d.text, b->d.text, a->d.len) == 0;
     if (!same) {
@@ -311,28 +409,66 @@ static void rnd_state(struct vc4_qpu *init)
         init->flag[f] = (uint16_t)rnd();
 }
 
+/* A random stream from random registers on the three paths: true when
+ * they agree; *fast: the usual path's outcome. */
+static bool three_paths_agree(unsigned seed, struct outcome *fast)
+{
+    static struct vc4_qpu init;
+    static struct outcome stepped, general;
+    static struct prog p;
+    rnd_state(&init);
+    rnd_prog(&p, 40 + pick(160));
+    run_one(&p, &init, PATH_RUN, fast);
+    run_one(&p, &init, PATH_STEP, &stepped);
+    run_one(&p, &init, PATH_GENERAL, &general);
+    return same_outcome(fast, &general, seed) && same_outcome(&stepped, &general, seed);
+}
+
 /* Random streams: both paths agree on everything, and the fast path was
  * taken (most decoded words qualify). */
 static void test_fast_matches_general(void)
 {
-    static struct vc4_qpu init;
-    static struct outcome fast, stepped, general;
-    static struct prog p;
+    static struct outcome fast;
     unsigned differ = 0, fast_entries = 0, ok_runs = 0;
+    run_twice = true;
     for (unsigned seed = 0; seed < 300; seed++) {
-        rnd_state(&init);
-        rnd_prog(&p, 40 + pick(160));
-        run_one(&p, &init, PATH_RUN, &fast);
-        run_one(&p, &init, PATH_STEP, &stepped);
-        run_one(&p, &init, PATH_GENERAL, &general);
-        if (!same_outcome(&fast, &general, seed) || !same_outcome(&stepped, &general, seed))
-            differ++;
+        differ += !three_paths_agree(seed, &fast);
         fast_entries += fast.fast_entries;
         ok_runs += fast.st == VC4_OK;
     }
+    run_twice = false;
     CHECK_EQ_INT(differ, 0);
     CHECK(fast_entries > 300 * 10); /* the streams do exercise the fast path */
     CHECK(ok_runs > 200);           /* and mostly run to their end */
+}
+
+/* Random streams with TMU traffic: general lookups and ldtmu signals on
+ * the fast TMU kinds agree with the general path on everything (the TMU's
+ * statistics included), with and without the reasons to step aside in
+ * them: an empty FIFO, an SFU result in flight, a fifth request, an
+ * element outside RAM, a conditional write, flags, a second write. */
+static void test_fast_tmu_matches_general(void)
+{
+    static struct outcome fast;
+    unsigned differ = 0, fast_tmu = 0, ok_runs = 0, stalls = 0;
+    uint64_t loads = 0, misses = 0;
+    tmu_mix = run_twice = true;
+    for (unsigned seed = 0; seed < 300; seed++) {
+        differ += !three_paths_agree(seed, &fast);
+        fast_tmu += fast.fast_tmu_entries;
+        ok_runs += fast.st == VC4_OK;
+        stalls += fast.tmu.stall_cycles > 0;
+        loads += fast.tmu.loads;
+        misses += fast.tmu.cache_misses;
+    }
+    tmu_mix = run_twice = false;
+    printf("TMU streams: %u fast TMU words decoded, %llu loads, %llu misses, %u of 300 ran to the end, %u stalled\n",
+           fast_tmu, (unsigned long long)loads, (unsigned long long)misses, ok_runs, stalls);
+    CHECK_EQ_INT(differ, 0);
+    CHECK(fast_tmu > 300 * 3); /* the fast TMU kinds are decoded ... */
+    CHECK(loads > 300 * 3);    /* ... loads happen ... */
+    CHECK(stalls > 100);       /* ... and wait for their data */
+    CHECK(ok_runs > 50);
 }
 
 /* Random streams run with compiled blocks (each compiled at its first
@@ -679,6 +815,10 @@ static void run_multi(const struct prog *p, const struct vc4_qpu *init, bool cyc
         memcpy(unif + i, &u, 4);
     }
     vc4_emu_mem_write(e, UNIF, unif, sizeof unif);
+    for (uint32_t i = 0; i < DATA_WORDS; i++) { /* TMU data: the word's own address, scrambled */
+        uint32_t w = (DATA + 4 * i) * 0x9E3779B1u;
+        vc4_emu_mem_write(e, DATA + 4 * i, &w, 4);
+    }
     load(e, CODE, p);
     for (unsigned k = 0; k < 3; k++) {
         vc4_emu_reg_write(e, VC4_V3D_SRQUA, UNIF + 16 * k);
@@ -735,5 +875,5 @@ static void test_multi_qpu_sleep_matches(void)
     CHECK(ended_apart > 30); /* the QPUs did run apart (a lone one on at the end) */
 }
 
-TEST_LIST(test_fast_matches_general, test_jit_matches_interpreter, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
+TEST_LIST(test_fast_matches_general, test_fast_tmu_matches_general, test_jit_matches_interpreter, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
           test_host_float_edges, test_multi_qpu_sleep_matches)
