@@ -280,12 +280,17 @@ static bool sig_has_effect(unsigned sig)
 }
 
 /* Build the execution record of a decoded instruction (qpu.h). */
-static bool tmu_s_waddr(unsigned waddr)
+/* The I/O writes with a fast kind (VC4_XI_FAST_TMU_S, _VPM_W), else NONE. */
+static uint8_t fast_io_write(unsigned waddr)
 {
-    return waddr == VC4_QPU_W_TMU0_S || waddr == VC4_QPU_W_TMU1_S;
+    switch (waddr) {
+    case VC4_QPU_W_TMU0_S: case VC4_QPU_W_TMU1_S: return VC4_XI_FAST_TMU_S;
+    case VC4_QPU_W_VPM: return VC4_XI_FAST_VPM_W;
+    default: return VC4_XI_FAST_NONE;
+    }
 }
 
-/* The fast TMU kinds (qpu.h), decided after the rest of the record. */
+/* The fast I/O kinds (qpu.h), decided after the rest of the record. */
 static void fast_tmu(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool add_used, bool mul_used)
 {
     /* (an ldtmu's record has xi->sig for the signal alone: a varying read
@@ -304,16 +309,18 @@ static void fast_tmu(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool
         xi->fast = VC4_XI_FAST_LDTMU;
         return;
     }
-    /* the one write is the TMU's (W_IO on one side, nothing on the other) */
-    bool on_add = add_used && xi->w_add == VC4_XI_W_IO && tmu_s_waddr(in->waddr_add) &&
+    /* the one write is the unit's (W_IO on one side, nothing on the other) */
+    bool on_add = add_used && xi->w_add == VC4_XI_W_IO && fast_io_write(in->waddr_add) &&
                   in->cond_add == VC4_QPU_COND_ALWAYS && !mul_used && xi->w_mul == VC4_XI_W_NONE;
-    bool on_mul = mul_used && xi->w_mul == VC4_XI_W_IO && tmu_s_waddr(in->waddr_mul) &&
+    bool on_mul = mul_used && xi->w_mul == VC4_XI_W_IO && fast_io_write(in->waddr_mul) &&
                   in->cond_mul == VC4_QPU_COND_ALWAYS && !add_used && xi->w_add == VC4_XI_W_NONE;
     if ((on_add || on_mul) && !xi->sig && xi->block == VC4_XI_BLOCK_NONE && !xi->features && !xi->mul_quirk &&
         xi->sf == VC4_XI_SF_NONE && xi->rd_a != VC4_XI_RD_IO && xi->rd_b != VC4_XI_RD_IO) {
+        unsigned waddr = on_mul ? in->waddr_mul : in->waddr_add;
         xi->io_on_mul = on_mul;
-        xi->io_unit = (uint8_t)((on_mul ? in->waddr_mul : in->waddr_add) - VC4_QPU_W_TMU0_S) / 4u;
-        xi->fast = VC4_XI_FAST_TMU_S;
+        xi->fast = fast_io_write(waddr);
+        if (xi->fast == VC4_XI_FAST_TMU_S)
+            xi->io_unit = (uint8_t)((waddr - VC4_QPU_W_TMU0_S) / 4u);
     }
 }
 
@@ -1269,13 +1276,14 @@ static inline uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *
 }
 
 /*
- * The fast TMU kinds (qpu.h VC4_XI_FAST_LDTMU, _TMU_S): the same steps as
- * step_general's for them, taken only when no rule can apply and the TMU
- * reports nothing.  An ldtmu runs its ALU part, then pops the result into
- * r4 and stalls until the data is there (the port's post after a signal,
- * as ever); a TMU_S write computes its value and queues the lookup.  In
- * step() and run_fast alike (the load and the lookup change the QPU's own
- * FIFO, the TMU's statistics and its cache in the order of the steps).
+ * The fast I/O kinds (qpu.h VC4_XI_FAST_LDTMU, _TMU_S, _VPM_W): the same
+ * steps as step_general's for them, taken only when no rule can apply and
+ * the unit reports nothing.  An ldtmu runs its ALU part, then pops the
+ * result into r4 and stalls until the data is there (the port's post
+ * after a signal, as ever); a TMU_S or VPM_W write computes its value and
+ * queues the lookup or writes the row.  In step() and run_fast alike
+ * (they change the TMU, its cache and the VPM in the order of the steps,
+ * and run_fast runs only with no other QPU stepping).
  */
 static inline bool ldtmu_fast_now(const struct vc4_v3d *v, const struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
@@ -1302,12 +1310,16 @@ static inline uint64_t ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const st
     return w;
 }
 
-/* The TMU_S write at cycle now; false when the TMU would report: the
- * general path then runs it (nothing changed here but the nop-read copies
- * and in_b, which it makes again alike). */
-static inline bool tmu_s_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
+/* The TMU_S or VPM_W write at cycle now; false when the unit would
+ * report (or a VPM write is in thread-end slots: a rule): the general
+ * path then runs it (nothing changed here but the nop-read copies and
+ * in_b, which it makes again alike). */
+static inline bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
 {
     const struct vc4_alu_kernels *k = v->alu;
+    bool vpm = xi->fast == VC4_XI_FAST_VPM_W;
+    if (vpm && q->thrend_left)
+        return false;
     if (xi->rd_b == VC4_XI_RD_IMM)
         memcpy(q->in_b, xi->vec, sizeof q->in_b);
     nop_regs_read(q, xi);
@@ -1316,7 +1328,8 @@ static inline bool tmu_s_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct
         k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), val, NULL);
     else
         k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), val, NULL);
-    if (!vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, xi->io_unit, val, now))
+    if (vpm ? !vc4_vpm_try_write(&v->vpm, q->num, val)
+            : !vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, xi->io_unit, val, now))
         return false;
     if (xi->io_on_mul)
         memcpy(&q->last_mul[12], &val[12], 4 * sizeof val[0]);
@@ -1479,7 +1492,8 @@ static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
             q->jit_head = true; /* (as after any general-path instruction) */
             break;
         case VC4_XI_FAST_TMU_S:
-            if (!tmu_s_fast(v, q, xi, q->time))
+        case VC4_XI_FAST_VPM_W:
+            if (!io_write_fast(v, q, xi, q->time))
                 return step_general(v, q, e);
             q->prev_w = 0;
             q->jit_head = true;
@@ -1648,7 +1662,8 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             break;
         }
         case VC4_XI_FAST_TMU_S:
-            if (!tmu_s_fast(v, q, xi, q->time + (budget - left) + 1))
+        case VC4_XI_FAST_VPM_W:
+            if (!io_write_fast(v, q, xi, q->time + (budget - left) + 1))
                 goto done;
             prev_w = 0;
             head = jit != NULL;

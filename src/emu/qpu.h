@@ -67,8 +67,8 @@ enum {
  * The fast path (qpu.c step): instructions whose whole effect is "read
  * plain operands or a uniform, run the two ALUs, write plain registers
  * under the conditions, set the flags", branches without links, and the
- * two commonest TMU accesses (an ldtmu, a general lookup) when the TMU
- * reports nothing.
+ * commonest TMU and VPM accesses (an ldtmu, a general lookup, a row
+ * written) when the unit reports nothing.
  * Decided at decode; at issue only the rules that depend on the previous
  * instructions (regfile read-after-write, r4 read during an SFU, uniform
  * read after a uniforms-address write or in thread-end delay slots, branch
@@ -91,6 +91,8 @@ enum vc4_qpu_xi_fast {
     VC4_XI_FAST_TMU_S, /* one ALU's result written to TMU0_S/TMU1_S always,
                         * the other ALU idle, no flags, uniform or quirk: a
                         * general lookup (tmu.h vc4_tmu_try_lookup) */
+    VC4_XI_FAST_VPM_W, /* ... written to VPM_WRITE: a whole row (vpm.h
+                        * vc4_vpm_try_write), not in thread-end slots */
 };
 /* Signals with an effect in vc4_qpu_step (others are no-ops there). */
 enum vc4_qpu_xi_block {
@@ -129,7 +131,7 @@ struct vc4_qpu_xi {
     bool n_flag;             /* N flag from bit 31 (not for clz, facts 16) */
     uint8_t io_alu;          /* FAST_LDTMU: the ALU part's fast kind (NOP, ALU, ALU_PLAIN) */
     uint8_t io_unit;         /* FAST_LDTMU, FAST_TMU_S: the TMU as the instruction names it */
-    bool io_on_mul;          /* FAST_TMU_S: the mul ALU writes it (else the add) */
+    bool io_on_mul;          /* FAST_TMU_S, FAST_VPM_W: the mul ALU writes it (else the add) */
     uint64_t rmask;          /* physical registers read: A bits 0-31, B 32-63 (RAW rule) */
     uint32_t vec[16];        /* small-immediate or load-immediate values per element */
 };

@@ -350,6 +350,29 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
     return 0;
 }
 
+/* A whole row of 32-bit words written horizontally at the generic write
+ * address (the placement generic_slot gives), which advances. */
+static void write_row(struct vc4_vpm *v, const struct vc4_vpm_qpu *q, struct vc4_vpm_generic *g,
+                      const uint32_t val[16])
+{
+    unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
+    memcpy(&v->words[((q->base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS], val, 16 * sizeof val[0]);
+    generic_advance(g);
+    v->stats.generic_writes++;
+}
+
+bool vc4_vpm_try_write(struct vc4_vpm *v, unsigned qpu, const uint32_t val[16])
+{
+    if (qpu >= VC4_VPM_MAX_QPUS)
+        return false;
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    struct vc4_vpm_generic *g = &q->wr;
+    if (q->role != VC4_VPM_ROLE_USER || !g->valid || g->size != VC4_VPM_SIZE_32 || !g->horiz)
+        return false;
+    write_row(v, q, g, val);
+    return true;
+}
+
 unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uint32_t val[16],
                        uint64_t now, const struct vc4_diag_sink *sink,
                        const struct vc4_location *loc)
@@ -374,16 +397,11 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
     ev |= fs_access(v, qpu, "VPM_WRITE", sink, loc);
     bool trk = tracked(q);
     if (g->size == VC4_VPM_SIZE_32 && g->horiz && mask == 0xFFFFu) {
-        /* fast path for the common case: one whole row (same placement as
-         * generic_slot gives) */
-        unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
-        memcpy(&v->words[((q->base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS], val,
-               16 * sizeof val[0]);
+        /* the common case: one whole row */
         if (trk)
             for (unsigned c = 0; c < VC4_VPM_ROW_WORDS; c++)
-                track_access(&v->track[qpu], true, row, c, 0xFu, loc);
-        generic_advance(g);
-        v->stats.generic_writes++;
+                track_access(&v->track[qpu], true, g->addr % VC4_VPM_GENERIC_ROWS, c, 0xFu, loc);
+        write_row(v, q, g, val);
         return ev;
     }
     unsigned bytes = vpm_sizes[g->size].elem_bytes;

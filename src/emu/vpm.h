@@ -255,6 +255,11 @@ unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
 /* VPMVCD_RD_SETUP: generic read setup, VDR basic or VDR extended pitch. */
 unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
                           const struct vc4_diag_sink *sink, const struct vc4_location *loc);
+/* The QPU fast path's VPM write (qpu.c VC4_XI_FAST_VPM_W): what
+ * vc4_vpm_write does for a user program's unconditional write of a whole
+ * row (a valid 32-bit horizontal setup), which reports nothing.  False,
+ * with nothing done, for anything else. */
+bool vc4_vpm_try_write(struct vc4_vpm *v, unsigned qpu, const uint32_t val[16]);
 /* waddr 48 VPM_WRITE: one 16-wide vector; elements whose mask bit is clear
  * are not written (the address still advances). */
 unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uint32_t val[16],

@@ -203,6 +203,35 @@ static void emit_tmu_write(struct prog *p, unsigned unit)
     emit(p, vc4_qpu_encode(&in));
 }
 
+/* A VPM write setup (file B), mostly 32-bit horizontal at a random row
+ * (the fast kind's), sometimes 32-bit vertical or 8-bit horizontal (the
+ * general path), then writes of r0-r3 or a register to VPM_WRITE by
+ * either ALU, mostly unconditional. */
+static void emit_vpm(struct prog *p)
+{
+    static const uint32_t layouts[] = {0xA00u, 0xA00u, 0xA00u, 0x200u, 0x800u}; /* h32, v32, h8 */
+    uint32_t setup = 0x1000u | layouts[pick(5)] | pick(64); /* stride 1 */
+    if (pick(2))
+        emit(p, I(.sig = LDI, .ws = 1, .waddr_add = VC4_QPU_W_VPMVCD_SETUP, .imm = setup));
+    for (unsigned n = 1 + pick(3); n; n--) {
+        struct vc4_qpu_instr in;
+        vc4_qpu_nop(&in);
+        if (pick(3) == 0) {
+            in.op_mul = VC4_QPU_M_V8MIN;
+            in.mul_a = in.mul_b = VC4_QPU_MUX_A;
+            in.raddr_a = rnd_reg();
+            in.waddr_mul = VC4_QPU_W_VPM;
+        } else {
+            in.op_add = VC4_QPU_A_OR;
+            in.add_a = in.add_b = (uint8_t)pick(4); /* r0-r3 */
+            in.waddr_add = VC4_QPU_W_VPM;
+        }
+        in.ws = (uint8_t)pick(2); /* (VPM_WRITE is the same in both files) */
+        in.cond_add = in.cond_mul = pick(8) ? VC4_QPU_COND_ALWAYS : rnd_cond();
+        emit(p, vc4_qpu_encode(&in));
+    }
+}
+
 /* An ldtmu<unit> on a random ALU instruction (or a nop). */
 static uint64_t rnd_ldtmu(unsigned unit)
 {
@@ -239,7 +268,10 @@ static void rnd_prog(struct prog *p, size_t len)
     unsigned queued[2] = {0, 0};
     while (p->n < len) {
         if (tmu_mix && pick(4) == 0) {
-            emit_tmu(p, queued);
+            if (pick(4))
+                emit_tmu(p, queued);
+            else
+                emit_vpm(p);
             continue;
         }
         unsigned r = plain_only ? pick(10) ? 0 : 30 + pick(10) : pick(40);
@@ -251,7 +283,8 @@ static void rnd_prog(struct prog *p, size_t len)
         emit(p, NOP);
     emit(p, I(.sig = VC4_QPU_SIG_PROG_END));
     emit(p, pick(2) ? rnd_alu() : NOP);
-    emit(p, pick(2) ? rnd_alu() : NOP);
+    emit(p, tmu_mix && pick(2) ? I(.op_add = VC4_QPU_A_OR, .waddr_add = VC4_QPU_W_VPM) /* (a rule) */
+                               : pick(2) ? rnd_alu() : NOP);
 }
 
 struct outcome {
@@ -263,6 +296,7 @@ struct outcome {
     uint64_t instructions, stat_instructions, time, cycles, stall_cycles, idle_cycles;
     struct harness_diags d;
     struct vc4_tmu_stats tmu;
+    uint32_t vpm[VC4_VPM_MAX_ROWS * VC4_VPM_ROW_WORDS];
     unsigned fast_entries; /* decoded words that take the fast path */
     unsigned fast_tmu_entries; /* ... of the fast TMU kinds */
     uint64_t jit_instructions; /* run as compiled code (PATH_JIT) */
@@ -340,12 +374,14 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
     o->stall_cycles = v->stats.stall_cycles;
     o->idle_cycles = v->stats.idle_cycles;
     o->tmu = v->tmu.stats;
+    memcpy(o->vpm, v->vpm.words, sizeof o->vpm);
     for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++) {
         const struct vc4_icache_entry *ce = &v->icache.s[i].e;
         if (vc4_icache_live(&v->icache, ce) && ce->xi.fast != VC4_XI_FAST_NONE)
             o->fast_entries++;
         if (vc4_icache_live(&v->icache, ce) &&
-            (ce->xi.fast == VC4_XI_FAST_LDTMU || ce->xi.fast == VC4_XI_FAST_TMU_S))
+            (ce->xi.fast == VC4_XI_FAST_LDTMU || ce->xi.fast == VC4_XI_FAST_TMU_S ||
+             ce->xi.fast == VC4_XI_FAST_VPM_W))
             o->fast_tmu_entries++;
     }
     struct vc4_emu_jit_stats js;
@@ -367,6 +403,7 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b, unsig
                 a->instructions == b->instructions && a->stat_instructions == b->stat_instructions &&
                 a->time == b->time && a->cycles == b->cycles && a->stall_cycles == b->stall_cycles &&
                 a->idle_cycles == b->idle_cycles && memcmp(&a->tmu, &b->tmu, sizeof a->tmu) == 0 &&
+                memcmp(a->vpm, b->vpm, sizeof a->vpm) == 0 &&
                 a->d.errors == b->d.errors && a->d.warnings == b->d.warnings && a->d.len == b->d.len &&
                 memcmp(a->d.text, b->d.text, a->d.len) == 0;
     if (!same) {
@@ -442,11 +479,12 @@ static void test_fast_matches_general(void)
     CHECK(ok_runs > 200);           /* and mostly run to their end */
 }
 
-/* Random streams with TMU traffic: general lookups and ldtmu signals on
- * the fast TMU kinds agree with the general path on everything (the TMU's
- * statistics included), with and without the reasons to step aside in
- * them: an empty FIFO, an SFU result in flight, a fifth request, an
- * element outside RAM, a conditional write, flags, a second write. */
+/* Random streams with TMU and VPM traffic: general lookups, ldtmu signals
+ * and VPM writes on the fast I/O kinds agree with the general path on
+ * everything (the TMU's statistics and the VPM's contents included), with
+ * and without the reasons to step aside in them: an empty FIFO, an SFU
+ * result in flight, a fifth request, an element outside RAM, a conditional
+ * write, flags, a second write, an 8-bit VPM setup, thread-end slots. */
 static void test_fast_tmu_matches_general(void)
 {
     static struct outcome fast;
@@ -462,7 +500,7 @@ static void test_fast_tmu_matches_general(void)
         misses += fast.tmu.cache_misses;
     }
     tmu_mix = run_twice = false;
-    printf("TMU streams: %u fast TMU words decoded, %llu loads, %llu misses, %u of 300 ran to the end, %u stalled\n",
+    printf("TMU and VPM streams: %u fast I/O words decoded, %llu loads, %llu misses, %u of 300 ran to the end, %u stalled\n",
            fast_tmu, (unsigned long long)loads, (unsigned long long)misses, ok_runs, stalls);
     CHECK_EQ_INT(differ, 0);
     CHECK(fast_tmu > 300 * 3); /* the fast TMU kinds are decoded ... */
