@@ -1478,10 +1478,10 @@ static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
                 return step_general(v, q, e);
             q->jit_head = true;
         }
-        switch (xi->fast) {
-        case VC4_XI_FAST_ALU_PLAIN:
+        /* (the commonest kind tested first, as in run_fast) */
+        if (VC4_LIKELY(xi->fast == VC4_XI_FAST_ALU_PLAIN)) {
             q->prev_w = step_fast_plain(v, q, xi);
-            break;
+        } else switch (xi->fast) {
         case VC4_XI_FAST_ALU:
             q->prev_w = step_fast_alu(v, q, xi);
             break;
@@ -1607,7 +1607,7 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
     uint64_t prev_w = q->prev_w, left = budget;
     /* (br1_left only behind br_left) */
     bool busy = one_byte(&q->sfu_left) || one_byte(&q->unif_hazard) || one_byte(&q->br_left);
-    bool stalls = false; /* an ldtmu's data is not there yet */
+    uint64_t cut = 0; /* budget given up when an ldtmu's data is not there yet */
     /* compiled blocks (jit.h) start at heads: here, where a branch lands,
      * where a block ended; they run with no delay pipeline moving */
     struct vc4_jit *jit = blocks_jit(v);
@@ -1645,10 +1645,10 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             break;
         if (VC4_UNLIKELY(xi->unif) && (q->unif_hazard || !fast_uniform_read(v, q, xi)))
             break;
-        switch (xi->fast) {
-        case VC4_XI_FAST_ALU_PLAIN:
+        /* (the commonest kind tested first: the switch's table costs more) */
+        if (VC4_LIKELY(xi->fast == VC4_XI_FAST_ALU_PLAIN)) {
             prev_w = step_fast_plain(v, q, xi);
-            break;
+        } else switch (xi->fast) {
         case VC4_XI_FAST_ALU:
             prev_w = step_fast_alu(v, q, xi);
             break;
@@ -1657,8 +1657,14 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             if (!ldtmu_fast_now(v, q, xi))
                 goto done;
             prev_w = ldtmu_fast(v, q, xi, now);
-            stalls = q->stall_until > now; /* (the next instruction waits: stop after this one) */
             head = jit != NULL;
+            if (q->stall_until > now) {
+                /* the next instruction waits: this one is the last (the
+                 * budget cut to it, and no test per instruction) */
+                cut = left - 1;
+                left = 1;
+                q->jit_head = head; /* (the next one is a head: step() sees it) */
+            }
             break;
         }
         case VC4_XI_FAST_TMU_S:
@@ -1691,16 +1697,12 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
         }
         if (--left == 0)
             break;
-        if (VC4_UNLIKELY(stalls)) {
-            q->jit_head = jit != NULL; /* (the next instruction is a head: step() sees it) */
-            break;
-        }
         e = cached(v->icache.s, pc, v->code_gen);
         if (VC4_UNLIKELY(!e))
             break;
     }
 done:;
-    uint64_t n = budget - left;
+    uint64_t n = budget - left - cut;
     if (n) {
         q->pc = pc;
         q->time += n;
