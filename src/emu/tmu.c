@@ -19,15 +19,12 @@
 
 void vc4_tmu_reset(struct vc4_tmu *t)
 {
-    unsigned qps = t->qpus_per_slice;
     memset(t, 0, sizeof *t);
-    t->qpus_per_slice = qps ? qps : 4u;
     vc4_tmu_flush_caches(t);
 }
 
 void vc4_tmu_init(struct vc4_tmu *t)
 {
-    t->qpus_per_slice = 4u;
     vc4_tmu_reset(t);
 }
 
@@ -85,8 +82,7 @@ static bool bad_qpu(unsigned qpu, const struct vc4_diag_sink *sink,
 /* The tags of the cache a QPU's physical TMU reads through (its slice's). */
 static inline uint32_t *cache_tags(struct vc4_tmu *t, unsigned qpu, unsigned phys)
 {
-    unsigned slice = (qpu / (t->qpus_per_slice ? t->qpus_per_slice : 4u)) %
-                     (VC4_TMU_MAX_QPUS / 4u);
+    unsigned slice = qpu / VC4_TMU_QPUS_PER_SLICE % VC4_TMU_SLICES;
     return t->cache_tag[slice][phys & 1u];
 }
 
@@ -165,12 +161,17 @@ static void queue_request(struct vc4_tmu *t, struct vc4_tmu_fifo *f, struct vc4_
 static uint64_t lookup_in_ram(struct vc4_tmu *t, uint32_t *tags, const uint8_t *ram, const uint32_t off[16],
                               struct vc4_tmu_request *rq)
 {
+    for (unsigned i = 0; i < 16; i++)
+        rq->data[0][i] = vc4_le32(ram + off[i]);
     unsigned hits = 0;
     uint32_t prev = UINT32_MAX; /* (no line: offsets are 30 bits) */
     for (unsigned i = 0; i < 16; i++) {
-        rq->data[0][i] = vc4_le32(ram + off[i]);
-        uint32_t line = cache_line_of(off[i]);
-        hits += line == prev || cache_touch_line(tags, line);
+        uint32_t line = off[i] / VC4_TMU_CACHE_LINE; /* (off: RAM offsets already) */
+        if (line == prev) {
+            hits++;
+            continue;
+        }
+        hits += cache_touch_line(tags, line);
         prev = line;
     }
     t->stats.lookups += 16;

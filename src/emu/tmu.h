@@ -38,6 +38,8 @@
 
 #define VC4_TMU_MAX_QPUS 16u
 #define VC4_TMU_UNITS 2u              /* TMU0, TMU1 per slice */
+#define VC4_TMU_QPUS_PER_SLICE 4u     /* the QPUs sharing a slice's TMUs and their caches [G] */
+#define VC4_TMU_SLICES (VC4_TMU_MAX_QPUS / VC4_TMU_QPUS_PER_SLICE)
 #define VC4_TMU_FIFO_SLOTS 8u         /* TFREQ/TFRCV: 8 slots per QPU [G via Mesa; S4] */
 #define VC4_TMU_FIFO_RELIABLE 4u      /* > 4 outstanding is unreliable [A] */
 #define VC4_TMU_SWAP_QPU_MOD 4u       /* default swap for QPU id % 4 >= 2 [C] */
@@ -101,10 +103,9 @@ struct vc4_tmu_stats {
 };
 
 struct vc4_tmu {
-    unsigned qpus_per_slice;  /* for the TMU a QPU's slice owns: default 4 */
     struct vc4_tmu_qpu q[VC4_TMU_MAX_QPUS];
-    /* per slice (at most 4 slices of 4 QPUs) and TMU: tags of the cache model */
-    uint32_t cache_tag[VC4_TMU_MAX_QPUS / 4][VC4_TMU_UNITS][VC4_TMU_CACHE_LINES];
+    /* per slice and TMU: tags of the cache model */
+    uint32_t cache_tag[VC4_TMU_SLICES][VC4_TMU_UNITS][VC4_TMU_CACHE_LINES];
     struct vc4_tmu_stats stats;
     /* texture diagnostics: the parameters last reported, so that a bad
      * texture is reported once, not once per request */
