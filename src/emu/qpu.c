@@ -1285,29 +1285,31 @@ static inline uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *
  * (they change the TMU, its cache and the VPM in the order of the steps,
  * and run_fast runs only with no other QPU stepping).
  */
-static inline bool ldtmu_fast_now(const struct vc4_v3d *v, const struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+/* The ldtmu instruction at cycle now: false when the load would report
+ * or an SFU result is in flight (a rule), with nothing done; else true,
+ * *w the registers written. */
+static inline bool ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now,
+                              uint64_t *w)
 {
-    return !q->sfu_left && vc4_tmu_pending(&v->tmu, q->num, xi->io_unit) != 0;
-}
-
-/* The ldtmu instruction at cycle now (ldtmu_fast_now held); returns the
- * registers written. */
-static inline uint64_t ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
-{
-    uint64_t w = 0;
+    /* (the load pops r4 after the ALU part has read it: into a copy
+     * first, so that nothing is done when it would report) */
+    uint32_t r4[N];
+    uint64_t ready;
+    if (q->sfu_left || !vc4_tmu_try_load(&v->tmu, q->num, xi->io_unit, r4, now, &ready))
+        return false;
     if (xi->io_alu == VC4_XI_FAST_ALU_PLAIN)
-        w = step_fast_plain(v, q, xi);
+        *w = step_fast_plain(v, q, xi);
     else if (xi->io_alu == VC4_XI_FAST_ALU)
-        w = step_fast_alu(v, q, xi);
-    else
+        *w = step_fast_alu(v, q, xi);
+    else {
+        *w = 0;
         q->prev_acc = 0;
-    uint64_t ready = 0;
-    /* (no sink: a queued request and a valid QPU report nothing) */
-    vc4_tmu_load(&v->tmu, q->num, xi->io_unit, q->acc[4], now, &ready, NULL, NULL);
+    }
+    memcpy(q->acc[4], r4, sizeof r4);
     if (ready > q->stall_until)
         q->stall_until = ready;
     q->port->post(v, q);
-    return w;
+    return true;
 }
 
 /* The TMU_S or VPM_W write at cycle now; false when the unit would
@@ -1486,9 +1488,8 @@ static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
             q->prev_w = step_fast_alu(v, q, xi);
             break;
         case VC4_XI_FAST_LDTMU:
-            if (!ldtmu_fast_now(v, q, xi))
+            if (!ldtmu_fast(v, q, xi, q->time, &q->prev_w))
                 return step_general(v, q, e);
-            q->prev_w = ldtmu_fast(v, q, xi, q->time);
             q->jit_head = true; /* (as after any general-path instruction) */
             break;
         case VC4_XI_FAST_TMU_S:
@@ -1654,9 +1655,8 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             break;
         case VC4_XI_FAST_LDTMU: {
             uint64_t now = q->time + (budget - left) + 1; /* (this instruction's cycle) */
-            if (!ldtmu_fast_now(v, q, xi))
+            if (!ldtmu_fast(v, q, xi, now, &prev_w))
                 goto done;
-            prev_w = ldtmu_fast(v, q, xi, now);
             head = jit != NULL;
             if (q->stall_until > now) {
                 /* the next instruction waits: this one is the last (the

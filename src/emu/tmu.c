@@ -349,6 +349,27 @@ bool vc4_tmu_try_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, unsigned q
     return true;
 }
 
+/* The oldest request's next result word into out (f->count > 0), and
+ * the cycle it is there in *ready_at when after now (a stall). */
+static void pop_result(struct vc4_tmu *t, struct vc4_tmu_fifo *f, uint32_t out[16], uint64_t now,
+                       uint64_t *ready_at)
+{
+    struct vc4_tmu_request *rq = &f->req[f->head];
+    memcpy(out, rq->data[rq->loaded], 16 * sizeof out[0]);
+    if (rq->ready_at > now) {
+        *ready_at = rq->ready_at;
+        t->stats.stall_cycles += rq->ready_at - now;
+    }
+    t->stats.loads++;
+    /* 16-bit-channel results are two words, RG1616 then BA1616, one per
+     * ldtmu (TFRCV: "16-bit float colour = two reads" [G via Mesa]). */
+    if (++rq->loaded < rq->words)
+        return;
+    f->slots_used = (uint8_t)(f->slots_used - rq->slots);
+    f->head = (uint8_t)((f->head + 1u) % VC4_TMU_FIFO_SLOTS);
+    f->count--;
+}
+
 unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t out[16],
                       uint64_t now, uint64_t *ready_at, const struct vc4_diag_sink *sink,
                       const struct vc4_location *loc)
@@ -367,21 +388,21 @@ unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t o
         memset(out, 0, 16 * sizeof out[0]);
         return VC4_TMU_EV_UNDERFLOW;
     }
-    struct vc4_tmu_request *rq = &f->req[f->head];
-    memcpy(out, rq->data[rq->loaded], 16 * sizeof out[0]);
-    if (rq->ready_at > now) {
-        *ready_at = rq->ready_at;
-        t->stats.stall_cycles += rq->ready_at - now;
-    }
-    t->stats.loads++;
-    /* 16-bit-channel results are two words, RG1616 then BA1616, one per
-     * ldtmu (TFRCV: "16-bit float colour = two reads" [G via Mesa]). */
-    if (++rq->loaded < rq->words)
-        return 0;
-    f->slots_used = (uint8_t)(f->slots_used - rq->slots);
-    f->head = (uint8_t)((f->head + 1u) % VC4_TMU_FIFO_SLOTS);
-    f->count--;
+    pop_result(t, f, out, now, ready_at);
     return 0;
+}
+
+bool vc4_tmu_try_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t out[16], uint64_t now,
+                      uint64_t *ready_at)
+{
+    if (qpu >= VC4_TMU_MAX_QPUS)
+        return false;
+    struct vc4_tmu_fifo *f = &t->q[qpu].fifo[vc4_tmu_physical(t, qpu, unit)];
+    if (!f->count)
+        return false;
+    *ready_at = now;
+    pop_result(t, f, out, now, ready_at);
+    return true;
 }
 
 unsigned vc4_tmu_pending(const struct vc4_tmu *t, unsigned qpu, unsigned unit)

@@ -172,6 +172,12 @@ unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t o
                       uint64_t now, uint64_t *ready_at, const struct vc4_diag_sink *sink,
                       const struct vc4_location *loc);
 
+/* The QPU fast path's ldtmu (qpu.c VC4_XI_FAST_LDTMU): vc4_tmu_load when
+ * it reports nothing (a request is queued).  False, with nothing done,
+ * otherwise. */
+bool vc4_tmu_try_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t out[16], uint64_t now,
+                      uint64_t *ready_at);
+
 /* Cache model: one access at bus address addr by TMU phys of this QPU's
  * slice; true on a hit (the line is filled on a miss). */
 bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr);
