@@ -279,7 +279,6 @@ static bool sig_has_effect(unsigned sig)
     }
 }
 
-/* Build the execution record of a decoded instruction (qpu.h). */
 /* The I/O writes with a fast kind (VC4_XI_FAST_TMU_S, _VPM_W), else NONE. */
 static uint8_t fast_io_write(unsigned waddr)
 {
@@ -291,7 +290,7 @@ static uint8_t fast_io_write(unsigned waddr)
 }
 
 /* The fast I/O kinds (qpu.h), decided after the rest of the record. */
-static void fast_tmu(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool add_used, bool mul_used)
+static void fast_io(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool add_used, bool mul_used)
 {
     /* (an ldtmu's record has xi->sig for the signal alone: a varying read
      * is an I/O read) */
@@ -324,6 +323,7 @@ static void fast_tmu(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool
     }
 }
 
+/* Build the execution record of a decoded instruction (qpu.h). */
 static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
 {
     memset(xi, 0, sizeof *xi);
@@ -481,7 +481,7 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
                          xi->sf != VC4_XI_SF_MUL &&
                          !(add_w && !xi->add_direct && xi->w_off_add == xi->w_off_mul);
     }
-    fast_tmu(in, xi, add_used, mul_used);
+    fast_io(in, xi, add_used, mul_used);
 }
 
 static inline uint64_t load_le64(const uint8_t *p)
