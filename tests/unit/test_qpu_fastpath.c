@@ -183,7 +183,7 @@ static void emit_tmu_write(struct prog *p, unsigned unit)
     if (how < 2) {
         in.op_mul = VC4_QPU_M_V8MIN;
         in.waddr_mul = waddr;
-        in.ws = 1; /* (the mul writes file A's side: the TMU registers are in both) */
+        in.ws = (uint8_t)pick(2); /* (either file: TMU0_S/TMU1_S are the same in both) */
     } else {
         in.op_add = VC4_QPU_A_ADD;
         in.add_a = VC4_QPU_MUX_R0;
