@@ -1882,7 +1882,7 @@ static void wake_blocked(const struct vc4_v3d *v, struct sleepers *z, unsigned f
 {
     bool mutex_woken = false;
     for (unsigned i = 1; i <= z->n; i++) {
-        unsigned k = (from + i) % z->n;
+        unsigned k = from + i < z->n ? from + i : from + i - z->n; /* (no division: a profile showed it) */
         if ((z->awake & (1u << k)) || z->wake_at[k] != WAKE_NEVER)
             continue;
         bool go = code && fetch_would_fill(v, z->qs[k]->pc);
