@@ -127,6 +127,57 @@ static void test_general_lookup_conflicts(void)
     vc4_mem_fini(&mem);
 }
 
+/* Runs, 16 consecutive words (a whole vector read, looked up a line at a
+ * time, tmu.c lookup_in_ram): one that starts mid-line spans two lines,
+ * 2 misses and 14 hits, and leaves both in their slots; one element out
+ * of order is no run (element by element: the same rule); a run past the
+ * end of RAM reads what lies inside and reports the rest. */
+static void test_general_lookup_runs(void)
+{
+    setup();
+    uint32_t s[16], r4[16];
+    uint64_t ready;
+    addrs(s, 0xC0003020u, 4); /* lines 0xC0 and 0xC1 */
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL), 0);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 2);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 14);
+    CHECK_EQ_U64(ready, VC4_TMU_LAT_MEMORY);
+    for (unsigned i = 0; i < 16; i++)
+        CHECK_EQ_U64(r4[i], (0x3020u + 4 * i) * 3u + 1u);
+    addrs(s, 0x3040, 4); /* line 0xC1 alone: in its slot */
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 14 + 16);
+    CHECK_EQ_U64(ready, VC4_TMU_LAT_CACHE);
+    addrs(s, 0x3000, 4); /* line 0xC0 too */
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 14 + 32);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 2);
+    /* elements 0-7 in line 0x100, 8-15 in 0x101 but element 8 swapped with
+     * element 9: no run; still 2 misses, 14 hits */
+    addrs(s, 0x4020, 4);
+    s[8] = 0x4044;
+    s[9] = 0x4040;
+    vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 4);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 14 + 32 + 14);
+    CHECK_EQ_U64(r4[8], 0x4044u * 3u + 1u);
+    /* a run from the last 32 bytes of RAM: 8 words read (line 0x3FFF: 1
+     * miss, 7 hits), 8 reported (counted as lookups, touching no line) */
+    addrs(s, 0x000FFFE0u, 4);
+    CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 0, 0, VC4_TMU_S, 0xFFFF, s, 0, 0, NULL, NULL), VC4_TMU_EV_FAULT);
+    vc4_tmu_load(&tmu, 0, 0, r4, 0, &ready, NULL, NULL);
+    CHECK_EQ_U64(tmu.stats.lookups, 5 * 16);
+    CHECK_EQ_U64(tmu.stats.cache_misses, 5);
+    CHECK_EQ_U64(tmu.stats.cache_hits, 14 + 32 + 14 + 7);
+    CHECK_EQ_U64(r4[7], 0x000FFFFCu * 3u + 1u);
+    CHECK_EQ_U64(r4[8], 0);
+    vc4_mem_fini(&mem);
+}
+
 static void test_fifo_limits(void)
 {
     setup();
@@ -235,4 +286,5 @@ static void test_masks_faults_texture(void)
     vc4_mem_fini(&mem);
 }
 
-TEST_LIST(test_general_lookup, test_general_lookup_counts, test_general_lookup_conflicts, test_fifo_limits, test_swap, test_masks_faults_texture)
+TEST_LIST(test_general_lookup, test_general_lookup_counts, test_general_lookup_conflicts, test_general_lookup_runs,
+          test_fifo_limits, test_swap, test_masks_faults_texture)
