@@ -512,6 +512,7 @@ static void icache_fill(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t 
     vc4_qpu_decode(word, &e->in);
     build_xi(&e->in, &e->xi);
     v->stats.decodes++;
+    v->slow_steps++;
 }
 
 /* Memory may have changed since the entry was checked: compare the word. */
@@ -1251,7 +1252,7 @@ static inline bool fast_uniform(const struct vc4_v3d *v, struct vc4_qpu *q, cons
 /* The fast path of the commonest ALU instructions (VC4_XI_FAST_ALU_PLAIN):
  * step_fast_alu when no flags are set and every write is unconditional.
  * Sets prev_acc and returns the registers written. */
-static inline uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+static QPU_INLINE uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)
@@ -1364,6 +1365,7 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
     struct exec x = {.v = v, .q = q, .e = e, .in = &e->in};
     const struct vc4_qpu_instr *in = x.in;
     const struct vc4_qpu_xi *xi = &e->xi;
+    v->slow_steps++;
     q->jit_head = true;
     if (VC4_UNLIKELY(xi->form == VC4_XI_RESERVED)) {
         vc4_v3d_fault(v, q, "invalid instruction (reserved encoding)");
@@ -1990,12 +1992,15 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
 static bool awake_from(struct vc4_v3d *v, struct sleepers *z, unsigned k0, uint64_t c, uint64_t max_cycles,
                        bool blocks, bool *end)
 {
+    /* (what a step may change, read again only after a step that went
+     * the general way or decoded: v3d.h slow_steps) */
+    uint32_t sgen = v->sema.sema_gen, mgen = v->sema.mutex_gen;
+    uint64_t cgen = v->code_gen, dec = v->stats.decodes;
     for (unsigned k = k0; (z->awake >> k) != 0; k++) {
         k += (unsigned)__builtin_ctz(z->awake >> k);
         struct vc4_qpu *q = z->qs[k];
         catch_up(v, z, k, c);
-        uint32_t sgen = v->sema.sema_gen, mgen = v->sema.mutex_gen;
-        uint64_t cgen = v->code_gen, dec = v->stats.decodes;
+        uint32_t slow = v->slow_steps;
         enum vc4_qpu_step r = step(v, q);
         if (blocks)
             track_head(v, q);
@@ -2010,10 +2015,17 @@ static bool awake_from(struct vc4_v3d *v, struct sleepers *z, unsigned k0, uint6
         } else {
             maybe_sleep(v, z, k, c, r, max_cycles);
         }
+        if (VC4_LIKELY(v->slow_steps == slow && r <= VC4_QPU_STEP_BLOCKED))
+            continue;
         bool sema = v->sema.sema_gen != sgen, mutex = v->sema.mutex_gen != mgen;
         bool code = v->code_gen != cgen || v->stats.decodes != dec;
-        if (VC4_UNLIKELY(sema || mutex || code))
+        if (VC4_UNLIKELY(sema || mutex || code)) {
             wake_blocked(v, z, k, sema, mutex, code);
+            sgen = v->sema.sema_gen;
+            mgen = v->sema.mutex_gen;
+            cgen = v->code_gen;
+            dec = v->stats.decodes;
+        }
     }
     return true;
 }

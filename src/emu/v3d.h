@@ -54,6 +54,12 @@ struct vc4_v3d {
      * cached instruction words are compared with memory again after it
      * changes. */
     uint64_t code_gen;
+    /* Bumped by every step that takes the general path and by every
+     * decode: the only steps that can change a semaphore, the mutex or
+     * memory, or fill the instruction cache.  The sleeping scheduler
+     * (qpu.c awake_from) looks for what a step changed only when this
+     * moved. */
+    uint32_t slow_steps;
     bool mem_exposed;
     struct vc4_vpm vpm;     /* VPM, VDR, VDW (vpm.c) */
     struct vc4_tmu tmu;     /* general-memory TMU lookups (tmu.c) */
