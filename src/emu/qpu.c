@@ -280,11 +280,12 @@ static bool sig_has_effect(unsigned sig)
 }
 
 /* The I/O writes with a fast kind (VC4_XI_FAST_TMU_S, _VPM_W), else NONE. */
-static uint8_t fast_io_write(unsigned waddr)
+static uint8_t fast_io_write(unsigned waddr, unsigned file)
 {
     switch (waddr) {
     case VC4_QPU_W_TMU0_S: case VC4_QPU_W_TMU1_S: return VC4_XI_FAST_TMU_S;
     case VC4_QPU_W_VPM: return VC4_XI_FAST_VPM_W;
+    case VC4_QPU_W_VPMVCD_SETUP: return file ? VC4_XI_FAST_VPM_SETUP : VC4_XI_FAST_NONE; /* (B: the write setup) */
     default: return VC4_XI_FAST_NONE;
     }
 }
@@ -309,15 +310,16 @@ static void fast_io(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool 
         return;
     }
     /* the one write is the unit's (W_IO on one side, nothing on the other) */
-    bool on_add = add_used && xi->w_add == VC4_XI_W_IO && fast_io_write(in->waddr_add) &&
+    unsigned file_add = vc4_qpu_add_wfile(in), file_mul = vc4_qpu_mul_wfile(in);
+    bool on_add = add_used && xi->w_add == VC4_XI_W_IO && fast_io_write(in->waddr_add, file_add) &&
                   in->cond_add == VC4_QPU_COND_ALWAYS && !mul_used && xi->w_mul == VC4_XI_W_NONE;
-    bool on_mul = mul_used && xi->w_mul == VC4_XI_W_IO && fast_io_write(in->waddr_mul) &&
+    bool on_mul = mul_used && xi->w_mul == VC4_XI_W_IO && fast_io_write(in->waddr_mul, file_mul) &&
                   in->cond_mul == VC4_QPU_COND_ALWAYS && !add_used && xi->w_add == VC4_XI_W_NONE;
     if ((on_add || on_mul) && !xi->sig && xi->block == VC4_XI_BLOCK_NONE && !xi->features && !xi->mul_quirk &&
         xi->sf == VC4_XI_SF_NONE && xi->rd_a != VC4_XI_RD_IO && xi->rd_b != VC4_XI_RD_IO) {
         unsigned waddr = on_mul ? in->waddr_mul : in->waddr_add;
         xi->io_on_mul = on_mul;
-        xi->fast = fast_io_write(waddr);
+        xi->fast = fast_io_write(waddr, on_mul ? file_mul : file_add);
         if (xi->fast == VC4_XI_FAST_TMU_S)
             xi->io_unit = (uint8_t)((waddr - VC4_QPU_W_TMU0_S) / 4u);
     }
@@ -1313,16 +1315,15 @@ static inline bool ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct
     return true;
 }
 
-/* The TMU_S or VPM_W write at cycle now; false when the unit would
- * report (or a VPM write is in thread-end slots: a rule): the general
+/* The TMU_S, VPM_W or VPM_SETUP write at cycle now; false when the unit
+ * would report (or a VPM access is in thread-end slots: a rule): the general
  * path then runs it (nothing changed here but the nop-read copies and
  * in_b, which it makes again alike). */
-static inline bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
+static QPU_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
 {
     const struct vc4_alu_kernels *k = v->alu;
-    bool vpm = xi->fast == VC4_XI_FAST_VPM_W;
-    if (vpm && q->thrend_left)
-        return false;
+    if (xi->fast != VC4_XI_FAST_TMU_S && q->thrend_left)
+        return false; /* (a VPM access in thread-end slots: a rule) */
     if (xi->rd_b == VC4_XI_RD_IMM)
         memcpy(q->in_b, xi->vec, sizeof q->in_b);
     nop_regs_read(q, xi);
@@ -1331,8 +1332,10 @@ static inline bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const str
         k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), val, NULL);
     else
         k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), val, NULL);
-    if (vpm ? !vc4_vpm_try_write(&v->vpm, q->num, val)
-            : !vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, xi->io_unit, val, now))
+    bool done = xi->fast == VC4_XI_FAST_TMU_S ? vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, xi->io_unit, val, now)
+                : xi->fast == VC4_XI_FAST_VPM_W ? vc4_vpm_try_write(&v->vpm, q->num, val)
+                                                : vc4_vpm_try_wr_setup(&v->vpm, q->num, val[0], now);
+    if (!done)
         return false;
     if (xi->io_on_mul)
         memcpy(&q->last_mul[12], &val[12], 4 * sizeof val[0]);
@@ -1496,6 +1499,7 @@ static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
             break;
         case VC4_XI_FAST_TMU_S:
         case VC4_XI_FAST_VPM_W:
+        case VC4_XI_FAST_VPM_SETUP:
             if (!io_write_fast(v, q, xi, q->time))
                 return step_general(v, q, e);
             q->prev_w = 0;
@@ -1671,6 +1675,7 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
         }
         case VC4_XI_FAST_TMU_S:
         case VC4_XI_FAST_VPM_W:
+        case VC4_XI_FAST_VPM_SETUP:
             if (!io_write_fast(v, q, xi, q->time + (budget - left) + 1))
                 goto done;
             prev_w = 0;

@@ -83,7 +83,7 @@ enum vc4_qpu_xi_fast {
                        * unpack, rotate, pack, thread-end rule or mnop quirk */
     VC4_XI_FAST_ALU_PLAIN, /* ... without flags, every write unconditional */
     VC4_XI_FAST_BRANCH, /* a branch without register target, links or flags */
-    /* Two TMU accesses, fast when the TMU would report nothing (else the
+    /* I/O accesses, fast when the unit would report nothing (else the
      * general path runs them): */
     VC4_XI_FAST_LDTMU, /* an ldtmu signal on a fast-path ALU form or nop
                         * (io_alu: which), no uniform read; not with an SFU
@@ -93,6 +93,9 @@ enum vc4_qpu_xi_fast {
                         * general lookup (tmu.h vc4_tmu_try_lookup) */
     VC4_XI_FAST_VPM_W, /* ... written to VPM_WRITE: a whole row (vpm.h
                         * vc4_vpm_try_write), not in thread-end slots */
+    VC4_XI_FAST_VPM_SETUP, /* ... written to VPMVCD_WR_SETUP (file B): a setup
+                            * that reports nothing (vpm.h vc4_vpm_try_wr_setup),
+                            * not in thread-end slots */
 };
 /* Signals with an effect in vc4_qpu_step (others are no-ops there). */
 enum vc4_qpu_xi_block {

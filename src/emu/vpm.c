@@ -229,6 +229,39 @@ static unsigned bad_size(const struct vc4_diag_sink *sink, const struct vc4_loca
     return VC4_VPM_EV_BAD_SETUP;
 }
 
+/* A write setup that reports nothing, carried out: a generic setup of
+ * 8, 16 or 32 bits, a VDW setup with an element mode, a VDW stride within
+ * the guide's 13 bits.  False, with nothing done, for anything else. */
+static bool wr_setup_quiet(struct vc4_vpm_qpu *q, uint32_t value, uint64_t now)
+{
+    switch (FLD(value, VC4_VPM_ID)) {
+    case VC4_VPM_ID_GENERIC: {
+        struct vc4_vpm_generic g = generic_decode(value, false, now);
+        if (g.size > VC4_VPM_SIZE_32)
+            return false;
+        q->wr = g;
+        return true;
+    }
+    case VC4_VPM_ID_DMA_BASIC:
+        if (!dma_mode_decode(FLD(value, VC4_VDW_MODEW)).valid)
+            return false;
+        q->vdw_basic = value;
+        return true;
+    case VC4_VPM_ID_DMA_EXTRA:
+        if (FLD(value, VC4_VDW_STRIDE) > VC4_VPM_DOCUMENTED_PITCH_MAX)
+            return false;
+        q->vdw_stride = value;
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool vc4_vpm_try_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now)
+{
+    return qpu < VC4_VPM_MAX_QPUS && v->q[qpu].role == VC4_VPM_ROLE_USER && wr_setup_quiet(&v->q[qpu], value, now);
+}
+
 unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
                           const struct vc4_diag_sink *sink, const struct vc4_location *loc)
 {
@@ -238,30 +271,22 @@ unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
     unsigned fs = fs_access(v, qpu, "VPMVCD_WR_SETUP", sink, loc);
     if (fs)
         return fs; /* not carried out: the FIFO belongs to the varyings */
+    if (wr_setup_quiet(q, value, now))
+        return 0;
+    /* (what is left reports) */
     switch (FLD(value, VC4_VPM_ID)) {
-    case VC4_VPM_ID_GENERIC: {
-        struct vc4_vpm_generic g = generic_decode(value, false, now);
-        if (g.size > VC4_VPM_SIZE_32)
-            return bad_size(sink, loc, "write");
-        q->wr = g;
-        return 0;
-    }
-    case VC4_VPM_ID_DMA_BASIC:
+    case VC4_VPM_ID_GENERIC: /* (8, 16 and 32 bits were set above) */
+        return bad_size(sink, loc, "write");
+    case VC4_VPM_ID_DMA_BASIC: /* (a MODEW that is an element mode was set above) */
         q->vdw_basic = value;
-        if (!dma_mode_decode(FLD(value, VC4_VDW_MODEW)).valid) {
-            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VDW_MODEW, loc,
-                            "VDW setup 0x%08x has MODEW 1 (not an element mode); treated as 32-bit",
-                            value);
-            return VC4_VPM_EV_BAD_SETUP;
-        }
-        return 0;
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VDW_MODEW, loc,
+                        "VDW setup 0x%08x has MODEW 1 (not an element mode); treated as 32-bit", value);
+        return VC4_VPM_EV_BAD_SETUP;
     case VC4_VPM_ID_DMA_EXTRA: {
         q->vdw_stride = value;
         /* 16 bits [A]; above the guide's 13 only a note: GPU_FFT's strides
          * 16320, 32704 and 65472 work on a Pi 1 [P]. */
         unsigned stride = FLD(value, VC4_VDW_STRIDE);
-        if (stride <= VC4_VPM_DOCUMENTED_PITCH_MAX)
-            return 0;
         if (!q->wide_stride_noted)
             vc4_rule_report(sink, VC4_NOTE, UNIT, VC4_RULE_VDW_STRIDE_WIDTH, loc,
                             "VDW stride %u is beyond the guide's 13 bits; the field is 16 bits wide "

@@ -203,16 +203,57 @@ static void emit_tmu_write(struct prog *p, unsigned unit)
     emit(p, vc4_qpu_encode(&in));
 }
 
-/* A VPM write setup (file B), mostly 32-bit horizontal at a random row
- * (the fast kind's), sometimes 32-bit vertical or 8-bit horizontal (the
- * general path), then writes of r0-r3 or a register to VPM_WRITE by
- * either ALU, mostly unconditional. */
+/* A write setup word: a generic one (32-bit horizontal, vertical, 8-bit,
+ * 16-bit or the reserved size 3), a VDW setup (a random word: its MODEW
+ * is sometimes 1, no element mode), a VDW stride (sometimes beyond the
+ * guide's 13 bits: a note) or the reserved ID 01. */
+static uint32_t rnd_wr_setup(void)
+{
+    static const uint32_t layouts[] = {0xA00u, 0xA00u, 0xA00u, 0x200u, 0x800u, 0x900u, 0xB00u};
+    switch (pick(8)) {
+    case 0: case 1: return 0x80000000u | (rnd() & 0x3FFFFFFFu);
+    case 2: case 3: return 0xC0000000u | (uint32_t)pick(pick(2) ? 0x2000 : 0x10000);
+    case 4: return 0x40000000u | (rnd() & 0x3FFFFFFFu);
+    default: return 0x1000u | layouts[pick(7)] | pick(64); /* stride 1 */
+    }
+}
+
+/* A VPM write setup: a load immediate (the general path), or r2 written
+ * by either ALU to VPMVCD_WR_SETUP (file B: the fast kind's when the
+ * setup reports nothing and the write is unconditional) or rarely to
+ * VPMVCD_RD_SETUP (file A); then writes of r0-r3 or a register to
+ * VPM_WRITE by either ALU, mostly unconditional.  Mostly 32-bit horizontal
+ * generic setups at a random row (the fast VPM_WRITE kind's). */
 static void emit_vpm(struct prog *p)
 {
-    static const uint32_t layouts[] = {0xA00u, 0xA00u, 0xA00u, 0x200u, 0x800u}; /* h32, v32, h8 */
-    uint32_t setup = 0x1000u | layouts[pick(5)] | pick(64); /* stride 1 */
-    if (pick(2))
+    uint32_t setup = pick(2) ? 0x1A00u | pick(64) : rnd_wr_setup();
+    switch (pick(3)) {
+    case 0:
         emit(p, I(.sig = LDI, .ws = 1, .waddr_add = VC4_QPU_W_VPMVCD_SETUP, .imm = setup));
+        break;
+    case 1: {
+        emit(p, ldi(VC4_QPU_W_ACC2, setup));
+        struct vc4_qpu_instr in;
+        vc4_qpu_nop(&in);
+        bool file_b = pick(10) != 0;
+        if (pick(2)) { /* or vw_setup, r2, r2 (add: ws 1 writes file B) */
+            in.op_add = VC4_QPU_A_OR;
+            in.add_a = in.add_b = VC4_QPU_MUX_R2;
+            in.waddr_add = VC4_QPU_W_VPMVCD_SETUP;
+            in.ws = file_b;
+        } else { /* v8min vw_setup, r2, r2 (mul: ws 0 writes file B) */
+            in.op_mul = VC4_QPU_M_V8MIN;
+            in.mul_a = in.mul_b = VC4_QPU_MUX_R2;
+            in.waddr_mul = VC4_QPU_W_VPMVCD_SETUP;
+            in.ws = !file_b;
+        }
+        in.cond_add = in.cond_mul = pick(8) ? VC4_QPU_COND_ALWAYS : rnd_cond();
+        emit(p, vc4_qpu_encode(&in));
+        break;
+    }
+    default:
+        break;
+    }
     for (unsigned n = 1 + pick(3); n; n--) {
         struct vc4_qpu_instr in;
         vc4_qpu_nop(&in);
@@ -283,7 +324,9 @@ static void rnd_prog(struct prog *p, size_t len)
         emit(p, NOP);
     emit(p, I(.sig = VC4_QPU_SIG_PROG_END));
     emit(p, pick(2) ? rnd_alu() : NOP);
-    emit(p, tmu_mix && pick(2) ? I(.op_add = VC4_QPU_A_OR, .waddr_add = VC4_QPU_W_VPM) /* (a rule) */
+    /* (a rule: a VPM write, or a setup of r0's value, in a thread-end slot) */
+    emit(p, tmu_mix && pick(2) ? I(.op_add = VC4_QPU_A_OR, .ws = (uint8_t)pick(2),
+                                   .waddr_add = pick(2) ? VC4_QPU_W_VPM : VC4_QPU_W_VPMVCD_SETUP)
                                : pick(2) ? rnd_alu() : NOP);
 }
 
@@ -297,6 +340,8 @@ struct outcome {
     struct harness_diags d;
     struct vc4_tmu_stats tmu;
     uint32_t vpm[VC4_VPM_MAX_ROWS * VC4_VPM_ROW_WORDS];
+    struct vc4_vpm_generic vpm_wr, vpm_rd; /* QPU 0's VPM setups */
+    uint32_t vdw_basic, vdw_stride;
     unsigned fast_entries; /* decoded words that take the fast path */
     unsigned fast_tmu_entries; /* ... of the fast TMU kinds */
     uint64_t jit_instructions; /* run as compiled code (PATH_JIT) */
@@ -375,13 +420,17 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
     o->idle_cycles = v->stats.idle_cycles;
     o->tmu = v->tmu.stats;
     memcpy(o->vpm, v->vpm.words, sizeof o->vpm);
+    o->vpm_wr = v->vpm.q[0].wr;
+    o->vpm_rd = v->vpm.q[0].rd;
+    o->vdw_basic = v->vpm.q[0].vdw_basic;
+    o->vdw_stride = v->vpm.q[0].vdw_stride;
     for (unsigned i = 0; i < VC4_ICACHE_ENTRIES; i++) {
         const struct vc4_icache_entry *ce = &v->icache.s[i].e;
         if (vc4_icache_live(&v->icache, ce) && ce->xi.fast != VC4_XI_FAST_NONE)
             o->fast_entries++;
         if (vc4_icache_live(&v->icache, ce) &&
             (ce->xi.fast == VC4_XI_FAST_LDTMU || ce->xi.fast == VC4_XI_FAST_TMU_S ||
-             ce->xi.fast == VC4_XI_FAST_VPM_W))
+             ce->xi.fast == VC4_XI_FAST_VPM_W || ce->xi.fast == VC4_XI_FAST_VPM_SETUP))
             o->fast_tmu_entries++;
     }
     struct vc4_emu_jit_stats js;
@@ -394,6 +443,13 @@ static void run_one(const struct prog *p, const struct vc4_qpu *init, enum path 
     run_budget(p, init, path, 100000, o);
 }
 
+static bool same_generic(const struct vc4_vpm_generic *a, const struct vc4_vpm_generic *b)
+{
+    return a->valid == b->valid && a->horiz == b->horiz && a->laned == b->laned && a->size == b->size &&
+           a->stride == b->stride && a->addr == b->addr && a->left == b->left && a->full == b->full &&
+           a->setup_at == b->setup_at;
+}
+
 static bool same_outcome(const struct outcome *a, const struct outcome *b, unsigned seed)
 {
     bool same = a->st == b->st && memcmp(a->ra, b->ra, sizeof a->ra) == 0 && memcmp(a->rb, b->rb, sizeof a->rb) == 0 &&
@@ -403,7 +459,9 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b, unsig
                 a->instructions == b->instructions && a->stat_instructions == b->stat_instructions &&
                 a->time == b->time && a->cycles == b->cycles && a->stall_cycles == b->stall_cycles &&
                 a->idle_cycles == b->idle_cycles && memcmp(&a->tmu, &b->tmu, sizeof a->tmu) == 0 &&
-                memcmp(a->vpm, b->vpm, sizeof a->vpm) == 0 &&
+                memcmp(a->vpm, b->vpm, sizeof a->vpm) == 0 && same_generic(&a->vpm_wr, &b->vpm_wr) &&
+                same_generic(&a->vpm_rd, &b->vpm_rd) && a->vdw_basic == b->vdw_basic &&
+                a->vdw_stride == b->vdw_stride &&
                 a->d.errors == b->d.errors && a->d.warnings == b->d.warnings && a->d.len == b->d.len &&
                 memcmp(a->d.text, b->d.text, a->d.len) == 0;
     if (!same) {

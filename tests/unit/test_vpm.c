@@ -481,5 +481,55 @@ static void test_dma_faults(void)
     vc4_mem_fini(&mem);
 }
 
+/* VPMVCD_WR_SETUP words that report and words that do not: the QPU fast
+ * path's vc4_vpm_try_wr_setup carries out exactly the second kind, as
+ * vc4_vpm_wr_setup does, and refuses the first with nothing done (the
+ * general path then reports them). */
+static void test_wr_setup_reports(void)
+{
+    static const struct {
+        uint32_t word;
+        unsigned ev;
+    } cases[] = {
+        {0x00001A05u, 0},                      /* generic 32-bit horizontal from row 5 */
+        {0x00001005u, 0},                      /* 8-bit vertical */
+        {0x00001905u, 0},                      /* 16-bit horizontal */
+        {0x00001B05u, VC4_VPM_EV_BAD_SETUP},   /* the reserved SIZE 3 */
+        {0x83904000u, 0},                      /* VDW, 32-bit elements */
+        {0x83904006u, 0},                      /* VDW, 8-bit elements (byte 2) */
+        {0x83904001u, VC4_VPM_EV_BAD_SETUP},   /* VDW MODEW 1: no element mode */
+        {0xC0001FFFu, 0},                      /* VDW stride 8191: the guide's 13 bits */
+        {0xC0002000u, VC4_VPM_EV_WIDE_STRIDE}, /* 8192: beyond them (a note) */
+        {0x40000000u, VC4_VPM_EV_BAD_SETUP},   /* the reserved ID 01 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct harness_diags h;
+        struct vc4_diag_sink sink = harness_sink(&h);
+        vc4_vpm_init(&vpm, 12);
+        struct vc4_vpm_qpu before;
+        memcpy(&before, &vpm.q[1], sizeof before); /* (padding too) */
+        bool fast = vc4_vpm_try_wr_setup(&vpm, 1, cases[i].word, 7);
+        CHECK_EQ_INT(fast, cases[i].ev == 0);
+        if (!fast)
+            CHECK(memcmp(&before, &vpm.q[1], sizeof before) == 0);
+        CHECK_EQ_U64(vc4_vpm_wr_setup(&vpm, 2, cases[i].word, 7, &sink, NULL), cases[i].ev);
+        CHECK_EQ_INT(h.len != 0, cases[i].ev != 0);
+        if (fast) { /* the same state either way */
+            CHECK_EQ_U64(vpm.q[1].vdw_basic, vpm.q[2].vdw_basic);
+            CHECK_EQ_U64(vpm.q[1].vdw_stride, vpm.q[2].vdw_stride);
+            CHECK_EQ_INT(vpm.q[1].wr.valid, vpm.q[2].wr.valid);
+            CHECK_EQ_INT(vpm.q[1].wr.size, vpm.q[2].wr.size);
+            CHECK_EQ_INT(vpm.q[1].wr.horiz, vpm.q[2].wr.horiz);
+            CHECK_EQ_U64(vpm.q[1].wr.addr, vpm.q[2].wr.addr);
+        }
+    }
+    /* past the QPUs, or by a fragment shader (whose access is reported
+     * once: vc4_vpm_wr_setup's fs_access): refused */
+    CHECK(!vc4_vpm_try_wr_setup(&vpm, VC4_VPM_MAX_QPUS, 0x00001A05u, 0));
+    vpm.q[3].role = VC4_VPM_ROLE_FS;
+    CHECK(!vc4_vpm_try_wr_setup(&vpm, 3, 0x00001A05u, 0));
+}
+
 TEST_LIST(test_generic_modes, test_seed_pictures, test_seed_setup_words, test_read_fifo_rules,
-          test_seed_vdw_store, test_vdw_modes, test_vdr_modes, test_dma_round_trip, test_dma_faults)
+          test_seed_vdw_store, test_vdw_modes, test_vdr_modes, test_dma_round_trip, test_dma_faults,
+          test_wr_setup_reports)
