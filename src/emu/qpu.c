@@ -279,7 +279,9 @@ static bool sig_has_effect(unsigned sig)
     }
 }
 
-/* The I/O writes with a fast kind (VC4_XI_FAST_TMU_S, _VPM_W), else NONE. */
+/* The I/O writes with a fast kind (VC4_XI_FAST_TMU_S, _VPM_W, _VPM_SETUP),
+ * by register file (waddr 49 is VPMVCD_RD_SETUP in A, _WR_SETUP in B),
+ * else NONE. */
 static uint8_t fast_io_write(unsigned waddr, unsigned file)
 {
     switch (waddr) {
@@ -1279,12 +1281,13 @@ static QPU_INLINE uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_q
 }
 
 /*
- * The fast I/O kinds (qpu.h VC4_XI_FAST_LDTMU, _TMU_S, _VPM_W): the same
- * steps as step_general's for them, taken only when no rule can apply and
- * the unit reports nothing.  An ldtmu runs its ALU part, then pops the
- * result into r4 and stalls until the data is there (the port's post
- * after a signal, as ever); a TMU_S or VPM_W write computes its value and
- * queues the lookup or writes the row.  In step() and run_fast alike
+ * The fast I/O kinds (qpu.h VC4_XI_FAST_LDTMU, _TMU_S, _VPM_W,
+ * _VPM_SETUP): the same steps as step_general's for them, taken only when
+ * no rule can apply and the unit reports nothing.  An ldtmu runs its ALU
+ * part, then pops the result into r4 and stalls until the data is there
+ * (the port's post after a signal, as ever); a TMU_S, VPM_W or VPM_SETUP
+ * write computes its value and queues the lookup, writes the row or takes
+ * the setup (element 0).  In step() and run_fast alike
  * (they change the TMU, its cache and the VPM in the order of the steps,
  * and run_fast runs only with no other QPU stepping).
  */
