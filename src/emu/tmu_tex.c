@@ -15,8 +15,11 @@
  * layouts' axes of tex/tiling.h), each texel's offset serves both its read
  * and the cache model, the formats stored as RGBA bytes are read inline,
  * 8-bit channels are filtered two at a time in 32-bit lanes, and repeated
- * parameters are decoded once (tmu.c).  tests/unit/test_tmu_tex.c checks
- * random lookups against a reference written from GL's definitions.
+ * parameters are decoded once (tmu.c).  A bilinear footprint of those
+ * formats that lies inside its level (most of them, REPEAT included) skips
+ * struct coord altogether (footprint_fast).  tests/unit/test_tmu_tex.c
+ * checks random lookups against a reference written from GL's definitions
+ * and the fast footprint against the general way.
  *
  * Precision (none of it is documented; every choice is UNVERIFIED and
  * documented where it is made, and listed in docs/texturing.md):
@@ -205,7 +208,11 @@ static int32_t to_fixed(float s, unsigned size)
         u = COORD_LIMIT;
     if (u < -COORD_LIMIT)
         u = -COORD_LIMIT;
-    return (int32_t)floorf(u);
+    /* floorf(u), exactly, without the library call: |u| <= 2^30, so the
+     * truncation is representable, and it is one above the floor for a
+     * negative u with a fraction */
+    int32_t i = (int32_t)u;
+    return (float)i > u ? i - 1 : i;
 }
 
 /* Wrap an integer texel coordinate into [0, size); false: border.  Sizes
@@ -255,6 +262,7 @@ struct sampler {
     uint8_t state[VC4_TMU_CUBE_FACES][VC4_TMU_MAX_LEVELS];
     struct vc4_texel border;
     bool direct;          /* vc4_tex_texel_direct: the texel is the element | set */
+    bool fast;            /* footprint_fast may read this texture's footprints */
     uint32_t set;
     unsigned block_log2;  /* log2 of the pixels per addressed element side (ETC1: 4) */
     uint32_t last_line;   /* cache_line's last line (NO_LINE: none yet) */
@@ -364,6 +372,26 @@ static inline bool some_texel(const struct coord *xs, unsigned nx, const struct 
     return x && y;
 }
 
+/* Read the texel at bit offset bit of (face, level)'s image img (pixel
+ * (px, py), for the decoders that need it), count it, and show its address
+ * to the cache model: the one place a texel is read. */
+static inline struct vc4_texel fetch(struct sampler *sp, unsigned face, unsigned level, const uint8_t *img,
+                                     uint64_t bit, unsigned px, unsigned py)
+{
+    struct vc4_texel tx = {{0, 0}};
+    const struct vc4_tex_geom *g = &sp->c->lvl[level].g;
+    /* (the RGBA-byte formats read here, not through the call: its eight
+     * arguments cost 10% of the sampler's host instructions, bench_tmu) */
+    if (sp->direct && (bit >> 3) + 4 <= g->size)
+        tx.w[0] = vc4_le32(img + (bit >> 3)) | sp->set;
+    else
+        vc4_tex_read_texel_at(sp->c->type, g->bpp, img, g->size, bit, px, py, &tx);
+    sp->texels++;
+    if (sp->tmu)
+        cache_line(sp, sp->addr[face][level] + (uint32_t)(bit >> 3));
+    return tx;
+}
+
 /* The texel at (x, y) of (face, level), whose image is img (NULL: outside
  * RAM): its element's offset is computed once, for the read and for the
  * cache model. */
@@ -375,18 +403,67 @@ static inline struct vc4_texel texel(struct sampler *sp, unsigned face, unsigned
         return sp->border;
     if (!img || x->where == COORD_OUTSIDE || y->where == COORD_OUTSIDE)
         return tx;
+    return fetch(sp, face, level, img, vc4_tex_axes_bit(&y->a, &x->a), x->px, y->px);
+}
+
+/*
+ * The bilinear footprint whose texels are all inside the level, the common
+ * case, addressed without struct coord: columns x0, x0 + 1 and rows y0,
+ * y0 + 1 of a level of w x h pixels with 0 <= x0 <= w - 2 and
+ * 0 <= y0 <= h - 2 are their own wrap under every mode (each is the
+ * identity on [0, size)), and so are any x0, x0 + 1 under REPEAT once x0
+ * is wrapped, if it does not wrap to the last column (REPEAT is periodic;
+ * pair_inside).  None is the border, and without a child image all are
+ * inside the level's image; only FLIPY moves the rows.  So the
+ * four texels are read straight from their axes, in texel()'s order
+ * (which the cache model sees), with the same reads and counts.  For the
+ * formats read inline (sp->fast: 32-bit RGBA-byte elements, one pixel
+ * each); false: the caller takes the general way (also when the image is
+ * outside RAM, which texel() reads as zeros once image() has reported it).
+ * test_fast_footprint compares the two on random requests.
+ */
+static inline bool pair_inside(int32_t *x, unsigned mode, unsigned n)
+{
+    if (mode == VC4_TMU_WRAP_REPEAT)
+        wrap(x, mode, n); /* (always true) */
+    return *x >= 0 && (uint32_t)*x + 1u < n;
+}
+
+static inline bool footprint_fast(struct sampler *sp, unsigned face, unsigned level, int32_t x0,
+                                  int32_t y0, unsigned w, unsigned h, struct vc4_texel q[4])
+{
+    if (!sp->fast || (sp->c->child && level == 0) || !pair_inside(&x0, sp->c->wrap_s, w) ||
+        !pair_inside(&y0, sp->c->wrap_t, h))
+        return false;
+    const uint8_t *img = image(sp, face, level);
+    if (!img)
+        return false;
     const struct vc4_tex_geom *g = &sp->c->lvl[level].g;
-    uint64_t bit = vc4_tex_axes_bit(&y->a, &x->a);
-    /* (the RGBA-byte formats read here, not through the call: its eight
-     * arguments cost 10% of the sampler's host instructions, bench_tmu) */
-    if (sp->direct && (bit >> 3) + 4 <= g->size)
-        tx.w[0] = vc4_le32(img + (bit >> 3)) | sp->set;
-    else
-        vc4_tex_read_texel_at(sp->c->type, g->bpp, img, g->size, bit, x->px, y->px, &tx);
-    sp->texels++;
-    if (sp->tmu)
-        cache_line(sp, sp->addr[face][level] + (uint32_t)(bit >> 3));
-    return tx;
+    unsigned px[2] = {(unsigned)x0, (unsigned)x0 + 1u};
+    unsigned py[2] = {(unsigned)y0, (unsigned)y0 + 1u};
+    if (sp->c->flipy) {
+        py[0] = h - 1u - py[0];
+        py[1] = h - 1u - py[1];
+    }
+    struct vc4_tex_axis ax[2];
+    ax[0] = vc4_tex_axis_x(g, px[0]);
+    ax[1] = vc4_tex_axis_x_next(g, &ax[0], px[0]);
+    const struct vc4_tex_axis ay[2] = {vc4_tex_axis_y(g, py[0]), vc4_tex_axis_y(g, py[1])};
+    uint64_t bit[4];
+    bit[0] = vc4_tex_axes_bit(&ay[0], &ax[0]);
+    bit[2] = vc4_tex_axes_bit(&ay[1], &ax[0]);
+    if ((px[1] & (g->utile_w - 1u)) != 0) {
+        /* column x0 + 1 in x0's utile: one element on in both rows
+         * (vc4_tex_axis_x_next stepped it, same half and parities) */
+        bit[1] = bit[0] + g->bpp;
+        bit[3] = bit[2] + g->bpp;
+    } else {
+        bit[1] = vc4_tex_axes_bit(&ay[0], &ax[1]);
+        bit[3] = vc4_tex_axes_bit(&ay[1], &ax[1]);
+    }
+    for (unsigned k = 0; k < 4; k++)
+        q[k] = fetch(sp, face, level, img, bit[k], px[k & 1u], py[k >> 1]);
+    return true;
 }
 
 /* Filtered colours are texels, as the TMU returns them (struct vc4_texel):
@@ -394,12 +471,10 @@ static inline struct vc4_texel texel(struct sampler *sp, unsigned face, unsigned
  * B | A << 16. */
 
 /* The 8-bit channels 0 and 2 (even) or 1 and 3 (odd) of an RGBA word, each
- * in a 32-bit lane of the result. */
-static inline uint64_t lanes8(uint32_t w, unsigned odd)
-{
-    w >>= 8 * odd;
-    return (w & 0xFFu) | (uint64_t)(w >> 16 & 0xFFu) << 32;
-}
+ * in the low byte of a 32-bit lane of the result. */
+#define LANES8_MASK UINT64_C(0x000000FF000000FF)
+static inline uint64_t lanes8_even(uint64_t w) { return (w | w << 16) & LANES8_MASK; }
+static inline uint64_t lanes8_odd(uint64_t w) { return (w >> 8 | w << 8) & LANES8_MASK; }
 
 /* Weighted sum of n texels; weights sum to 2^wbits (wbits <= 16).  8-bit
  * channels: sum rounded to nearest (UNVERIFIED), two channels at a time, a
@@ -414,13 +489,14 @@ static inline struct vc4_texel blend(const struct sampler *sp, const struct vc4_
     struct vc4_texel r = {{0, 0}};
     if (!sp->wide) {
         const uint64_t half = (UINT64_C(1) << (wbits - 1)) * (1u | UINT64_C(1) << 32);
-        for (unsigned odd = 0; odd < 2; odd++) {
-            uint64_t acc = half;
-            for (unsigned i = 0; i < n; i++)
-                acc += lanes8(c[i].w[0], odd) * wt[i];
-            acc = acc >> wbits & (0xFFu | UINT64_C(0xFF) << 32);
-            r.w[0] |= ((uint32_t)acc | (uint32_t)(acc >> 32) << 16) << 8 * odd;
+        uint64_t even = half, odd = half;
+        for (unsigned i = 0; i < n; i++) {
+            even += lanes8_even(c[i].w[0]) * wt[i];
+            odd += lanes8_odd(c[i].w[0]) * wt[i];
         }
+        even = even >> wbits & LANES8_MASK;
+        odd = odd >> wbits & LANES8_MASK;
+        r.w[0] = (uint32_t)even | (uint32_t)odd << 8 | (uint32_t)(even >> 32) << 16 | (uint32_t)(odd >> 32) << 24;
         return r;
     }
     for (unsigned k = 0; k < 4; k++) {
@@ -462,15 +538,17 @@ static struct vc4_texel sample_level(struct sampler *sp, unsigned face, unsigned
     v -= SUBTEXEL / 2;
     int32_t x0 = floor_div(u, SUBTEXEL), y0 = floor_div(v, SUBTEXEL);
     uint32_t fx = (uint32_t)(u - x0 * SUBTEXEL), fy = (uint32_t)(v - y0 * SUBTEXEL);
-    struct coord xs[2], ys[2];
-    for (unsigned k = 0; k < 2; k++) {
-        xs[k] = coord(sp, level, x0 + (int32_t)k, false, w);
-        ys[k] = coord(sp, level, y0 + (int32_t)k, true, h);
-    }
-    const uint8_t *img = some_texel(xs, 2, ys, 2) ? image(sp, face, level) : NULL;
     struct vc4_texel q[4];
-    for (unsigned k = 0; k < 4; k++)
-        q[k] = texel(sp, face, level, img, &xs[k & 1u], &ys[k >> 1]);
+    if (!footprint_fast(sp, face, level, x0, y0, w, h, q)) {
+        struct coord xs[2], ys[2];
+        for (unsigned k = 0; k < 2; k++) {
+            xs[k] = coord(sp, level, x0 + (int32_t)k, false, w);
+            ys[k] = coord(sp, level, y0 + (int32_t)k, true, h);
+        }
+        const uint8_t *img = some_texel(xs, 2, ys, 2) ? image(sp, face, level) : NULL;
+        for (unsigned k = 0; k < 4; k++)
+            q[k] = texel(sp, face, level, img, &xs[k & 1u], &ys[k >> 1]);
+    }
     const uint32_t wt[4] = {(SUBTEXEL - fx) * (SUBTEXEL - fy), fx * (SUBTEXEL - fy),
                             (SUBTEXEL - fx) * fy, fx * fy};
     return blend(sp, q, wt, 4, 2 * VC4_TMU_SUBTEXEL_BITS);
@@ -562,6 +640,7 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
     sp.block_log2 = (unsigned)__builtin_ctz(vc4_tex_format_block_dim(c->type));
     sp.last_line = NO_LINE;
     sp.direct = vc4_tex_texel_direct(c->type, &sp.set);
+    sp.fast = sp.direct && !sp.wide && sp.block_log2 == 0 && !c->general_only;
     bool has_r = written >> 2 & 1u, has_b = written >> 3 & 1u;
 
     float s[16], tt[16];

@@ -49,6 +49,9 @@ struct vc4_tmu_tex {
     bool child;               /* a child image of the level-0 image */
     unsigned child_w, child_h, child_x, child_y;
     struct vc4_tmu_image lvl[VC4_TMU_MAX_LEVELS];
+    /* Not a parameter: set by tests to sample every footprint the general
+     * way, the reference of tmu_tex.c's fast one (decode leaves it false). */
+    bool general_only;
 };
 
 /* Sampler findings (bit set, returned by the functions below). */

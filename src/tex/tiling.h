@@ -125,6 +125,22 @@ static inline struct vc4_tex_axis vc4_tex_axis_y(const struct vc4_tex_geom *g, u
     return a;
 }
 
+/* The axis of column x + 1 from a, that of column x: inside a utile it is
+ * one element further on both tile-row parities, in the same sub-tile and
+ * half (every layout puts a utile's row of elements in order); a column
+ * that starts a utile is computed afresh.  (Bilinear footprints' second
+ * column, tmu_tex.c.) */
+static inline struct vc4_tex_axis vc4_tex_axis_x_next(const struct vc4_tex_geom *g, const struct vc4_tex_axis *a,
+                                                      unsigned x)
+{
+    if (((x + 1u) & (g->utile_w - 1u)) == 0)
+        return vc4_tex_axis_x(g, x + 1u);
+    struct vc4_tex_axis n = *a;
+    n.bit[0] += g->bpp;
+    n.bit[1] += g->bpp;
+    return n;
+}
+
 /* The bit offset of the element at (x, y) from its two axes. */
 static inline uint64_t vc4_tex_axes_bit(const struct vc4_tex_axis *y, const struct vc4_tex_axis *x)
 {

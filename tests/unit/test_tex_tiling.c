@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "tex/tiling.h"
 #include "vc4kit/tex.h"
 
 static const unsigned depths[] = {1, 4, 8, 16, 32, 64};
@@ -143,6 +144,34 @@ static void test_odd_sizes_every_pixel(void)
     }
 }
 
+/* The sampler's step to the next column (tiling.h vc4_tex_axis_x_next)
+ * against the column's axis computed afresh: every layout and depth, every
+ * column of padded images of several sizes, on both tile-row parities. */
+static void test_axis_x_next(void)
+{
+    static const unsigned sizes[][2] = {{1, 1}, {3, 70}, {45, 9}, {129, 33}, {250, 17}, {64, 64}};
+    static const enum vc4_tex_layout layouts[] = {VC4_TEX_RASTER, VC4_TEX_LT, VC4_TEX_T};
+    unsigned bad = 0, checked = 0, stepped = 0;
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+        for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                struct vc4_tex_geom g;
+                CHECK(vc4_tex_geom_init(&g, layouts[l], depths[d], sizes[s][0], sizes[s][1]));
+                for (unsigned x = 0; x + 1 < g.padded_w; x++) {
+                    struct vc4_tex_axis a = vc4_tex_axis_x(&g, x), n = vc4_tex_axis_x_next(&g, &a, x),
+                                        want = vc4_tex_axis_x(&g, x + 1);
+                    checked++;
+                    stepped += (x + 1) % g.utile_w != 0;
+                    if ((n.bit[0] != want.bit[0] || n.bit[1] != want.bit[1] || n.half != want.half ||
+                         n.odd != want.odd) && bad++ < 3)
+                        CHECK_MSG(0, "layout %d bpp %u %ux%u column %u", (int)layouts[l], depths[d],
+                                  sizes[s][0], sizes[s][1], x + 1);
+                }
+            }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(stepped > checked / 2);
+}
+
 static void test_level_layout_rule(void)
 {
     /* 32 bpp: utile 4x4; a level is LT when either side is <= 16 pixels */
@@ -197,5 +226,5 @@ static void test_png_round_trip(void)
     CHECK(h.errors == 1);
 }
 
-TEST_LIST(test_t_format_every_pixel, test_lt_and_raster, test_odd_sizes_every_pixel, test_level_layout_rule, test_bad_geometry,
+TEST_LIST(test_t_format_every_pixel, test_lt_and_raster, test_odd_sizes_every_pixel, test_axis_x_next, test_level_layout_rule, test_bad_geometry,
           test_formats, test_png_round_trip)

@@ -4,9 +4,10 @@
  * mode at the edges, nearest and bilinear values on small textures, LOD
  * from quad derivatives, bias and explicit LOD, mip addressing in raster
  * and T/LT layouts, cube faces, flip-Y, child images, two-word results,
- * bad configurations, random requests on a small memory, and random
+ * bad configurations, random requests on a small memory, random
  * nearest and bilinear lookups against a reference written from GL's
- * wrap definitions.
+ * wrap definitions, and the fast bilinear footprint against the general
+ * way.
  *
  * Expected values are worked out by hand in the comments (texel centres at
  * +0.5, 8 sub-texel bits, weights summing to 65536 rounded to nearest).
@@ -876,6 +877,99 @@ static uint64_t fuzz_pass(void)
     return hash;
 }
 
+/* A random coordinate for the differential test: mostly inside [0, 1) or a
+ * few periods around it (both footprint ways), sometimes on a texel edge,
+ * far out, or a special value. */
+static float rnd_coord(unsigned n)
+{
+    switch (rnd() % 8u) {
+    case 0:
+        return (float)(rnd() % (4u * n + 1u)) / (float)n - 2.0f; /* texel edges */
+    case 1:
+        return (float)(int32_t)rnd() / 65536.0f; /* far out */
+    case 2: {
+        static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e30f, -1e30f, NAN, INFINITY};
+        return special[rnd() % 8u];
+    }
+    case 3:
+    case 4:
+        return (float)(rnd() % 100000u) / 100000.0f;
+    default:
+        return (float)((int32_t)(rnd() % 800000u) - 400000) / 100000.0f;
+    }
+}
+
+/* The sampler's fast bilinear footprint (tmu_tex.c footprint_fast) against
+ * its general way (vc4_tmu_tex.general_only) on random requests: every
+ * wrap mode, FLIPY, power-of-two and other sizes down to 1, T, LT and
+ * raster layouts, mip levels, every filter, LOD bias, child images, the
+ * formats read inline and two that are not; each pair of runs starts from
+ * the same cache model, and must give the same colours, events, texel
+ * counts, misses, hits and cache tags. */
+static void test_fast_footprint(void)
+{
+    setup();
+    rng_state = 4242;
+    for (uint32_t a = 0; a < 0x80000u; a += 4)
+        vc4_mem_write32(&mem, TEX + a, rnd());
+    static const enum vc4_tex_format fmts[] = {VC4_TEX_RGBA8888, VC4_TEX_RGBX8888, VC4_TEX_RGBA32R,
+                                               VC4_TEX_RGBA8888, VC4_TEX_RGB565};
+    struct harness_diags qd;
+    struct vc4_diag_sink quiet = harness_sink(&qd);
+    static struct vc4_tmu ta, tb;
+    vc4_tmu_init(&ta);
+    unsigned samples = 0, differ = 0;
+    for (unsigned it = 0; it < 4000; it++) {
+        enum vc4_tex_format f = fmts[rnd() % VC4_ARRAY_SIZE(fmts)];
+        unsigned w = rnd() % 3u == 0 ? 1u << rnd() % 8u : 1u + rnd() % 80u;
+        unsigned h = rnd() % 3u == 0 ? 1u << rnd() % 8u : 1u + rnd() % 80u;
+        uint32_t par[4] = {p0(TEX, f, rnd() % 4u, false, rnd() & 1u),
+                           p1(f, w, h, rnd() & 1u, rnd() % 6u, rnd() % 4u, rnd() % 4u)};
+        unsigned npar = 2;
+        if (rnd() % 6u == 0) { /* a child image: P2 its size, P3 its place */
+            par[2] = 2u << 30 | (1u + rnd() % h) << 12 | (1u + rnd() % w);
+            par[3] = 3u << 30 | (rnd() % h) << 12 | (rnd() % w);
+            npar = 4;
+        }
+        struct vc4_tmu_tex c;
+        vc4_tmu_tex_decode(&c, par, npar, &quiet, NULL);
+        struct vc4_tmu_tex general = c;
+        general.general_only = true;
+        uint32_t coord[4][16];
+        unsigned written = 1u << VC4_TMU_S | 1u << VC4_TMU_T;
+        if (rnd() % 4u == 0)
+            written |= 1u << VC4_TMU_B;
+        for (unsigned i = 0; i < 16; i++) {
+            coord[VC4_TMU_S][i] = vc4_f2u(rnd_coord(w));
+            coord[VC4_TMU_T][i] = vc4_f2u(rnd_coord(h));
+            coord[VC4_TMU_R][i] = rnd();
+            coord[VC4_TMU_B][i] = vc4_f2u((float)((int32_t)(rnd() % 1000u) - 500) / 100.0f);
+        }
+        tb = ta;
+        uint32_t oa[2][16], ob[2][16];
+        struct vc4_tmu_tex_work wa = {0}, wb = {0};
+        unsigned eva = vc4_tmu_tex_sample(&c, &mem, (const uint32_t(*)[16])coord, written, oa, &ta, 1, 0, &wa, &quiet, NULL);
+        unsigned evb = vc4_tmu_tex_sample(&general, &mem, (const uint32_t(*)[16])coord, written, ob, &tb, 1, 0, &wb, &quiet, NULL);
+        samples += 16;
+        bool same = eva == evb && memcmp(oa, ob, sizeof oa) == 0 && wa.texels == wb.texels &&
+                    wa.miss == wb.miss && ta.stats.cache_hits == tb.stats.cache_hits &&
+                    ta.stats.cache_misses == tb.stats.cache_misses &&
+                    memcmp(ta.cache_tag, tb.cache_tag, sizeof ta.cache_tag) == 0;
+        if (!same && differ++ < 3)
+            CHECK_MSG(false, "%s %ux%u P0 0x%08x P1 0x%08x (%u params): element 0 0x%08x, general 0x%08x; "
+                      "texels %llu / %llu, hits %llu / %llu",
+                      vc4_tex_format_info(f)->name, w, h, par[0], par[1], npar, oa[0][0], ob[0][0],
+                      (unsigned long long)wa.texels, (unsigned long long)wb.texels,
+                      (unsigned long long)ta.stats.cache_hits, (unsigned long long)tb.stats.cache_hits);
+        if (rnd() % 16u == 0)
+            vc4_tmu_flush_caches(&ta);
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK_EQ_INT(samples, 4000 * 16);
+    CHECK(ta.stats.cache_misses > 1000 && ta.stats.cache_hits > ta.stats.cache_misses);
+    vc4_mem_fini(&mem);
+}
+
 static void test_fuzz(void)
 {
     rng_state = 12345;
@@ -888,4 +982,4 @@ static void test_fuzz(void)
 
 TEST_LIST(test_decode, test_wrap, test_bilinear, test_quad_lod, test_mips, test_t_layout_texels,
           test_etc1_flip, test_cache_stats, test_cube, test_two_words, test_bad_configs, test_fuzz,
-          test_against_reference, test_cache_stats_raster, test_border_reads_no_image)
+          test_against_reference, test_cache_stats_raster, test_border_reads_no_image, test_fast_footprint)
