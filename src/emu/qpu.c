@@ -1024,9 +1024,7 @@ static void exec_alu(struct exec *x)
                 wm = pk;
         }
     } else if (VC4_UNLIKELY(xi->features & VC4_XI_PACK_MUL) && xi->w_mul != VC4_XI_W_NONE) {
-        const uint32_t *old = target_reg(q, vc4_qpu_mul_wfile(in), in->waddr_mul);
-        for (int i = 0; i < N; i++)
-            pk[i] = vc4_pack_mul(in->pack, rm[i], old ? old[i] : 0);
+        vc4_pack_mul_vec(in->pack, rm, target_reg(q, vc4_qpu_mul_wfile(in), in->waddr_mul), pk);
         wm = pk;
     }
 
@@ -1067,9 +1065,7 @@ static void exec_ldi(struct exec *x)
             pk[i] = vc4_pack_a(in->pack, val[i], old ? old[i] : 0, false, 0, false, false);
         if (on_add) wa = pk; else wm = pk;
     } else if (VC4_UNLIKELY(xi->features & VC4_XI_PACK_MUL)) {
-        const uint32_t *old = target_reg(q, file_mul, in->waddr_mul);
-        for (int i = 0; i < N; i++)
-            pk[i] = vc4_pack_mul(in->pack, val[i], old ? old[i] : 0);
+        vc4_pack_mul_vec(in->pack, val, target_reg(q, file_mul, in->waddr_mul), pk);
         wm = pk;
     }
     if (xi->w_add)

@@ -1122,4 +1122,50 @@ uint32_t vc4_pack_mul(unsigned mode, uint32_t v, uint32_t old)
     }
 }
 
+/* vc4_float_to_unorm8 without branches, for 16 lanes at once: the same
+ * value for every input.  Below 1.0 the product t of the 24-bit mantissa
+ * and 255 fits in 32 bits, and rounding (t + 2^(s-1)) >> s for s = 150 - e
+ * >= 24 is ((t >> (s - 1)) + 1) >> 1 (the bits below s - 1 cannot carry
+ * into bit s); for s > 32 it is 0 (t < 2^32 <= 2^(s-1)).  test_emu_alu
+ * compares the two over every exponent. */
+static inline uint32_t unorm8_lane(uint32_t f)
+{
+    uint32_t e = (f & F_EXP) >> F_EXP_SHIFT;
+    uint32_t s = 150u - e; /* (wraps for e > 150: masked below) */
+    uint32_t t = ((f & F_MANT) | F_HIDDEN) * 255u;
+    uint32_t r = ((t >> (s - 1u < 31u ? s - 1u : 31u)) + 1u) >> 1;
+    r = s > 32u ? 0 : r;
+    r = f >= 0x3F800000u ? 255u : r; /* >= 1.0, Inf, NaN */
+    return (f & F_SIGN) ? 0 : r;     /* (zero and denormals: s = 150 above, 0) */
+}
+
+/* (loops of one statement over the 16 lanes, which GCC and clang
+ * vectorise at -O2: the AVX2 copy shifts each lane by its own count) */
+VC4_KERNEL_CLONES
+void vc4_pack_mul_vec(unsigned mode, const uint32_t *v, const uint32_t *old, uint32_t *out)
+{
+    uint32_t b[N];
+    if (mode == VC4_QPU_PACK_MUL_8888) {
+        for (unsigned i = 0; i < N; i++)
+            b[i] = unorm8_lane(v[i]);
+        for (unsigned i = 0; i < N; i++)
+            out[i] = b[i] * 0x01010101u;
+    } else if (mode >= VC4_QPU_PACK_MUL_8A && mode <= VC4_QPU_PACK_MUL_8D) {
+        unsigned sh = 8 * (mode - VC4_QPU_PACK_MUL_8A);
+        uint32_t keep = ~(0xFFu << sh);
+        for (unsigned i = 0; i < N; i++)
+            b[i] = unorm8_lane(v[i]);
+        if (old) {
+            for (unsigned i = 0; i < N; i++)
+                out[i] = (old[i] & keep) | b[i] << sh;
+        } else {
+            for (unsigned i = 0; i < N; i++)
+                out[i] = b[i] << sh;
+        }
+    } else {
+        for (unsigned i = 0; i < N; i++)
+            out[i] = vc4_pack_mul(mode, v[i], old ? old[i] : 0);
+    }
+}
+
 #endif /* VC4_ALU_JIT_PRELUDE */

@@ -155,6 +155,8 @@ uint32_t vc4_pack_a(unsigned mode, uint32_t v, uint32_t old, bool is_float, int6
                     bool has_wide, bool is_sub);
 /* Mul pack (PM = 1) of one float result into old. */
 uint32_t vc4_pack_mul(unsigned mode, uint32_t v, uint32_t old);
+/* vc4_pack_mul of the 16 elements of v into out (old: NULL reads as 0). */
+void vc4_pack_mul_vec(unsigned mode, const uint32_t *v, const uint32_t *old, uint32_t *out);
 /* Does the pack write only part of the register (keep old bits)? */
 bool vc4_pack_a_partial(unsigned mode);
 bool vc4_pack_mul_partial(unsigned mode);

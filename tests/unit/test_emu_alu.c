@@ -153,6 +153,37 @@ static void test_pack(void)
     CHECK_EQ_U64(vc4_pack_a(VC4_QPU_PACK_A_16A, 0x3F800000u, 0, true, 0, false, false), 0x3C00u);
 }
 
+/* The mul pack of 16 lanes (vc4_pack_mul_vec, branch-free) against the
+ * scalar vc4_pack_mul for every mode: every exponent of both signs with
+ * mantissas on a stride (each rounding distance reached), the boundaries
+ * around 1.0 and around the last exponent that rounds to a non-zero byte,
+ * denormals, Inf, NaN, with old values and without. */
+static void test_pack_mul_vec(void)
+{
+    unsigned bad = 0, checked = 0;
+    uint32_t v[16], old[16], out[16], x = 777;
+    for (uint32_t hi = 0; hi < 512; hi++)              /* sign and exponent */
+        for (uint32_t m = 0; m < 0x800000u; m += 16 * 4099u) {
+            for (unsigned i = 0; i < 16; i++) {
+                x = x * 1103515245u + 12345u;
+                v[i] = hi << 23 | ((m + i * 4099u + (x >> 20)) & 0x7FFFFFu);
+                old[i] = x;
+            }
+            if (hi == 0x7E) /* (just below 1.0, and 1.0) */
+                v[15] = 0x3F7FFFFFu, v[14] = 0x3F800000u;
+            for (unsigned mode = 0; mode < 8; mode++)
+                for (unsigned with_old = 0; with_old < 2; with_old++) {
+                    vc4_pack_mul_vec(mode, v, with_old ? old : NULL, out);
+                    for (unsigned i = 0; i < 16; i++, checked++)
+                        if (out[i] != vc4_pack_mul(mode, v[i], with_old ? old[i] : 0) && bad++ < 5)
+                            CHECK_MSG(false, "mode %u: 0x%08x (old 0x%08x): 0x%08x, scalar 0x%08x", mode, v[i],
+                                      with_old ? old[i] : 0, out[i], vc4_pack_mul(mode, v[i], with_old ? old[i] : 0));
+                }
+        }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(checked > 512 * 16 * 16 * 8);
+}
+
 static void test_sfu(void)
 {
     CHECK_EQ_U64(vc4_sfu(VC4_SFU_RECIP, 0), 0x7F800000u);
@@ -451,7 +482,7 @@ static void test_fp_env_restored(void)
     fesetround(FE_TONEAREST);
 }
 
-TEST_LIST(test_float_add_sub_rtz, test_float_mul, test_minmax_conv, test_int_ops, test_v8_ops,
+TEST_LIST(test_float_add_sub_rtz, test_float_mul, test_minmax_conv, test_int_ops, test_v8_ops, test_pack_mul_vec,
           test_unpack, test_pack, test_sfu, test_sfu_accuracy_sweep, test_host_kernels_match_rules,
           test_host_fadd_round_back,
           test_host_fmul_edges,
