@@ -115,7 +115,15 @@ void vc4_out_hex(struct vc4_out *o, uint64_t v, unsigned min_digits);
 static inline uint16_t vc4_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static inline uint32_t vc4_le32(const uint8_t *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* (one load: GCC does not always merge the four bytes below, e.g. in
+     * the texture sampler's texel reads) */
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+#else
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
 }
 static inline void vc4_st16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 static inline void vc4_st32(uint8_t *p, uint32_t v)

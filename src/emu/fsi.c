@@ -415,7 +415,9 @@ static bool vc4_fsi_sb_wait(struct vc4_v3d *v, struct vc4_qpu *q)
     if (!b || b->sb_held || b->released)
         return true;
     unsigned me = (unsigned)(b - f->b);
-    for (unsigned a = 0; a < me; a++)
+    while (f->sb_lo < me && f->b[f->sb_lo].released)
+        f->sb_lo++;
+    for (unsigned a = f->sb_lo; a < me; a++)
         if (!f->b[a].released && overlap(&f->b[a], b))
             return false;
     if (q->instructions - b->start_instr < 2)
@@ -725,7 +727,7 @@ enum vc4_status vc4_fsi_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used)
             return v->fault;
         dispatch(v);
     }
-    f->nbatches = f->next = f->ndone = 0;
+    f->nbatches = f->next = f->ndone = f->sb_lo = 0;
     return VC4_OK;
 }
 
@@ -741,5 +743,5 @@ void vc4_fsi_abort(struct vc4_v3d *v)
         if (i < v->num_qpus && v->qpu[i].state != VC4_EMU_QPU_FAULTED)
             v->qpu[i].state = VC4_EMU_QPU_IDLE;
     }
-    f->nbatches = f->next = f->ndone = 0;
+    f->nbatches = f->next = f->ndone = f->sb_lo = 0;
 }

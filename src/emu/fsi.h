@@ -127,6 +127,9 @@ struct vc4_fsi {
     unsigned tile_fx0, tile_fy0; /* frame pixel of the tile's top-left */
 
     unsigned nbatches, next, ndone;
+    /* every batch below sb_lo has released the scoreboard (batches release
+     * it only once until the queue empties: the waits start there) */
+    unsigned sb_lo;
     struct vc4_fsi_batch b[VC4_FSI_MAX_BATCHES];
     struct vc4_fsi_qpu q[VC4_FSI_MAX_QPUS];
     struct vc4_fsi_stats stats;

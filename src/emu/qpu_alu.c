@@ -966,6 +966,7 @@ static inline void unorm8_to_float_vec(const uint32_t *byte, uint32_t *out)
     }
 }
 
+VC4_KERNEL_CLONES
 void vc4_unpack_vec(unsigned mode, const uint32_t *v, uint32_t *out, bool to_float)
 {
     if (mode >= VC4_QPU_UNPACK_8A && mode <= VC4_QPU_UNPACK_8D) {
