@@ -435,7 +435,7 @@ static inline bool footprint_fast(struct sampler *sp, unsigned face, unsigned le
     if (!sp->fast || (sp->c->child && level == 0) || !pair_inside(&x0, sp->c->wrap_s, w) ||
         !pair_inside(&y0, sp->c->wrap_t, h))
         return false;
-    const uint8_t *img = image(sp, face, level);
+    const uint8_t *img = sp->state[face][level] == IMG_OK ? sp->ptr[face][level] : image(sp, face, level);
     if (!img)
         return false;
     const struct vc4_tex_geom *g = &sp->c->lvl[level].g;
