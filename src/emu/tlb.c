@@ -13,6 +13,7 @@
 #include "base/base.h"
 #include "emu/ptb.h"
 #include "emu/tlb.h"
+#include "tex/tiling.h"
 
 void vc4_tlb_reset(struct vc4_tlb *t)
 {
@@ -279,11 +280,13 @@ enum vc4_tlb_result vc4_tlb_store(const struct vc4_tlb *t, struct vc4_mem *m,
         unsigned fy = fy0 + py;
         if (fy >= x->frame_h)
             break;
+        struct vc4_tex_row_walk row;
+        vc4_tex_row_begin(&row, &g, fx0, fy);
         for (unsigned px = 0; px < t->tile_w; px++) {
             unsigned fx = fx0 + px;
             if (fx >= x->frame_w)
                 break;
-            uint32_t a = x->addr + vc4_tex_byte_offset(&g, fx, fy);
+            uint32_t a = x->addr + (uint32_t)(vc4_tex_row_next(&row) >> 3);
             uint32_t val = store_value(t, x, px, py);
             bool ok;
             switch (x->fmt) {
@@ -323,11 +326,13 @@ enum vc4_tlb_result vc4_tlb_load(struct vc4_tlb *t, const struct vc4_mem *m,
         unsigned fy = fy0 + py;
         if (fy >= x->frame_h)
             break;
+        struct vc4_tex_row_walk row;
+        vc4_tex_row_begin(&row, &g, fx0, fy);
         for (unsigned px = 0; px < t->tile_w; px++) {
             unsigned fx = fx0 + px;
             if (fx >= x->frame_w)
                 break;
-            uint32_t a = x->addr + vc4_tex_byte_offset(&g, fx, fy);
+            uint32_t a = x->addr + (uint32_t)(vc4_tex_row_next(&row) >> 3);
             uint32_t val = 0;
             bool ok;
             if (bpp == 16) {

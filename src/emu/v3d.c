@@ -9,6 +9,7 @@
 #include "emu/tilelist.h"
 #include "emu/v3d.h"
 #include "emu/jit.h"
+#include "tex/tiling.h"
 
 /* ---- diagnostics --------------------------------------------------------- */
 
@@ -476,9 +477,11 @@ enum vc4_status vc4_emu_read_frame(const struct vc4_emu *emu, const struct vc4_e
                            f->height))
         return f->width && f->height ? VC4_ERR_UNSUPPORTED : VC4_ERR_INVALID;
     enum vc4_status st = VC4_OK;
-    for (unsigned y = 0; y < f->height; y++)
+    for (unsigned y = 0; y < f->height; y++) {
+        struct vc4_tex_row_walk row;
+        vc4_tex_row_begin(&row, &g, 0, y);
         for (unsigned x = 0; x < f->width; x++) {
-            uint32_t a = f->addr + vc4_tex_byte_offset(&g, x, y), c = 0;
+            uint32_t a = f->addr + (uint32_t)(vc4_tex_row_next(&row) >> 3), c = 0;
             bool ok;
             if (is565) {
                 uint16_t h = 0;
@@ -495,6 +498,7 @@ enum vc4_status vc4_emu_read_frame(const struct vc4_emu *emu, const struct vc4_e
             p[2] = (uint8_t)(c >> 16);
             p[3] = (uint8_t)(c >> 24);
         }
+    }
     return st;
 }
 

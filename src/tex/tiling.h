@@ -148,4 +148,30 @@ static inline uint64_t vc4_tex_axes_bit(const struct vc4_tex_axis *y, const stru
            (uint64_t)vc4_tex_subtile_slot[y->odd][x->half][y->half] * VC4_TEX_SUBTILE_BYTES * 8;
 }
 
+/* Walking a row of elements left to right: the row's axis once, each
+ * column's stepped from the last (vc4_tex_axis_x_next), each offset the
+ * same as vc4_tex_bit_offset's.  (Tile loads and stores, frame reads.) */
+struct vc4_tex_row_walk {
+    const struct vc4_tex_geom *g;
+    struct vc4_tex_axis y, x;
+    unsigned col; /* the column x's axis is of */
+};
+
+static inline void vc4_tex_row_begin(struct vc4_tex_row_walk *w, const struct vc4_tex_geom *g, unsigned x,
+                                     unsigned y)
+{
+    w->g = g;
+    w->y = vc4_tex_axis_y(g, y);
+    w->x = vc4_tex_axis_x(g, x);
+    w->col = x;
+}
+
+/* The bit offset of the walk's element, then a step to the next column. */
+static inline uint64_t vc4_tex_row_next(struct vc4_tex_row_walk *w)
+{
+    uint64_t bit = vc4_tex_axes_bit(&w->y, &w->x);
+    w->x = vc4_tex_axis_x_next(w->g, &w->x, w->col++);
+    return bit;
+}
+
 #endif

@@ -172,6 +172,34 @@ static void test_axis_x_next(void)
     CHECK(stepped > checked / 2);
 }
 
+/* The row walk (tiling.h vc4_tex_row_begin / vc4_tex_row_next, used by
+ * the tile buffer's loads and stores) against vc4_tex_bit_offset: every
+ * element of every row of padded images, from the first column and from
+ * a column inside a utile, every layout and depth. */
+static void test_row_walk(void)
+{
+    static const unsigned sizes[][2] = {{1, 1}, {3, 70}, {45, 9}, {129, 33}, {64, 64}};
+    static const enum vc4_tex_layout layouts[] = {VC4_TEX_RASTER, VC4_TEX_LT, VC4_TEX_T};
+    unsigned bad = 0, checked = 0;
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+        for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                struct vc4_tex_geom g;
+                CHECK(vc4_tex_geom_init(&g, layouts[l], depths[d], sizes[s][0], sizes[s][1]));
+                for (unsigned y = 0; y < g.padded_h; y++)
+                    for (unsigned x0 = 0; x0 < 2 && x0 < g.padded_w; x0++) {
+                        struct vc4_tex_row_walk w;
+                        vc4_tex_row_begin(&w, &g, x0 * 3 % g.padded_w, y);
+                        for (unsigned x = x0 * 3 % g.padded_w; x < g.padded_w; x++, checked++)
+                            if (vc4_tex_row_next(&w) != vc4_tex_bit_offset(&g, x, y) && bad++ < 3)
+                                CHECK_MSG(0, "layout %d bpp %u %ux%u (%u, %u)", (int)layouts[l], depths[d],
+                                          sizes[s][0], sizes[s][1], x, y);
+                    }
+            }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(checked > 100000);
+}
+
 static void test_level_layout_rule(void)
 {
     /* 32 bpp: utile 4x4; a level is LT when either side is <= 16 pixels */
@@ -226,5 +254,5 @@ static void test_png_round_trip(void)
     CHECK(h.errors == 1);
 }
 
-TEST_LIST(test_t_format_every_pixel, test_lt_and_raster, test_odd_sizes_every_pixel, test_axis_x_next, test_level_layout_rule, test_bad_geometry,
+TEST_LIST(test_t_format_every_pixel, test_lt_and_raster, test_odd_sizes_every_pixel, test_axis_x_next, test_row_walk, test_level_layout_rule, test_bad_geometry,
           test_formats, test_png_round_trip)
