@@ -406,6 +406,15 @@ static inline struct vc4_texel texel(struct sampler *sp, unsigned face, unsigned
     return fetch(sp, face, level, img, vc4_tex_axes_bit(&y->a, &x->a), x->px, y->px);
 }
 
+/* Is the pair of columns (rows) x, x + 1 inside [0, n) once wrapped the
+ * way footprint_fast relies on?  (*x: the first, wrapped under REPEAT.) */
+static inline bool pair_inside(int32_t *x, unsigned mode, unsigned n)
+{
+    if (mode == VC4_TMU_WRAP_REPEAT)
+        wrap(x, mode, n); /* (always true) */
+    return *x >= 0 && (uint32_t)*x + 1u < n;
+}
+
 /*
  * The bilinear footprint whose texels are all inside the level, the common
  * case, addressed without struct coord: columns x0, x0 + 1 and rows y0,
@@ -422,13 +431,6 @@ static inline struct vc4_texel texel(struct sampler *sp, unsigned face, unsigned
  * outside RAM, which texel() reads as zeros once image() has reported it).
  * test_fast_footprint compares the two on random requests.
  */
-static inline bool pair_inside(int32_t *x, unsigned mode, unsigned n)
-{
-    if (mode == VC4_TMU_WRAP_REPEAT)
-        wrap(x, mode, n); /* (always true) */
-    return *x >= 0 && (uint32_t)*x + 1u < n;
-}
-
 static inline bool footprint_fast(struct sampler *sp, unsigned face, unsigned level, int32_t x0,
                                   int32_t y0, unsigned w, unsigned h, struct vc4_texel q[4])
 {

@@ -128,8 +128,8 @@ static inline struct vc4_tex_axis vc4_tex_axis_y(const struct vc4_tex_geom *g, u
 /* The axis of column x + 1 from a, that of column x: inside a utile it is
  * one element further on both tile-row parities, in the same sub-tile and
  * half (every layout puts a utile's row of elements in order); a column
- * that starts a utile is computed afresh.  (Bilinear footprints' second
- * column, tmu_tex.c.) */
+ * that starts a utile is computed afresh.  (The second column of
+ * tmu_tex.c's bilinear footprints, and the row walks below.) */
 static inline struct vc4_tex_axis vc4_tex_axis_x_next(const struct vc4_tex_geom *g, const struct vc4_tex_axis *a,
                                                       unsigned x)
 {
