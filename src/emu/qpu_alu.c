@@ -966,8 +966,10 @@ static inline void unorm8_to_float_vec(const uint32_t *byte, uint32_t *out)
     }
 }
 
+/* (the copies are static: clang does not emit the dispatcher of an extern
+ * function with target_clones under its plain name, so the link fails) */
 VC4_KERNEL_CLONES
-void vc4_unpack_vec(unsigned mode, const uint32_t *v, uint32_t *out, bool to_float)
+static void unpack_vec(unsigned mode, const uint32_t *v, uint32_t *out, bool to_float)
 {
     if (mode >= VC4_QPU_UNPACK_8A && mode <= VC4_QPU_UNPACK_8D) {
         /* (a texture result's channels: the commonest unpack) */
@@ -983,6 +985,11 @@ void vc4_unpack_vec(unsigned mode, const uint32_t *v, uint32_t *out, bool to_flo
     }
     for (unsigned i = 0; i < N; i++)
         out[i] = vc4_unpack(mode, v[i], to_float);
+}
+
+void vc4_unpack_vec(unsigned mode, const uint32_t *v, uint32_t *out, bool to_float)
+{
+    unpack_vec(mode, v, out, to_float);
 }
 
 /* sat(x * 255) to a byte, rounded to nearest: vc4asm issue #23 shows the
@@ -1143,7 +1150,7 @@ static inline uint32_t unorm8_lane(uint32_t f)
 /* (loops of one statement over the 16 lanes, which GCC and clang
  * vectorise at -O2: the AVX2 copy shifts each lane by its own count) */
 VC4_KERNEL_CLONES
-void vc4_pack_mul_vec(unsigned mode, const uint32_t *v, const uint32_t *old, uint32_t *out)
+static void pack_mul_vec(unsigned mode, const uint32_t *v, const uint32_t *old, uint32_t *out)
 {
     uint32_t b[N];
     if (mode == VC4_QPU_PACK_MUL_8888) {
@@ -1167,6 +1174,11 @@ void vc4_pack_mul_vec(unsigned mode, const uint32_t *v, const uint32_t *old, uin
         for (unsigned i = 0; i < N; i++)
             out[i] = vc4_pack_mul(mode, v[i], old ? old[i] : 0);
     }
+}
+
+void vc4_pack_mul_vec(unsigned mode, const uint32_t *v, const uint32_t *old, uint32_t *out)
+{
+    pack_mul_vec(mode, v, old, out);
 }
 
 #endif /* VC4_ALU_JIT_PRELUDE */
