@@ -245,7 +245,9 @@ BYTEWISE(vc4_alu_v8muld, (x * y + 127) / 255)
  * ifunc, glibc); the results are identical by construction: the same C,
  * integer and IEEE operations, no fused multiply-add.  (Defining
  * VC4_KERNEL_CLONES empty on the command line builds the baseline copies
- * only, to test them on an AVX2 host.) */
+ * only, to test them on an AVX2 host.)  Clone static functions only: clang
+ * emits no dispatcher under an extern function's own name, and the link
+ * fails (a public entry calls a static clone, as vc4_pack_mul_vec does). */
 #if !defined(VC4_KERNEL_CLONES) && defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define VC4_KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
@@ -966,8 +968,7 @@ static inline void unorm8_to_float_vec(const uint32_t *byte, uint32_t *out)
     }
 }
 
-/* (the copies are static: clang does not emit the dispatcher of an extern
- * function with target_clones under its plain name, so the link fails) */
+/* (static, behind vc4_unpack_vec: see VC4_KERNEL_CLONES) */
 VC4_KERNEL_CLONES
 static void unpack_vec(unsigned mode, const uint32_t *v, uint32_t *out, bool to_float)
 {
