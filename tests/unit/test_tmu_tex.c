@@ -903,9 +903,9 @@ static float rnd_coord(unsigned n)
  * its general way (vc4_tmu_tex.general_only) on random requests: every
  * wrap mode, FLIPY, power-of-two and other sizes down to 1, T, LT and
  * raster layouts, mip levels, every filter, LOD bias, child images, the
- * formats read inline and two that are not; each pair of runs starts from
- * the same cache model, and must give the same colours, events, texel
- * counts, misses, hits and cache tags. */
+ * formats read inline and one that is not (RGB565); each pair of runs
+ * starts from the same cache model, and must give the same colours,
+ * events, texel counts, misses, hits and cache tags. */
 static void test_fast_footprint(void)
 {
     setup();
