@@ -44,6 +44,10 @@
 #define F_BIAS 127
 #define F_EXP_MAX 255
 #define F_ABS 0x7FFFFFFFu
+#define F_ONE 0x3F800000u /* 1.0 */
+/* A float of biased exponent e is its 24-bit mantissa (hidden bit set)
+ * times 2^(e - F_UNIT_EXP). */
+#define F_UNIT_EXP (F_BIAS + F_EXP_SHIFT)
 
 static inline bool f_infnan(uint32_t f) { return (f & F_EXP) == F_EXP; }
 static inline bool f_zero(uint32_t f) { return (f & ~F_SIGN) == 0; }
@@ -917,7 +921,7 @@ static uint32_t unorm8_to_float(uint32_t byte)
     if (byte == 1)
         return UNORM8_ONE_MEASURED;
     if (byte == 255)
-        return 0x3F800000u;
+        return F_ONE;
     uint64_t q = ((uint64_t)byte << 40) / 255; /* 40 fractional bits, < 1.0 */
     unsigned lz = vc4_alu_clz((uint32_t)(q >> 8)); /* q < 2^40 */
     int top = 31 - (int)lz + 8; /* position of the leading 1 in q */
@@ -1000,10 +1004,10 @@ uint8_t vc4_float_to_unorm8(uint32_t f)
     f = vc4_alu_flush(f);
     if ((f & F_SIGN) || f_zero(f))
         return 0;
-    if (f >= 0x3F800000u)
+    if (f >= F_ONE)
         return 255; /* >= 1.0, Inf */
     int e = (int)((f & F_EXP) >> F_EXP_SHIFT);
-    unsigned shift = (unsigned)(150 - e); /* >= 24 since f < 1.0 */
+    unsigned shift = (unsigned)(F_UNIT_EXP - e); /* >= 24 since f < 1.0 */
     if (shift > 40)
         return 0;
     uint64_t t = (uint64_t)((f & F_MANT) | F_HIDDEN) * 255u;
@@ -1133,19 +1137,19 @@ uint32_t vc4_pack_mul(unsigned mode, uint32_t v, uint32_t old)
 
 /* vc4_float_to_unorm8 without branches, for 16 lanes at once: the same
  * value for every input.  Below 1.0 the product t of the 24-bit mantissa
- * and 255 fits in 32 bits, and rounding (t + 2^(s-1)) >> s for s = 150 - e
- * >= 24 is ((t >> (s - 1)) + 1) >> 1 (the bits below s - 1 cannot carry
- * into bit s); for s > 32 it is 0 (t < 2^32 <= 2^(s-1)).  test_emu_alu
- * compares the two over every exponent. */
+ * and 255 fits in 32 bits, and rounding (t + 2^(s-1)) >> s for
+ * s = F_UNIT_EXP - e >= 24 is ((t >> (s - 1)) + 1) >> 1 (the bits below
+ * s - 1 cannot carry into bit s); for s > 32 it is 0 (t < 2^32 <=
+ * 2^(s-1)).  test_emu_alu compares the two over every exponent. */
 static inline uint32_t unorm8_lane(uint32_t f)
 {
     uint32_t e = (f & F_EXP) >> F_EXP_SHIFT;
-    uint32_t s = 150u - e; /* (wraps for e > 150: masked below) */
+    uint32_t s = F_UNIT_EXP - e; /* (wraps for e > F_UNIT_EXP: masked below) */
     uint32_t t = ((f & F_MANT) | F_HIDDEN) * 255u;
     uint32_t r = ((t >> (s - 1u < 31u ? s - 1u : 31u)) + 1u) >> 1;
     r = s > 32u ? 0 : r;
-    r = f >= 0x3F800000u ? 255u : r; /* >= 1.0, Inf, NaN */
-    return (f & F_SIGN) ? 0 : r;     /* (zero and denormals: s = 150 above, 0) */
+    r = f >= F_ONE ? 255u : r;   /* >= 1.0, Inf, NaN */
+    return (f & F_SIGN) ? 0 : r; /* (zero and denormals: s = F_UNIT_EXP above, so 0) */
 }
 
 /* (loops of one statement over the 16 lanes, which GCC and clang
