@@ -114,6 +114,7 @@ struct fft_result {
     unsigned repeats;        /* transforms run */
     uint64_t instructions, cycles; /* all repeats */
     uint64_t jit_instructions;     /* of which ran as compiled code */
+    uint64_t jit_io;               /* ... TMU and VPM accesses among them */
     uint64_t jit_blocks;           /* blocks compiled */
     double compile_seconds;        /* wall time in the compiler (not in seconds) */
     enum vc4_status st;
@@ -238,6 +239,7 @@ static void run_fft(unsigned log2n, bool cycle_by_cycle, bool jit, struct fft_re
     struct vc4_emu_jit_stats js;
     vc4_emu_jit_stats(e, &js);
     res->jit_instructions = js.instructions - js0.instructions;
+    res->jit_io = js.io - js0.io;
     res->jit_blocks = js.compiled;
     res->compile_seconds = js.compile_seconds;
 
@@ -312,9 +314,10 @@ int main(int argc, char **argv)
             struct fft_result jr;
             run_fft(12, false, true, &jr);
             print(12, "sleeping, jit:", &jr, sizes[i].pi_ms);
-            printf("           jit / interpreter: %.2fx faster, %.1f%% of instructions compiled (%llu blocks, "
-                   "compiler %.2f s wall), %s\n",
+            printf("           jit / interpreter: %.2fx faster, %.1f%% of instructions compiled (%.1f%% TMU and VPM "
+                   "accesses; %llu blocks, compiler %.2f s wall), %s\n",
                    r.seconds / jr.seconds, 100.0 * (double)jr.jit_instructions / (double)jr.instructions,
+                   100.0 * (double)jr.jit_io / (double)jr.instructions,
                    (unsigned long long)jr.jit_blocks, jr.compile_seconds,
                    jr.instructions == r.instructions && jr.cycles == r.cycles && jr.rel_rms == r.rel_rms
                        ? "same counts and results"

@@ -277,6 +277,7 @@ struct vc4_emu_jit_stats {
     uint64_t loaded;        /* blocks found already compiled in jit_dir */
     uint64_t runs;          /* block executions */
     uint64_t instructions;  /* QPU instructions run as compiled code */
+    uint64_t io;            /* of them, TMU and VPM accesses (one QPU running alone) */
     double compile_seconds; /* wall time spent waiting for the compiler */
 };
 VC4_API void vc4_emu_jit_stats(const struct vc4_emu *emu, struct vc4_emu_jit_stats *out);

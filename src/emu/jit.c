@@ -198,31 +198,54 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
  *  - the fast-path ALU forms and nops (qpu.h VC4_XI_FAST_ALU, _ALU_PLAIN,
  *    _NOP): no signal, I/O, pack, unpack, rotation or blocking resource,
  *    so nothing outside the QPU's registers and flags;
+ *  - the fast I/O kinds (VC4_XI_FAST_TMU_S, _LDTMU, _VPM_W, _VPM_SETUP),
+ *    each called back through jit_io.h and made only when its unit would
+ *    report nothing (else the block stops before it), never in a
+ *    branch's delay slots (a run stops before a branch or after its
+ *    slots); such a block runs them only where run_fast runs (one QPU
+ *    stepping), and beside other QPUs stops before them (run_blocks);
  *  - no uniform read (it can fault, and the uniforms-address hazard is a
  *    pipeline);
  *  - no register read that the previous instruction may have written (the
  *    regfile read-after-write rule, qpu-isa-facts: the block ends before
  *    it, and the interpreter runs it and reports);
  *  - r4 reads are safe: no SFU result is in flight at entry and none can
- *    start inside (SFU writes are I/O).
+ *    start inside (SFU writes are not fast kinds); an ldtmu's ALU part
+ *    reads r4 before the pop writes it, as in ldtmu_fast.
  * Branches end a block (their delay slots are a pipeline).
  */
-static bool block_member(const struct vc4_qpu_xi *xi)
+static bool block_pure(const struct vc4_qpu_xi *xi)
 {
     return (xi->fast == VC4_XI_FAST_ALU || xi->fast == VC4_XI_FAST_ALU_PLAIN || xi->fast == VC4_XI_FAST_NOP) &&
            !xi->unif;
 }
 
+static bool block_io(const struct vc4_qpu_xi *xi)
+{
+    return (xi->fast == VC4_XI_FAST_TMU_S || xi->fast == VC4_XI_FAST_LDTMU || xi->fast == VC4_XI_FAST_VPM_W ||
+            xi->fast == VC4_XI_FAST_VPM_SETUP) &&
+           !xi->unif;
+}
+
 /* The registers instruction e writes, as the next one's read-after-write
- * test sees them (a nop or a branch: none). */
+ * test sees them (a nop, a branch or an I/O register write: none; an
+ * ldtmu: its ALU part's, as ldtmu_fast returns them). */
 static uint64_t block_writes(const struct vc4_icache_entry *e)
 {
-    return e->xi.fast == VC4_XI_FAST_NOP || e->xi.fast == VC4_XI_FAST_BRANCH ? 0 : e->xi.wreg_add | e->xi.wreg_mul;
+    switch (e->xi.fast) {
+    case VC4_XI_FAST_NOP: case VC4_XI_FAST_BRANCH: case VC4_XI_FAST_TMU_S: case VC4_XI_FAST_VPM_W:
+    case VC4_XI_FAST_VPM_SETUP:
+        return 0;
+    case VC4_XI_FAST_LDTMU:
+        return e->xi.io_alu == VC4_XI_FAST_NOP ? 0 : e->xi.wreg_add | e->xi.wreg_mul;
+    default:
+        return e->xi.wreg_add | e->xi.wreg_mul;
+    }
 }
 
 /* A fast-path branch at off and its three delay slots, when all four fit
- * a block (the slots members, no read-after-write between them; the branch
- * writes nothing): 4 (into es), else 0. */
+ * a block (the slots pure members, no read-after-write between them; the
+ * branch writes nothing): 4 (into es), else 0. */
 static unsigned branch_tail(struct vc4_v3d *v, uint32_t off, struct vc4_icache_entry **es, bool *unfetched)
 {
     uint64_t prev = 0;
@@ -232,7 +255,7 @@ static unsigned branch_tail(struct vc4_v3d *v, uint32_t off, struct vc4_icache_e
             *unfetched = true;
             return 0;
         }
-        if (i > 0 && (!block_member(&e->xi) || (prev & e->xi.rmask)))
+        if (i > 0 && (!block_pure(&e->xi) || (prev & e->xi.rmask)))
             return 0;
         es[i] = e;
         prev = block_writes(e);
@@ -256,7 +279,7 @@ static unsigned cut(struct vc4_v3d *v, uint32_t addr, struct vc4_icache_entry **
         }
         if (e->xi.fast == VC4_XI_FAST_BRANCH && !(prev & e->xi.rmask))
             return n + branch_tail(v, off, es + n, unfetched);
-        if (!block_member(&e->xi) || (prev & e->xi.rmask))
+        if (!(block_pure(&e->xi) || block_io(&e->xi)) || (prev & e->xi.rmask))
             break;
         es[n++] = e;
         prev = block_writes(e);
@@ -276,28 +299,25 @@ static void put_mask(struct vc4_buf *t, const char *name, uint8_t cidx, uint16_t
         vc4_buf_printf(t, "        const uint16_t %s = (uint16_t)(F[%u] ^ 0x%04xu);\n", name, (unsigned)cidx, (unsigned)cinv);
 }
 
-static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_icache_entry *e)
+/* The reads every ALU form makes first: a small immediate into in_b, the
+ * NOP registers' elements 12-15 (qpu.c nop_regs_read). */
+static void put_reads(struct vc4_buf *t, unsigned i, const struct vc4_qpu_xi *xi)
 {
-    const struct vc4_qpu_xi *xi = &e->xi;
-    vc4_buf_printf(t, "    { /* +%u: 0x%016llx */\n", i * VC4_QPU_INSTR_BYTES, (unsigned long long)e->word);
-    if (xi->fast == VC4_XI_FAST_BRANCH) { /* (the caller moves the PC after the slots) */
-        vc4_buf_printf(t, "        *taken = vc4_lanes_branch_taken(F, %uu);\n        w = 0;\n        acc = 0;\n    }\n",
-            (unsigned)e->in.cond_br);
-        return;
-    }
-    if (xi->fast == VC4_XI_FAST_NOP) {
-        vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n    }\n");
-        return;
-    }
-    bool add = xi->w_add != VC4_XI_W_NONE || xi->sf == VC4_XI_SF_ADD;
-    vc4_buf_printf(t, "        uint32_t ra[16], rm[16];\n        uint16_t ca = 0, cm = 0;\n        (void)ra; (void)rm; "
-           "(void)ca; (void)cm;\n");
     if (xi->rd_b == VC4_XI_RD_IMM)
         vc4_buf_printf(t, "        memcpy(Q(%u), imm%u, 64);\n", QOFF(in_b), i);
-    /* the NOP registers' elements 12-15 (qpu.c nop_regs_read) */
     for (unsigned k = 0; k < 2; k++)
         if (xi->off[4 + k] != QOFF(rf_nop[k])) /* (not onto themselves) */
             vc4_buf_printf(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[k]), (unsigned)xi->off[4 + k]);
+}
+
+/* An ALU form (qpu.c step_fast_alu; the plain one is its special case),
+ * in a scope of its own: sets w and acc. */
+static void put_alu(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_qpu_xi *xi)
+{
+    bool add = xi->w_add != VC4_XI_W_NONE || xi->sf == VC4_XI_SF_ADD;
+    vc4_buf_printf(t, "        {\n        uint32_t ra[16], rm[16];\n        uint16_t ca = 0, cm = 0;\n        (void)ra; (void)rm; "
+           "(void)ca; (void)cm;\n");
+    put_reads(t, i, xi);
     if (add)
         vc4_buf_printf(t, "        K.add[%u](Q(%u), Q(%u), ra, %s);\n", (unsigned)xi->op_add, (unsigned)xi->off[0],
             (unsigned)xi->off[1], xi->sf == VC4_XI_SF_ADD ? "&ca" : "0");
@@ -329,6 +349,69 @@ static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct v
         else
             vc4_buf_printf(t, "        vc4_lanes_set_flags(F, %s, %s, %s, %d);\n", r, c, m, n ? 1 : 0);
     }
+    vc4_buf_printf(t, "        }\n");
+}
+
+/* Leaving the run before instruction i (its access was not made: w and
+ * acc are still the previous instruction's), or after it (stalled). */
+static void put_stop(struct vc4_buf *t, const char *cond, unsigned i, bool after)
+{
+    vc4_buf_printf(t, "        if (%s) {\n            io->ran = %uu - from;\n            io->stopped = 1;\n%s"
+                      "            goto out;\n        }\n",
+        cond, after ? i + 1 : i, after ? "            io->stalled = 1;\n" : "");
+}
+
+/* The fast I/O kinds (qpu.c io_write_fast, ldtmu_fast) through jit_io.h. */
+static void put_io(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_qpu_xi *xi)
+{
+    vc4_buf_printf(t, "        const uint64_t now = io->base + (%uu - from) + 1u;\n", i);
+    if (xi->fast == VC4_XI_FAST_LDTMU) {
+        /* the pop first (nothing done when it cannot be made the fast
+         * way), r4 written after the ALU part has read it */
+        vc4_buf_printf(t, "        uint32_t r4v[16];\n        uint64_t ready = now;\n");
+        char cond[128];
+        snprintf(cond, sizeof cond, "!io->ldtmu(io->v, q, %uu, r4v, now, &ready)", (unsigned)xi->io_unit);
+        put_stop(t, cond, i, false);
+        if (xi->io_alu == VC4_XI_FAST_NOP)
+            vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n");
+        else
+            put_alu(t, avx512, i, xi);
+        vc4_buf_printf(t, "        memcpy(Q(%u), r4v, 64);\n", QOFF(acc[4]));
+        put_stop(t, "io->ldtmu_after(io->v, q, ready, now)", i, true);
+        return;
+    }
+    vc4_buf_printf(t, "        uint32_t val[16];\n");
+    put_reads(t, i, xi);
+    if (xi->io_on_mul)
+        vc4_buf_printf(t, "        K.mul[%u](Q(%u), Q(%u), val, 0);\n", (unsigned)xi->op_mul, (unsigned)xi->off[2],
+            (unsigned)xi->off[3]);
+    else
+        vc4_buf_printf(t, "        K.add[%u](Q(%u), Q(%u), val, 0);\n", (unsigned)xi->op_add, (unsigned)xi->off[0],
+            (unsigned)xi->off[1]);
+    char cond[128];
+    if (xi->fast == VC4_XI_FAST_TMU_S)
+        snprintf(cond, sizeof cond, "!io->tmu_s(io->v, q, %uu, val, now)", (unsigned)xi->io_unit);
+    else
+        snprintf(cond, sizeof cond, "!io->%s(io->v, q, val, now)", xi->fast == VC4_XI_FAST_VPM_W ? "vpm_w" : "vpm_setup");
+    put_stop(t, cond, i, false);
+    if (xi->io_on_mul)
+        vc4_buf_printf(t, "        memcpy(Q(%u) + 12, val + 12, 16);\n", QOFF(last_mul));
+    vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n");
+}
+
+static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_icache_entry *e)
+{
+    const struct vc4_qpu_xi *xi = &e->xi;
+    vc4_buf_printf(t, "    { /* +%u: 0x%016llx */\n", i * VC4_QPU_INSTR_BYTES, (unsigned long long)e->word);
+    if (xi->fast == VC4_XI_FAST_BRANCH) /* (the caller moves the PC after the slots) */
+        vc4_buf_printf(t, "        *taken = vc4_lanes_branch_taken(F, %uu);\n        w = 0;\n        acc = 0;\n",
+            (unsigned)e->in.cond_br);
+    else if (xi->fast == VC4_XI_FAST_NOP)
+        vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n");
+    else if (block_io(xi))
+        put_io(t, avx512, i, xi);
+    else
+        put_alu(t, avx512, i, xi);
     vc4_buf_printf(t, "    }\n");
 }
 
@@ -350,9 +433,10 @@ static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *c
     /* instructions from .. to - 1 (0 <= from < to <= n): entered at any
      * instruction, left after any */
     vc4_buf_printf(t, "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_block(unsigned char *restrict q, unsigned "
-           "from, unsigned to, unsigned *taken);\n"
-           "uint64_t vc4_jit_block(unsigned char *restrict q, unsigned from, unsigned to, unsigned *taken)\n{\n"
-           "    (void)taken;\n"
+           "from, unsigned to, unsigned *taken, struct vc4_jit_io *io);\n"
+           "uint64_t vc4_jit_block(unsigned char *restrict q, unsigned from, unsigned to, unsigned *taken, "
+           "struct vc4_jit_io *io)\n{\n"
+           "    (void)taken;\n    (void)io;\n"
            "    uint16_t *F = (uint16_t *)(q + %u);\n    uint64_t w = 0;\n    unsigned acc = 0;\n    (void)F;\n"
            "    switch (from) {\n",
         QOFF(flag));
@@ -361,7 +445,11 @@ static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *c
         put_instr(t, avx512, i, es[i]);
         vc4_buf_printf(t, "    if (to == %u)\n        break;\n", i + 1);
     }
-    vc4_buf_printf(t, "    default:\n        break;\n    }\n    q[%u] = (unsigned char)acc;\n    return w;\n}\n", QOFF(prev_acc));
+    bool io = false;
+    for (unsigned i = 0; i < n; i++)
+        io |= block_io(&es[i]->xi);
+    vc4_buf_printf(t, "    default:\n        break;\n    }\n%s    q[%u] = (unsigned char)acc;\n    return w;\n}\n",
+        io ? "out:\n" : "", QOFF(prev_acc));
 }
 
 /* ---- compiling and loading --------------------------------------------------- */
@@ -791,6 +879,8 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
             b->br_rel = es[i]->in.rel;
             b->br_imm = es[i]->in.imm;
         }
+        if (block_io(&es[i]->xi))
+            b->io |= UINT64_C(1) << i;
     }
     struct jit_job *job = make_job(v, j, b, &t);
     if (!job)

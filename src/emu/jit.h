@@ -3,7 +3,9 @@
  *
  * A block is a straight run of instructions that the interpreter's fast
  * path would take one by one (qpu.c run_fast: ALU instructions without
- * signals, I/O, pack, unpack, rotation or uniform reads, and nops), from a
+ * signals, pack, unpack, rotation or uniform reads, nops, and the fast I/O
+ * kinds: general TMU lookups, ldtmu, VPM row writes and write setups,
+ * called back through jit_io.h), from a
  * "head": where run_fast starts, a branch lands, or a block ended.  When a
  * head has been reached `threshold` times its block is written as C,
  * compiled by the host's C compiler together with the ALU's own kernel
@@ -16,6 +18,7 @@
 #ifndef VC4_EMU_JIT_H
 #define VC4_EMU_JIT_H
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -23,6 +26,7 @@
 #include <stdint.h>
 
 #include "base/base.h"
+#include "emu/jit_io.h"
 #include "vc4kit/emu.h"
 
 struct vc4_v3d;
@@ -30,11 +34,13 @@ struct vc4_icache_entry;
 
 #define VC4_JIT_MAX_BLOCK 64u /* instructions per block */
 
-/* A compiled block: run(q, from, to, &taken) executes its instructions
+/* A compiled block: run(q, from, to, &taken, io) executes its instructions
  * from .. to-1 (0 <= from < to <= n) on the QPU state q (struct vc4_qpu)
  * and returns the registers the last one wrote (prev_w); it sets prev_acc
- * itself. */
-typedef uint64_t vc4_jit_fn(unsigned char *q, unsigned from, unsigned to, unsigned *taken);
+ * itself.  Its I/O goes through io, which says where it stopped when an
+ * access could not be made the fast way (jit_io.h); a run with no I/O
+ * instruction in from .. to-1 never touches io. */
+typedef uint64_t vc4_jit_fn(unsigned char *q, unsigned from, unsigned to, unsigned *taken, struct vc4_jit_io *io);
 struct vc4_jit_block {
     vc4_jit_fn *run;
     struct vc4_jit_block *next; /* same hash bucket */
@@ -46,6 +52,7 @@ struct vc4_jit_block {
     int br_at;                  /* the branch's index, or -1 */
     bool br_rel;                /* relative (target = link address + imm) */
     uint32_t br_imm;
+    uint64_t io; /* bit i: instruction i is I/O (only run_fast may run it) */
     /* the instruction cache and memory as they were when every entry was
      * last found current (code_gen, decodes): unchanged, they still are */
     uint64_t verified_gen, verified_decodes;
@@ -107,6 +114,23 @@ static inline unsigned vc4_jit_span(const struct vc4_jit_block *b, unsigned o, u
         return (unsigned)b->br_at - o;
     return (unsigned)limit;
 }
+
+/* vc4_jit_span for a run beside other QPUs (qpu.c run_blocks): also
+ * stopping before the first I/O instruction, whose order against the
+ * other QPUs' accesses only stepping keeps. */
+static inline unsigned vc4_jit_span_pure(const struct vc4_jit_block *b, unsigned o, uint64_t limit)
+{
+    unsigned m = vc4_jit_span(b, o, limit);
+    uint64_t io = b->io >> o;
+    if (io) {
+        unsigned first = (unsigned)__builtin_ctzll(io);
+        if (first < m)
+            m = first;
+    }
+    return m;
+}
+
+static_assert(VC4_JIT_MAX_BLOCK <= 64, "a block's I/O instructions are bits of one word");
 
 /* Blocks compiled on the other thread are installed on the emulator's
  * (vc4_jit_poll: where heads are counted and at each run_fast). */

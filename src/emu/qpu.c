@@ -1342,6 +1342,62 @@ static QPU_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const
     return true;
 }
 
+/*
+ * The same accesses for compiled blocks (jit_io.h): the unit calls of
+ * io_write_fast and ldtmu_fast, the block doing the ALU parts around them.
+ * Each counts towards the JIT's statistics when made.
+ */
+static bool jit_tmu_s(void *vp, unsigned char *qp, unsigned unit, const uint32_t *val, uint64_t now)
+{
+    struct vc4_v3d *v = vp;
+    struct vc4_qpu *q = (struct vc4_qpu *)qp;
+    if (!vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, unit, val, now))
+        return false;
+    v->jit->stats.io++;
+    return true;
+}
+static bool jit_vpm_w(void *vp, unsigned char *qp, const uint32_t *val, uint64_t now)
+{
+    struct vc4_v3d *v = vp;
+    (void)now;
+    if (!vc4_vpm_try_write(&v->vpm, ((struct vc4_qpu *)qp)->num, val))
+        return false;
+    v->jit->stats.io++;
+    return true;
+}
+static bool jit_vpm_setup(void *vp, unsigned char *qp, const uint32_t *val, uint64_t now)
+{
+    struct vc4_v3d *v = vp;
+    if (!vc4_vpm_try_wr_setup(&v->vpm, ((struct vc4_qpu *)qp)->num, val[0], now))
+        return false;
+    v->jit->stats.io++;
+    return true;
+}
+static bool jit_ldtmu(void *vp, unsigned char *qp, unsigned unit, uint32_t *r4v, uint64_t now, uint64_t *ready)
+{
+    struct vc4_v3d *v = vp;
+    /* (no SFU result is in flight inside a block: jit.c) */
+    if (!vc4_tmu_try_load(&v->tmu, ((struct vc4_qpu *)qp)->num, unit, r4v, now, ready))
+        return false;
+    v->jit->stats.io++;
+    return true;
+}
+static bool jit_ldtmu_after(void *vp, unsigned char *qp, uint64_t ready, uint64_t now)
+{
+    struct vc4_v3d *v = vp;
+    struct vc4_qpu *q = (struct vc4_qpu *)qp;
+    if (ready > q->stall_until)
+        q->stall_until = ready;
+    q->port->post(v, q);
+    return q->stall_until > now;
+}
+
+static inline struct vc4_jit_io jit_io_port(struct vc4_v3d *v, uint64_t base)
+{
+    return (struct vc4_jit_io){.v = v, .base = base, .tmu_s = jit_tmu_s, .vpm_w = jit_vpm_w,
+                               .vpm_setup = jit_vpm_setup, .ldtmu = jit_ldtmu, .ldtmu_after = jit_ldtmu_after};
+}
+
 /* A semaphore instruction's operand (facts 4): bit 4 = acquire, bits 0-3
  * the semaphore. */
 static inline bool sema_acquire(const struct vc4_qpu_instr *in) { return (in->imm >> 4) & 1; }
@@ -1632,7 +1688,29 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             unsigned m = b ? vc4_jit_span(b, o, left) : 0;
             if (m && block_ready(v, b, o, pc, prev_w)) {
                 unsigned taken = 0;
-                prev_w = b->run((unsigned char *)q, o, o + m, &taken);
+                uint64_t w0 = prev_w;
+                uint8_t acc0 = q->prev_acc;
+                struct vc4_jit_io io = jit_io_port(v, q->time + (budget - left));
+                prev_w = b->run((unsigned char *)q, o, o + m, &taken, &io);
+                if (VC4_UNLIKELY(io.stopped)) {
+                    /* at an access the fast way cannot make (step() makes
+                     * it), or after an ldtmu that stalls; never inside a
+                     * branch's slots, so the PC just moves on */
+                    jit->stats.runs += io.ran != 0;
+                    jit->stats.instructions += io.ran;
+                    pc += io.ran * VC4_QPU_INSTR_BYTES;
+                    left -= io.ran;
+                    if (io.ran == 0) { /* (nothing ran: the previous instruction's) */
+                        prev_w = w0;
+                        q->prev_acc = acc0;
+                    }
+                    if (io.stalled) { /* as the interpreted ldtmu's stall below */
+                        cut = left;
+                        left = 0;
+                        q->jit_head = true;
+                    }
+                    break;
+                }
                 jit->stats.runs++;
                 jit->stats.instructions += m;
                 pc = block_next_pc(q, b, o, m, pc, taken);
@@ -1920,7 +1998,9 @@ static inline void track_head(struct vc4_v3d *v, struct vc4_qpu *q)
  * Compiled blocks on several QPUs (jit.h): when every awake QPU is inside a
  * ready compiled block with no delay pipeline moving and no stall, each runs
  * the next m instructions of its block at once, m the fewest any has left
- * (and no more than the cycles to the first timed wake or the budget).  The
+ * (and no more than the cycles to the first timed wake or the budget),
+ * stopping before any block's first TMU or VPM access (jit.h
+ * vc4_jit_span_pure: those run only stepped, or in run_fast).  The
  * lock-step would run the same instructions in the same m cycles: they
  * touch only their own QPU's registers and flags, fetch only cache entries
  * found current (no decode, so no cache entry changes under another QPU),
@@ -1955,7 +2035,7 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
         for (unsigned k = 0; k < z->n; k++) {
             if (!(z->awake & (1u << k)))
                 continue;
-            unsigned span = vc4_jit_span(bs[k], os[k], m);
+            unsigned span = vc4_jit_span_pure(bs[k], os[k], m);
             if (span < m) {
                 m = span;
                 again = true;
@@ -1970,7 +2050,8 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
         struct vc4_qpu *q = z->qs[k];
         catch_up(v, z, k, c);
         unsigned taken = 0;
-        q->prev_w = bs[k]->run((unsigned char *)q, os[k], os[k] + (unsigned)m, &taken);
+        struct vc4_jit_io io = jit_io_port(v, q->time); /* (not touched: no I/O in the span) */
+        q->prev_w = bs[k]->run((unsigned char *)q, os[k], os[k] + (unsigned)m, &taken, &io);
         q->pc = block_next_pc(q, bs[k], os[k], (unsigned)m, q->pc, taken);
         q->time += m;
         q->instructions += m;

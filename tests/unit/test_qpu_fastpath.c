@@ -345,6 +345,7 @@ struct outcome {
     unsigned fast_entries; /* decoded words that take the fast path */
     unsigned fast_tmu_entries; /* ... of the fast TMU kinds */
     uint64_t jit_instructions; /* run as compiled code (PATH_JIT) */
+    uint64_t jit_io;           /* ... of them TMU and VPM accesses */
 };
 
 /* PATH_JIT: as PATH_RUN with compiled blocks (src/emu/jit.c), each block
@@ -436,6 +437,7 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
     struct vc4_emu_jit_stats js;
     vc4_emu_jit_stats(e, &js);
     o->jit_instructions = js.instructions;
+    o->jit_io = js.io;
     vc4_emu_destroy(e);
 }
 static void run_one(const struct prog *p, const struct vc4_qpu *init, enum path path, struct outcome *o)
@@ -567,6 +569,21 @@ static void test_fast_tmu_matches_general(void)
     CHECK(ok_runs > 50);
 }
 
+/* The end of a loop whose body starts at top, counted by ra31 (set to 3
+ * before it): ra31 - 1 setting flags, a branch back while it is not zero,
+ * three delay slots (random ALU instructions or nops), the program end. */
+static void loop_tail(struct prog *p, size_t top, bool alu_slots)
+{
+    emit(p, I(.sig = SMALL, .op_add = VC4_QPU_A_SUB, .waddr_add = 31, .raddr_a = 31, .raddr_b = 1,
+              .add_a = MUX_A, .add_b = MUX_B, .sf = 1));
+    emit(p, vc4_qpu_encode(&(struct vc4_qpu_instr){.sig = VC4_QPU_SIG_BRANCH, .cond_br = VC4_QPU_BCOND_ANY_ZC,
+                                                    .rel = 1, .imm = (uint32_t)-(int32_t)(8 * (p->n + 4 - top)),
+                                                    .waddr_add = WNOP, .waddr_mul = WNOP}));
+    for (int i = 0; i < 3; i++)
+        emit(p, alu_slots && pick(2) ? rnd_alu() : NOP);
+    emit_end(p);
+}
+
 /* Random streams run with compiled blocks (each compiled at its first
  * head): the interpreter's registers, flags, counts and diagnostics.  Fewer
  * streams than above: every block is a compiler run (0.1-0.2 s). */
@@ -589,14 +606,7 @@ static void test_jit_matches_interpreter(void)
         size_t top = p.n, len = 8 + pick(40);
         while (p.n < top + len)
             emit(&p, pick(8) ? rnd_alu() : rnd_ldi());
-        emit(&p, I(.sig = SMALL, .op_add = VC4_QPU_A_SUB, .waddr_add = 31, .raddr_a = 31, .raddr_b = 1,
-                   .add_a = MUX_A, .add_b = MUX_B, .sf = 1));
-        emit(&p, vc4_qpu_encode(&(struct vc4_qpu_instr){.sig = VC4_QPU_SIG_BRANCH, .cond_br = VC4_QPU_BCOND_ANY_ZC,
-                                                         .rel = 1, .imm = (uint32_t)-(int32_t)(8 * (p.n + 4 - top)),
-                                                         .waddr_add = WNOP, .waddr_mul = WNOP}));
-        for (int i = 0; i < 3; i++)
-            emit(&p, pick(2) ? rnd_alu() : NOP); /* (delay slots) */
-        emit_end(&p);
+        loop_tail(&p, top, true);
         run_one(&p, &init, PATH_JIT, &jit);
         run_one(&p, &init, PATH_GENERAL, &general);
         differ += !same_outcome(&jit, &general, 1000 + seed);
@@ -606,6 +616,61 @@ static void test_jit_matches_interpreter(void)
     CHECK_EQ_INT(differ, 0);
     printf("%llu instructions ran as compiled code\n", (unsigned long long)compiled);
     CHECK(compiled > 16 * 8); /* blocks were compiled and run */
+}
+
+/* Compiled blocks holding TMU and VPM accesses (jit.h, jit_io.h): a loop
+ * run three times around a random body of ALU instructions and the TMU
+ * and VPM traffic of test_fast_tmu_matches_general (general lookups and
+ * ldtmu, mostly of the fast kinds, their data often not there yet: a
+ * stall ends a run; VPM setups and row writes; sometimes what makes an
+ * access step aside: a conditional write, flags, a fifth request, an
+ * element outside RAM, a load of an empty FIFO), the queued requests
+ * loaded at the end of each pass.  The registers, flags, counts, cycles,
+ * stalls, TMU statistics, VPM contents and setups and every diagnostic
+ * are the interpreter's, and accesses did run compiled. */
+static void test_jit_io_matches_interpreter(void)
+{
+    static struct vc4_qpu init;
+    static struct outcome jit, general;
+    static struct prog p;
+    unsigned differ = 0, stalled = 0;
+    uint64_t compiled = 0, io = 0;
+    rng = 0x6A09E667F3BCC909u;
+    for (unsigned seed = 0; seed < 16; seed++) {
+        rnd_state(&init);
+        p.n = 0;
+        emit(&p, ldi(31, 3));
+        size_t top = p.n, len = 12 + pick(40);
+        unsigned queued[2] = {0, 0};
+        while (p.n < top + len) {
+            unsigned r = pick(8);
+            if (r < 3) {
+                plain_only = true;
+                emit(&p, rnd_alu());
+                plain_only = false;
+            } else if (r < 7) {
+                emit_tmu(&p, queued);
+            } else {
+                emit_vpm(&p);
+            }
+        }
+        for (unsigned u = 0; u < 2; u++)
+            for (; queued[u]; queued[u]--)
+                emit(&p, rnd_ldtmu(u));
+        loop_tail(&p, top, false);
+        run_one(&p, &init, PATH_JIT, &jit);
+        run_one(&p, &init, PATH_GENERAL, &general);
+        differ += !same_outcome(&jit, &general, 2000 + seed);
+        compiled += jit.jit_instructions;
+        io += jit.jit_io;
+        stalled += jit.tmu.stall_cycles > 0;
+    }
+    CHECK_EQ_INT(differ, 0);
+    printf("%llu instructions ran as compiled code, %llu of them TMU and VPM accesses; %u of 16 streams stalled\n",
+           (unsigned long long)compiled, (unsigned long long)io, stalled);
+    CHECK(io > 16 * 4);       /* accesses were made from compiled blocks */
+    CHECK(compiled - io > 16 * 4); /* beside compiled ALU work */
+    CHECK(stalled > 8);
 }
 
 /* A loop of float and integer work run `count` times (ra1 counts) and its
@@ -971,5 +1036,5 @@ static void test_multi_qpu_sleep_matches(void)
     CHECK(ended_apart > 30); /* the QPUs did run apart (a lone one on at the end) */
 }
 
-TEST_LIST(test_fast_matches_general, test_fast_tmu_matches_general, test_jit_matches_interpreter, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
+TEST_LIST(test_fast_matches_general, test_fast_tmu_matches_general, test_jit_matches_interpreter, test_jit_io_matches_interpreter, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
           test_host_float_edges, test_multi_qpu_sleep_matches)
