@@ -8,8 +8,11 @@
  * instruction-counting tools (valgrind --tool=callgrind, perf stat) whose
  * host instruction count divided by the printed QPU instruction count is
  * the per-instruction cost, free of the machine's load.  CASE (alu1,
- * alu12, io1, io12) runs that case only, ENGINE (interp, jit) on that
- * engine only.  BENCH_JIT_DIR names a cache
+ * alu12, io1, io12) runs that case only, ENGINE (interp, jit, jit2) on that
+ * engine only.  jit2 is the compiled blocks with a second host thread
+ * (vc4_emu_options.host_threads = 2): its figure is per wall-clock second,
+ * beside the one-thread jit's wall-clock time (CPU time would count the
+ * helper's waiting).  BENCH_JIT_DIR names a cache
  * directory for the compiled blocks (kept: for perf annotate), else each
  * run compiles into a temporary one.
  */
@@ -44,6 +47,13 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* A loop: body, then a counter decrement (sf) and a branch back with 3 slots. */
 static size_t build(uint64_t *w, const uint64_t *body, size_t nbody, uint32_t iters)
 {
@@ -69,17 +79,19 @@ static size_t build(uint64_t *w, const uint64_t *body, size_t nbody, uint32_t it
 }
 
 static const char *only;   /* the one case to run (NULL: all) */
-static const char *engine; /* the one engine to run: interp or jit (NULL: both) */
+static const char *engine; /* the one engine to run: interp, jit or jit2 (NULL: all) */
 
-/* One run of the program on `qpus` QPUs; jit: with compiled blocks.
- * Returns the CPU seconds of the run (the compiler runs in a child process
- * and is not counted: its wall time is printed apart). */
-static double run_once(const uint64_t *w, size_t n, unsigned qpus, bool jit, struct vc4_emu_stats *s,
-                       enum vc4_status *st, double *compile_s)
+/* One run of the program on `qpus` QPUs; jit: with compiled blocks, on
+ * `threads` host threads.  Returns the CPU seconds of the run, *wall_s its
+ * wall-clock seconds (the compiler runs in a child process and is not
+ * counted: its wall time is printed apart). */
+static double run_once(const uint64_t *w, size_t n, unsigned qpus, bool jit, unsigned threads,
+                       struct vc4_emu_stats *s, enum vc4_status *st, double *compile_s, double *wall_s,
+                       uint64_t *helper)
 {
     struct vc4_emu_options o = {.mem_size = 16u << 20, .num_qpus = 12, .max_cycles = UINT64_C(1) << 40,
                                 .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 100,
-                                .jit_dir = getenv("BENCH_JIT_DIR")};
+                                .jit_dir = getenv("BENCH_JIT_DIR"), .host_threads = threads};
     struct vc4_emu *e = vc4_emu_create(&o);
     for (size_t i = 0; i < n; i++) {
         uint8_t b[8];
@@ -90,13 +102,15 @@ static double run_once(const uint64_t *w, size_t n, unsigned qpus, bool jit, str
         vc4_emu_reg_write(e, VC4_V3D_SRQUA, 0x8000 + 0x100 * q);
         vc4_emu_reg_write(e, VC4_V3D_SRQPC, CODE);
     }
-    double t0 = now();
+    double t0 = now(), w0 = wall();
     *st = vc4_emu_run(e, 0);
     double t = now() - t0;
+    *wall_s = wall() - w0;
     vc4_emu_stats(e, s);
     struct vc4_emu_jit_stats js;
     vc4_emu_jit_stats(e, &js);
     *compile_s = js.compile_seconds;
+    *helper = js.helper;
     vc4_emu_destroy(e);
     return t;
 }
@@ -108,21 +122,28 @@ static void bench(const char *name, const char *id, const uint64_t *body, size_t
         return;
     uint64_t w[256];
     size_t n = build(w, body, nbody, iters ? iters : 1);
-    struct vc4_emu_stats s[2];
-    enum vc4_status st[2];
-    double t[2], cs[2];
-    for (int jit = 0; jit < 2; jit++) {
-        if (engine && strcmp(engine, jit ? "jit" : "interp") != 0) {
-            t[jit] = 0;
+    static const char *const names[3] = {"interp", "jit", "jit2"};
+    struct vc4_emu_stats s[3];
+    enum vc4_status st[3];
+    double t[3], cs[3], wt[3];
+    uint64_t helper[3];
+    for (int k = 0; k < 3; k++) {
+        if (engine && strcmp(engine, names[k]) != 0) {
+            t[k] = 0;
             continue;
         }
-        t[jit] = run_once(w, n, qpus, jit, &s[jit], &st[jit], &cs[jit]);
-        printf("%-24s %-7s %2u QPU(s): %12llu instr in %.3f s = %7.1f M instr/s (16-wide) [%s]", name,
-               jit ? "jit" : "interp", qpus, (unsigned long long)s[jit].instructions, t[jit],
-               (double)s[jit].instructions / t[jit] * 1e-6, vc4_status_name(st[jit]));
-        if (jit && !engine)
+        t[k] = run_once(w, n, qpus, k > 0, k == 2 ? 2 : 1, &s[k], &st[k], &cs[k], &wt[k], &helper[k]);
+        double secs = k == 2 ? wt[k] : t[k];
+        printf("%-24s %-7s %2u QPU(s): %12llu instr in %.3f s = %7.1f M instr/s (16-wide%s) [%s]", name,
+               names[k], qpus, (unsigned long long)s[k].instructions, secs,
+               (double)s[k].instructions / secs * 1e-6, k == 2 ? ", wall clock" : "", vc4_status_name(st[k]));
+        if (k == 1 && !engine)
             printf(" %.2fx, %s counts, compiler %.2f s wall", t[0] / t[1],
                    memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "same" : "DIFFERENT", cs[1]);
+        if (k == 2 && !engine)
+            printf(" %.2fx the one-thread jit's %.3f s wall, %s counts, %.0f%% of instructions on the helper",
+                   wt[1] / wt[2], wt[1], memcmp(&s[0], &s[2], sizeof s[0]) == 0 ? "same" : "DIFFERENT",
+                   100.0 * (double)helper[2] / (double)s[2].instructions);
         printf("\n");
     }
 }
@@ -152,6 +173,15 @@ int main(int argc, char **argv)
         alu[i] = alu[i - 4];
     bench("ALU-heavy", "alu1", alu, 8, (uint32_t)(2000000 / div), 1);
     bench("ALU-heavy", "alu12", alu, 8, (uint32_t)(200000 / div), 12);
+    /* the same work unrolled: a loop body of 56 instructions (one block of
+     * 61 with the counter, the branch and its slots), as unrolled kernels
+     * have (GPU_FFT's butterflies): longer runs side by side */
+    uint64_t alu56[56];
+    for (int i = 0; i < 56; i++)
+        alu56[i] = alu[i % 8];
+    bench("ALU-heavy, unrolled", "alu12u", alu56, 56, (uint32_t)(200000 / 7 / div), 12);
+    bench("ALU-heavy, unrolled x3", "alu12t", alu56, 24, (uint32_t)(200000 / 3 / div), 12);
+    bench("ALU-heavy, unrolled x2", "alu12d", alu56, 16, (uint32_t)(200000 / 2 / div), 12);
 
     /* TMU/VPM: vpm write setup, VPM write, TMU0_S general lookup, ldtmu0 */
     uint64_t io[6];

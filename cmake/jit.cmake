@@ -34,3 +34,13 @@ if(VC4KIT_JIT STREQUAL "FORCE")
   target_compile_definitions(vc4kit_obj PRIVATE VC4KIT_JIT_FORCE=2
       VC4KIT_JIT_FORCE_DIR="${CMAKE_BINARY_DIR}/jit-cache")
 endif()
+
+# VC4KIT_THREADS=FORCE: every emulator of the build that does not ask for a
+# number of host threads gets two (src/emu/par.h: gathered runs of compiled
+# blocks split between two host threads); with VC4KIT_JIT=FORCE, a CI run
+# of every test on both.
+set(VC4KIT_THREADS "DEFAULT" CACHE STRING "DEFAULT (as the options say) or FORCE (two host threads)")
+set_property(CACHE VC4KIT_THREADS PROPERTY STRINGS DEFAULT FORCE)
+if(VC4KIT_THREADS STREQUAL "FORCE")
+  target_compile_definitions(vc4kit_obj PRIVATE VC4KIT_THREADS_FORCE=1)
+endif()

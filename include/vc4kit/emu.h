@@ -176,6 +176,10 @@ struct vc4_emu_options {
                                         * interprets) */
     bool jit_async;                    /* compile on a thread of its own (the other host core) while
                                         * the emulator interprets; false: at once, in the run */
+    unsigned host_threads;             /* 2: a second host thread runs half of the compiled blocks
+                                        * that several QPUs run side by side (docs/emulator.md
+                                        * "Two host cores"): the same results, counts and
+                                        * diagnostics; 0 or 1: one thread */
 };
 
 struct vc4_emu; /* opaque: one emulated V3D with its memory */
@@ -278,6 +282,7 @@ struct vc4_emu_jit_stats {
     uint64_t runs;          /* block executions */
     uint64_t instructions;  /* QPU instructions run as compiled code */
     uint64_t io;            /* of them, TMU and VPM accesses (one QPU running alone) */
+    uint64_t helper;        /* of them, run on the second host thread (host_threads) */
     double compile_seconds; /* wall time spent waiting for the compiler */
 };
 VC4_API void vc4_emu_jit_stats(const struct vc4_emu *emu, struct vc4_emu_jit_stats *out);

@@ -4,6 +4,8 @@
  * Mesa), read from the environment; the library itself reads none.
  *
  *   VC4KIT_JIT=0        interpret only (default: compiled blocks, jit.h)
+ *   VC4KIT_THREADS=2    a second host thread for the compiled runs several
+ *                       QPUs make side by side (par.h; default: one)
  *   VC4KIT_JIT_DIR=dir  where compiled blocks are kept; default
  *                       $XDG_CACHE_HOME/vc4kit/jit, else ~/.cache/vc4kit/jit
  */
@@ -23,6 +25,8 @@ static inline void vc4_jit_options_from_env(struct vc4_emu_options *o, char *dir
     const char *on = getenv("VC4KIT_JIT");
     o->jit = on && !strcmp(on, "0") ? VC4_EMU_JIT_OFF : VC4_EMU_JIT_ON;
     o->jit_async = true; /* (compiling on the other core: a program never waits for the compiler) */
+    const char *th = getenv("VC4KIT_THREADS");
+    o->host_threads = th && !strcmp(th, "2") ? 2u : 1u;
     const char *d = getenv("VC4KIT_JIT_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     int len = -1;
     if (d && *d)

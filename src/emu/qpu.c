@@ -16,6 +16,7 @@
 
 #include "base/base.h"
 #include "emu/jit.h"
+#include "emu/par.h"
 #include "emu/qpu_lanes.h"
 #include "emu/sfu.h"
 #include "emu/v3d.h"
@@ -2044,15 +2045,32 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
     }
     if (m < 2)
         return 0;
+    /* the runs, on two host threads when there is enough of them (par.h:
+     * they touch only their own QPU), then the rest in QPU order */
+    struct vc4_par_item items[VC4_V3D_MAX_QPUS];
+    unsigned n = 0;
     for (unsigned k = 0; k < z->n; k++) {
         if (!(z->awake & (1u << k)))
             continue;
-        struct vc4_qpu *q = z->qs[k];
         catch_up(v, z, k, c);
-        unsigned taken = 0;
-        struct vc4_jit_io io = jit_io_port(v, q->time); /* (not touched: no I/O in the span) */
-        q->prev_w = bs[k]->run((unsigned char *)q, os[k], os[k] + (unsigned)m, &taken, &io);
-        q->pc = block_next_pc(q, bs[k], os[k], (unsigned)m, q->pc, taken);
+        items[n++] = (struct vc4_par_item){.run = bs[k]->run, .q = (unsigned char *)z->qs[k], .from = os[k],
+                                           .to = os[k] + (unsigned)m};
+    }
+    unsigned split = n / 2;
+    if (v->par && (uint64_t)(n - split) * m >= v->par_min &&
+        vc4_par_run(v->par, items, n, split)) {
+        v->jit->stats.helper += (uint64_t)(n - split) * m;
+    } else {
+        for (unsigned i = 0; i < n; i++) /* (no I/O in the spans: no port) */
+            items[i].w = items[i].run(items[i].q, items[i].from, items[i].to, &items[i].taken, NULL);
+    }
+    for (unsigned k = 0, i = 0; k < z->n; k++) {
+        if (!(z->awake & (1u << k)))
+            continue;
+        struct vc4_qpu *q = z->qs[k];
+        struct vc4_par_item *it = &items[i++];
+        q->prev_w = it->w;
+        q->pc = block_next_pc(q, bs[k], os[k], (unsigned)m, q->pc, it->taken);
         q->time += m;
         q->instructions += m;
         v->stats.instructions += m;

@@ -9,6 +9,7 @@
 #include "emu/tilelist.h"
 #include "emu/v3d.h"
 #include "emu/jit.h"
+#include "emu/par.h"
 #include "tex/tiling.h"
 
 /* ---- diagnostics --------------------------------------------------------- */
@@ -100,7 +101,15 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
         o.jit_dir = VC4KIT_JIT_FORCE_DIR;
 #endif
 #endif
+#ifdef VC4KIT_THREADS_FORCE
+    /* a build for running every test with the second host thread (CMake VC4KIT_THREADS=FORCE) */
+    if (o.host_threads == 0)
+        o.host_threads = 2;
+#endif
     v->jit = vc4_jit_create(&o, o.alloc);
+    /* (no helper without compiled blocks: it runs only them) */
+    v->par = o.host_threads >= 2 && v->jit ? vc4_par_create(o.alloc) : NULL;
+    v->par_min = VC4_PAR_MIN_HELPER_INSTRUCTIONS;
     vc4_vpm_init(&v->vpm, VC4_VPM_BCM2835_KB);
     vc4_tmu_init(&v->tmu);
     vc4_emu_reset(emu);
@@ -113,6 +122,7 @@ void vc4_emu_destroy(struct vc4_emu *emu)
         return;
     const struct vc4_allocator *a = emu->v3d.alloc;
     vc4_icache_fini(&emu->v3d.icache, a);
+    vc4_par_destroy(emu->v3d.par, a);
     vc4_jit_destroy(emu->v3d.jit, a);
     vc4_vsi_fini(&emu->v3d.vsi);
     vc4_mem_fini(&emu->v3d.mem);
@@ -353,6 +363,7 @@ enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles)
 
 void vc4_v3d_fp_enter(struct vc4_v3d *v, struct vc4_alu_fpenv *env)
 {
+    vc4_par_check_fork(v->par); /* (every run starts here) */
     v->alu = vc4_alu_fp_enter(env) ? vc4_alu_kernels_best() : &vc4_alu_kernels_exact;
 }
 

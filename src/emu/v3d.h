@@ -74,6 +74,8 @@ struct vc4_v3d {
      * environment allows them (vc4_alu_fp_enter), else the exact ones */
     const struct vc4_alu_kernels *alu;
     struct vc4_jit *jit; /* compiled QPU code (jit.h); NULL: the interpreter only */
+    struct vc4_par *par; /* the second host thread (par.h); NULL: one thread */
+    unsigned par_min; /* the helper's least share of a gathered run (par.h; tests lower it) */
 
     struct vc4_emu_stats stats;
     enum vc4_status fault; /* first fault / strict-mode error of this run */

@@ -13,6 +13,9 @@
  * registers, flags, PC, state and counts, the memory, the semaphores, the
  * statistics (cycles, stalls, idle, decodes, VPM and per-kind counters) and
  * the diagnostics must be identical. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <time.h>
+
 #include "harness.h"
 #include "emu/v3d.h"
 #include "vc4kit/emu.h"
@@ -147,6 +150,7 @@ struct outcome {
     uint8_t mem[0x20000];
     struct harness_diags d;
     struct vc4_emu_jit_stats jit; /* (not compared) */
+    uint64_t helper_first;        /* (not compared) jit.helper after the first run */
 };
 
 static bool assemble(const struct text *t, uint32_t base, uint8_t *out, size_t *n)
@@ -180,16 +184,22 @@ struct setup {
 
 /* jit: with compiled blocks (src/emu/jit.c), each compiled the first time
  * its head is reached; they run on several QPUs at once (qpu.c run_blocks). */
+/* host threads for the compiled runs (vc4_emu_options.host_threads; 0: the build's default) */
+static unsigned host_threads;
+/* a pause between the two runs (test_helper_wakes) */
+static unsigned pause_ms;
+
 static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struct outcome *o)
 {
     memset(o, 0, sizeof *o);
     struct vc4_emu_options opt = {.mem_size = MEM, .num_qpus = s->qpus, .sink = harness_sink(&o->d),
                                   .cycle_by_cycle = cycle_by_cycle,
                                   .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 1,
-                                  .jit_dir = "jit-cache"};
+                                  .jit_dir = "jit-cache", .host_threads = jit ? host_threads : 0};
     struct vc4_emu *e = vc4_emu_create(&opt);
     if (!e)
         return;
+    e->v3d.par_min = 1; /* (with two threads: every gathered run split, however short) */
     vc4_emu_mem_write(e, CODE_A, s->code[0], s->len[0]);
     vc4_emu_mem_write(e, CODE_B, s->code[1], s->len[1]);
     for (uint32_t i = 0; i < 0x4000; i += 4) { /* TMU source data: small floats */
@@ -205,6 +215,11 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
         vc4_emu_reg_write(e, VC4_V3D_SRQPC, b ? CODE_B : CODE_A);
     }
     o->st[0] = vc4_emu_run(e, s->budget);
+    struct vc4_emu_jit_stats js0;
+    vc4_emu_jit_stats(e, &js0);
+    o->helper_first = js0.helper;
+    if (pause_ms)
+        nanosleep(&(struct timespec){.tv_sec = pause_ms / 1000, .tv_nsec = (long)(pause_ms % 1000) * 1000000}, NULL);
     o->st[1] = vc4_emu_run(e, 1000000);
     struct vc4_v3d *v = &e->v3d;
     memcpy(o->q, v->qpu, sizeof o->q);
@@ -301,8 +316,10 @@ static void test_sleep_matches_cycle_by_cycle(void)
         run(&s, true, &stepped);
         if (!same(&sleeping, &stepped, seed))
             differ++;
-        if (seed % 4 == 0) { /* (every fourth: each block is a compiler run) */
+        if (seed % 4 == 0) { /* (every fourth: each block is a compiler run; every eighth on two host threads) */
+            host_threads = seed % 8 == 0 ? 2 : 1;
             run_with(&s, false, true, &compiled);
+            host_threads = 0;
             jit_differ += !same(&compiled, &stepped, 1000 + seed);
             jit_instructions += compiled.jit.instructions;
         }
@@ -359,15 +376,10 @@ static void test_contended_mutex_dma(void)
     CHECK(sleeping.stats.stall_cycles > sleeping.stats.cycles * 6); /* over half the QPU cycles wait */
 }
 
-/* Twelve QPUs running ALU stretches in loops of different lengths, then a
- * TMU read and the mutex around a VDW store (the results, in memory),
- * with compiled blocks run on all of them at once (qpu.c run_blocks),
- * stopped by budgets anywhere: the reference's outcome, and most of the
- * ALU work ran compiled. */
-static void test_blocks_on_twelve_qpus(void)
+/* Twelve QPUs, each running a loop of ALU work `iters` + its number times,
+ * then a TMU read and the mutex around a VDW store. */
+static void twelve_setup(struct setup *s, unsigned iters)
 {
-    static struct setup s;
-    static struct outcome compiled, stepped;
     static struct text t;
     t.n = 0;
     put(&t, "%s"
@@ -380,13 +392,25 @@ static void test_blocks_on_twelve_qpus(void)
             "mov -, mutex\nmov vw_setup, rb0\nmov vpm, r3\nmov vw_setup, rb1\nmov vw_addr, ra2\nmov -, vw_wait\n"
             "mov mutex, 0\n"
             "nop; thrend\nnop\nnop\n", PROLOGUE);
-    CHECK(assemble(&t, CODE_A, s.code[0], &s.len[0]));
-    CHECK(assemble(&t, CODE_B, s.code[1], &s.len[1]));
-    s.qpus = 12;
-    s.programs = 12;
-    s.one_code = true;
+    CHECK(assemble(&t, CODE_A, s->code[0], &s->len[0]));
+    CHECK(assemble(&t, CODE_B, s->code[1], &s->len[1]));
+    s->qpus = 12;
+    s->programs = 12;
+    s->one_code = true;
     for (unsigned p = 0; p < 16; p++)
-        s.iters[p] = 10 + p;
+        s->iters[p] = iters + p;
+}
+
+/* Twelve QPUs running ALU stretches in loops of different lengths, then a
+ * TMU read and the mutex around a VDW store (the results, in memory),
+ * with compiled blocks run on all of them at once (qpu.c run_blocks),
+ * stopped by budgets anywhere: the reference's outcome, and most of the
+ * ALU work ran compiled. */
+static void test_blocks_on_twelve_qpus(void)
+{
+    static struct setup s;
+    static struct outcome compiled, stepped;
+    twelve_setup(&s, 10);
     unsigned differ = 0;
     for (uint64_t budget = 5; budget < 40000; budget = budget * 3 + 11) {
         s.budget = budget;
@@ -396,6 +420,22 @@ static void test_blocks_on_twelve_qpus(void)
     }
     CHECK_EQ_INT(differ, 0);
     CHECK(compiled.st[1] == VC4_OK);
+    /* the same on two host threads (par.h): the reference's outcome, part
+     * of the compiled runs made on the helper */
+    static struct outcome two;
+    unsigned differ2 = 0;
+    uint64_t helper = 0;
+    host_threads = 2;
+    for (uint64_t budget = 5; budget < 40000; budget = budget * 3 + 11) {
+        s.budget = budget;
+        run_with(&s, false, true, &two);
+        run(&s, true, &stepped);
+        differ2 += !same(&two, &stepped, 100000 + (unsigned)budget);
+        helper += two.jit.helper;
+    }
+    host_threads = 0;
+    CHECK_EQ_INT(differ2, 0);
+    printf("twelve QPUs on two host threads: %llu instructions ran on the helper\n", (unsigned long long)helper);
     printf("twelve QPUs: %llu of %llu instructions ran compiled (%llu blocks compiled, %llu loaded, %llu runs)\n",
            (unsigned long long)compiled.jit.instructions, (unsigned long long)compiled.stats.instructions,
            (unsigned long long)compiled.jit.compiled, (unsigned long long)compiled.jit.loaded,
@@ -407,6 +447,33 @@ static void test_blocks_on_twelve_qpus(void)
      * scheduler, which steps every QPU every cycle and so never runs blocks
      * on several QPUs at once) */
     CHECK(compiled.jit.instructions * 4 > compiled.stats.instructions);
+    CHECK(helper > 1000);
+#endif
+}
+
+/* The helper asleep (more than its 2 ms without a job) is woken by the
+ * next gathered run, which stays on the emulator's thread, and takes the
+ * ones after it (a wake that did not take left every later run on one
+ * thread, and made each of them a futex call). */
+static void test_helper_wakes(void)
+{
+    static struct setup s;
+    static struct outcome two, stepped;
+    twelve_setup(&s, 200);
+    s.budget = 2000; /* (of about 5000 cycles) */
+    host_threads = 2;
+    pause_ms = 20;
+    run_with(&s, false, true, &two);
+    pause_ms = 0;
+    host_threads = 0;
+    run(&s, true, &stepped);
+    CHECK(same(&two, &stepped, 0));
+    CHECK(two.st[0] == VC4_ERR_TIMEOUT && two.st[1] == VC4_OK);
+    printf("helper: %llu instructions before the pause, %llu after\n", (unsigned long long)two.helper_first,
+           (unsigned long long)(two.jit.helper - two.helper_first));
+#ifndef VC4KIT_CYCLE_BY_CYCLE
+    CHECK(two.helper_first > 1000);
+    CHECK(two.jit.helper - two.helper_first > 1000);
 #endif
 }
 
@@ -433,4 +500,4 @@ static void test_deadlock_jumps_to_budget(void)
 }
 
 TEST_LIST(test_sleep_matches_cycle_by_cycle, test_contended_mutex_dma, test_blocks_on_twelve_qpus,
-          test_deadlock_jumps_to_budget)
+          test_helper_wakes, test_deadlock_jumps_to_budget)

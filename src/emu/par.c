@@ -1,0 +1,204 @@
+/*
+ * par.c - the second host core for gathered runs of compiled blocks
+ * (par.h says what may run there and why the results cannot depend on it).
+ *
+ * One job at a time: the emulator's thread fills in the items and the
+ * range the helper takes, publishes the job by bumping `seq` (release),
+ * runs its own items, and spins until `done` reaches the job (acquire):
+ * the helper's writes to its QPUs are then visible.  The helper spins for
+ * the next job a while (gathered runs of a loop come microseconds apart),
+ * then sleeps; `sleeping` (sequentially consistent, against `seq`) tells
+ * the poster to wake it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "emu/par.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu/qpu_alu.h"
+
+/* The helper waits for the next job spinning this long, then sleeps: the
+ * gathered runs of a program come microseconds apart, but waking a
+ * sleeping thread took about a millisecond on the 2-core virtual machine
+ * this was measured on (bench_qpu: 150-460 voluntary context switches made
+ * a 0.07 s run 0.25 s when the helper slept after 10 microseconds). */
+#define IDLE_BEFORE_SLEEP 0.002
+#define SPINS_BEFORE_YIELD 2000u
+
+struct vc4_par {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pid_t pid;               /* the process that started the helper */
+    bool forked;             /* ... is not this one: no helper here */
+    atomic_int usable;       /* 0 starting, 1 ready, -1 its floating-point environment refused */
+    atomic_uint seq, done;   /* jobs posted, jobs finished */
+    atomic_bool sleeping, stop;
+    bool wake;               /* (under mu) wake up, with no job: spin for the next */
+    unsigned posted;         /* (the emulator's thread's copy of seq) */
+    /* the job: items [from, to) */
+    struct vc4_par_item *items;
+    unsigned from, to;
+};
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void run_items(struct vc4_par_item *it, unsigned from, unsigned to)
+{
+    for (unsigned i = from; i < to; i++)
+        it[i].w = it[i].run(it[i].q, it[i].from, it[i].to, &it[i].taken, NULL);
+}
+
+static void *helper(void *arg)
+{
+    struct vc4_par *p = arg;
+    /* (the host kernels' environment, as vc4_v3d_fp_enter sets it on the
+     * emulator's thread for each run; kept for the thread's life) */
+    struct vc4_alu_fpenv env;
+    int usable = vc4_alu_fp_enter(&env) ? 1 : -1;
+    pthread_mutex_lock(&p->mu); /* (vc4_par_create waits for this) */
+    atomic_store(&p->usable, usable);
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    unsigned seen = 0;
+    for (;;) {
+        unsigned s, spins = 0;
+        double idle_from = 0;
+        while ((s = atomic_load_explicit(&p->seq, memory_order_acquire)) == seen) {
+            if (atomic_load_explicit(&p->stop, memory_order_relaxed))
+                return NULL;
+            relax();
+            if (++spins % 256u != 0)
+                continue;
+            double t = seconds();
+            if (idle_from == 0)
+                idle_from = t;
+            if (t - idle_from < IDLE_BEFORE_SLEEP)
+                continue;
+            pthread_mutex_lock(&p->mu);
+            atomic_store(&p->sleeping, true);
+            while (atomic_load(&p->seq) == seen && !atomic_load(&p->stop) && !p->wake)
+                pthread_cond_wait(&p->cv, &p->mu);
+            p->wake = false;
+            atomic_store(&p->sleeping, false);
+            pthread_mutex_unlock(&p->mu);
+            idle_from = 0;
+        }
+        seen = s;
+        run_items(p->items, p->from, p->to);
+        atomic_store_explicit(&p->done, s, memory_order_release);
+    }
+}
+
+struct vc4_par *vc4_par_create(const struct vc4_allocator *alloc)
+{
+    struct vc4_par *p = vc4_calloc(alloc, 1, sizeof *p);
+    if (!p)
+        return NULL;
+    atomic_init(&p->usable, 0);
+    atomic_init(&p->seq, 0);
+    atomic_init(&p->done, 0);
+    atomic_init(&p->sleeping, false);
+    atomic_init(&p->stop, false);
+    p->pid = getpid();
+    if (pthread_mutex_init(&p->mu, NULL) != 0) {
+        vc4_free(alloc, p);
+        return NULL;
+    }
+    if (pthread_cond_init(&p->cv, NULL) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        vc4_free(alloc, p);
+        return NULL;
+    }
+    if (pthread_create(&p->thread, NULL, helper, p) != 0) {
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+        vc4_free(alloc, p);
+        return NULL;
+    }
+    /* ready before the first run (else, on a busy host, a short run could
+     * end before the helper is scheduled at all) */
+    pthread_mutex_lock(&p->mu);
+    while (atomic_load(&p->usable) == 0)
+        pthread_cond_wait(&p->cv, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    return p;
+}
+
+void vc4_par_destroy(struct vc4_par *p, const struct vc4_allocator *alloc)
+{
+    if (!p)
+        return;
+    if (!p->forked && p->pid == getpid()) {
+        pthread_mutex_lock(&p->mu);
+        atomic_store(&p->stop, true);
+        pthread_cond_signal(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->thread, NULL);
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+    }
+    /* (in a forked child the thread does not exist: its mutex and
+     * condition variable are left as they are) */
+    vc4_free(alloc, p);
+}
+
+void vc4_par_check_fork(struct vc4_par *p)
+{
+    if (p && !p->forked && p->pid != getpid())
+        p->forked = true;
+}
+
+bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsigned split)
+{
+    if (p->forked || atomic_load_explicit(&p->usable, memory_order_acquire) != 1 || split >= n)
+        return false;
+    if (atomic_load(&p->sleeping)) {
+        /* (waking it takes longer than the runs: they stay here, and it is
+         * awake for the next ones) */
+        pthread_mutex_lock(&p->mu);
+        p->wake = true;
+        pthread_cond_signal(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        return false;
+    }
+    p->items = items;
+    p->from = split;
+    p->to = n;
+    unsigned s = ++p->posted;
+    atomic_store(&p->seq, s); /* (sequentially consistent: against `sleeping`) */
+    if (atomic_load(&p->sleeping)) { /* (it fell asleep just now) */
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_signal(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    run_items(items, 0, split);
+    /* (the helper is seldom behind for long; when the host is busy and it
+     * is not running, give it the core) */
+    for (unsigned spins = 0; atomic_load_explicit(&p->done, memory_order_acquire) != s; spins++) {
+        if (spins < SPINS_BEFORE_YIELD)
+            relax();
+        else
+            sched_yield();
+    }
+    return true;
+}

@@ -1,0 +1,64 @@
+/*
+ * par.h - the second host core for QPU programs (internal).
+ *
+ * When several QPUs run compiled blocks side by side (qpu.c run_blocks),
+ * each runs the same number of instructions from code that touches only
+ * its own QPU's registers and flags: no memory, no unit, no semaphore, no
+ * instruction-cache entry (jit.h vc4_jit_span_pure).  Nothing one such run
+ * does can be seen by another, so they may run at the same time, on two
+ * host threads, and give the same bits as one after the other.  The end of
+ * the gathered run is the synchronisation point: everything after it (the
+ * PCs, the clocks, the counts, the heads) is done on the emulator's thread,
+ * in QPU order, as before.  Whether a run went to the helper changes no
+ * result, count or diagnostic (test_qpu_sleep runs both ways).
+ *
+ * The helper is a thread of the emulator's own, started with it when
+ * vc4_emu_options.host_threads asks for two, in the host's default
+ * floating-point environment (the host kernels' condition, as on the
+ * emulator's thread: vc4_alu_fp_enter).  Between runs it spins for up to
+ * 2 ms, then sleeps on a condition variable; a run that finds it asleep
+ * stays on the emulator's thread and wakes it for the next.  A process that forks keeps it in
+ * the parent; the child runs everything on its own thread.
+ */
+#ifndef VC4_EMU_PAR_H
+#define VC4_EMU_PAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "emu/jit.h"
+
+/* One QPU's part of a gathered run: block run from .. to - 1 on q. */
+struct vc4_par_item {
+    vc4_jit_fn *run;
+    unsigned char *q;
+    unsigned from, to;
+    unsigned taken; /* out: the block's branch went */
+    uint64_t w;     /* out: the registers the last instruction wrote */
+};
+
+struct vc4_par;
+
+/* NULL when the thread cannot be started (then everything runs on the
+ * caller's thread). */
+struct vc4_par *vc4_par_create(const struct vc4_allocator *alloc);
+void vc4_par_destroy(struct vc4_par *p, const struct vc4_allocator *alloc);
+
+/* At the start of each emulator run: after a fork the child's helper is
+ * gone, and the runs stay on the caller's thread. */
+void vc4_par_check_fork(struct vc4_par *p);
+
+/* Runs items[0 .. n): those from split on on the helper, the others here,
+ * and returns when all have run.  False, with nothing run, when the helper
+ * cannot take them (not ready, gone after a fork, or its floating-point
+ * environment refused the host kernels): the caller runs them itself. */
+bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsigned split);
+
+/* The helper's share, in instructions, below which a gathered run stays on
+ * one thread: bench_qpu's 12-QPU loops (docs/emulator.md "Two host cores")
+ * ran no faster on two threads with 21-instruction blocks (126 on the
+ * helper), 1.2x with 29 (174), 1.2-1.5x with 61 (366). */
+#define VC4_PAR_MIN_HELPER_INSTRUCTIONS 128u
+
+#endif
