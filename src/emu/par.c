@@ -27,7 +27,7 @@
  * sleeping thread took about a millisecond on the 2-core virtual machine
  * this was measured on (bench_qpu: 150-460 voluntary context switches made
  * a 0.07 s run 0.25 s when the helper slept after 10 microseconds). */
-#define IDLE_BEFORE_SLEEP 0.002
+#define IDLE_BEFORE_SLEEP_US 2000u
 #define SPINS_BEFORE_YIELD 2000u
 
 struct vc4_par {
@@ -39,6 +39,7 @@ struct vc4_par {
     atomic_int usable;       /* 0 starting, 1 ready, -1 its floating-point environment refused */
     atomic_uint seq, done;   /* jobs posted, jobs finished */
     atomic_bool sleeping, stop;
+    atomic_uint idle_us;     /* spinning this long without a job, it sleeps */
     bool wake;               /* (under mu) wake up, with no job: spin for the next */
     unsigned posted;         /* (the emulator's thread's copy of seq) */
     /* the job: items [from, to) */
@@ -92,7 +93,7 @@ static void *helper(void *arg)
             double t = seconds();
             if (idle_from == 0)
                 idle_from = t;
-            if (t - idle_from < IDLE_BEFORE_SLEEP)
+            if (t - idle_from < 1e-6 * atomic_load_explicit(&p->idle_us, memory_order_relaxed))
                 continue;
             pthread_mutex_lock(&p->mu);
             atomic_store(&p->sleeping, true);
@@ -119,6 +120,7 @@ struct vc4_par *vc4_par_create(const struct vc4_allocator *alloc)
     atomic_init(&p->done, 0);
     atomic_init(&p->sleeping, false);
     atomic_init(&p->stop, false);
+    atomic_init(&p->idle_us, IDLE_BEFORE_SLEEP_US);
     p->pid = getpid();
     if (pthread_mutex_init(&p->mu, NULL) != 0) {
         vc4_free(alloc, p);
@@ -160,6 +162,11 @@ void vc4_par_destroy(struct vc4_par *p, const struct vc4_allocator *alloc)
     /* (in a forked child the thread does not exist: its mutex and
      * condition variable are left as they are) */
     vc4_free(alloc, p);
+}
+
+void vc4_par_set_idle(struct vc4_par *p, unsigned us)
+{
+    atomic_store(&p->idle_us, us);
 }
 
 void vc4_par_check_fork(struct vc4_par *p)
