@@ -201,8 +201,11 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
     if (!e)
         return;
     e->v3d.par_min = 1; /* (with two threads: every gathered run split, however short) */
-    if (e->v3d.par && pause_ms) /* (awake through any gap between runs, even in a sanitizer build) */
-        vc4_par_set_idle(e->v3d.par, 1000 * pause_ms / 4);
+    /* (the helper awake through any gap between gathered runs, however slow
+     * the build or busy the host, so that every one of them goes to it; for
+     * test_helper_wakes, asleep during its pause) */
+    if (e->v3d.par)
+        vc4_par_set_idle(e->v3d.par, pause_ms ? 1000 * pause_ms / 4 : 1000000);
     vc4_emu_mem_write(e, CODE_A, s->code[0], s->len[0]);
     vc4_emu_mem_write(e, CODE_B, s->code[1], s->len[1]);
     for (uint32_t i = 0; i < 0x4000; i += 4) { /* TMU source data: small floats */
