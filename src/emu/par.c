@@ -167,6 +167,14 @@ void vc4_par_destroy(struct vc4_par *p, const struct vc4_allocator *alloc)
 void vc4_par_set_idle(struct vc4_par *p, unsigned us)
 {
     atomic_store(&p->idle_us, us);
+    if (p->forked)
+        return;
+    pthread_mutex_lock(&p->mu); /* (asleep already: awake again, under the new limit) */
+    if (atomic_load(&p->sleeping)) {
+        p->wake = true;
+        pthread_cond_signal(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
 }
 
 void vc4_par_check_fork(struct vc4_par *p)

@@ -46,7 +46,7 @@ struct vc4_par *vc4_par_create(const struct vc4_allocator *alloc);
 void vc4_par_destroy(struct vc4_par *p, const struct vc4_allocator *alloc);
 
 /* How long the helper spins without a job before it sleeps (default
- * 2000 us; tests on slow builds lengthen it). */
+ * 2000 us; tests lengthen it); wakes it if it sleeps. */
 void vc4_par_set_idle(struct vc4_par *p, unsigned us);
 
 /* At the start of each emulator run: after a fork the child's helper is
