@@ -189,10 +189,13 @@ bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsi
         return false;
     if (atomic_load(&p->sleeping)) {
         /* (waking it takes longer than the runs: they stay here, and it is
-         * awake for the next ones) */
+         * awake for the next ones; one signal, not one per run while it
+         * wakes) */
         pthread_mutex_lock(&p->mu);
-        p->wake = true;
-        pthread_cond_signal(&p->cv);
+        if (!p->wake) {
+            p->wake = true;
+            pthread_cond_signal(&p->cv);
+        }
         pthread_mutex_unlock(&p->mu);
         return false;
     }
