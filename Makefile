@@ -41,7 +41,9 @@ asan:
 	@echo "   5 minutes on 2 cores), then every test under it (about 5 to 10 minutes: sanitizers are slow)"
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DVC4KIT_SANITIZE=ON -DVC4KIT_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
 check: check-intro test asan gl-check
 	@echo "== check: done: every test passed in the optimised and the ASan+UBSan builds"
