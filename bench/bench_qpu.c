@@ -8,7 +8,8 @@
  * instruction-counting tools (valgrind --tool=callgrind, perf stat) whose
  * host instruction count divided by the printed QPU instruction count is
  * the per-instruction cost, free of the machine's load.  CASE (alu1,
- * alu12, io1, io12) runs that case only, ENGINE (interp, jit, jit2) on that
+ * alu12, alu12u, alu12t, alu12d: the 12-QPU loop unrolled 7, 3 and 2
+ * times, io1, io12) runs that case only, ENGINE (interp, jit, jit2) on that
  * engine only.  jit2 is the compiled blocks with a second host thread
  * (vc4_emu_options.host_threads = 2): its figure is per wall-clock second,
  * beside the one-thread jit's wall-clock time (CPU time would count the
@@ -37,22 +38,18 @@
 
 static uint64_t enc(struct vc4_qpu_instr in) { return vc4_qpu_encode(&in); }
 
-/* CPU time of this process: the figure is per host core, and does not
- * depend (much) on what else the machine runs. */
-static double now(void)
+/* Seconds on a clock: CPU time of this process (the figure is per host
+ * core, and does not depend much on what else the machine runs), or the
+ * wall clock (for two host threads). */
+static double seconds_on(clockid_t id)
 {
     struct timespec ts;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    if (clock_gettime(id, &ts) != 0)
         return (double)clock() / CLOCKS_PER_SEC;
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static double now(void) { return seconds_on(CLOCK_PROCESS_CPUTIME_ID); }
+static double wall(void) { return seconds_on(CLOCK_MONOTONIC); }
 
 /* A loop: body, then a counter decrement (sf) and a branch back with 3 slots. */
 static size_t build(uint64_t *w, const uint64_t *body, size_t nbody, uint32_t iters)

@@ -415,7 +415,8 @@ static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct v
     vc4_buf_printf(t, "    }\n");
 }
 
-static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *const *es, unsigned n)
+/* The block's C; io: it holds an I/O instruction (its runs may stop early). */
+static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *const *es, unsigned n, bool io)
 {
     vc4_buf_append(t, vc4_jit_prelude_text, vc4_jit_prelude_len); /* (copied: no formatting pass over 50 KB) */
     vc4_buf_append(t, "\n", 1);
@@ -445,9 +446,6 @@ static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *c
         put_instr(t, avx512, i, es[i]);
         vc4_buf_printf(t, "    if (to == %u)\n        break;\n", i + 1);
     }
-    bool io = false;
-    for (unsigned i = 0; i < n; i++)
-        io |= block_io(&es[i]->xi);
     vc4_buf_printf(t, "    default:\n        break;\n    }\n%s    q[%u] = (unsigned char)acc;\n    return w;\n}\n",
         io ? "out:\n" : "", QOFF(prev_acc));
 }
@@ -862,7 +860,10 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
     j->budget--;
     struct vc4_buf t;
     vc4_buf_init(&t, v->alloc);
-    put_block(&t, j->avx512, es, n);
+    uint64_t io = 0; /* (bit i: instruction i is I/O) */
+    for (unsigned i = 0; i < n; i++)
+        io |= (uint64_t)block_io(&es[i]->xi) << i;
+    put_block(&t, j->avx512, es, n, io != 0);
     struct vc4_jit_block *b = t.failed ? NULL : vc4_calloc(v->alloc, 1, sizeof *b);
     if (!b) {
         vc4_buf_free(&t);
@@ -879,9 +880,8 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
             b->br_rel = es[i]->in.rel;
             b->br_imm = es[i]->in.imm;
         }
-        if (block_io(&es[i]->xi))
-            b->io |= UINT64_C(1) << i;
     }
+    b->io = io;
     struct jit_job *job = make_job(v, j, b, &t);
     if (!job)
         return NULL;

@@ -183,13 +183,18 @@ struct setup {
     bool one_code; /* every program runs CODE_A (no cache slots shared with CODE_B) */
 };
 
-/* jit: with compiled blocks (src/emu/jit.c), each compiled the first time
- * its head is reached; they run on several QPUs at once (qpu.c run_blocks). */
 /* host threads for the compiled runs (vc4_emu_options.host_threads; 0: the build's default) */
 static unsigned host_threads;
 /* a pause between the two runs (test_helper_wakes) */
 static unsigned pause_ms;
 
+static void sleep_ms(unsigned ms)
+{
+    nanosleep(&(struct timespec){.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000}, NULL);
+}
+
+/* jit: with compiled blocks (src/emu/jit.c), each compiled the first time
+ * its head is reached; they run on several QPUs at once (qpu.c run_blocks). */
 static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struct outcome *o)
 {
     memset(o, 0, sizeof *o);
@@ -225,7 +230,7 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
          * so that the helper gets the other core even on a busy host) */
         for (unsigned i = 0; i < 4; i++) {
             o->st[0] = vc4_emu_run(e, s->budget / 4);
-            nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+            sleep_ms(1);
         }
     } else {
         o->st[0] = vc4_emu_run(e, s->budget);
@@ -236,11 +241,11 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
     if (pause_ms) {
         /* the pause, then the rest in slices of 500 cycles 1 ms apart (a
          * woken helper gets the other core in time, even on a busy host) */
-        nanosleep(&(struct timespec){.tv_sec = pause_ms / 1000, .tv_nsec = (long)(pause_ms % 1000) * 1000000}, NULL);
+        sleep_ms(pause_ms);
         unsigned slices = 0;
         do {
             o->st[1] = vc4_emu_run(e, 500);
-            nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+            sleep_ms(1);
         } while (o->st[1] == VC4_ERR_TIMEOUT && ++slices < 10000);
     } else {
         o->st[1] = vc4_emu_run(e, 1000000);
