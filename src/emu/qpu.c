@@ -2161,9 +2161,11 @@ static uint64_t run_alone(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uin
     unsigned k = (unsigned)__builtin_ctz(z->awake);
     uint32_t alone = z->awake;
     struct vc4_qpu *q = z->qs[k];
-    uint64_t lim = z->next_wake < max_cycles ? z->next_wake : max_cycles;
+    uint64_t lim;
     catch_up(v, z, k, c);
-    while (c < lim && z->awake == alone && !*end) {
+    /* (the first timed wake read again each cycle: a QPU that a step woke
+     * may have gone back to sleep in it, with a wake of its own) */
+    while (c < (lim = z->next_wake < max_cycles ? z->next_wake : max_cycles) && z->awake == alone && !*end) {
         if (q->stall_until > q->time) {
             c += skip_stall(v, q, lim - c);
             continue;

@@ -181,6 +181,9 @@ struct setup {
     unsigned qpus, programs, iters[16];
     uint64_t budget;
     bool one_code; /* every program runs CODE_A (no cache slots shared with CODE_B) */
+    bool custom;   /* program p runs code[code_of[p]] with uniforms unif[p] */
+    uint8_t code_of[16];
+    uint32_t unif[16][5];
 };
 
 /* host threads for the compiled runs (vc4_emu_options.host_threads; 0: the build's default) */
@@ -218,9 +221,11 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
         vc4_emu_mem_write(e, DATA + i, &f, 4);
     }
     for (unsigned p = 0; p < s->programs; p++) {
-        bool b = p % 3 == 2 && !s->one_code;
+        bool b = s->custom ? s->code_of[p] == 1 : p % 3 == 2 && !s->one_code;
         uint32_t u[5] = {DATA + 64 * (p % 5), DATA + 0x8000 + 64 * p, s->iters[p], p % 8,
                          b ? CODE_A : CODE_B};
+        if (s->custom)
+            memcpy(u, s->unif[p], sizeof u);
         vc4_emu_mem_write(e, UNIFS + 32 * p, u, sizeof u);
         vc4_emu_reg_write(e, VC4_V3D_SRQUA, UNIFS + 32 * p);
         vc4_emu_reg_write(e, VC4_V3D_SRQPC, b ? CODE_B : CODE_A);
@@ -510,6 +515,62 @@ static void test_helper_wakes(void)
 #endif
 }
 
+/*
+ * Regression (qpu.c run_alone): a QPU that a lone QPU's step wakes, and
+ * that goes back to sleep in the same cycle with a timed wake, is woken
+ * on time.  QPU 1 makes a TMU lookup and blocks on a semaphore nobody
+ * releases; QPU 0, alone awake, stores `nop; ldtmu0` over that acquire
+ * with a VDW store (not waited for), which wakes QPU 1 (its fetch decodes
+ * the new word) in the same cycle; its ldtmu stalls until the data is
+ * there and it sleeps again, until a cycle in the middle of QPU 0's ALU
+ * run.  run_alone kept the first timed wake it had read on entry (none),
+ * so QPU 0 ran on alone past that cycle and QPU 1 woke only when QPU 0
+ * ended: 81 cycles and 64 stall cycles where the reference has 78 and 19.
+ */
+static void test_woken_sleeper_wakes_on_time(void)
+{
+    static struct setup s;
+    static struct outcome sleeping, stepped;
+    static struct text t;
+    memset(&s, 0, sizeof s);
+    /* QPU 1's code: the acquire is its instruction 12 */
+    t.n = 0;
+    put(&t, "mov r0, unif\n.rep i, 10\nnop\n.endr\nmov t0s, r0\nsacq -, 0\nmov r1, r4\nnop; thrend\nnop\nnop\n");
+    CHECK(assemble(&t, CODE_B, s.code[1], &s.len[1]));
+    /* QPU 0's code: its first four instructions share cache slots with
+     * QPU 1's first four (CODE_B is CODE_A plus the cache's size), the
+     * rest none that QPU 1 runs */
+    t.n = 0;
+    put(&t, ".include \"vc4.qinc\"\nbrr -, r:main\nnop\nnop\nnop\n.rep i, 64\nnop\n.endr\n:main\n"
+            "mov r0, unif\nmov r1, unif\nmov r2, unif\nmov.setf -, elem_num\nmov.ifnz r0, r1\n"
+            "ldi r3, vpm_setup(1, 1, h32(0))\nmov vw_setup, r3\nmov vpm, r0\n"
+            "ldi r3, vdw_setup_0(1, 2, dma_h32(0, 0))\nmov vw_setup, r3\nmov vw_addr, r2\n"
+            ".rep i, 60\nfadd r3, r3, r0\n.endr\nnop; thrend\nnop\nnop\n");
+    CHECK(assemble(&t, CODE_A, s.code[0], &s.len[0]));
+    /* the word stored: `nop; ldtmu0` (element 0 the low half, 1 the high) */
+    uint8_t w[8];
+    size_t wn = 0;
+    t.n = 0;
+    put(&t, "nop; ldtmu0\n");
+    CHECK(assemble(&t, 0, w, &wn) && wn == 8);
+    s.custom = true;
+    s.qpus = 2;
+    s.programs = 2;
+    s.code_of[0] = 0;
+    s.code_of[1] = 1;
+    s.unif[0][0] = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+    s.unif[0][1] = (uint32_t)w[4] | (uint32_t)w[5] << 8 | (uint32_t)w[6] << 16 | (uint32_t)w[7] << 24;
+    s.unif[0][2] = CODE_B + 12 * 8;
+    s.unif[1][0] = DATA;
+    s.budget = 100000;
+    run(&s, false, &sleeping);
+    run(&s, true, &stepped);
+    CHECK(same(&sleeping, &stepped, 0));
+    CHECK(stepped.st[0] == VC4_OK); /* (both ended: QPU 1 got past the acquire) */
+    CHECK(stepped.q[1].state == VC4_EMU_QPU_IDLE);
+    CHECK(stepped.stats.stall_cycles > 12);
+}
+
 /* Every QPU waits on a semaphore nobody releases: the budget ends the run
  * at once (one jump), with the reference's counts and timeout report. */
 static void test_deadlock_jumps_to_budget(void)
@@ -533,4 +594,4 @@ static void test_deadlock_jumps_to_budget(void)
 }
 
 TEST_LIST(test_sleep_matches_cycle_by_cycle, test_contended_mutex_dma, test_blocks_on_twelve_qpus,
-          test_helper_wakes, test_deadlock_jumps_to_budget)
+          test_helper_wakes, test_woken_sleeper_wakes_on_time, test_deadlock_jumps_to_budget)
