@@ -1551,7 +1551,6 @@ static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
         case VC4_XI_FAST_LDTMU:
             if (!ldtmu_fast(v, q, xi, q->time, &q->prev_w))
                 return step_general(v, q, e);
-            q->jit_head = true; /* (as after any general-path instruction) */
             break;
         case VC4_XI_FAST_TMU_S:
         case VC4_XI_FAST_VPM_W:
@@ -1559,7 +1558,6 @@ static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
             if (!io_write_fast(v, q, xi, q->time))
                 return step_general(v, q, e);
             q->prev_w = 0;
-            q->jit_head = true;
             break;
         case VC4_XI_FAST_BRANCH:
             if (q->br_left > 1)
@@ -1708,7 +1706,6 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
                     if (io.stalled) { /* as the interpreted ldtmu's stall below */
                         cut = left;
                         left = 0;
-                        q->jit_head = true;
                     }
                     break;
                 }
@@ -1741,13 +1738,11 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             uint64_t now = q->time + (budget - left) + 1; /* (this instruction's cycle) */
             if (!ldtmu_fast(v, q, xi, now, &prev_w))
                 goto done;
-            head = jit != NULL;
             if (q->stall_until > now) {
                 /* the next instruction waits: this one is the last (the
                  * budget cut to it, and no test per instruction) */
                 cut = left - 1;
                 left = 1;
-                q->jit_head = head; /* (the next one is a head: step() sees it) */
             }
             break;
         }
@@ -1757,7 +1752,6 @@ QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             if (!io_write_fast(v, q, xi, q->time + (budget - left) + 1))
                 goto done;
             prev_w = 0;
-            head = jit != NULL;
             break;
         case VC4_XI_FAST_BRANCH:
             if (q->br_left > 1)
