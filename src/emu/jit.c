@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/hostsync.h"
 #include "emu/qpu.h"
 #include "emu/v3d.h"
 
@@ -102,12 +103,7 @@ struct vc4_jit *vc4_jit_create(const struct vc4_emu_options *o, const struct vc4
     struct vc4_jit *j = vc4_calloc(alloc, 1, sizeof *j);
     if (!j)
         return NULL;
-    if (pthread_mutex_init(&j->mu, NULL) != 0) {
-        vc4_free(alloc, j);
-        return NULL;
-    }
-    if (pthread_cond_init(&j->cv, NULL) != 0) {
-        pthread_mutex_destroy(&j->mu);
+    if (!vc4_sync_init(&j->mu, &j->cv)) {
         vc4_free(alloc, j);
         return NULL;
     }
@@ -168,8 +164,7 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
     }
     drop_jobs(alloc, j->pending);
     drop_jobs(alloc, j->done);
-    pthread_mutex_destroy(&j->mu);
-    pthread_cond_destroy(&j->cv);
+    vc4_sync_fini(&j->mu, &j->cv);
     for (unsigned i = 0; i < VC4_JIT_BUCKETS; i++) {
         struct vc4_jit_block *b = j->bucket[i];
         while (b) {
@@ -480,13 +475,6 @@ static bool ensure_dir(struct vc4_jit *j, const struct vc4_allocator *alloc)
     return true;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The host program's environment without its preloads (vc4kit exec's
  * and Mesa's drm-shim must not be loaded into the compiler), NULL-ended,
  * or NULL. */
@@ -606,9 +594,9 @@ static void build_job(const char *cc, const char *march, struct jit_job *job)
             job->fail = "cannot write the block's source", job->fail_path = job->c;
             return;
         }
-        double t0 = now_seconds();
+        double t0 = vc4_monotonic_seconds();
         ok = run_compiler(cc, march, job->envp, job->c, job->tmp, job->log);
-        job->seconds = now_seconds() - t0;
+        job->seconds = vc4_monotonic_seconds() - t0;
         unlink(job->c);
         if (!ok) {
             unlink(job->tmp);

@@ -17,9 +17,9 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/hostsync.h"
 #include "emu/qpu_alu.h"
 
 /* The helper waits for the next job spinning this long, then sleeps: the
@@ -56,17 +56,16 @@ static inline void relax(void)
 #endif
 }
 
-static double seconds(void)
+/* Wakes the helper if it sleeps (once: a wake already asked for is not
+ * signalled again while it wakes). */
+static void wake_helper(struct vc4_par *p)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void run_items(struct vc4_par_item *it, unsigned from, unsigned to)
-{
-    for (unsigned i = from; i < to; i++)
-        it[i].w = it[i].run(it[i].q, it[i].from, it[i].to, &it[i].taken, NULL);
+    pthread_mutex_lock(&p->mu);
+    if (atomic_load(&p->sleeping) && !p->wake) {
+        p->wake = true;
+        pthread_cond_signal(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
 }
 
 static void *helper(void *arg)
@@ -90,7 +89,7 @@ static void *helper(void *arg)
             relax();
             if (++spins % 256u != 0)
                 continue;
-            double t = seconds();
+            double t = vc4_monotonic_seconds();
             if (idle_from == 0)
                 idle_from = t;
             if (t - idle_from < 1e-6 * atomic_load_explicit(&p->idle_us, memory_order_relaxed))
@@ -105,7 +104,7 @@ static void *helper(void *arg)
             idle_from = 0;
         }
         seen = s;
-        run_items(p->items, p->from, p->to);
+        vc4_par_run_items(p->items, p->from, p->to);
         atomic_store_explicit(&p->done, s, memory_order_release);
     }
 }
@@ -122,18 +121,12 @@ struct vc4_par *vc4_par_create(const struct vc4_allocator *alloc)
     atomic_init(&p->stop, false);
     atomic_init(&p->idle_us, IDLE_BEFORE_SLEEP_US);
     p->pid = getpid();
-    if (pthread_mutex_init(&p->mu, NULL) != 0) {
-        vc4_free(alloc, p);
-        return NULL;
-    }
-    if (pthread_cond_init(&p->cv, NULL) != 0) {
-        pthread_mutex_destroy(&p->mu);
+    if (!vc4_sync_init(&p->mu, &p->cv)) {
         vc4_free(alloc, p);
         return NULL;
     }
     if (pthread_create(&p->thread, NULL, helper, p) != 0) {
-        pthread_cond_destroy(&p->cv);
-        pthread_mutex_destroy(&p->mu);
+        vc4_sync_fini(&p->mu, &p->cv);
         vc4_free(alloc, p);
         return NULL;
     }
@@ -156,8 +149,7 @@ void vc4_par_destroy(struct vc4_par *p, const struct vc4_allocator *alloc)
         pthread_cond_signal(&p->cv);
         pthread_mutex_unlock(&p->mu);
         pthread_join(p->thread, NULL);
-        pthread_cond_destroy(&p->cv);
-        pthread_mutex_destroy(&p->mu);
+        vc4_sync_fini(&p->mu, &p->cv);
     }
     /* (in a forked child the thread does not exist: its mutex and
      * condition variable are left as they are) */
@@ -167,14 +159,8 @@ void vc4_par_destroy(struct vc4_par *p, const struct vc4_allocator *alloc)
 void vc4_par_set_idle(struct vc4_par *p, unsigned us)
 {
     atomic_store(&p->idle_us, us);
-    if (p->forked)
-        return;
-    pthread_mutex_lock(&p->mu); /* (asleep already: awake again, under the new limit) */
-    if (atomic_load(&p->sleeping)) {
-        p->wake = true;
-        pthread_cond_signal(&p->cv);
-    }
-    pthread_mutex_unlock(&p->mu);
+    if (!p->forked)
+        wake_helper(p); /* (asleep already: awake again, under the new limit) */
 }
 
 void vc4_par_check_fork(struct vc4_par *p)
@@ -189,14 +175,8 @@ bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsi
         return false;
     if (atomic_load(&p->sleeping)) {
         /* (waking it takes longer than the runs: they stay here, and it is
-         * awake for the next ones; one signal, not one per run while it
-         * wakes) */
-        pthread_mutex_lock(&p->mu);
-        if (!p->wake) {
-            p->wake = true;
-            pthread_cond_signal(&p->cv);
-        }
-        pthread_mutex_unlock(&p->mu);
+         * awake for the next ones) */
+        wake_helper(p);
         return false;
     }
     p->items = items;
@@ -209,7 +189,7 @@ bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsi
         pthread_cond_signal(&p->cv);
         pthread_mutex_unlock(&p->mu);
     }
-    run_items(items, 0, split);
+    vc4_par_run_items(items, 0, split);
     /* (the helper is seldom behind for long; when the host is busy and it
      * is not running, give it the core) */
     for (unsigned spins = 0; atomic_load_explicit(&p->done, memory_order_acquire) != s; spins++) {

@@ -38,6 +38,13 @@ struct vc4_par_item {
     uint64_t w;     /* out: the registers the last instruction wrote */
 };
 
+/* Runs items[from .. to) one after the other on this thread. */
+static inline void vc4_par_run_items(struct vc4_par_item *it, unsigned from, unsigned to)
+{
+    for (unsigned i = from; i < to; i++)
+        it[i].w = it[i].run(it[i].q, it[i].from, it[i].to, &it[i].taken, NULL);
+}
+
 struct vc4_par;
 
 /* NULL when the thread cannot be started (then everything runs on the

@@ -2055,8 +2055,7 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
         vc4_par_run(v->par, items, n, split)) {
         v->jit->stats.helper += (uint64_t)(n - split) * m;
     } else {
-        for (unsigned i = 0; i < n; i++) /* (no I/O in the spans: no port) */
-            items[i].w = items[i].run(items[i].q, items[i].from, items[i].to, &items[i].taken, NULL);
+        vc4_par_run_items(items, 0, n); /* (no I/O in the spans: no port) */
     }
     for (unsigned k = 0, i = 0; k < z->n; k++) {
         if (!(z->awake & (1u << k)))
