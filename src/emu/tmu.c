@@ -80,38 +80,11 @@ static bool bad_qpu(unsigned qpu, const struct vc4_diag_sink *sink,
     return true;
 }
 
-/* The tags of the cache a QPU's physical TMU reads through (its slice's). */
-static inline uint32_t *cache_tags(struct vc4_tmu *t, unsigned qpu, unsigned phys)
-{
-    unsigned slice = qpu / VC4_TMU_QPUS_PER_SLICE % VC4_TMU_SLICES;
-    return t->cache_tag[slice][phys & 1u];
-}
-
-/* A read of a line through the cache with these tags: true on a hit.
- * The line's slot holds the line afterwards either way; the caller counts
- * hits and misses. */
-static inline bool cache_touch_line(uint32_t *tags, uint32_t line)
-{
-    uint32_t *tag = &tags[line % VC4_TMU_CACHE_LINES];
-    bool hit = *tag == line;
-    *tag = line;
-    return hit;
-}
-
 static_assert(VC4_TMU_CACHE_LINE >= 64, "a run of 16 words (64 bytes) spans at most two cache lines");
 
-static inline uint32_t cache_line_of(uint32_t addr) { return (addr & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE; }
-
-static inline bool cache_touch(uint32_t *tags, uint32_t addr) { return cache_touch_line(tags, cache_line_of(addr)); }
-
-bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr)
+static inline bool cache_touch(uint32_t *tags, uint32_t addr)
 {
-    bool hit = cache_touch(cache_tags(t, qpu, phys), addr);
-    if (hit)
-        t->stats.cache_hits++;
-    else
-        t->stats.cache_misses++;
-    return hit;
+    return vc4_tmu_cache_touch_line(tags, vc4_tmu_cache_line_of(addr));
 }
 
 /* Are the RAM offsets of the 16 word addresses s consecutive from first
@@ -191,10 +164,9 @@ static void queue_request(struct vc4_tmu *t, struct vc4_tmu_fifo *f, struct vc4_
  * ram + off[0] + 4 i for a run), through the cache with these tags: its
  * data, counts and latency.  The TMU loads elements in element order [A]
  * (the cache's tags change in that order).  An element in the line of the
- * element before it hits without a look at the tags: the cache is
- * direct-mapped, so that line is still in its slot (the same counts and
- * tags as touching it); a run's 64 bytes lie in one or two lines, each
- * looked up once, the other elements hits. */
+ * element before it hits: the cache is direct-mapped, so that line is still
+ * in its slot.  So a run's 64 bytes, in one or two lines, are two looks at
+ * the tags at most, the other elements hits. */
 static uint64_t lookup_in_ram(struct vc4_tmu *t, uint32_t *tags, const uint8_t *ram, const uint32_t off[16],
                               bool run, struct vc4_tmu_request *rq)
 {
@@ -208,24 +180,18 @@ static uint64_t lookup_in_ram(struct vc4_tmu *t, uint32_t *tags, const uint8_t *
             rq->data[0][i] = vc4_le32(p + 4 * i);
 #endif
         uint32_t line = off[0] / VC4_TMU_CACHE_LINE, end = (off[0] + 60) / VC4_TMU_CACHE_LINE;
-        hits = cache_touch_line(tags, line);
+        hits = vc4_tmu_cache_touch_line(tags, line);
         if (end == line)
             hits += 15; /* (the other elements: in the line just touched) */
         else
-            hits += cache_touch_line(tags, end) + 14u;
+            hits += vc4_tmu_cache_touch_line(tags, end) + 14u;
     } else {
         for (unsigned i = 0; i < 16; i++)
             rq->data[0][i] = vc4_le32(ram + off[i]);
-        uint32_t prev = UINT32_MAX; /* (no line: offsets are 30 bits) */
-        for (unsigned i = 0; i < 16; i++) {
-            uint32_t line = off[i] / VC4_TMU_CACHE_LINE; /* (off: RAM offsets already) */
-            if (line == prev) {
-                hits++;
-                continue;
-            }
-            hits += cache_touch_line(tags, line);
-            prev = line;
-        }
+        /* (off: RAM offsets already; touched in order without a branch on
+         * the outcome, see vc4_tmu_cache_touch_line) */
+        for (unsigned i = 0; i < 16; i++)
+            hits += vc4_tmu_cache_touch_line(tags, off[i] / VC4_TMU_CACHE_LINE);
     }
     t->stats.lookups += 16;
     t->stats.cache_hits += hits;
@@ -344,7 +310,7 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
         t->stats.texture_requests++;
         ev |= texture_lookup(t, mem, qpu, phys, f, written, rq, sink, loc, &latency);
     } else {
-        uint32_t *tags = cache_tags(t, qpu, phys);
+        uint32_t *tags = vc4_tmu_cache_tags(t, qpu, phys);
         /* (counted here, added once; touched: lookups inside RAM) */
         unsigned lookups = 0, touched = 0, hits = 0;
         uint32_t off[16];
@@ -400,7 +366,7 @@ bool vc4_tmu_try_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, unsigned q
         return false;
     memcpy(f->coord[VC4_TMU_S], s, sizeof f->coord[VC4_TMU_S]);
     struct vc4_tmu_request *rq = new_request(f, 1, false, 0);
-    queue_request(t, f, rq, now + lookup_in_ram(t, cache_tags(t, qpu, phys), ram, off, run, rq));
+    queue_request(t, f, rq, now + lookup_in_ram(t, vc4_tmu_cache_tags(t, qpu, phys), ram, off, run, rq));
     return true;
 }
 

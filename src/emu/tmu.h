@@ -178,9 +178,26 @@ unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t o
 bool vc4_tmu_try_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t out[16], uint64_t now,
                       uint64_t *ready_at);
 
-/* Cache model: one access at bus address addr by TMU phys of this QPU's
- * slice; true on a hit (the line is filled on a miss). */
-bool vc4_tmu_cache_touch(struct vc4_tmu *t, unsigned qpu, unsigned phys, uint32_t addr);
+/* Cache model (UNVERIFIED: direct-mapped, VC4_TMU_CACHE_LINES lines of
+ * VC4_TMU_CACHE_LINE bytes per slice and TMU).  The tags of the cache that
+ * TMU phys of this QPU reads through (its slice's), found once per
+ * request; the line of a bus address; one access of a line: true on a hit,
+ * and the line's slot holds the line afterwards either way (the caller
+ * counts hits and misses).  Without a branch on the outcome: the texture
+ * sampler's hits and misses follow the texels' utiles, which no predictor
+ * learns (a quarter of bench_scene's sampling time went to that branch). */
+static inline uint32_t *vc4_tmu_cache_tags(struct vc4_tmu *t, unsigned qpu, unsigned phys)
+{
+    return t->cache_tag[qpu / VC4_TMU_QPUS_PER_SLICE % VC4_TMU_SLICES][phys & 1u];
+}
+static inline uint32_t vc4_tmu_cache_line_of(uint32_t addr) { return (addr & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE; }
+static inline bool vc4_tmu_cache_touch_line(uint32_t *tags, uint32_t line)
+{
+    uint32_t *tag = &tags[line % VC4_TMU_CACHE_LINES];
+    bool hit = *tag == line;
+    *tag = line;
+    return hit;
+}
 
 /* Requests queued and not yet loaded on TMU<unit> of this QPU. */
 unsigned vc4_tmu_pending(const struct vc4_tmu *t, unsigned qpu, unsigned unit);

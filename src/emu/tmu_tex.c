@@ -250,8 +250,7 @@ enum { IMG_UNKNOWN = 0, IMG_OK = 1, IMG_FAULT = 2 };
 struct sampler {
     const struct vc4_tmu_tex *c;
     const struct vc4_mem *mem;
-    struct vc4_tmu *tmu;
-    unsigned qpu, phys;
+    unsigned phys;
     struct vc4_tmu_tex_work *work;
     const struct vc4_diag_sink *sink;
     const struct vc4_location *loc;
@@ -265,12 +264,10 @@ struct sampler {
     bool fast;            /* footprint_fast may read this texture's footprints */
     uint32_t set;
     unsigned block_log2;  /* log2 of the pixels per addressed element side (ETC1: 4) */
-    uint32_t last_line;   /* cache_line's last line (NO_LINE: none yet) */
-    uint64_t line_hits;   /* cache hits on last_line (added to the statistics at the end) */
+    uint32_t *tags;       /* the cache model's tags (vc4_tmu_cache_tags; NULL: no TMU) */
+    uint64_t misses;      /* the cache model's (added to the statistics at the end) */
     uint64_t texels;      /* texels read (added to work at the end) */
 };
-
-#define NO_LINE UINT32_MAX /* (lines are bus offsets / 64) */
 
 /* The image of (face, level) in RAM, located once per request. */
 static const uint8_t *image(struct sampler *sp, unsigned face, unsigned level)
@@ -299,21 +296,15 @@ static const uint8_t *image(struct sampler *sp, unsigned face, unsigned level)
     return *st == IMG_OK ? sp->ptr[face][level] : NULL;
 }
 
-/* The cache model's access of a texel at bus address a.  An access to the
- * line of the previous one in this request is a hit that changes nothing
- * (that line's tag was just set, and nothing else touched the cache since):
- * counted without a look at the tags.  (In T and LT images a 64-byte utile
- * is one line, so most texels of a bilinear footprint come here.) */
-static void cache_line(struct sampler *sp, uint32_t a)
+/* The cache model's access of a texel at bus address a: a miss?  Hits
+ * are the accesses less the misses, added to the statistics at the end.
+ * (Most texels of a bilinear footprint lie in the line of the texel before
+ * them, a 64-byte utile of a T or LT image: hits that change nothing, but
+ * in no pattern a branch predictor learns, so every texel goes through the
+ * tags the same way.) */
+static inline unsigned cache_miss(uint32_t *tags, uint32_t a)
 {
-    uint32_t line = (a & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE;
-    if (line == sp->last_line) {
-        sp->line_hits++;
-        return;
-    }
-    if (!vc4_tmu_cache_touch(sp->tmu, sp->qpu, sp->phys, a))
-        sp->work->miss = true;
-    sp->last_line = line;
+    return !vc4_tmu_cache_touch_line(tags, vc4_tmu_cache_line_of(a));
 }
 
 /* One texel coordinate of a lookup, addressed: where a column or row of
@@ -372,24 +363,33 @@ static inline bool some_texel(const struct coord *xs, unsigned nx, const struct 
     return x && y;
 }
 
-/* Read the texel at bit offset bit of (face, level)'s image img (pixel
- * (px, py), for the decoders that need it), count it, and show its address
- * to the cache model: the one place a texel is read. */
+/* The texel at bit offset bit of level's image img (pixel (px, py), for
+ * the decoders that need it), made whole in registers: a word stored over
+ * a zeroed texel and the texel loaded back cannot be forwarded from the
+ * store buffer, which cost a fifth of bench_scene's sampling time.  (The
+ * RGBA-byte formats are read here, not through the call: its eight
+ * arguments cost 10% of the sampler's host instructions, bench_tmu.) */
+static inline struct vc4_texel read_texel(const struct sampler *sp, unsigned level, const uint8_t *img,
+                                          uint64_t bit, unsigned px, unsigned py)
+{
+    const struct vc4_tex_geom *g = &sp->c->lvl[level].g;
+    if (sp->direct && (bit >> 3) + 4 <= g->size)
+        return (struct vc4_texel){{vc4_le32(img + (bit >> 3)) | sp->set, 0}};
+    struct vc4_texel tx = {{0, 0}};
+    vc4_tex_read_texel_at(sp->c->type, g->bpp, img, g->size, bit, px, py, &tx);
+    return tx;
+}
+
+/* Read the texel at bit offset bit of (face, level)'s image img, count it,
+ * and show its address to the cache model: with footprint_fast's loop, the
+ * places a texel is read. */
 static inline struct vc4_texel fetch(struct sampler *sp, unsigned face, unsigned level, const uint8_t *img,
                                      uint64_t bit, unsigned px, unsigned py)
 {
-    struct vc4_texel tx = {{0, 0}};
-    const struct vc4_tex_geom *g = &sp->c->lvl[level].g;
-    /* (the RGBA-byte formats read here, not through the call: its eight
-     * arguments cost 10% of the sampler's host instructions, bench_tmu) */
-    if (sp->direct && (bit >> 3) + 4 <= g->size)
-        tx.w[0] = vc4_le32(img + (bit >> 3)) | sp->set;
-    else
-        vc4_tex_read_texel_at(sp->c->type, g->bpp, img, g->size, bit, px, py, &tx);
     sp->texels++;
-    if (sp->tmu)
-        cache_line(sp, sp->addr[face][level] + (uint32_t)(bit >> 3));
-    return tx;
+    if (sp->tags)
+        sp->misses += cache_miss(sp->tags, sp->addr[face][level] + (uint32_t)(bit >> 3));
+    return read_texel(sp, level, img, bit, px, py);
 }
 
 /* The texel at (x, y) of (face, level), whose image is img (NULL: outside
@@ -463,8 +463,16 @@ static inline bool footprint_fast(struct sampler *sp, unsigned face, unsigned le
         bit[1] = vc4_tex_axes_bit(&ay[0], &ax[1]);
         bit[3] = vc4_tex_axes_bit(&ay[1], &ax[1]);
     }
-    for (unsigned k = 0; k < 4; k++)
-        q[k] = fetch(sp, face, level, img, bit[k], px[k & 1u], py[k >> 1]);
+    /* (fetch's work for the four, the counts kept in registers) */
+    uint32_t *tags = sp->tags, base = sp->addr[face][level];
+    unsigned misses = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        if (tags)
+            misses += cache_miss(tags, base + (uint32_t)(bit[k] >> 3));
+        q[k] = read_texel(sp, level, img, bit[k], px[k & 1u], py[k >> 1]);
+    }
+    sp->texels += 4;
+    sp->misses += misses;
     return true;
 }
 
@@ -631,8 +639,6 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
     memset(&sp, 0, sizeof sp);
     sp.c = c;
     sp.mem = mem;
-    sp.tmu = t;
-    sp.qpu = qpu;
     sp.phys = phys;
     sp.work = work;
     sp.sink = sink;
@@ -640,7 +646,7 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
     sp.wide = vc4_tex_texel_is_wide(c->type);
     sp.halfs = c->type == VC4_TEX_S16F || c->type == VC4_TEX_RGBA64;
     sp.block_log2 = (unsigned)__builtin_ctz(vc4_tex_format_block_dim(c->type));
-    sp.last_line = NO_LINE;
+    sp.tags = t ? vc4_tmu_cache_tags(t, qpu, phys) : NULL;
     sp.direct = vc4_tex_texel_direct(c->type, &sp.set);
     sp.fast = sp.direct && !sp.wide && sp.block_log2 == 0 && !c->general_only;
     bool has_r = written >> 2 & 1u, has_b = written >> 3 & 1u;
@@ -727,7 +733,11 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
         }
     }
     work->texels += sp.texels;
-    if (t)
-        t->stats.cache_hits += sp.line_hits;
+    if (t) { /* (every texel read is a cache access) */
+        t->stats.cache_hits += sp.texels - sp.misses;
+        t->stats.cache_misses += sp.misses;
+    }
+    if (sp.misses)
+        work->miss = true;
     return sp.ev;
 }
