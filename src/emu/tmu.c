@@ -29,10 +29,20 @@ void vc4_tmu_init(struct vc4_tmu *t)
     vc4_tmu_reset(t);
 }
 
+/* A FIFO as reset leaves it, all zero (f->used: only if not already). */
+static void fifo_clear(struct vc4_tmu_fifo *f)
+{
+    if (f->used)
+        memset(f, 0, sizeof *f);
+}
+
 void vc4_tmu_qpu_reset(struct vc4_tmu *t, unsigned qpu)
 {
-    if (qpu < VC4_TMU_MAX_QPUS)
-        memset(&t->q[qpu], 0, sizeof t->q[qpu]);
+    if (qpu >= VC4_TMU_MAX_QPUS)
+        return;
+    t->q[qpu].noswap = false;
+    for (unsigned u = 0; u < VC4_TMU_UNITS; u++)
+        fifo_clear(&t->q[qpu].fifo[u]);
 }
 
 void vc4_tmu_flush_caches(struct vc4_tmu *t)
@@ -257,6 +267,7 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
     unsigned ev = 0;
     bool takes = vc4_tmu_write_takes_uniform(t, qpu, unit, reg);
     unsigned r = (unsigned)reg & 3u;
+    f->used = true;
 
     if (mask != 0xFFFFu) {
         vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_PERIPH_COND_WRITE, loc,
@@ -365,6 +376,7 @@ bool vc4_tmu_try_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, unsigned q
         f->count + 1u > VC4_TMU_FIFO_RELIABLE || (ram = lookup_offsets(mem, s, off, &run)) == NULL)
         return false;
     memcpy(f->coord[VC4_TMU_S], s, sizeof f->coord[VC4_TMU_S]);
+    f->used = true;
     struct vc4_tmu_request *rq = new_request(f, 1, false, 0);
     queue_request(t, f, rq, now + lookup_in_ram(t, vc4_tmu_cache_tags(t, qpu, phys), ram, off, run, rq));
     return true;
@@ -446,7 +458,7 @@ unsigned vc4_tmu_program_end(struct vc4_tmu *t, unsigned qpu, const struct vc4_d
                             "program ended with %u TMU%u result(s) never loaded", f->count, u);
             ev |= VC4_TMU_EV_UNCONSUMED;
         }
-        memset(f, 0, sizeof *f);
+        fifo_clear(f);
     }
     return ev;
 }

@@ -176,10 +176,13 @@ bool vc4_vcd_fetch(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc4_gl_
         const struct vc4_gl_attr *a = &g->attr[i];
         bool reported = false;
         for (unsigned c = 0; c < n; c++) {
-            uint8_t buf[256];
+            static const uint8_t zeros[256]; /* (size: an 8-bit field, plus 1) */
             uint64_t at = (uint64_t)a->addr + (uint64_t)index[c] * a->stride;
-            if (at > UINT32_MAX || !vc4_mem_read(&v->mem, (uint32_t)at, buf, a->size)) {
-                memset(buf, 0, a->size);
+            /* (read in place: copied to the stack first, each word's load
+             * waited for the copy's stores, a third of this function) */
+            const uint8_t *buf = at > UINT32_MAX ? NULL : vc4_mem_ptr(&v->mem, (uint32_t)at, a->size);
+            if (!buf) {
+                buf = zeros;
                 ok = false;
                 if (!reported)
                     vc4_diag_emit(&v->unit_sink, VC4_ERROR, VC4_DIAG_FAULT, unit, loc,

@@ -94,9 +94,14 @@ void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, u
     q->fs_reported = false;
     q->base_row = role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS ? base_row : 0;
     if (role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS) {
+        /* (rows from rd_rows and wr_rows on are zero: only the rows the
+         * last program touched are cleared, not the 2 KB of a batch) */
         struct vc4_vpm_track *t = &v->track[qpu];
-        memset(t, 0, sizeof *t);
+        memset(t->rd, 0, t->rd_rows * sizeof t->rd[0]);
+        memset(t->wr, 0, t->wr_rows * sizeof t->wr[0]);
+        t->rd_rows = t->wr_rows = 0;
         t->rd_dup_row = t->wr_dup_row = -1;
+        t->rd_dup_pc = t->wr_dup_pc = 0;
     }
 }
 
@@ -117,8 +122,29 @@ static void track_access(struct vc4_vpm_track *t, bool write, unsigned row, unsi
         *(write ? &t->wr_dup_pc : &t->rd_dup_pc) = loc ? loc->addr : 0;
     }
     *m |= (uint8_t)bytes;
-    if (!write && row >= t->rd_rows)
-        t->rd_rows = (uint8_t)(row + 1);
+    uint8_t *rows = write ? &t->wr_rows : &t->rd_rows;
+    if (row >= *rows)
+        *rows = (uint8_t)(row + 1);
+}
+
+/* track_access of all 4 bytes of every column of a row, at once (the
+ * whole-row reads and writes of vertex and coordinate shaders). */
+static void track_row(struct vc4_vpm_track *t, bool write, unsigned row, const struct vc4_location *loc)
+{
+    uint8_t *m = write ? t->wr[row] : t->rd[row];
+    int16_t *dup = write ? &t->wr_dup_row : &t->rd_dup_row;
+    uint8_t any = 0;
+    for (unsigned c = 0; c < VC4_VPM_ROW_WORDS; c++) {
+        any |= m[c];
+        m[c] |= 0xFu;
+    }
+    if ((any & 0xFu) && *dup < 0) {
+        *dup = (int16_t)row;
+        *(write ? &t->wr_dup_pc : &t->rd_dup_pc) = loc ? loc->addr : 0;
+    }
+    uint8_t *rows = write ? &t->wr_rows : &t->rd_rows;
+    if (row >= *rows)
+        *rows = (uint8_t)(row + 1);
 }
 
 /* Fragment shaders cannot access the VPM or the VCD [S3, quoting G]: the
@@ -424,8 +450,7 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
     if (g->size == VC4_VPM_SIZE_32 && g->horiz && mask == 0xFFFFu) {
         /* the common case: one whole row */
         if (trk)
-            for (unsigned c = 0; c < VC4_VPM_ROW_WORDS; c++)
-                track_access(&v->track[qpu], true, g->addr % VC4_VPM_GENERIC_ROWS, c, 0xFu, loc);
+            track_row(&v->track[qpu], true, g->addr % VC4_VPM_GENERIC_ROWS, loc);
         write_row(v, q, g, val);
         return ev;
     }
@@ -459,8 +484,7 @@ static void generic_fetch(struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_
         memcpy(out, &v->words[((q->base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS],
                16 * sizeof out[0]);
         if (trk)
-            for (unsigned c = 0; c < VC4_VPM_ROW_WORDS; c++)
-                track_access(&v->track[qpu], false, row, c, 0xFu, loc);
+            track_row(&v->track[qpu], false, row, loc);
         return;
     }
     unsigned bytes = vpm_sizes[g->size].elem_bytes;

@@ -174,7 +174,7 @@ enum vc4_vpm_role {
 struct vc4_vpm_track {
     uint8_t rd[VC4_VPM_GENERIC_ROWS][VC4_VPM_ROW_WORDS];
     uint8_t wr[VC4_VPM_GENERIC_ROWS][VC4_VPM_ROW_WORDS];
-    uint8_t rd_rows;                /* every read is in rows 0 .. rd_rows - 1 */
+    uint8_t rd_rows, wr_rows;       /* every read (write) is in rows 0 .. rd_rows - 1 (wr_rows - 1) */
     int16_t rd_dup_row, wr_dup_row; /* -1 = none */
     uint32_t rd_dup_pc, wr_dup_pc;
 };
@@ -302,6 +302,11 @@ unsigned vc4_vpm_program_end(struct vc4_vpm *v, unsigned qpu, const struct vc4_d
 
 /* Direct access for other units (VCD, PTB, tests): word index row*16+col,
  * wrapped to the storage. */
+/* The 16 words of VPM row `row` (modulo the rows). */
+static inline const uint32_t *vc4_vpm_row(const struct vc4_vpm *v, unsigned row)
+{
+    return &v->words[(row % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS];
+}
 static inline uint32_t vc4_vpm_peek(const struct vc4_vpm *v, unsigned row, unsigned col)
 {
     return v->words[((row * VC4_VPM_ROW_WORDS) + col) % (VC4_VPM_MAX_ROWS * VC4_VPM_ROW_WORDS)];

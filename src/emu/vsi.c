@@ -3,6 +3,7 @@
  */
 #include "emu/vsi.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -255,6 +256,20 @@ static int attr_at(const struct vc4_gl_state *g, enum vc4_gl_stage st, uint32_t 
     return -1;
 }
 
+static_assert(VC4_GL_BATCH <= VC4_VPM_ROW_WORDS, "a batch's vertices are one row's columns");
+
+/* Are the first n (<= 16) bytes of row all want?  (Two 8-byte words
+ * compared at once, the bytes past n masked off in memory order.) */
+static inline bool bytes_all(const uint8_t row[VC4_VPM_ROW_WORDS], uint8_t want, unsigned n)
+{
+    static const uint8_t ones[2 * VC4_VPM_ROW_WORDS] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                                        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    uint64_t w[2], m[2], rep = want * UINT64_C(0x0101010101010101);
+    memcpy(w, row, sizeof w);
+    memcpy(m, ones + VC4_VPM_ROW_WORDS - n, sizeof m); /* (n bytes of 0xFF, then 0) */
+    return (((w[0] ^ rep) & m[0]) | ((w[1] ^ rep) & m[1])) == 0;
+}
+
 /* The rules at the shader's end (vsi.h), from the VPM unit's byte-level
  * access record of this QPU. */
 static void check_batch(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_vsi_qpu *vq)
@@ -271,14 +286,9 @@ static void check_batch(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_v
     uint32_t rows = s->attr_rows > t->rd_rows ? s->attr_rows : t->rd_rows;
     for (uint32_t b = 0; b < rows * 4u; b++) {
         unsigned row = b / 4u, lane = b % 4u;
-        if (lane == 0) {
-            bool exact = true;
-            for (unsigned c = 0; c < vq->n && exact; c++)
-                exact = t->rd[row][c] == s->attr_mask[row];
-            if (exact) {
-                b += 3;
-                continue;
-            }
+        if (lane == 0 && bytes_all(t->rd[row], s->attr_mask[row], vq->n)) {
+            b += 3;
+            continue;
         }
         int a = attr_at(g, st, b);
         for (unsigned c = 0; c < vq->n; c++) {
@@ -308,7 +318,9 @@ static void check_batch(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_v
     }
     /* outputs: every byte of the rows the PTB / PSE read, in each used column */
     unsigned nout = vc4_gl_out_rows(g, st);
-    for (unsigned row = 0; row < nout; row++)
+    for (unsigned row = 0; row < nout; row++) {
+        if (bytes_all(t->wr[row], 0xF, vq->n))
+            continue;
         for (unsigned c = 0; c < vq->n; c++)
             if (t->wr[row][c] != 0xF) {
                 vsi_rule(v, q, VR_OUT_UNWRITTEN, "output row %u of %u (vertex %u) %s", row, nout, c,
@@ -316,6 +328,7 @@ static void check_batch(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_v
                 row = nout;
                 break;
             }
+    }
     if (t->wr_dup_row >= 0 && (unsigned)t->wr_dup_row < nout)
         vsi_rule(v, q, VR_OUT_TWICE, "output row %d written again at 0x%08x", t->wr_dup_row, t->wr_dup_pc);
 }
@@ -331,12 +344,13 @@ static void vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
     /* outputs, taken from the VPM window as the PTB / PSE would */
     struct vc4_vsi_cache *c = &s->cache[vq->stage];
     uint32_t base = s->seg_first + vq->seg * s->seg_rows;
-    for (unsigned i = 0; i < vq->n; i++) {
-        uint32_t *w = c->words + (size_t)vq->vert[i] * c->nout;
-        for (unsigned r = 0; r < c->nout; r++)
-            w[r] = vc4_vpm_peek(&v->vpm, base + r, i);
-        c->ok[vq->vert[i]] = 1;
+    for (unsigned r = 0; r < c->nout; r++) {
+        const uint32_t *row = vc4_vpm_row(&v->vpm, base + r);
+        for (unsigned i = 0; i < vq->n; i++)
+            c->words[(size_t)vq->vert[i] * c->nout + r] = row[i];
     }
+    for (unsigned i = 0; i < vq->n; i++)
+        c->ok[vq->vert[i]] = 1;
     s->seg_busy &= ~(1u << vq->seg);
     vq->owned = false;
     vc4_vpm_qpu_role(&v->vpm, q->num, VC4_VPM_ROLE_USER, 0);

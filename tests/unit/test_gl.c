@@ -285,6 +285,18 @@ static void test_vcd_fetch(void)
 /* The seed's pass-through coordinate shader over 40 vertices, indexed with
  * repeats: every vertex's outputs are its 7 input words, each vertex
  * shaded once, in batches of 16 (16 + 16 + 8 over 3 QPUs, and over 1). */
+/* A GL state (record 0x5000) whose coordinate shader at GL_CS_CODE reads
+ * one 28-byte attribute at GL_VDATA: 7 VPM rows. */
+static struct vc4_gl_state cs_state_7rows(void)
+{
+    struct vc4_gl_state g = {.valid = true, .nattrs = 1, .record_addr = 0x5000};
+    g.attr[0] = (struct vc4_gl_attr){.addr = GL_VDATA, .size = 28, .stride = 28};
+    g.rec.cs_attr_select = 1;
+    g.rec.cs_attr_size = 28;
+    g.rec.cs_code_addr = GL_CS_CODE;
+    return g;
+}
+
 static void test_batches_and_reuse(void)
 {
     for (unsigned qpus = 1; qpus <= 12; qpus += 11) {
@@ -299,11 +311,7 @@ static void test_batches_and_reuse(void)
             sc_put32(b, 0x1000000u * (i % 7) + i / 7);
             vc4_emu_mem_write(emu, GL_VDATA + 4 * i, b, 4);
         }
-        struct vc4_gl_state g = {.valid = true, .nattrs = 1, .record_addr = 0x5000};
-        g.attr[0] = (struct vc4_gl_attr){.addr = GL_VDATA, .size = 28, .stride = 28};
-        g.rec.cs_attr_select = 1;
-        g.rec.cs_attr_size = 28;
-        g.rec.cs_code_addr = GL_CS_CODE;
+        struct vc4_gl_state g = cs_state_7rows();
         uint32_t idx[80];
         for (unsigned i = 0; i < 80; i++)
             idx[i] = (i * 7u) % 40u; /* every index twice */
@@ -326,6 +334,58 @@ static void test_batches_and_reuse(void)
         CHECK_EQ_U64(v->vsi.stats.batches[VC4_GL_CS], 3);
         vc4_emu_destroy(emu);
     }
+}
+
+/* The output rule looks at every vertex of a full batch: a coordinate
+ * shader that writes output row 0 for elements 0-7 only leaves it unwritten
+ * for vertices 8-15 (the end-of-batch check compares 8 columns at a time:
+ * the second 8 must count). */
+static const char cs_half_row0[] =
+    "ldi vr_setup, 0x00701A00\n"
+    "ldi vw_setup, 0x00001A00\n"
+    "nop\n"
+    "nop\n"
+    "mov ra0, vpm\n"
+    "mov ra1, vpm\n"
+    "mov ra2, vpm\n"
+    "mov ra3, vpm\n"
+    "mov ra4, vpm\n"
+    "mov ra5, vpm\n"
+    "mov ra6, vpm\n"
+    "sub.setf -, elem_num, 8     # N: elements 0-7\n"
+    "mov.ifn vpm, ra0\n"
+    "mov vpm, ra1\n"
+    "mov vpm, ra2\n"
+    "mov vpm, ra3\n"
+    "mov vpm, ra4\n"
+    "mov vpm, ra5\n"
+    "mov vpm, ra6\n"
+    "nop; thrend\n"
+    "nop\n"
+    "nop\n";
+
+static void test_output_rule_every_vertex(void)
+{
+    struct vc4_emu *emu = mk(1);
+    struct vc4_v3d *v = &emu->v3d;
+    CHECK(sc_load_shader(emu, cs_half_row0, GL_CS_CODE, harness_sink(&hd)));
+    struct vc4_gl_state g = cs_state_7rows();
+    uint32_t idx[32];
+    for (unsigned i = 0; i < 32; i++)
+        idx[i] = i;
+    struct vc4_location l = vc4_location_none();
+    /* a batch of 8 vertices: row 0 is written for each (the conditional
+     * VPM write has a warning of its own) */
+    hd = (struct harness_diags){0};
+    CHECK(vc4_vsi_shade(v, VC4_GL_CS, &g, idx, 8, &l) == VC4_OK);
+    CHECK_CONTAINS(hd.text, "[periph-cond-write;");
+    CHECK_MSG(strstr(hd.text, "not written") == NULL, "%s", hd.text);
+    /* a batch of 16 (other vertices, another record: the rule is given
+     * once per record): vertex 8 is the first without it */
+    g.record_addr = 0x5100;
+    CHECK(vc4_vsi_shade(v, VC4_GL_CS, &g, idx + 8, 16, &l) == VC4_OK);
+    CHECK_CONTAINS(hd.text, "output row 0 of 7 (vertex 8) not written");
+    vc4_emu_destroy(emu);
 }
 
 /* ---- every primitive mode: GL against NV ----------------------------------------------------------- */
@@ -910,5 +970,5 @@ static void test_gl_goldens(void)
     golden_lit("gl_near_clip", &l, ok);
 }
 
-TEST_LIST(test_regression_mesa_partial_attribute, test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_prim_modes,
+TEST_LIST(test_regression_mesa_partial_attribute, test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_output_rule_every_vertex, test_prim_modes,
           test_point_size, test_point_line_varyings, test_rules, test_vpm_reservation, test_near_plane_clip, test_near_plane_line_clip, test_gl_goldens)
