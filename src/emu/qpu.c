@@ -658,6 +658,23 @@ static inline void fill(uint32_t *d, uint32_t v)
         d[i] = v;
 }
 
+/* An operand vector of the kernels k, broadcast or copied as their loads
+ * want it (vc4_alu_kernels.fill, .copy). */
+static inline void operand_fill(const struct vc4_alu_kernels *k, uint32_t *d, uint32_t v)
+{
+    if (k->fill)
+        k->fill(d, v);
+    else
+        fill(d, v);
+}
+static inline void operand_copy(const struct vc4_alu_kernels *k, uint32_t *d, const uint32_t *s)
+{
+    if (k->copy)
+        k->copy(d, s);
+    else
+        memcpy(d, s, N * sizeof d[0]);
+}
+
 /* Read register file `file` at raddr into tmp (or return a pointer to the
  * register itself). */
 static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, uint32_t *tmp)
@@ -673,7 +690,7 @@ static const uint32_t *read_file(struct exec *x, unsigned file, unsigned raddr, 
     switch (raddr) {
     case VC4_QPU_R_UNIF:
         read_uniform(x, &u);
-        fill(tmp, u);
+        operand_fill(v->alu, tmp, u);
         return tmp;
     case VC4_QPU_R_ELEM_QPU:
         if (file)
@@ -967,7 +984,7 @@ static void exec_alu(struct exec *x)
     if (VC4_UNLIKELY((q->prev_w & xi->rmask) >> 32))
         rule(x, RULE_REGFILE_RAW);
     if (xi->rd_b == VC4_XI_RD_IMM)
-        memcpy(q->in_b, xi->vec, sizeof q->in_b);
+        operand_copy(k, q->in_b, xi->vec);
     else if (VC4_UNLIKELY(xi->rd_b == VC4_XI_RD_IO))
         read_file(x, 1, in->raddr_b, q->in_b);
     if (VC4_UNLIKELY(x->failed))
@@ -1144,7 +1161,7 @@ QPU_NOINLINE static uint64_t step_fast_alu(const struct vc4_v3d *v, struct vc4_q
 {
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)
-        memcpy(q->in_b, xi->vec, sizeof q->in_b);
+        operand_copy(v->alu, q->in_b, xi->vec);
     nop_regs_read(q, xi);
     uint32_t ra_tmp[N], rm_tmp[N];
     uint32_t *ra = xi->add_direct ? (uint32_t *)((char *)q + xi->w_off_add) : ra_tmp;
@@ -1240,9 +1257,9 @@ static inline bool fast_uniform_read(const struct vc4_v3d *v, struct vc4_qpu *q,
         return false;
     q->unif += 4;
     if (xi->unif & 1)
-        fill(q->in_a, u);
+        operand_fill(v->alu, q->in_a, u);
     if (xi->unif & 2)
-        fill(q->in_b, u);
+        operand_fill(v->alu, q->in_b, u);
     return true;
 }
 static inline bool fast_uniform(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
@@ -1257,7 +1274,7 @@ static QPU_INLINE uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_q
 {
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)
-        memcpy(q->in_b, xi->vec, sizeof q->in_b);
+        operand_copy(v->alu, q->in_b, xi->vec);
     nop_regs_read(q, xi);
     uint32_t ra_tmp[N], rm_tmp[N];
     uint32_t *wa = (uint32_t *)((char *)q + xi->w_off_add), *wm = (uint32_t *)((char *)q + xi->w_off_mul);
@@ -1270,9 +1287,9 @@ static QPU_INLINE uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_q
     }
     /* add writes first, mul wins (facts 20a) */
     if (xi->w_add != VC4_XI_W_NONE && !xi->add_direct)
-        memcpy(wa, ra_tmp, sizeof ra_tmp);
+        operand_copy(k, wa, ra_tmp);
     if (xi->w_mul != VC4_XI_W_NONE && !xi->mul_direct)
-        memcpy(wm, rm_tmp, sizeof rm_tmp);
+        operand_copy(k, wm, rm_tmp);
     q->prev_acc = (uint8_t)(xi->wacc_add | xi->wacc_mul);
     return xi->wreg_add | xi->wreg_mul;
 }
@@ -1325,7 +1342,7 @@ static QPU_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const
     if (xi->fast != VC4_XI_FAST_TMU_S && q->thrend_left)
         return false; /* (a VPM access in thread-end slots: a rule) */
     if (xi->rd_b == VC4_XI_RD_IMM)
-        memcpy(q->in_b, xi->vec, sizeof q->in_b);
+        operand_copy(v->alu, q->in_b, xi->vec);
     nop_regs_read(q, xi);
     uint32_t val[N];
     if (xi->io_on_mul)

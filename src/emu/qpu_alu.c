@@ -732,6 +732,19 @@ static AVX512_FN ALU_ALWAYS_INLINE void k512_fmul(const uint32_t *a, const uint3
         *carry = 0;
 }
 
+/* vc4_alu_kernels.fill and .copy: one 64-byte store each. */
+static AVX512_FN void k512_fill(uint32_t *d, uint32_t v)
+{
+    v16u x = (v16u){0} + v;
+    memcpy(d, &x, sizeof x);
+}
+static AVX512_FN void k512_copy(uint32_t *d, const uint32_t *s)
+{
+    v16u x;
+    memcpy(&x, s, sizeof x);
+    memcpy(d, &x, sizeof x);
+}
+
 /* The Z lane bits of r (element == 0) in bits 0-15 and the N lane bits
  * (bit 31) in bits 16-31, as vc4_lanes_set_flags computes them, two mask
  * instructions (compiled blocks only: jit.c). */
@@ -828,6 +841,8 @@ VC4_ALU_TABLE const struct vc4_alu_kernels vc4_alu_kernels_host = {
 VC4_ALU_TABLE const struct vc4_alu_kernels vc4_alu_kernels_avx512 = {
     .add = ADD_TABLE(k512_fadd, k512_fsub, k_host_ftoi, k_host_itof),
     .mul = MUL_TABLE(k512_fmul),
+    .fill = k512_fill,
+    .copy = k512_copy,
 };
 #endif
 

@@ -96,6 +96,16 @@ typedef void vc4_alu_kernel(const uint32_t *a, const uint32_t *b, uint32_t *out,
 struct vc4_alu_kernels {
     vc4_alu_kernel *add[32]; /* by add op code */
     vc4_alu_kernel *mul[8];  /* by mul op code */
+    /* Stores of operand vectors that the kernels will load (uniforms
+     * broadcast, small immediates), for tables whose kernels load an
+     * operand whole; NULL: the caller's plain stores serve.  fill: 16
+     * copies of a word; copy: 16 words.  A 64-byte load cannot take its
+     * data from the four 16-byte stores that code built for baseline
+     * x86-64 makes of a vector: it waits until they are written to the
+     * cache.  (The AVX-512 fmul spent two thirds of its time there in
+     * bench_gl's vertex shaders, whose operands are mostly uniforms.) */
+    void (*fill)(uint32_t *d, uint32_t v);
+    void (*copy)(uint32_t *d, const uint32_t *s);
 };
 extern const struct vc4_alu_kernels vc4_alu_kernels_exact;
 extern const struct vc4_alu_kernels vc4_alu_kernels_host;
