@@ -179,7 +179,7 @@ bool vc4_vcd_fetch(struct vc4_v3d *v, const struct vc4_gl_state *g, enum vc4_gl_
             static const uint8_t zeros[256]; /* (size: an 8-bit field, plus 1) */
             uint64_t at = (uint64_t)a->addr + (uint64_t)index[c] * a->stride;
             /* (read in place: copied to the stack first, each word's load
-             * waited for the copy's stores, a third of this function) */
+             * waited for the copy's stores) */
             const uint8_t *buf = at > UINT32_MAX ? NULL : vc4_mem_ptr(&v->mem, (uint32_t)at, a->size);
             if (!buf) {
                 buf = zeros;
