@@ -92,11 +92,6 @@ static bool bad_qpu(unsigned qpu, const struct vc4_diag_sink *sink,
 
 static_assert(VC4_TMU_CACHE_LINE >= 64, "a run of 16 words (64 bytes) spans at most two cache lines");
 
-static inline bool cache_touch(uint32_t *tags, uint32_t addr)
-{
-    return vc4_tmu_cache_touch_line(tags, vc4_tmu_cache_line_of(addr));
-}
-
 /* Are the RAM offsets of the 16 word addresses s consecutive from first
  * (the offset of s[0])? */
 static inline bool words_run(const uint32_t *s, uint32_t first)
@@ -347,7 +342,7 @@ unsigned vc4_tmu_write(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, uns
                     continue;
                 }
                 touched++;
-                hits += cache_touch(tags, a);
+                hits += vc4_tmu_cache_touch(tags, a);
             }
         }
         t->stats.lookups += lookups;

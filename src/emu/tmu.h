@@ -185,22 +185,25 @@ bool vc4_tmu_try_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t o
 /* Cache model (UNVERIFIED: direct-mapped, VC4_TMU_CACHE_LINES lines of
  * VC4_TMU_CACHE_LINE bytes per slice and TMU).  The tags of the cache that
  * TMU phys of this QPU reads through (its slice's), found once per
- * request; the line of a bus address; one access of a line: true on a hit,
- * and the line's slot holds the line afterwards either way (the caller
- * counts hits and misses).  Without a branch on the outcome: the texture
+ * request; one access of a line: true on a hit, and the line's slot holds
+ * the line afterwards either way (the caller counts hits and misses).  Without a branch on the outcome: the texture
  * sampler's hits and misses follow the texels' utiles, which no predictor
  * learns. */
 static inline uint32_t *vc4_tmu_cache_tags(struct vc4_tmu *t, unsigned qpu, unsigned phys)
 {
     return t->cache_tag[qpu / VC4_TMU_QPUS_PER_SLICE % VC4_TMU_SLICES][phys & 1u];
 }
-static inline uint32_t vc4_tmu_cache_line_of(uint32_t addr) { return (addr & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE; }
 static inline bool vc4_tmu_cache_touch_line(uint32_t *tags, uint32_t line)
 {
     uint32_t *tag = &tags[line % VC4_TMU_CACHE_LINES];
     bool hit = *tag == line;
     *tag = line;
     return hit;
+}
+/* The same for the line holding bus address addr. */
+static inline bool vc4_tmu_cache_touch(uint32_t *tags, uint32_t addr)
+{
+    return vc4_tmu_cache_touch_line(tags, (addr & VC4_BUS_OFFSET_MASK) / VC4_TMU_CACHE_LINE);
 }
 
 /* Requests queued and not yet loaded on TMU<unit> of this QPU. */

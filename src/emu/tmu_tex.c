@@ -296,17 +296,6 @@ static const uint8_t *image(struct sampler *sp, unsigned face, unsigned level)
     return *st == IMG_OK ? sp->ptr[face][level] : NULL;
 }
 
-/* The cache model's access of a texel at bus address a: a miss?  Hits
- * are the accesses less the misses, added to the statistics at the end.
- * (Most texels of a bilinear footprint lie in the line of the texel before
- * them, a 64-byte utile of a T or LT image: hits that change nothing, but
- * in no pattern a branch predictor learns, so every texel goes through the
- * tags the same way.) */
-static inline unsigned cache_miss(uint32_t *tags, uint32_t a)
-{
-    return !vc4_tmu_cache_touch_line(tags, vc4_tmu_cache_line_of(a));
-}
-
 /* One texel coordinate of a lookup, addressed: where a column or row of
  * the footprint lies, computed once for the texels that share it. */
 enum { COORD_IN, COORD_BORDER, COORD_OUTSIDE };
@@ -382,13 +371,17 @@ static inline struct vc4_texel read_texel(const struct sampler *sp, unsigned lev
 
 /* Read the texel at bit offset bit of (face, level)'s image img, count it,
  * and show its address to the cache model: with footprint_fast's loop, the
- * places a texel is read. */
+ * places a texel is read.  Only misses are counted (hits are the texels
+ * less the misses, added to the statistics at the end).  (Most texels of a
+ * bilinear footprint lie in the line of the texel before them, a 64-byte
+ * utile of a T or LT image: hits that change nothing, but in no pattern a
+ * branch predictor learns, so every texel goes through the tags alike.) */
 static inline struct vc4_texel fetch(struct sampler *sp, unsigned face, unsigned level, const uint8_t *img,
                                      uint64_t bit, unsigned px, unsigned py)
 {
     sp->texels++;
     if (sp->tags)
-        sp->misses += cache_miss(sp->tags, sp->addr[face][level] + (uint32_t)(bit >> 3));
+        sp->misses += !vc4_tmu_cache_touch(sp->tags, sp->addr[face][level] + (uint32_t)(bit >> 3));
     return read_texel(sp, level, img, bit, px, py);
 }
 
@@ -468,7 +461,7 @@ static inline bool footprint_fast(struct sampler *sp, unsigned face, unsigned le
     unsigned misses = 0;
     for (unsigned k = 0; k < 4; k++) {
         if (tags)
-            misses += cache_miss(tags, base + (uint32_t)(bit[k] >> 3));
+            misses += !vc4_tmu_cache_touch(tags, base + (uint32_t)(bit[k] >> 3));
         q[k] = read_texel(sp, level, img, bit[k], px[k & 1u], py[k >> 1]);
     }
     sp->texels += 4;

@@ -110,21 +110,31 @@ static bool tracked(const struct vc4_vpm_qpu *q)
     return q->role == VC4_VPM_ROLE_CS || q->role == VC4_VPM_ROLE_VS;
 }
 
+/* After bytes of generic row `row` were marked in the record: the first
+ * row accessed twice (again: some of the bytes were marked already) is
+ * remembered, and the rows the program touched (the reset clears those). */
+static void track_note(struct vc4_vpm_track *t, bool write, unsigned row, bool again,
+                       const struct vc4_location *loc)
+{
+    int16_t *dup = write ? &t->wr_dup_row : &t->rd_dup_row;
+    if (again && *dup < 0) {
+        *dup = (int16_t)row;
+        *(write ? &t->wr_dup_pc : &t->rd_dup_pc) = loc ? loc->addr : 0;
+    }
+    uint8_t *rows = write ? &t->wr_rows : &t->rd_rows;
+    if (row >= *rows)
+        *rows = (uint8_t)(row + 1);
+}
+
 /* Record that elements touched bytes `bytes` of generic row `row`, column
- * col (of a tracked QPU); the first byte accessed twice is remembered. */
+ * col (of a tracked QPU). */
 static void track_access(struct vc4_vpm_track *t, bool write, unsigned row, unsigned col,
                          unsigned bytes, const struct vc4_location *loc)
 {
     uint8_t *m = write ? &t->wr[row][col] : &t->rd[row][col];
-    int16_t *dup = write ? &t->wr_dup_row : &t->rd_dup_row;
-    if ((*m & bytes) && *dup < 0) {
-        *dup = (int16_t)row;
-        *(write ? &t->wr_dup_pc : &t->rd_dup_pc) = loc ? loc->addr : 0;
-    }
+    bool again = (*m & bytes) != 0;
     *m |= (uint8_t)bytes;
-    uint8_t *rows = write ? &t->wr_rows : &t->rd_rows;
-    if (row >= *rows)
-        *rows = (uint8_t)(row + 1);
+    track_note(t, write, row, again, loc);
 }
 
 /* track_access of all 4 bytes of every column of a row, at once (the
@@ -132,19 +142,12 @@ static void track_access(struct vc4_vpm_track *t, bool write, unsigned row, unsi
 static void track_row(struct vc4_vpm_track *t, bool write, unsigned row, const struct vc4_location *loc)
 {
     uint8_t *m = write ? t->wr[row] : t->rd[row];
-    int16_t *dup = write ? &t->wr_dup_row : &t->rd_dup_row;
     uint8_t any = 0;
     for (unsigned c = 0; c < VC4_VPM_ROW_WORDS; c++) {
         any |= m[c];
         m[c] |= 0xFu;
     }
-    if ((any & 0xFu) && *dup < 0) {
-        *dup = (int16_t)row;
-        *(write ? &t->wr_dup_pc : &t->rd_dup_pc) = loc ? loc->addr : 0;
-    }
-    uint8_t *rows = write ? &t->wr_rows : &t->rd_rows;
-    if (row >= *rows)
-        *rows = (uint8_t)(row + 1);
+    track_note(t, write, row, (any & 0xFu) != 0, loc);
 }
 
 /* Fragment shaders cannot access the VPM or the VCD [S3, quoting G]: the
