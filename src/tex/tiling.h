@@ -174,4 +174,19 @@ static inline uint64_t vc4_tex_row_next(struct vc4_tex_row_walk *w)
     return bit;
 }
 
+/* The bit offset of the walk's element, and in *n how many elements from
+ * it on (at most `most`, at least 1) lie one after another in memory: the
+ * rest of the image row in a raster image, else the rest of the element's
+ * row of its utile (every layout puts a utile's row in order).  The walk
+ * steps past them.  (Tile loads and stores: a copy per run.) */
+static inline uint64_t vc4_tex_row_run(struct vc4_tex_row_walk *w, unsigned most, unsigned *n)
+{
+    uint64_t bit = vc4_tex_axes_bit(&w->y, &w->x);
+    unsigned left = w->g->layout == VC4_TEX_RASTER ? most : w->g->utile_w - (w->col & (w->g->utile_w - 1u));
+    *n = left < most ? left : most;
+    w->col += *n;
+    w->x = vc4_tex_axis_x(w->g, w->col);
+    return bit;
+}
+
 #endif

@@ -422,4 +422,193 @@ static void test_threads(void)
     CHECK_EQ_INT(hd.warnings, 0);
 }
 
-TEST_LIST(test_layouts_roundtrip, test_bgr565, test_clears_and_full_res, test_depth, test_threads)
+/* ---- transfers in runs against pixel by pixel ------------------------------ */
+
+static uint64_t tr_seed = 0x2545F4914F6CDD1Du;
+static uint32_t tr_rand(void)
+{
+    tr_seed ^= tr_seed << 13;
+    tr_seed ^= tr_seed >> 7;
+    tr_seed ^= tr_seed << 17;
+    return (uint32_t)(tr_seed >> 16);
+}
+
+/* The reference's view of a transfer: its pixel kind and geometry. */
+struct ref_xfer {
+    bool is565, zs;
+    struct vc4_tex_geom g;
+};
+
+static bool ref_begin(const struct vc4_tlb_xfer *x, struct ref_xfer *rx)
+{
+    rx->is565 = x->fmt == VC4_TLB_PF_BGR565 || x->fmt == VC4_TLB_PF_BGR565_DITHER;
+    rx->zs = x->fmt == VC4_TLB_PF_ZS || x->fmt == VC4_TLB_PF_Z;
+    return vc4_tex_geom_init(&rx->g, x->layout, rx->is565 ? 16 : 32, x->frame_w, x->frame_h);
+}
+
+/* Tile pixel (px, py): its frame pixel and address; false outside the frame. */
+static bool ref_at(const struct vc4_tlb *t, const struct vc4_tlb_xfer *x, const struct ref_xfer *rx, unsigned px,
+                   unsigned py, unsigned *fx, unsigned *fy, uint32_t *a)
+{
+    *fx = x->tile_x * t->tile_w + px;
+    *fy = x->tile_y * t->tile_h + py;
+    if (*fx >= x->frame_w || *fy >= x->frame_h)
+        return false;
+    *a = x->addr + (uint32_t)(vc4_tex_bit_offset(&rx->g, *fx, *fy) >> 3);
+    return true;
+}
+
+static void ref_fault(enum vc4_tlb_result *r, uint32_t *bad, uint32_t a)
+{
+    if (*r == VC4_TLB_OK) {
+        *r = VC4_TLB_FAULT;
+        *bad = a;
+    }
+}
+
+/* The rules of a store, pixel by pixel in row order (the reference): the
+ * value is sample 0, the 4 samples' average with a resolve, or the
+ * Z/stencil word; 565 converts (and dithers); Z-only keeps memory's
+ * stencil byte; a pixel that does not fit in RAM is skipped, the first such
+ * address reported. */
+static enum vc4_tlb_result ref_store(const struct vc4_tlb *t, struct vc4_mem *m, const struct vc4_tlb_xfer *x,
+                                     uint32_t *bad)
+{
+    struct ref_xfer rx;
+    if (!ref_begin(x, &rx))
+        return VC4_TLB_UNSUPPORTED;
+    enum vc4_tlb_result r = VC4_TLB_OK;
+    for (unsigned py = 0; py < t->tile_h; py++)
+        for (unsigned px = 0, fx, fy; px < t->tile_w; px++) {
+            uint32_t a;
+            if (!ref_at(t, x, &rx, px, py, &fx, &fy, &a))
+                continue;
+            unsigned i = (py * t->tile_w + px) * t->samples;
+            uint32_t v = rx.zs ? t->zs[i] : t->color[i];
+            if (!rx.zs && x->resolve && t->samples == 4)
+                v = vc4_tlb_resolve4(&t->color[i]);
+            bool ok;
+            if (rx.is565) {
+                ok = vc4_mem_write16(m, a, vc4_tlb_rgba_to_565(v, x->fmt == VC4_TLB_PF_BGR565_DITHER, fx, fy));
+            } else if (x->fmt == VC4_TLB_PF_Z) {
+                uint32_t old = 0;
+                ok = vc4_mem_read32(m, a, &old) && vc4_mem_write32(m, a, (v & ~0xFFu) | (old & 0xFFu));
+            } else {
+                ok = vc4_mem_write32(m, a, v);
+            }
+            if (!ok)
+                ref_fault(&r, bad, a);
+        }
+    return r;
+}
+
+/* A load pixel by pixel: every sample of the pixel gets the word (565
+ * widened); a pixel outside RAM is left as it was. */
+static enum vc4_tlb_result ref_load(struct vc4_tlb *t, const struct vc4_mem *m, const struct vc4_tlb_xfer *x,
+                                    uint32_t *bad)
+{
+    struct ref_xfer rx;
+    if (!ref_begin(x, &rx))
+        return VC4_TLB_UNSUPPORTED;
+    enum vc4_tlb_result r = VC4_TLB_OK;
+    for (unsigned py = 0; py < t->tile_h; py++)
+        for (unsigned px = 0, fx, fy; px < t->tile_w; px++) {
+            uint32_t a, v = 0;
+            if (!ref_at(t, x, &rx, px, py, &fx, &fy, &a))
+                continue;
+            bool ok;
+            if (rx.is565) {
+                uint16_t h = 0;
+                ok = vc4_mem_read16(m, a, &h);
+                v = vc4_tlb_565_to_rgba(h);
+            } else {
+                ok = vc4_mem_read32(m, a, &v);
+            }
+            if (!ok) {
+                ref_fault(&r, bad, a);
+                continue;
+            }
+            for (unsigned s = 0; s < t->samples; s++)
+                (rx.zs ? t->zs : t->color)[(py * t->tile_w + px) * t->samples + s] = v;
+        }
+    return r;
+}
+
+/* Stores and loads in every layout, format and mode, on tiles inside the
+ * frame, at its right and bottom edges and straddling the end of RAM (at
+ * aligned and odd addresses, through an alias), give the bytes, the tile
+ * buffer, the result and the first bad address of the pixel-by-pixel rules. */
+static void test_transfer_runs(void)
+{
+    enum { RAM = 1u << 20 };
+    static const enum vc4_tex_layout lays[] = {VC4_TEX_RASTER, VC4_TEX_LT, VC4_TEX_T};
+    static const enum vc4_tlb_pixfmt fmts[] = {VC4_TLB_PF_RGBA8888, VC4_TLB_PF_BGR565_DITHER, VC4_TLB_PF_BGR565,
+                                               VC4_TLB_PF_ZS, VC4_TLB_PF_Z};
+    struct vc4_mem ma, mb;
+    CHECK(vc4_mem_init(&ma, RAM, NULL) == VC4_OK && vc4_mem_init(&mb, RAM, NULL) == VC4_OK);
+    static struct vc4_tlb ta, tb;
+    unsigned cases = 0, faults = 0, diffs = 0;
+    for (unsigned l = 0; l < 3; l++)
+        for (unsigned f = 0; f < 5; f++)
+            for (unsigned mode = 0; mode < 3; mode++) /* single sample; 4x; 4x resolved */
+                for (unsigned where = 0; where < 5; where++) {
+                    bool ms = mode != 0;
+                    vc4_tlb_reset(&ta);
+                    vc4_tlb_configure(&ta, ms, false);
+                    for (unsigned i = 0; i < VC4_TLB_ENTRIES; i++) {
+                        ta.color[i] = tr_rand();
+                        ta.zs[i] = tr_rand();
+                    }
+                    tb = ta;
+                    for (uint32_t i = 0; i < RAM; i += 4) {
+                        uint32_t w = tr_rand();
+                        memcpy(ma.ram + i, &w, 4);
+                    }
+                    memcpy(mb.ram, ma.ram, RAM);
+                    struct vc4_tlb_xfer x = {.frame_w = 100, .frame_h = 70, .layout = lays[l], .fmt = fmts[f],
+                                             .resolve = mode == 2};
+                    /* 0, 1: the first tile, the last (partial) one; 2-4:
+                     * the tile across the end of RAM */
+                    x.tile_x = x.tile_y = where == 0 ? 0 : 1;
+                    if (ms && where != 0) { /* (32 x 32 tiles) */
+                        x.tile_x = 3;
+                        x.tile_y = 2;
+                    }
+                    x.addr = 0x40000u;
+                    if (where >= 2) {
+                        /* RAM ends 6 or 8 bytes after the start of the
+                         * element at column 10, row 2 of the tile: inside
+                         * a run, which the next element or two straddle */
+                        struct vc4_tex_geom g;
+                        bool is565 = fmts[f] == VC4_TLB_PF_BGR565 || fmts[f] == VC4_TLB_PF_BGR565_DITHER;
+                        CHECK(vc4_tex_geom_init(&g, lays[l], is565 ? 16 : 32, x.frame_w, x.frame_h));
+                        uint32_t o = (uint32_t)(vc4_tex_bit_offset(&g, x.tile_x * ta.tile_w + 10,
+                                                                   x.tile_y * ta.tile_h + 2) >> 3);
+                        x.addr = RAM - o - (where == 3 ? 8u : 6u);
+                    }
+                    if (where == 4)
+                        x.addr |= 0xC0000000u;
+                    uint32_t bad_a = 0, bad_b = 0;
+                    enum vc4_tlb_result ra = vc4_tlb_store(&ta, &ma, &x, &bad_a);
+                    enum vc4_tlb_result rb = ref_store(&tb, &mb, &x, &bad_b);
+                    bool same = ra == rb && bad_a == bad_b && memcmp(ma.ram, mb.ram, RAM) == 0;
+                    /* then load what is there back over the tile buffer */
+                    ra = vc4_tlb_load(&ta, &ma, &x, &bad_a);
+                    rb = ref_load(&tb, &mb, &x, &bad_b);
+                    same &= ra == rb && bad_a == bad_b && memcmp(ta.color, tb.color, sizeof ta.color) == 0 &&
+                            memcmp(ta.zs, tb.zs, sizeof ta.zs) == 0;
+                    if (!same && diffs++ == 0)
+                        fprintf(stderr, "transfer differs: layout %u format %u mode %u case %u\n", l, f, mode,
+                                where);
+                    faults += ra == VC4_TLB_FAULT;
+                    cases++;
+                }
+    vc4_mem_fini(&ma);
+    vc4_mem_fini(&mb);
+    CHECK_EQ_INT(diffs, 0);
+    CHECK_EQ_INT(cases, 225);
+    CHECK(faults >= 3 * 5 * 3 * 2); /* the RAM-end cases fault */
+}
+
+TEST_LIST(test_layouts_roundtrip, test_bgr565, test_clears_and_full_res, test_depth, test_threads,
+          test_transfer_runs)
