@@ -78,6 +78,7 @@ struct vc4_fsi_batch {
     uint8_t vary_next, color_ms_next, cload_next;
     bool z_done, sb_held, released, done;
     uint64_t start_instr;             /* the QPU's instruction count at its start */
+    uint64_t qbits;                   /* its quads' positions hashed to a bit each (fsi.c quad_bit) */
 };
 
 /* A suspended thread's own state. */
