@@ -49,7 +49,9 @@
 #define VC4_TMU_LAT_CACHE 9u
 #define VC4_TMU_LAT_MEMORY 20u
 /* TMU cache geometry [A]: 4 KiB, 64-byte lines (associativity unknown:
- * modelled direct-mapped, per TMU, for the hit/miss statistics only). */
+ * modelled direct-mapped, per slice and TMU).  The model counts hits and
+ * misses, and a request with a miss takes VC4_TMU_LAT_MEMORY, one
+ * without VC4_TMU_LAT_CACHE: it decides stall cycles too. */
 #define VC4_TMU_CACHE_LINE 64u
 #define VC4_TMU_CACHE_LINES 64u
 
