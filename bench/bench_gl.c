@@ -9,6 +9,10 @@
  * asserts nothing.
  *
  *   bench_gl [FRAMES]
+ *
+ * Environment: BENCH_GL_JIT=1 compiles hot blocks (in BENCH_JIT_DIR), as
+ * vc4kit exec and the DRM backend do, and prints how many instructions
+ * ran compiled.
  */
 #include <time.h>
 
@@ -74,7 +78,12 @@ int main(int argc, char **argv)
     static struct gl_mesh_vertex verts[NVERTS];
     static uint16_t idx[NINDICES];
     gl_sphere_mesh(verts, idx, STACKS, SLICES);
-    struct vc4_emu_options eo = {.sink = sink, .num_qpus = 12, .mem_size = 16u << 20};
+    /* BENCH_GL_JIT=1: hot blocks compiled (in BENCH_JIT_DIR), as vc4kit
+     * exec and the DRM backend run them */
+    bool jit = getenv("BENCH_GL_JIT") != NULL;
+    struct vc4_emu_options eo = {.sink = sink, .num_qpus = 12, .mem_size = 16u << 20,
+                                 .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 100,
+                                 .jit_dir = getenv("BENCH_JIT_DIR")};
     struct vc4_emu *emu = vc4_emu_create(&eo);
     if (!emu)
         return 1;
@@ -107,6 +116,13 @@ int main(int argc, char **argv)
     printf("frames: %u in %.2f s: %.2f frames/s (12 QPUs; %llu fragments, %llu triangle draws (one per tile it touches) per frame)\n", done,
            dt, dt > 0 ? done / dt : 0.0, (unsigned long long)(done ? fs->fragments / done : 0),
            (unsigned long long)(done ? emu->v3d.ctl.r.prims_drawn / done : 0));
+    if (jit) {
+        struct vc4_emu_jit_stats js;
+        vc4_emu_jit_stats(emu, &js);
+        printf("compiled blocks: %llu instructions of %llu ran compiled (%llu blocks)\n",
+               (unsigned long long)js.instructions, (unsigned long long)emu->v3d.stats.instructions,
+               (unsigned long long)js.compiled + js.loaded);
+    }
     uint8_t *rgba = gl_read_frame(emu);
     if (rgba && argc > 2)
         vc4_png_write(argv[2], rgba, 1280, 720, 1280 * 4, &sink);
