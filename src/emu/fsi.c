@@ -224,8 +224,7 @@ static bool add_quad(struct vc4_v3d *v, struct vc4_fsi_batch *b, const struct vc
         b->px.y[i] = rb->y[r];
         b->px.cov[i] = rb->cov[r];
         int64_t px16 = (int64_t)rb->x[r] * VC4_RASTER_SUBPIXEL, py16 = (int64_t)rb->y[r] * VC4_RASTER_SUBPIXEL;
-        b->w[i] = vc4_pse_w(&f->setup, px16 + 8, py16 + 8);
-        b->z[i] = vc4_pse_z24(&f->setup, px16 + 8, py16 + 8);
+        vc4_pse_w_z24(&f->setup, px16 + 8, py16 + 8, &b->w[i], &b->z[i]);
         b->mask[i] = rb->cov[r];
         if (!rb->cov[r])
             continue;
@@ -496,9 +495,11 @@ static bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, un
             memset(fq->vary_c, 0, sizeof fq->vary_c);
         } else {
             b->vary_next++;
-            for (unsigned i = 0; i < N; i++)
-                out[i] = vc4_f2u(vc4_pse_vary(&f->setup, k, (int64_t)b->px.x[i] * VC4_RASTER_SUBPIXEL + 8,
-                                              (int64_t)b->px.y[i] * VC4_RASTER_SUBPIXEL + 8));
+            if (!b->centred) { /* (once a batch: every varying reads at the same centres) */
+                vc4_pse_centres(&f->setup, b->px.x, b->px.y, &b->centres);
+                b->centred = true;
+            }
+            vc4_pse_vary16(&f->setup, k, &b->centres, out);
             uint32_t c = vc4_f2u(f->setup.vc[k]);
             for (unsigned i = 0; i < N; i++)
                 fq->vary_c[i] = c;

@@ -79,6 +79,8 @@ struct vc4_fsi_batch {
     bool z_done, sb_held, released, done;
     uint64_t start_instr;             /* the QPU's instruction count at its start */
     uint64_t qbits;                   /* its quads' positions hashed to a bit each (fsi.c quad_bit) */
+    bool centred;                     /* centres set (at its first varying read) */
+    struct vc4_pse_offsets centres;   /* its pixel centres from the reference vertex */
 };
 
 /* A suspended thread's own state. */

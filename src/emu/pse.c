@@ -3,6 +3,7 @@
  * quads (see pse.h for the rules and the arithmetic).
  */
 #include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -281,32 +282,63 @@ static double eval(const struct vc4_pse_plane *p, double dx, double dy)
     return p->c + sum;
 }
 
+/* V of varying k < nvary at offsets (dx, dy) from the reference vertex:
+ * float coefficient x (17-bit) offset, exact products. */
+static inline float vary_at(const struct vc4_pse_setup *s, unsigned k, double dx, double dy)
+{
+    double ta = (double)s->va[k] * dx;
+    double tb = (double)s->vb[k] * dy;
+    return to_float(ta + tb);
+}
+
 float vc4_pse_vary(const struct vc4_pse_setup *s, unsigned k, int64_t px16, int64_t py16)
 {
     if (k >= s->nvary)
         return 0.0f;
     double dx, dy;
     offsets(s, px16, py16, &dx, &dy);
-    /* float coefficient x (17-bit) offset: exact products */
-    double ta = (double)s->va[k] * dx;
-    double tb = (double)s->vb[k] * dy;
-    return to_float(ta + tb);
+    return vary_at(s, k, dx, dy);
 }
 
-uint32_t vc4_pse_w(const struct vc4_pse_setup *s, int64_t px16, int64_t py16)
+void vc4_pse_centres(const struct vc4_pse_setup *s, const uint16_t x[VC4_RASTER_SIMD],
+                     const uint16_t y[VC4_RASTER_SIMD], struct vc4_pse_offsets *o)
 {
-    double dx, dy;
-    offsets(s, px16, py16, &dx, &dy);
+    for (unsigned i = 0; i < VC4_RASTER_SIMD; i++)
+        offsets(s, (int64_t)x[i] * VC4_RASTER_SUBPIXEL + VC4_RASTER_SUBPIXEL / 2,
+                (int64_t)y[i] * VC4_RASTER_SUBPIXEL + VC4_RASTER_SUBPIXEL / 2, &o->dx[i], &o->dy[i]);
+}
+
+void vc4_pse_vary16(const struct vc4_pse_setup *s, unsigned k, const struct vc4_pse_offsets *o,
+                    uint32_t out[VC4_RASTER_SIMD])
+{
+    if (k >= s->nvary) {
+        memset(out, 0, VC4_RASTER_SIMD * sizeof out[0]);
+        return;
+    }
+    /* vary_at for the 16, the coefficients in locals (out might alias
+     * them, for all the compiler knows) and to_float's clamps only for a
+     * sum outside float's range (or NaN): element by element through
+     * vary_at with its conversions, the varyings were a fifth of a lit
+     * frame's fragment shading. */
+    const double va = (double)s->va[k], vb = (double)s->vb[k];
+    for (unsigned i = 0; i < VC4_RASTER_SIMD; i++) {
+        double ta = va * o->dx[i];
+        double tb = vb * o->dy[i];
+        double d = ta + tb;
+        out[i] = vc4_f2u(fabs(d) <= (double)FLT_MAX ? (float)d : to_float(d));
+    }
+}
+
+static inline uint32_t w_at(const struct vc4_pse_setup *s, double dx, double dy)
+{
     double q = eval(&s->q, dx, dy);
     if (q == 0.0)
         return vc4_f2u(FLT_MAX);
     return vc4_f2u(to_float(1.0 / q));
 }
 
-uint32_t vc4_pse_z24(const struct vc4_pse_setup *s, int64_t px16, int64_t py16)
+static inline uint32_t z24_at(const struct vc4_pse_setup *s, double dx, double dy)
 {
-    double dx, dy;
-    offsets(s, px16, py16, &dx, &dy);
     double z = eval(&s->z, dx, dy);
     if (!(z > 0.0))
         return 0;
@@ -314,4 +346,26 @@ uint32_t vc4_pse_z24(const struct vc4_pse_setup *s, int64_t px16, int64_t py16)
         return VC4_PSE_Z24_MAX;
     double scaled = z * (double)VC4_PSE_Z24_MAX;
     return (uint32_t)(scaled + 0.5);
+}
+
+uint32_t vc4_pse_w(const struct vc4_pse_setup *s, int64_t px16, int64_t py16)
+{
+    double dx, dy;
+    offsets(s, px16, py16, &dx, &dy);
+    return w_at(s, dx, dy);
+}
+
+uint32_t vc4_pse_z24(const struct vc4_pse_setup *s, int64_t px16, int64_t py16)
+{
+    double dx, dy;
+    offsets(s, px16, py16, &dx, &dy);
+    return z24_at(s, dx, dy);
+}
+
+void vc4_pse_w_z24(const struct vc4_pse_setup *s, int64_t px16, int64_t py16, uint32_t *w, uint32_t *z)
+{
+    double dx, dy;
+    offsets(s, px16, py16, &dx, &dy);
+    *w = w_at(s, dx, dy);
+    *z = z24_at(s, dx, dy);
 }

@@ -165,9 +165,22 @@ bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_ver
 
 /* V of varying k (what VARYING_READ returns). */
 float vc4_pse_vary(const struct vc4_pse_setup *s, unsigned k, int64_t px16, int64_t py16);
+/* A batch's pixel centres as offsets from the reference vertex, in pixels
+ * (multiples of 1/16: exact), for vc4_pse_vary16. */
+struct vc4_pse_offsets {
+    double dx[VC4_RASTER_SIMD], dy[VC4_RASTER_SIMD];
+};
+void vc4_pse_centres(const struct vc4_pse_setup *s, const uint16_t x[VC4_RASTER_SIMD],
+                     const uint16_t y[VC4_RASTER_SIMD], struct vc4_pse_offsets *o);
+/* vc4_pse_vary at those 16 centres, as f32 bits (what a VARYING_READ
+ * returns to the batch's elements). */
+void vc4_pse_vary16(const struct vc4_pse_setup *s, unsigned k, const struct vc4_pse_offsets *o,
+                    uint32_t out[VC4_RASTER_SIMD]);
 /* W = 1 / (interpolated 1/Wc), as f32 bits (ra15). */
 uint32_t vc4_pse_w(const struct vc4_pse_setup *s, int64_t px16, int64_t py16);
 /* The 24-bit Z (rb15, TLB). */
 uint32_t vc4_pse_z24(const struct vc4_pse_setup *s, int64_t px16, int64_t py16);
+/* Both at one point (a pixel centre's payload, found once). */
+void vc4_pse_w_z24(const struct vc4_pse_setup *s, int64_t px16, int64_t py16, uint32_t *w, uint32_t *z);
 
 #endif
