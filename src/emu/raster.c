@@ -101,8 +101,8 @@ static RASTER_INLINE unsigned pixel_cov(const int64_t e[3], int64_t (*off)[3], u
 /* The quads of rows qy0.. (see vc4_raster_triangle), nsamp samples a pixel
  * (inlined with a constant 1 or 4, so that the sample loop unrolls). */
 static RASTER_INLINE uint64_t raster_quads(const struct edges *e, int64_t (*off)[4][3], unsigned nsamp,
-                                    int32_t qx0, int32_t qy0, int32_t px0, int32_t py0, int32_t px1,
-                                    int32_t py1, vc4_raster_emit_fn emit, void *user)
+                                           int32_t qx0, int32_t qy0, int32_t px0, int32_t py0, int32_t px1,
+                                           int32_t py1, vc4_raster_emit_fn emit, void *user)
 {
     struct vc4_raster_batch b;
     memset(&b, 0, sizeof b);
