@@ -1182,14 +1182,15 @@ static void pack_mul_vec(unsigned mode, const uint32_t *v, const uint32_t *old, 
         unsigned sh = 8 * (mode - VC4_QPU_PACK_MUL_8A);
         uint32_t keep = ~(0xFFu << sh);
         for (unsigned i = 0; i < N; i++)
-            b[i] = unorm8_lane(v[i]);
-        if (old) {
+            b[i] = unorm8_lane(v[i]) << sh;
+        /* (merged in the local, then copied: old is mostly out itself, and
+         * a loop that reads old and writes out was not vectorised for fear
+         * of their overlap: 9 host instructions a lane, 6% of a lit frame
+         * under callgrind) */
+        if (old)
             for (unsigned i = 0; i < N; i++)
-                out[i] = (old[i] & keep) | b[i] << sh;
-        } else {
-            for (unsigned i = 0; i < N; i++)
-                out[i] = b[i] << sh;
-        }
+                b[i] |= old[i] & keep;
+        memcpy(out, b, sizeof b);
     } else {
         for (unsigned i = 0; i < N; i++)
             out[i] = vc4_pack_mul(mode, v[i], old ? old[i] : 0);
