@@ -966,25 +966,61 @@ uint32_t vc4_unpack(unsigned mode, uint32_t v, bool to_float)
     }
 }
 
-/* unorm8_to_float for 16 bytes at once, in a form the compiler vectorises:
- * byte / 255 in double precision, truncated to float by taking the top 23
- * bits of its mantissa.  That is the truncated exact quotient: for bytes 2
- * to 254 the quotient's binary expansion repeats the byte's 8 bits, which
- * hold a 0 and a 1, so the double's rounding at bit 53 cannot carry into
- * or borrow from bit 24; 255 gives 1.0 exactly; 0 and the measured 1 are
- * chosen after.  (test_emu_alu compares it with unorm8_to_float for every
- * byte.) */
-enum { D_FRAC_BITS = 52, D_BIAS = 1023 }; /* IEEE double */
+/* unorm8_to_float of every byte, as data (written out from it; test_emu_alu
+ * test_unpack compares every byte, through vc4_unpack_vec, with
+ * unorm8_to_float).  A look-up per element: computed, by a double
+ * division each, the texture channels' unpacks were 4% of a textured
+ * frame, as the compiler did not vectorise the division. */
+static const uint32_t unorm8_float_bits[256] = {
+    0x00000000u, 0x3B808081u, 0x3C008080u, 0x3C40C0C0u, 0x3C808080u, 0x3CA0A0A0u,
+    0x3CC0C0C0u, 0x3CE0E0E0u, 0x3D008080u, 0x3D109090u, 0x3D20A0A0u, 0x3D30B0B0u,
+    0x3D40C0C0u, 0x3D50D0D0u, 0x3D60E0E0u, 0x3D70F0F0u, 0x3D808080u, 0x3D888888u,
+    0x3D909090u, 0x3D989898u, 0x3DA0A0A0u, 0x3DA8A8A8u, 0x3DB0B0B0u, 0x3DB8B8B8u,
+    0x3DC0C0C0u, 0x3DC8C8C8u, 0x3DD0D0D0u, 0x3DD8D8D8u, 0x3DE0E0E0u, 0x3DE8E8E8u,
+    0x3DF0F0F0u, 0x3DF8F8F8u, 0x3E008080u, 0x3E048484u, 0x3E088888u, 0x3E0C8C8Cu,
+    0x3E109090u, 0x3E149494u, 0x3E189898u, 0x3E1C9C9Cu, 0x3E20A0A0u, 0x3E24A4A4u,
+    0x3E28A8A8u, 0x3E2CACACu, 0x3E30B0B0u, 0x3E34B4B4u, 0x3E38B8B8u, 0x3E3CBCBCu,
+    0x3E40C0C0u, 0x3E44C4C4u, 0x3E48C8C8u, 0x3E4CCCCCu, 0x3E50D0D0u, 0x3E54D4D4u,
+    0x3E58D8D8u, 0x3E5CDCDCu, 0x3E60E0E0u, 0x3E64E4E4u, 0x3E68E8E8u, 0x3E6CECECu,
+    0x3E70F0F0u, 0x3E74F4F4u, 0x3E78F8F8u, 0x3E7CFCFCu, 0x3E808080u, 0x3E828282u,
+    0x3E848484u, 0x3E868686u, 0x3E888888u, 0x3E8A8A8Au, 0x3E8C8C8Cu, 0x3E8E8E8Eu,
+    0x3E909090u, 0x3E929292u, 0x3E949494u, 0x3E969696u, 0x3E989898u, 0x3E9A9A9Au,
+    0x3E9C9C9Cu, 0x3E9E9E9Eu, 0x3EA0A0A0u, 0x3EA2A2A2u, 0x3EA4A4A4u, 0x3EA6A6A6u,
+    0x3EA8A8A8u, 0x3EAAAAAAu, 0x3EACACACu, 0x3EAEAEAEu, 0x3EB0B0B0u, 0x3EB2B2B2u,
+    0x3EB4B4B4u, 0x3EB6B6B6u, 0x3EB8B8B8u, 0x3EBABABAu, 0x3EBCBCBCu, 0x3EBEBEBEu,
+    0x3EC0C0C0u, 0x3EC2C2C2u, 0x3EC4C4C4u, 0x3EC6C6C6u, 0x3EC8C8C8u, 0x3ECACACAu,
+    0x3ECCCCCCu, 0x3ECECECEu, 0x3ED0D0D0u, 0x3ED2D2D2u, 0x3ED4D4D4u, 0x3ED6D6D6u,
+    0x3ED8D8D8u, 0x3EDADADAu, 0x3EDCDCDCu, 0x3EDEDEDEu, 0x3EE0E0E0u, 0x3EE2E2E2u,
+    0x3EE4E4E4u, 0x3EE6E6E6u, 0x3EE8E8E8u, 0x3EEAEAEAu, 0x3EECECECu, 0x3EEEEEEEu,
+    0x3EF0F0F0u, 0x3EF2F2F2u, 0x3EF4F4F4u, 0x3EF6F6F6u, 0x3EF8F8F8u, 0x3EFAFAFAu,
+    0x3EFCFCFCu, 0x3EFEFEFEu, 0x3F008080u, 0x3F018181u, 0x3F028282u, 0x3F038383u,
+    0x3F048484u, 0x3F058585u, 0x3F068686u, 0x3F078787u, 0x3F088888u, 0x3F098989u,
+    0x3F0A8A8Au, 0x3F0B8B8Bu, 0x3F0C8C8Cu, 0x3F0D8D8Du, 0x3F0E8E8Eu, 0x3F0F8F8Fu,
+    0x3F109090u, 0x3F119191u, 0x3F129292u, 0x3F139393u, 0x3F149494u, 0x3F159595u,
+    0x3F169696u, 0x3F179797u, 0x3F189898u, 0x3F199999u, 0x3F1A9A9Au, 0x3F1B9B9Bu,
+    0x3F1C9C9Cu, 0x3F1D9D9Du, 0x3F1E9E9Eu, 0x3F1F9F9Fu, 0x3F20A0A0u, 0x3F21A1A1u,
+    0x3F22A2A2u, 0x3F23A3A3u, 0x3F24A4A4u, 0x3F25A5A5u, 0x3F26A6A6u, 0x3F27A7A7u,
+    0x3F28A8A8u, 0x3F29A9A9u, 0x3F2AAAAAu, 0x3F2BABABu, 0x3F2CACACu, 0x3F2DADADu,
+    0x3F2EAEAEu, 0x3F2FAFAFu, 0x3F30B0B0u, 0x3F31B1B1u, 0x3F32B2B2u, 0x3F33B3B3u,
+    0x3F34B4B4u, 0x3F35B5B5u, 0x3F36B6B6u, 0x3F37B7B7u, 0x3F38B8B8u, 0x3F39B9B9u,
+    0x3F3ABABAu, 0x3F3BBBBBu, 0x3F3CBCBCu, 0x3F3DBDBDu, 0x3F3EBEBEu, 0x3F3FBFBFu,
+    0x3F40C0C0u, 0x3F41C1C1u, 0x3F42C2C2u, 0x3F43C3C3u, 0x3F44C4C4u, 0x3F45C5C5u,
+    0x3F46C6C6u, 0x3F47C7C7u, 0x3F48C8C8u, 0x3F49C9C9u, 0x3F4ACACAu, 0x3F4BCBCBu,
+    0x3F4CCCCCu, 0x3F4DCDCDu, 0x3F4ECECEu, 0x3F4FCFCFu, 0x3F50D0D0u, 0x3F51D1D1u,
+    0x3F52D2D2u, 0x3F53D3D3u, 0x3F54D4D4u, 0x3F55D5D5u, 0x3F56D6D6u, 0x3F57D7D7u,
+    0x3F58D8D8u, 0x3F59D9D9u, 0x3F5ADADAu, 0x3F5BDBDBu, 0x3F5CDCDCu, 0x3F5DDDDDu,
+    0x3F5EDEDEu, 0x3F5FDFDFu, 0x3F60E0E0u, 0x3F61E1E1u, 0x3F62E2E2u, 0x3F63E3E3u,
+    0x3F64E4E4u, 0x3F65E5E5u, 0x3F66E6E6u, 0x3F67E7E7u, 0x3F68E8E8u, 0x3F69E9E9u,
+    0x3F6AEAEAu, 0x3F6BEBEBu, 0x3F6CECECu, 0x3F6DEDEDu, 0x3F6EEEEEu, 0x3F6FEFEFu,
+    0x3F70F0F0u, 0x3F71F1F1u, 0x3F72F2F2u, 0x3F73F3F3u, 0x3F74F4F4u, 0x3F75F5F5u,
+    0x3F76F6F6u, 0x3F77F7F7u, 0x3F78F8F8u, 0x3F79F9F9u, 0x3F7AFAFAu, 0x3F7BFBFBu,
+    0x3F7CFCFCu, 0x3F7DFDFDu, 0x3F7EFEFEu, 0x3F800000u
+};
+
 static inline void unorm8_to_float_vec(const uint32_t *byte, uint32_t *out)
 {
-    for (unsigned i = 0; i < N; i++) {
-        double d = (double)byte[i] / 255.0;
-        uint64_t b;
-        memcpy(&b, &d, sizeof b);
-        uint32_t exp = (uint32_t)(b >> D_FRAC_BITS) - D_BIAS + F_BIAS; /* (positive, at most 1) */
-        uint32_t f = exp << F_EXP_SHIFT | ((uint32_t)(b >> (D_FRAC_BITS - F_EXP_SHIFT)) & F_MANT);
-        out[i] = byte[i] == 0 ? 0 : byte[i] == 1 ? UNORM8_ONE_MEASURED : f;
-    }
+    for (unsigned i = 0; i < N; i++)
+        out[i] = unorm8_float_bits[byte[i] & 0xFFu];
 }
 
 /* (static, behind vc4_unpack_vec: see VC4_KERNEL_CLONES) */
