@@ -28,8 +28,7 @@ static float value(void)
     unsigned r = rnd() % 8;
     if (r == 0)
         return special[rnd() % (sizeof special / sizeof special[0])];
-    if (r == 1) /* any bits at all */
-    {
+    if (r == 1) { /* any bits at all */
         uint32_t u = rnd();
         float f;
         memcpy(&f, &u, sizeof f);
