@@ -20,10 +20,14 @@
 #define VC4_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define VC4_LIKELY(x) __builtin_expect(!!(x), 1)
 #define VC4_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define VC4_ALWAYS_INLINE inline __attribute__((always_inline))
+#define VC4_NOINLINE __attribute__((noinline))
 #else
 #define VC4_PRINTF(f, a)
 #define VC4_LIKELY(x) (x)
 #define VC4_UNLIKELY(x) (x)
+#define VC4_ALWAYS_INLINE inline
+#define VC4_NOINLINE
 #endif
 
 /* ---- allocation -------------------------------------------------------- */

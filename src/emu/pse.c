@@ -9,9 +9,12 @@
 #include "base/base.h"
 #include "emu/pse.h"
 
-/* double -> float without leaving float's range (no undefined conversion) */
-static float to_float(double d)
+/* double -> float without leaving float's range (no undefined conversion;
+ * the common case, a finite sum inside it, tested first and alone) */
+static inline float to_float(double d)
 {
+    if (VC4_LIKELY(fabs(d) <= (double)FLT_MAX))
+        return (float)d;
     if (d != d)
         return 0.0f;
     if (d > (double)FLT_MAX)
@@ -284,10 +287,10 @@ static double eval(const struct vc4_pse_plane *p, double dx, double dy)
 
 /* V of varying k < nvary at offsets (dx, dy) from the reference vertex:
  * float coefficient x (17-bit) offset, exact products. */
-static inline float vary_at(const struct vc4_pse_setup *s, unsigned k, double dx, double dy)
+static inline float vary_at(double va, double vb, double dx, double dy)
 {
-    double ta = (double)s->va[k] * dx;
-    double tb = (double)s->vb[k] * dy;
+    double ta = va * dx;
+    double tb = vb * dy;
     return to_float(ta + tb);
 }
 
@@ -297,7 +300,7 @@ float vc4_pse_vary(const struct vc4_pse_setup *s, unsigned k, int64_t px16, int6
         return 0.0f;
     double dx, dy;
     offsets(s, px16, py16, &dx, &dy);
-    return vary_at(s, k, dx, dy);
+    return vary_at((double)s->va[k], (double)s->vb[k], dx, dy);
 }
 
 void vc4_pse_centres(const struct vc4_pse_setup *s, const uint16_t x[VC4_RASTER_SIMD],
@@ -315,18 +318,12 @@ void vc4_pse_vary16(const struct vc4_pse_setup *s, unsigned k, const struct vc4_
         memset(out, 0, VC4_RASTER_SIMD * sizeof out[0]);
         return;
     }
-    /* vary_at for the 16, the coefficients in locals (out might alias
-     * them, for all the compiler knows) and to_float's clamps only for a
-     * sum outside float's range (or NaN): element by element through
-     * vary_at with its conversions, the varyings were a fifth of a lit
-     * frame's fragment shading. */
+    /* (the coefficients in locals: out might alias them, for all the
+     * compiler knows.  Element by element, offsets and calls included, the
+     * varyings were a fifth of a lit frame's fragment shading.) */
     const double va = (double)s->va[k], vb = (double)s->vb[k];
-    for (unsigned i = 0; i < VC4_RASTER_SIMD; i++) {
-        double ta = va * o->dx[i];
-        double tb = vb * o->dy[i];
-        double d = ta + tb;
-        out[i] = vc4_f2u(fabs(d) <= (double)FLT_MAX ? (float)d : to_float(d));
-    }
+    for (unsigned i = 0; i < VC4_RASTER_SIMD; i++)
+        out[i] = vc4_f2u(vary_at(va, vb, o->dx[i], o->dy[i]));
 }
 
 static inline uint32_t w_at(const struct vc4_pse_setup *s, double dx, double dy)

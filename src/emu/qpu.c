@@ -25,14 +25,10 @@
 #define N VC4_QPU_SIMD
 #define ALL_ELEMS VC4_LANES_ALL
 
-/* Kept out of the run loop, whose registers it would otherwise crowd. */
-#if defined(__GNUC__)
-#define QPU_NOINLINE __attribute__((noinline))
-#define QPU_INLINE inline __attribute__((always_inline))
-#else
-#define QPU_NOINLINE
-#define QPU_INLINE inline
-#endif
+/* Kept out of the run loop, whose registers it would otherwise crowd;
+ * and kept in it (base.h). */
+#define QPU_NOINLINE VC4_NOINLINE
+#define QPU_INLINE VC4_ALWAYS_INLINE
 
 /* ---- rules the hardware enforces by misbehaving --------------------------- */
 

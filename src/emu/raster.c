@@ -2,20 +2,27 @@
  * raster.c - triangle coverage with exact edge functions and the top-left
  * fill rule, quads and 16-pixel batches (see raster.h for the rules).
  */
+#include <assert.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "emu/raster.h"
 
 /* (3/8, 1/8), (7/8, 3/8), (1/8, 5/8), (5/8, 7/8) of a pixel in 1/16 px
  * (the standard 4x rotated grid; UNVERIFIED for the V3D). */
 const uint8_t vc4_raster_sample_pos[4][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}};
 
+/* A quad's pixels (elements, raster.h), the most samples a pixel has, a
+ * triangle's edges. */
+enum { QUAD_PIXELS = 4, MAX_SAMPLES = 4, EDGES = 3 };
+static_assert(VC4_ARRAY_SIZE(vc4_raster_sample_pos) == MAX_SAMPLES, "the 4x sample grid");
+
 /* The pixel centre, 1/16 px. */
 #define CENTRE 8
 
 struct edges {
-    int64_t a[3], b[3], c[3]; /* E(p) = a*px + b*py + c */
-    int64_t bias[3];          /* covered when E >= bias: 0 top-left edges, 1 others */
+    int64_t a[EDGES], b[EDGES], c[EDGES]; /* E(p) = a*px + b*py + c */
+    int64_t bias[EDGES];                  /* covered when E >= bias: 0 top-left edges, 1 others */
 };
 
 int64_t vc4_raster_area(const struct vc4_raster_tri *t)
@@ -72,15 +79,9 @@ static int32_t floor_div16(int64_t v)
     return (int32_t)(v >= 0 ? v / VC4_RASTER_SUBPIXEL : -((-v + VC4_RASTER_SUBPIXEL - 1) / VC4_RASTER_SUBPIXEL));
 }
 
-/* Covered samples in a 4-bit mask (no popcount instruction in baseline
+/* Covered samples in a sample mask (no popcount instruction in baseline
  * x86-64: the builtin is a library call, 3% of a frame). */
-static const uint8_t samples_in[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-
-#if defined(__GNUC__)
-#define RASTER_INLINE inline __attribute__((always_inline))
-#else
-#define RASTER_INLINE inline
-#endif
+static const uint8_t samples_in[1u << MAX_SAMPLES] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
 /* The coverage bits of one element (pixel) of a quad: sample s of the
  * pixel is covered when every edge function, less its bias, is >= 0 at
@@ -88,7 +89,7 @@ static const uint8_t samples_in[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
  * quad's origin (less the biases), off: each sample's offset from there
  * for this element.  Additions only, and no branch on the outcome (the
  * outcomes along a triangle's edges are what no predictor learns). */
-static RASTER_INLINE unsigned pixel_cov(const int64_t e[3], int64_t (*off)[3], unsigned nsamp)
+static VC4_ALWAYS_INLINE unsigned pixel_cov(const int64_t e[EDGES], int64_t (*off)[EDGES], unsigned nsamp)
 {
     unsigned m = 0;
     for (unsigned s = 0; s < nsamp; s++) {
@@ -100,9 +101,10 @@ static RASTER_INLINE unsigned pixel_cov(const int64_t e[3], int64_t (*off)[3], u
 
 /* The quads of rows qy0.. (see vc4_raster_triangle), nsamp samples a pixel
  * (inlined with a constant 1 or 4, so that the sample loop unrolls). */
-static RASTER_INLINE uint64_t raster_quads(const struct edges *e, int64_t (*off)[4][3], unsigned nsamp,
-                                           int32_t qx0, int32_t qy0, int32_t px0, int32_t py0, int32_t px1,
-                                           int32_t py1, vc4_raster_emit_fn emit, void *user)
+static VC4_ALWAYS_INLINE uint64_t raster_quads(const struct edges *e, int64_t (*off)[MAX_SAMPLES][EDGES],
+                                               unsigned nsamp, int32_t qx0, int32_t qy0, int32_t px0,
+                                               int32_t py0, int32_t px1, int32_t py1, vc4_raster_emit_fn emit,
+                                               void *user)
 {
     struct vc4_raster_batch b;
     memset(&b, 0, sizeof b);
@@ -114,10 +116,10 @@ static RASTER_INLINE uint64_t raster_quads(const struct edges *e, int64_t (*off)
      * edge, at its two ends, are skipped unseen: they would give no
      * coverage (two thirds of the quads of a lit sphere's small triangles
      * were such). */
-    int64_t omax[3], step[3];
-    for (int k = 0; k < 3; k++) {
+    int64_t omax[EDGES], step[EDGES];
+    for (int k = 0; k < EDGES; k++) {
         omax[k] = off[0][0][k];
-        for (unsigned el = 0; el < 4; el++)
+        for (unsigned el = 0; el < QUAD_PIXELS; el++)
             for (unsigned s = 0; s < nsamp; s++)
                 omax[k] = off[el][s][k] > omax[k] ? off[el][s][k] : omax[k];
         step[k] = e->a[k] * (2 * VC4_RASTER_SUBPIXEL);
@@ -126,8 +128,8 @@ static RASTER_INLINE uint64_t raster_quads(const struct edges *e, int64_t (*off)
     for (int32_t qy = qy0; qy < py1; qy += 2) {
         /* elements inside the rows: 0, 1 on row qy; 2, 3 on row qy + 1 */
         unsigned ym = (qy >= py0 ? 0x3u : 0u) | (qy + 1 < py1 ? 0xCu : 0u);
-        int64_t ev[3], lo = 0, hi = last;
-        for (int k = 0; k < 3; k++) {
+        int64_t ev[EDGES], lo = 0, hi = last;
+        for (int k = 0; k < EDGES; k++) {
             ev[k] = e->a[k] * ((int64_t)qx0 * VC4_RASTER_SUBPIXEL) + e->b[k] * ((int64_t)qy * VC4_RASTER_SUBPIXEL) +
                     e->c[k] - e->bias[k];
             int64_t g = ev[k] + omax[k]; /* quad 0's largest sample value */
@@ -143,25 +145,25 @@ static RASTER_INLINE uint64_t raster_quads(const struct edges *e, int64_t (*off)
         }
         if (lo > hi)
             continue;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < EDGES; k++)
             ev[k] += lo * step[k];
         for (int32_t qx = qx0 + 2 * (int32_t)lo; qx <= qx0 + 2 * (int32_t)hi; qx += 2) {
             /* and inside the columns: 0, 2 on column qx; 1, 3 on qx + 1 */
             unsigned m = ym & ((qx >= px0 ? 0x5u : 0u) | (qx + 1 < px1 ? 0xAu : 0u));
-            uint8_t cov[4];
+            uint8_t cov[QUAD_PIXELS];
             unsigned any = 0;
-            for (unsigned el = 0; el < 4; el++) {
+            for (unsigned el = 0; el < QUAD_PIXELS; el++) {
                 unsigned c = pixel_cov(ev, off[el], nsamp) & (0u - ((m >> el) & 1u));
                 cov[el] = (uint8_t)c;
                 any |= c;
                 count += samples_in[c];
             }
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < EDGES; k++)
                 ev[k] += step[k];
             if (!any)
                 continue;
-            unsigned base = 4u * b.nquads;
-            for (unsigned el = 0; el < 4; el++) {
+            unsigned base = QUAD_PIXELS * b.nquads;
+            for (unsigned el = 0; el < QUAD_PIXELS; el++) {
                 b.x[base + el] = (uint16_t)(qx + (int32_t)(el & 1));
                 b.y[base + el] = (uint16_t)(qy + (int32_t)(el >> 1));
                 b.cov[base + el] = cov[el];
@@ -207,14 +209,14 @@ uint64_t vc4_raster_triangle(const struct vc4_raster_tri *t, const struct vc4_ra
     /* each element's sample offsets from its quad's origin, edge by edge */
     static const uint8_t centre[1][2] = {{CENTRE, CENTRE}};
     const uint8_t(*pos)[2] = ms ? vc4_raster_sample_pos : centre;
-    unsigned nsamp = ms ? 4 : 1;
-    int64_t off[4][4][3];
-    for (unsigned el = 0; el < 4; el++)
+    unsigned nsamp = ms ? MAX_SAMPLES : 1;
+    int64_t off[QUAD_PIXELS][MAX_SAMPLES][EDGES];
+    for (unsigned el = 0; el < QUAD_PIXELS; el++)
         for (unsigned s = 0; s < nsamp; s++)
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < EDGES; k++)
                 off[el][s][k] = e.a[k] * ((int64_t)(el & 1) * VC4_RASTER_SUBPIXEL + pos[s][0]) +
                                 e.b[k] * ((int64_t)(el >> 1) * VC4_RASTER_SUBPIXEL + pos[s][1]);
     if (ms)
-        return raster_quads(&e, off, 4, qx0, qy0, px0, py0, px1, py1, emit, user);
+        return raster_quads(&e, off, MAX_SAMPLES, qx0, qy0, px0, py0, px1, py1, emit, user);
     return raster_quads(&e, off, 1, qx0, qy0, px0, py0, px1, py1, emit, user);
 }

@@ -188,9 +188,9 @@ bool vc4_tmu_try_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t o
  * VC4_TMU_CACHE_LINE bytes per slice and TMU).  The tags of the cache that
  * TMU phys of this QPU reads through (its slice's), found once per
  * request; one access of a line: true on a hit, and the line's slot holds
- * the line afterwards either way (the caller counts hits and misses).  Without a branch on the outcome: the texture
- * sampler's hits and misses follow the texels' utiles, which no predictor
- * learns. */
+ * the line afterwards either way (the caller counts hits and misses).
+ * Without a branch on the outcome: the texture sampler's hits and misses
+ * follow the texels' utiles, which no predictor learns. */
 static inline uint32_t *vc4_tmu_cache_tags(struct vc4_tmu *t, unsigned qpu, unsigned phys)
 {
     return t->cache_tag[qpu / VC4_TMU_QPUS_PER_SLICE % VC4_TMU_SLICES][phys & 1u];
