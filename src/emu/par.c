@@ -1,12 +1,14 @@
 /*
- * par.c - the second host core for gathered runs of compiled blocks
- * (par.h says what may run there and why the results cannot depend on it).
+ * par.c - the second host core: a thread of the emulator's own that runs
+ * jobs in the order they are posted (par.h says which jobs, and why the
+ * results cannot depend on it).
  *
- * One job at a time: the emulator's thread fills in the items and the
- * range the helper takes, publishes the job by bumping `seq` (release),
- * runs its own items, and spins until `done` reaches the job (acquire):
- * the helper's writes to its QPUs are then visible.  The helper spins for
- * the next job a while (gathered runs of a loop come microseconds apart),
+ * The emulator's thread writes job n into slot n of a ring and publishes
+ * it by storing n in `seq` (release); the helper runs the jobs up to `seq`
+ * one by one and stores each one's number in `done` (release) when it has
+ * run, so a wait for job n (acquire) sees everything the job wrote.  A slot
+ * is written again only after the helper has run the job in it.  The
+ * helper spins for the next job a while (jobs come microseconds apart),
  * then sleeps; `sleeping` (sequentially consistent, against `seq`) tells
  * the poster to wake it.
  */
@@ -29,6 +31,19 @@
  * a 0.07 s run 0.25 s when the helper slept after 10 microseconds). */
 #define IDLE_BEFORE_SLEEP_US 2000u
 #define SPINS_BEFORE_YIELD 2000u
+/* Jobs posted and not yet run, at most (a power of two). */
+#define RING 64u
+
+struct job {
+    vc4_par_fn *fn;
+    void *arg;
+};
+
+/* vc4_par_run's job: items [from, to) */
+struct items_job {
+    struct vc4_par_item *items;
+    unsigned from, to;
+};
 
 struct vc4_par {
     pthread_t thread;
@@ -37,14 +52,14 @@ struct vc4_par {
     pid_t pid;               /* the process that started the helper */
     bool forked;             /* ... is not this one: no helper here */
     atomic_int usable;       /* 0 starting, 1 ready, -1 its floating-point environment refused */
-    atomic_uint seq, done;   /* jobs posted, jobs finished */
+    _Atomic uint64_t seq, done; /* the last job posted, the last job run (never wrap) */
     atomic_bool sleeping, stop;
     atomic_uint idle_us;     /* spinning this long without a job, it sleeps */
+    atomic_uint delay_us;    /* (tests) the helper pauses this long before each job */
     bool wake;               /* (under mu) wake up, with no job: spin for the next */
-    unsigned posted;         /* (the emulator's thread's copy of seq) */
-    /* the job: items [from, to) */
-    struct vc4_par_item *items;
-    unsigned from, to;
+    uint64_t posted;         /* (the emulator's thread's copy of seq) */
+    struct job ring[RING];
+    struct items_job items;
 };
 
 static inline void relax(void)
@@ -68,6 +83,12 @@ static void wake_helper(struct vc4_par *p)
     pthread_mutex_unlock(&p->mu);
 }
 
+static void pause_us(unsigned us)
+{
+    struct timespec ts = {.tv_sec = us / 1000000u, .tv_nsec = (long)(us % 1000000u) * 1000};
+    nanosleep(&ts, NULL);
+}
+
 static void *helper(void *arg)
 {
     struct vc4_par *p = arg;
@@ -79,9 +100,10 @@ static void *helper(void *arg)
     atomic_store(&p->usable, usable);
     pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
-    unsigned seen = 0;
+    uint64_t seen = 0;
     for (;;) {
-        unsigned s, spins = 0;
+        uint64_t s;
+        unsigned spins = 0;
         double idle_from = 0;
         while ((s = atomic_load_explicit(&p->seq, memory_order_acquire)) == seen) {
             if (atomic_load_explicit(&p->stop, memory_order_relaxed))
@@ -103,9 +125,15 @@ static void *helper(void *arg)
             pthread_mutex_unlock(&p->mu);
             idle_from = 0;
         }
-        seen = s;
-        vc4_par_run_items(p->items, p->from, p->to);
-        atomic_store_explicit(&p->done, s, memory_order_release);
+        while (seen != s) {
+            seen++;
+            unsigned delay = atomic_load_explicit(&p->delay_us, memory_order_relaxed);
+            if (delay)
+                pause_us(delay);
+            const struct job *j = &p->ring[seen % RING];
+            j->fn(j->arg);
+            atomic_store_explicit(&p->done, seen, memory_order_release);
+        }
     }
 }
 
@@ -120,6 +148,7 @@ struct vc4_par *vc4_par_create(const struct vc4_allocator *alloc)
     atomic_init(&p->sleeping, false);
     atomic_init(&p->stop, false);
     atomic_init(&p->idle_us, IDLE_BEFORE_SLEEP_US);
+    atomic_init(&p->delay_us, 0);
     p->pid = getpid();
     if (!vc4_sync_init(&p->mu, &p->cv)) {
         vc4_free(alloc, p);
@@ -163,40 +192,81 @@ void vc4_par_set_idle(struct vc4_par *p, unsigned us)
         wake_helper(p); /* (asleep already: awake again, under the new limit) */
 }
 
+void vc4_par_set_delay(struct vc4_par *p, unsigned us)
+{
+    atomic_store(&p->delay_us, us);
+}
+
 void vc4_par_check_fork(struct vc4_par *p)
 {
     if (p && !p->forked && p->pid != getpid())
         p->forked = true;
 }
 
-bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsigned split)
+bool vc4_par_awake(struct vc4_par *p)
 {
-    if (p->forked || atomic_load_explicit(&p->usable, memory_order_acquire) != 1 || split >= n)
+    if (!p || p->forked || atomic_load_explicit(&p->usable, memory_order_acquire) != 1)
         return false;
     if (atomic_load(&p->sleeping)) {
-        /* (waking it takes longer than the runs: they stay here, and it is
+        /* (waking it takes longer than the jobs: they stay here, and it is
          * awake for the next ones) */
         wake_helper(p);
         return false;
     }
-    p->items = items;
-    p->from = split;
-    p->to = n;
-    unsigned s = ++p->posted;
-    atomic_store(&p->seq, s); /* (sequentially consistent: against `sleeping`) */
-    if (atomic_load(&p->sleeping)) { /* (it fell asleep just now) */
-        pthread_mutex_lock(&p->mu);
-        pthread_cond_signal(&p->cv);
-        pthread_mutex_unlock(&p->mu);
-    }
-    vc4_par_run_items(items, 0, split);
+    return true;
+}
+
+void vc4_par_wait(struct vc4_par *p, uint64_t n)
+{
     /* (the helper is seldom behind for long; when the host is busy and it
      * is not running, give it the core) */
-    for (unsigned spins = 0; atomic_load_explicit(&p->done, memory_order_acquire) != s; spins++) {
+    for (unsigned spins = 0; atomic_load_explicit(&p->done, memory_order_acquire) < n; spins++) {
         if (spins < SPINS_BEFORE_YIELD)
             relax();
         else
             sched_yield();
     }
+}
+
+bool vc4_par_done(struct vc4_par *p, uint64_t n)
+{
+    return atomic_load_explicit(&p->done, memory_order_acquire) >= n;
+}
+
+unsigned vc4_par_backlog(struct vc4_par *p)
+{
+    return (unsigned)(p->posted - atomic_load_explicit(&p->done, memory_order_acquire));
+}
+
+uint64_t vc4_par_post(struct vc4_par *p, vc4_par_fn *fn, void *arg)
+{
+    uint64_t n = p->posted + 1u;
+    if (n > RING)
+        vc4_par_wait(p, n - RING); /* (its slot's last job has run) */
+    p->ring[n % RING] = (struct job){fn, arg};
+    p->posted = n;
+    atomic_store(&p->seq, n); /* (sequentially consistent: against `sleeping`) */
+    if (atomic_load(&p->sleeping)) { /* (it fell asleep just now) */
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_signal(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    return n;
+}
+
+static void run_items_job(void *arg)
+{
+    const struct items_job *j = arg;
+    vc4_par_run_items(j->items, j->from, j->to);
+}
+
+bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsigned split)
+{
+    if (split >= n || !vc4_par_awake(p))
+        return false;
+    p->items = (struct items_job){items, split, n};
+    uint64_t job = vc4_par_post(p, run_items_job, &p->items);
+    vc4_par_run_items(items, 0, split);
+    vc4_par_wait(p, job);
     return true;
 }

@@ -1,24 +1,35 @@
 /*
- * par.h - the second host core for QPU programs (internal).
+ * par.h - the second host core (internal): a thread of the emulator's own
+ * that runs jobs in the order they are posted, for two kinds of work whose
+ * results cannot depend on where they ran.
  *
- * When several QPUs run compiled blocks side by side (qpu.c run_blocks),
- * each runs the same number of instructions from code that touches only
- * its own QPU's registers and flags: no memory, no unit, no semaphore, no
- * instruction-cache entry (jit.h vc4_jit_span_pure).  Nothing one such run
- * does can be seen by another, so they may run at the same time, on two
- * host threads, and give the same bits as one after the other.  The end of
- * the gathered run is the synchronisation point: everything after it (the
- * PCs, the clocks, the counts, the heads) is done on the emulator's thread,
- * in QPU order, as before.  Whether a run went to the helper changes no
- * result, count or diagnostic (test_qpu_sleep runs both ways).
+ * Compiled blocks side by side.  When several QPUs run compiled blocks side
+ * by side (qpu.c run_blocks), each runs the same number of instructions
+ * from code that touches only its own QPU's registers and flags: no memory,
+ * no unit, no semaphore, no instruction-cache entry (jit.h
+ * vc4_jit_span_pure).  Nothing one such run does can be seen by another, so
+ * they may run at the same time, on two host threads, and give the same
+ * bits as one after the other.  The end of the gathered run is the
+ * synchronisation point: everything after it (the PCs, the clocks, the
+ * counts, the heads) is done on the emulator's thread, in QPU order, as
+ * before (vc4_par_run).
  *
- * The helper is a thread of the emulator's own, started with it when
- * vc4_emu_options.host_threads asks for two, in the host's default
- * floating-point environment (the host kernels' condition, as on the
- * emulator's thread: vc4_alu_fp_enter).  Between runs it spins for up to
- * 2 ms, then sleeps on a condition variable; a run that finds it asleep
- * stays on the emulator's thread and wakes it for the next.  A process that forks keeps it in
- * the parent; the child runs everything on its own thread.
+ * Texture sampling.  A texture request's sampling reads guest memory and
+ * the TMU cache model's tags and writes the request's result; tmu.c posts
+ * it and takes the result (and the hits and misses) when the QPU loads it,
+ * with every access that could see or change what the job uses (a memory
+ * write, a general lookup, the cache model, the FIFOs) waiting for the jobs
+ * first (tmu.h "Sampling on the second host core").
+ *
+ * Whether work went to the helper changes no result, count or diagnostic
+ * (test_qpu_sleep and test_tmu_helper run both ways).  The helper is
+ * started with the emulator when vc4_emu_options.host_threads asks for
+ * two, in the host's default floating-point environment (the host kernels'
+ * condition, as on the emulator's thread: vc4_alu_fp_enter).  Between jobs
+ * it spins for up to 2 ms, then sleeps on a condition variable; work that
+ * finds it asleep stays on the emulator's thread and wakes it for the next
+ * (vc4_par_awake).  A process that forks keeps it in the parent; the child
+ * runs everything on its own thread.
  */
 #ifndef VC4_EMU_PAR_H
 #define VC4_EMU_PAR_H
@@ -60,10 +71,31 @@ void vc4_par_set_idle(struct vc4_par *p, unsigned us);
  * gone, and the runs stay on the caller's thread. */
 void vc4_par_check_fork(struct vc4_par *p);
 
+/* Can work go to the helper now?  False when it cannot take any (none,
+ * gone after a fork, or its floating-point environment refused the host
+ * kernels) or sleeps; a sleeping helper is woken for later work. */
+bool vc4_par_awake(struct vc4_par *p);
+
+/* A job: fn(arg) on the helper, after every job posted before it. */
+typedef void vc4_par_fn(void *arg);
+/* Posts a job (after vc4_par_awake said yes during this run) and returns
+ * its number (from 1, never reused); waits first if 64 jobs are still
+ * waiting to run. */
+uint64_t vc4_par_post(struct vc4_par *p, vc4_par_fn *fn, void *arg);
+/* Has job n run (0: none, true)?  Then what it wrote is visible here. */
+bool vc4_par_done(struct vc4_par *p, uint64_t n);
+/* Jobs posted that have not run yet. */
+unsigned vc4_par_backlog(struct vc4_par *p);
+/* Until job n has run. */
+void vc4_par_wait(struct vc4_par *p, uint64_t n);
+
+/* Tests: the helper pauses this long before each job, so that work left
+ * to it is late and a missing wait shows. */
+void vc4_par_set_delay(struct vc4_par *p, unsigned us);
+
 /* Runs items[0 .. n): those from split on on the helper, the others here,
  * and returns when all have run.  False, with nothing run, when the helper
- * cannot take them (not ready, gone after a fork, or its floating-point
- * environment refused the host kernels): the caller runs them itself. */
+ * cannot take them (vc4_par_awake): the caller runs them itself. */
 bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsigned split);
 
 /* The helper's share, in instructions, below which a gathered run stays on
