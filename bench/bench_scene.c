@@ -7,7 +7,9 @@
  * floor running to the horizon).  Prints frames per second, shaded Mpixels
  * per second and QPU instructions per second (wall and process CPU time),
  * then the same frames cycle by cycle (vc4_emu_options.cycle_by_cycle: no
- * sleeping QPUs while they wait for the TMU) and the ratio.  Asserts
+ * sleeping QPUs while they wait for the TMU) and the ratio, then the same
+ * frames with two host threads (vc4_emu_options.host_threads: texture
+ * sampling on the second core, par.h) and the wall-clock ratio.  Asserts
  * nothing.
  *
  *   bench_scene [FRAMES [OUT.png]]
@@ -53,7 +55,8 @@ static void quiet(void *user, const struct vc4_diag *d)
         sc_print_diag(NULL, d);
 }
 
-static double bench(unsigned frames, bool cycle_by_cycle, const char *png)
+/* The frames' CPU time, and their wall time in *wall_s. */
+static double bench(unsigned frames, bool cycle_by_cycle, unsigned threads, const char *png, double *wall_s)
 {
     unsigned ndiag = 0;
     struct vc4_diag_sink sink = {quiet, &ndiag};
@@ -69,7 +72,7 @@ static double bench(unsigned frames, bool cycle_by_cycle, const char *png)
     p.verts = floor_verts;
     p.nverts = 6;
     struct vc4_emu_options eo = {.sink = sink, .num_qpus = 12, .mem_size = 16u << 20,
-                                 .cycle_by_cycle = cycle_by_cycle};
+                                 .cycle_by_cycle = cycle_by_cycle, .host_threads = threads};
     struct vc4_emu *emu = vc4_emu_create(&eo);
     uint32_t be = 0, re = 0;
     if (!emu || !sc_build(emu, &p, sink, &be, &re) || !p.setup(emu, p.setup_user)) {
@@ -88,7 +91,7 @@ static double bench(unsigned frames, bool cycle_by_cycle, const char *png)
     printf("1080p textured floor%s: %u frames in %.2f s wall, %.2f s CPU: %.2f frames/s, "
            "%.2f Mpixels/s shaded (wall; %.2f per CPU second), %.1f M QPU instr/s (wall) "
            "(%llu fragments, %llu texture lookups a frame)%s\n",
-           cycle_by_cycle ? ", cycle by cycle" : "", done, wall, cpu, done / wall, px / wall * 1e-6, px / cpu * 1e-6,
+           cycle_by_cycle ? ", cycle by cycle" : threads > 1 ? ", two host threads" : "", done, wall, cpu, done / wall, px / wall * 1e-6, px / cpu * 1e-6,
            (double)rs.qpu.instructions / wall * 1e-6, (unsigned long long)(done ? rs.fragment.fragments / done : 0),
            (unsigned long long)(done ? rs.tmu.lookups / done : 0), ndiag ? " [diagnostics]" : "");
     if (png) {
@@ -101,14 +104,18 @@ static double bench(unsigned frames, bool cycle_by_cycle, const char *png)
     }
     free(t.rgba);
     vc4_emu_destroy(emu);
+    *wall_s = wall;
     return cpu;
 }
 
 int main(int argc, char **argv)
 {
     unsigned frames = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 3;
-    double sleeping = bench(frames, false, argc > 2 ? argv[2] : NULL);
-    double stepped = bench(frames, true, NULL);
+    double wall1, wall_stepped, wall2;
+    double sleeping = bench(frames, false, 1, argc > 2 ? argv[2] : NULL, &wall1);
+    double stepped = bench(frames, true, 1, NULL, &wall_stepped);
     printf("CPU time cycle by cycle / with sleeping QPUs: %.2f\n", stepped / sleeping);
+    bench(frames, false, 2, NULL, &wall2);
+    printf("wall time one host thread / two: %.2f\n", wall1 / wall2);
     return 0;
 }

@@ -177,9 +177,10 @@ struct vc4_emu_options {
     bool jit_async;                    /* compile on a thread of its own (the other host core) while
                                         * the emulator interprets; false: at once, in the run */
     unsigned host_threads;             /* 2: a second host thread runs half of the compiled blocks
-                                        * that several QPUs run side by side (docs/emulator.md
-                                        * "Two host cores"): the same results, counts and
-                                        * diagnostics; 0 or 1: one thread */
+                                        * that several QPUs run side by side, and samples
+                                        * textures (docs/emulator.md "Two host cores"): the
+                                        * same results, counts and diagnostics; 0 or 1: one
+                                        * thread */
 };
 
 struct vc4_emu; /* opaque: one emulated V3D with its memory */

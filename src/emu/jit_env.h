@@ -5,7 +5,8 @@
  *
  *   VC4KIT_JIT=0        interpret only (default: compiled blocks, jit.h)
  *   VC4KIT_THREADS=2    a second host thread for the compiled runs several
- *                       QPUs make side by side (par.h; default: one)
+ *                       QPUs make side by side and for texture sampling
+ *                       (par.h; default: one)
  *   VC4KIT_JIT_DIR=dir  where compiled blocks are kept; default
  *                       $XDG_CACHE_HOME/vc4kit/jit, else ~/.cache/vc4kit/jit
  */

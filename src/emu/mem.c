@@ -70,6 +70,7 @@ void vc4_mem_reset(struct vc4_mem *m)
 {
     if (!m->ram)
         return;
+    vc4_mem_fence(m);
     /* give the pages back: they read as zero again (for the memory file,
      * in every mapping of it) */
     if (m->fd >= 0 && fallocate(m->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, m->size) == 0)

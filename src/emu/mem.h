@@ -6,6 +6,12 @@
  * BCM2835 peripherals manual section 1.2.3); bits 29:0 are the RAM offset.
  * Every guest access goes through these bounds-checked accessors: an access
  * that does not fit in RAM returns false (reads give 0) and touches nothing.
+ *
+ * While another host thread may be reading RAM (texture sampling jobs on
+ * the second host core, tmu.h), `fence` is set: every write waits for
+ * those reads first, so that they see RAM as it was when they were asked
+ * for.  Units write through vc4_mem_write* or a pointer from vc4_mem_wptr,
+ * never through vc4_mem_ptr's.
  */
 #ifndef VC4_EMU_MEM_H
 #define VC4_EMU_MEM_H
@@ -25,7 +31,15 @@ struct vc4_mem {
     const struct vc4_allocator *alloc;
     int fd;        /* the memory file behind ram (mem.c), or -1 */
     bool mapped;   /* ram is a mapping (memory file or anonymous), not an allocation */
+    void (*fence)(void *user); /* non-NULL: call before a write (see above) */
+    void *fence_user;
 };
+
+static inline void vc4_mem_fence(struct vc4_mem *m)
+{
+    if (__builtin_expect(m->fence != NULL, 0))
+        m->fence(m->fence_user);
+}
 
 /* size bytes of zeroed RAM: a lazily filled mapping with the default
  * allocator, else an allocation from alloc (mem.c). */
@@ -44,12 +58,22 @@ static inline bool vc4_mem_span(const struct vc4_mem *m, uint32_t bus, uint32_t 
     return true;
 }
 
-/* Host pointer to [bus, bus+len) or NULL: for bulk copies by units that then
+/* Host pointer to [bus, bus+len) or NULL: for bulk reads by units that then
  * stay inside the span. */
-static inline uint8_t *vc4_mem_ptr(const struct vc4_mem *m, uint32_t bus, uint32_t len)
+static inline const uint8_t *vc4_mem_ptr(const struct vc4_mem *m, uint32_t bus, uint32_t len)
 {
     uint32_t o;
     return vc4_mem_span(m, bus, len, &o) ? m->ram + o : NULL;
+}
+
+/* The same for writing (after the fence). */
+static inline uint8_t *vc4_mem_wptr(struct vc4_mem *m, uint32_t bus, uint32_t len)
+{
+    uint32_t o;
+    if (!vc4_mem_span(m, bus, len, &o))
+        return NULL;
+    vc4_mem_fence(m);
+    return m->ram + o;
 }
 
 static inline bool vc4_mem_read(const struct vc4_mem *m, uint32_t bus, void *dst, uint32_t len)
@@ -68,6 +92,7 @@ static inline bool vc4_mem_write(struct vc4_mem *m, uint32_t bus, const void *sr
     uint32_t o;
     if (!vc4_mem_span(m, bus, len, &o))
         return false;
+    vc4_mem_fence(m);
     memcpy(m->ram + o, src, len);
     return true;
 }

@@ -325,7 +325,7 @@ enum vc4_tlb_result vc4_tlb_store(const struct vc4_tlb *t, struct vc4_mem *m,
         vc4_tex_row_begin(&row, &g, fx0, fy);
         for (unsigned px = 0, run; px < n; px += run) {
             uint32_t a = x->addr + (uint32_t)(vc4_tex_row_run(&row, n - px, &run) >> 3);
-            uint8_t *p = words ? vc4_mem_ptr(m, a, 4 * run) : NULL;
+            uint8_t *p = words ? vc4_mem_wptr(m, a, 4 * run) : NULL;
             if (p) {
                 for (unsigned i = 0; i < run; i++)
                     vc4_st32(p + 4 * i, val[px + i]);

@@ -25,6 +25,22 @@
  * filtering, mip levels, cube maps).  Formats with 16-bit channels return
  * two words per element (RG1616, then BA1616: Mesa vc4_qir_schedule.c
  * quoting the guide's TFRCV description), each popped by its own ldtmu.
+ *
+ * Sampling on the second host core.  During a run with a helper thread
+ * (par.h; `helper` set by v3d.c), a texture request whose sampling can
+ * report nothing (parameters decoded without a finding, every image inside
+ * RAM) is sampled there as a job: what the sampler reads is copied into
+ * the job or stays as it is until the job has run (the decoded parameters
+ * in one of a few copies, the coordinates, RAM, the slice's cache tags) and
+ * it writes only the request's data and its own counts.  Its hits, misses
+ * and so its latency are taken when the QPU loads the result, or sooner;
+ * before anything that could see or change what a job uses (a general
+ * lookup or a sampling here, which touch the tags; a write to RAM, through
+ * the memory's fence; the FIFOs cleared; a cache flush; the run's end:
+ * vc4_tmu_sync) the jobs are waited for and taken, in any order, as their
+ * counts are sums.  The jobs run in the order they were asked for, so the
+ * cache model sees the same accesses in the same order: results, counts,
+ * latencies and diagnostics are those of sampling at the request.
  */
 #ifndef VC4_EMU_TMU_H
 #define VC4_EMU_TMU_H
@@ -80,6 +96,7 @@ struct vc4_tmu_request {
     uint8_t nparams;
     uint8_t slots;        /* FIFO slots it occupies: 1 + coordinates written */
     bool texture;
+    uint8_t job;          /* 1 + the sampling job that fills data (see above), or 0 */
 };
 
 /* Per QPU and physical TMU: the request being assembled and the FIFO. */
@@ -108,6 +125,26 @@ struct vc4_tmu_stats {
     uint64_t texels;      /* texels fetched by texture lookups */
 };
 
+struct vc4_par;
+
+/* Sampling jobs (see above) waiting to be taken, at most, and copies of
+ * the decoded parameters they may use. */
+#define VC4_TMU_JOBS 32u
+#define VC4_TMU_JOB_CONFIGS 4u
+
+/* One texture request sampled on the helper thread. */
+struct vc4_tmu_job {
+    /* what vc4_tmu_tex_sample reads: as the request left them */
+    const struct vc4_tmu_tex *cfg;
+    const struct vc4_mem *mem;
+    uint32_t *tags;
+    uint32_t coord[4][16];
+    unsigned written, phys;
+    struct vc4_tmu_request *rq;   /* whose data it writes */
+    struct vc4_tmu_tex_work work; /* its counts */
+    uint64_t n;                   /* its number (par.h); 0: taken, the slot free */
+};
+
 struct vc4_tmu {
     struct vc4_tmu_qpu q[VC4_TMU_MAX_QPUS];
     /* per slice and TMU: tags of the cache model */
@@ -124,11 +161,28 @@ struct vc4_tmu {
     uint32_t cfg_params[4];
     unsigned cfg_nparams; /* 0: none */
     struct vc4_tmu_tex cfg;
+    bool cfg_in_ram;      /* every image of cfg lies inside RAM (vc4_tmu_tex_in_ram) */
+
+    /* Sampling on the second host core (see above).  vc4_tmu_reset keeps
+     * `helper` and takes the jobs first. */
+    struct vc4_par *helper;      /* NULL: every request sampled here */
+    struct vc4_tmu_job job[VC4_TMU_JOBS];
+    unsigned job_next;           /* the slot of the next job */
+    unsigned jobs_open;          /* jobs posted and not yet taken */
+    uint64_t jobs_posted;        /* since reset (tests see the helper's share) */
+    uint64_t tags_last[VC4_TMU_SLICES][VC4_TMU_UNITS]; /* the last job that uses each set of tags */
+    struct vc4_mem *fenced;      /* the memory whose fence waits for them */
+    struct vc4_tmu_tex job_cfg[VC4_TMU_JOB_CONFIGS];
+    uint64_t job_cfg_last[VC4_TMU_JOB_CONFIGS]; /* the last job that uses each */
+    unsigned job_cfg_cur;        /* the copy the next job uses, */
+    bool job_cfg_valid;          /* ... if it still equals cfg */
 };
 
 void vc4_tmu_init(struct vc4_tmu *t);
 /* Clear FIFOs, swap flags, caches and statistics. */
 void vc4_tmu_reset(struct vc4_tmu *t);
+/* Wait for the sampling jobs and take their results (see above). */
+void vc4_tmu_sync(struct vc4_tmu *t);
 /* A new program starts on this QPU: empty its FIFOs, swap enabled again. */
 void vc4_tmu_qpu_reset(struct vc4_tmu *t, unsigned qpu);
 /* SLCACTL T0CC/T1CC: invalidate the cache model of every slice. */

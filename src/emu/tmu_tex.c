@@ -269,6 +269,29 @@ struct sampler {
     uint64_t texels;      /* texels read (added to work at the end) */
 };
 
+/* Where the image of (face, level) lies: its bus address in *addr and
+ * its bytes in RAM, or NULL (below address 0, or not inside RAM). */
+static const uint8_t *image_at(const struct vc4_tmu_tex *c, const struct vc4_mem *mem, unsigned face,
+                               unsigned level, uint32_t *addr)
+{
+    const struct vc4_tmu_image *im = &c->lvl[level];
+    uint64_t start = (uint64_t)c->base + (uint64_t)face * c->cube_stride;
+    if (start < im->below)
+        return NULL;
+    *addr = (uint32_t)(start - im->below);
+    return vc4_mem_ptr(mem, *addr, im->g.size);
+}
+
+bool vc4_tmu_tex_in_ram(const struct vc4_tmu_tex *c, const struct vc4_mem *mem)
+{
+    uint32_t addr;
+    for (unsigned face = 0; face < (c->cube ? VC4_TMU_CUBE_FACES : 1u); face++)
+        for (unsigned level = 0; level < c->levels; level++)
+            if (!image_at(c, mem, face, level, &addr))
+                return false;
+    return true;
+}
+
 /* The image of (face, level) in RAM, located once per request. */
 static const uint8_t *image(struct sampler *sp, unsigned face, unsigned level)
 {
@@ -276,12 +299,8 @@ static const uint8_t *image(struct sampler *sp, unsigned face, unsigned level)
     if (*st == IMG_UNKNOWN) {
         const struct vc4_tmu_image *im = &sp->c->lvl[level];
         uint64_t start = (uint64_t)sp->c->base + (uint64_t)face * sp->c->cube_stride;
-        bool ok = start >= im->below;
-        if (ok) {
-            sp->addr[face][level] = (uint32_t)(start - im->below);
-            sp->ptr[face][level] = vc4_mem_ptr(sp->mem, sp->addr[face][level], im->g.size);
-            ok = sp->ptr[face][level] != NULL;
-        }
+        sp->ptr[face][level] = image_at(sp->c, sp->mem, face, level, &sp->addr[face][level]);
+        bool ok = sp->ptr[face][level] != NULL;
         *st = ok ? IMG_OK : IMG_FAULT;
         if (!ok) {
             vc4_diag_emit(sp->sink, VC4_ERROR, VC4_DIAG_FAULT, UNIT, sp->loc,
@@ -624,9 +643,8 @@ static int32_t lod_of_b(float b)
 
 unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *mem,
                             const uint32_t coord[4][16], unsigned written, uint32_t out[2][16],
-                            struct vc4_tmu *t, unsigned qpu, unsigned phys,
-                            struct vc4_tmu_tex_work *work, const struct vc4_diag_sink *sink,
-                            const struct vc4_location *loc)
+                            uint32_t *tags, unsigned phys, struct vc4_tmu_tex_work *work,
+                            const struct vc4_diag_sink *sink, const struct vc4_location *loc)
 {
     struct sampler sp;
     memset(&sp, 0, sizeof sp);
@@ -639,7 +657,7 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
     sp.wide = vc4_tex_texel_is_wide(c->type);
     sp.halfs = c->type == VC4_TEX_S16F || c->type == VC4_TEX_RGBA64;
     sp.block_log2 = (unsigned)__builtin_ctz(vc4_tex_format_block_dim(c->type));
-    sp.tags = t ? vc4_tmu_cache_tags(t, qpu, phys) : NULL;
+    sp.tags = tags;
     sp.direct = vc4_tex_texel_direct(c->type, &sp.set);
     sp.fast = sp.direct && !sp.wide && sp.block_log2 == 0 && !c->general_only;
     bool has_r = written >> 2 & 1u, has_b = written >> 3 & 1u;
@@ -726,11 +744,6 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
         }
     }
     work->texels += sp.texels;
-    if (t) { /* (every texel read is a cache access) */
-        t->stats.cache_hits += sp.texels - sp.misses;
-        t->stats.cache_misses += sp.misses;
-    }
-    if (sp.misses)
-        work->miss = true;
+    work->misses += sp.misses;
     return sp.ev;
 }

@@ -22,8 +22,6 @@
 #include "vc4kit/diag.h"
 #include "vc4kit/tex.h"
 
-struct vc4_tmu;
-
 #define VC4_TMU_MAX_LEVELS 16u     /* MIPLVLS is 4 bits */
 #define VC4_TMU_CUBE_FACES 6u
 
@@ -67,23 +65,29 @@ enum vc4_tmu_tex_event {
 unsigned vc4_tmu_tex_decode(struct vc4_tmu_tex *c, const uint32_t *params, unsigned n,
                             const struct vc4_diag_sink *sink, const struct vc4_location *loc);
 
-/* Statistics of one request. */
+/* Statistics of one request (added to, not set). */
 struct vc4_tmu_tex_work {
     uint64_t texels;          /* texel reads (4 per bilinear sample, x2 across mip levels) */
-    bool miss;                /* at least one texel missed the TMU cache model */
+    uint64_t misses;          /* of them, misses of the TMU cache model (every texel read is an access) */
 };
 
 /*
  * Sample the 16 elements of one request: coord[VC4_TMU_S..B][i], `written`
  * = bit per enum vc4_tmu_reg written for it.  out[0] gets the packed
  * RGBA8888 words (or RG1616 for 16-bit-channel formats), out[1] BA1616.
- * t, qpu, phys (may be NULL) feed the cache model.
+ * tags: the cache model's tags the texels are read through
+ * (vc4_tmu_cache_tags of TMU phys; NULL: no cache model).  Touches nothing
+ * else outside its arguments, and reports only images outside RAM (to
+ * sink, VC4_TMU_TEX_FAULT): it may run on another thread (par.h).
  */
 unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *mem,
                             const uint32_t coord[4][16], unsigned written, uint32_t out[2][16],
-                            struct vc4_tmu *t, unsigned qpu, unsigned phys,
-                            struct vc4_tmu_tex_work *work, const struct vc4_diag_sink *sink,
-                            const struct vc4_location *loc);
+                            uint32_t *tags, unsigned phys, struct vc4_tmu_tex_work *work,
+                            const struct vc4_diag_sink *sink, const struct vc4_location *loc);
+
+/* Does every image the sampler may read (each level, each face of a cube
+ * map) lie inside RAM?  Then vc4_tmu_tex_sample reports nothing. */
+bool vc4_tmu_tex_in_ram(const struct vc4_tmu_tex *c, const struct vc4_mem *mem);
 
 /* Level-of-detail of one 2x2 quad in 1/256 units (before bias), from the
  * derivatives of its texel-space coordinates: elements 0, 1, 2 of the quad

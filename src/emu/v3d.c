@@ -107,8 +107,8 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
         o.host_threads = 2;
 #endif
     v->jit = vc4_jit_create(&o, o.alloc);
-    /* (no helper without compiled blocks: it runs only them) */
-    v->par = o.host_threads >= 2 && v->jit ? vc4_par_create(o.alloc) : NULL;
+    /* (the helper runs compiled blocks and texture sampling: par.h) */
+    v->par = o.host_threads >= 2 ? vc4_par_create(o.alloc) : NULL;
     v->par_min = VC4_PAR_MIN_HELPER_INSTRUCTIONS;
     vc4_vpm_init(&v->vpm, VC4_VPM_BCM2835_KB);
     vc4_tmu_init(&v->tmu);
@@ -184,7 +184,7 @@ void *vc4_emu_mem_ptr(struct vc4_emu *emu, uint32_t bus, size_t len)
      * each run starts by checking cached instructions against memory */
     emu->v3d.mem_exposed = true;
     emu->v3d.code_gen++;
-    return vc4_mem_ptr(&emu->v3d.mem, bus, (uint32_t)len);
+    return vc4_mem_wptr(&emu->v3d.mem, bus, (uint32_t)len);
 }
 
 int vc4_emu_mem_fd(struct vc4_emu *emu)
@@ -364,11 +364,17 @@ enum vc4_status vc4_emu_run(struct vc4_emu *emu, uint64_t max_cycles)
 void vc4_v3d_fp_enter(struct vc4_v3d *v, struct vc4_alu_fpenv *env)
 {
     vc4_par_check_fork(v->par); /* (every run starts here) */
-    v->alu = vc4_alu_fp_enter(env) ? vc4_alu_kernels_best() : &vc4_alu_kernels_exact;
+    bool host = vc4_alu_fp_enter(env);
+    v->alu = host ? vc4_alu_kernels_best() : &vc4_alu_kernels_exact;
+    /* (the helper samples in the host's default environment: only when
+     * this thread runs in it too do both give the same bits) */
+    v->tmu.helper = host ? v->par : NULL;
 }
 
 void vc4_v3d_fp_leave(struct vc4_v3d *v, struct vc4_alu_fpenv *env)
 {
+    vc4_tmu_sync(&v->tmu); /* (the run's sampling done, its counts in) */
+    v->tmu.helper = NULL;
     vc4_alu_fp_leave(env);
     v->alu = &vc4_alu_kernels_exact;
 }
