@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
+#include <time.h>
 
 #include "harness.h"
 
@@ -140,10 +141,9 @@ static void check_scene(const char *what, const struct sc_params *p)
     run_scene(p, 2, 20, &late);
     same(what, &one, &two);
     same(what, &one, &late);
-    /* the helper sampled, and (the QPUs asking at nearly the same time)
-     * so did the emulator's thread */
-    CHECK_MSG(two.posted > 0 && two.posted < two.texture_requests, "%s: %" PRIu64 " of %" PRIu64 " on the helper",
-              what, two.posted, two.texture_requests);
+    /* the helper sampled; and, the helper late, so did the emulator's
+     * thread (on time, how many it takes depends on the host's load) */
+    CHECK_MSG(two.posted > 0, "%s: none of %" PRIu64 " on the helper", what, two.texture_requests);
     CHECK_MSG(late.posted > 0 && late.posted < late.texture_requests, "%s (late helper): %" PRIu64 " of %" PRIu64,
               what, late.posted, late.texture_requests);
     release(&one);
@@ -245,6 +245,11 @@ static void run_fence(unsigned threads, unsigned delay_us, struct outcome *o)
     vc4_emu_mem_write(e, UNIF, ub, sizeof ub);
     vc4_emu_reg_write(e, VC4_V3D_SRQUA, UNIF);
     vc4_emu_reg_write(e, VC4_V3D_SRQPC, CODE);
+    /* (the one request goes to the helper only if it is awake then: on a
+     * busy host it can fall asleep before make() lengthens its idle time,
+     * as it did in CI's clang pass; vc4_par_awake wakes it) */
+    for (unsigned ms = 0; threads == 2 && e->v3d.par && !vc4_par_awake(e->v3d.par) && ms < 5000; ms++)
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
     o->st = vc4_emu_run(e, 0);
     finish(e, o);
 }
