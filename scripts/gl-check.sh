@@ -1,9 +1,11 @@
 #!/bin/sh
 # scripts/gl-check.sh - `make gl-check`: every GLES2 program of tests/gl
-# rendered twice, through Mesa's vc4 driver on vc4kit (`vc4kit exec`, the
-# Mesa of `make mesa`) and through Debian's llvmpipe, and compared within
-# each case's tolerance (docs/opengl.md).  Both images and a diff image of a
-# failing case stay in $GL_OUT (default out/gl).
+# rendered through Mesa's vc4 driver on vc4kit (`vc4kit exec`, the Mesa of
+# `make mesa`) and through Debian's llvmpipe, and compared within each
+# case's tolerance (docs/opengl.md); and on vc4kit again with two host
+# threads (VC4KIT_THREADS=2), which must give the same image byte for byte.
+# The images and a diff image of a failing case stay in $GL_OUT (default
+# out/gl).
 #
 # Without the Mesa build the check is skipped (status 0) with a message,
 # unless GL_CHECK_REQUIRED=1 (`make mesa check` sets it): then it fails.
@@ -67,6 +69,15 @@ for c in $("$PROG" --list); do
         echo "$c: vc4 run failed ($(grep -v GL_RENDERER "$OUT/$c.vc4.log" | tail -1))"
         fail=$((fail + 1)); failed="$failed $c"; continue
     fi
+    # the same on two host threads (texture sampling on the second core,
+    # docs/emulator.md): the same image, byte for byte
+    got2="$OUT/$c.vc4-2threads.png"
+    if ! (eval "$MESA_ENV"; VC4KIT_THREADS=2 "$VC4KIT" exec "$PROG" "$c" "$got2") 2>"$OUT/$c.vc4-2threads.log" ||
+            ! cmp -s "$got" "$got2"; then
+        echo "$c: vc4 on two host threads gave another image (or failed: $OUT/$c.vc4-2threads.log)"
+        fail=$((fail + 1)); failed="$failed $c"; continue
+    fi
+    rm -f "$got2" "$OUT/$c.vc4-2threads.log"
     st=0
     "$PROG" --compare "$c" "$ref" "$got" "$OUT/$c.diff.png" || st=$?
     case $st in

@@ -369,6 +369,11 @@ void vc4_v3d_fp_enter(struct vc4_v3d *v, struct vc4_alu_fpenv *env)
     /* (the helper samples in the host's default environment: only when
      * this thread runs in it too do both give the same bits) */
     v->tmu.helper = host ? v->par : NULL;
+    /* (and wakes now if it slept since the last run: waking takes about a
+     * millisecond here, and a draw's lookups come in a shorter burst, which
+     * a sleeping helper missed: Mesa's mip-mapped texture in gl-check had
+     * none of its 753 sampled there) */
+    (void)vc4_par_awake(v->tmu.helper);
 }
 
 void vc4_v3d_fp_leave(struct vc4_v3d *v, struct vc4_alu_fpenv *env)
