@@ -63,6 +63,17 @@ static inline void take_oldest(struct vc4_tmu *t, const struct vc4_tmu_fifo *f)
         take_job(t, &t->job[f->req[f->head].job - 1u]);
 }
 
+/* Before a FIFO is cleared: the jobs of its requests taken (the others
+ * go on: they write other requests). */
+static void take_fifo(struct vc4_tmu *t, const struct vc4_tmu_fifo *f)
+{
+    for (unsigned k = 0; t->jobs_open && k < f->count; k++) {
+        uint8_t job = f->req[(f->head + k) % VC4_TMU_FIFO_SLOTS].job;
+        if (job)
+            take_job(t, &t->job[job - 1u]);
+    }
+}
+
 void vc4_tmu_sync(struct vc4_tmu *t)
 {
     for (unsigned k = 0; t->jobs_open && k < VC4_TMU_JOBS; k++)
@@ -154,10 +165,11 @@ void vc4_tmu_qpu_reset(struct vc4_tmu *t, unsigned qpu)
 {
     if (qpu >= VC4_TMU_MAX_QPUS)
         return;
-    sync_if_open(t);
     t->q[qpu].noswap = false;
-    for (unsigned u = 0; u < VC4_TMU_UNITS; u++)
+    for (unsigned u = 0; u < VC4_TMU_UNITS; u++) {
+        take_fifo(t, &t->q[qpu].fifo[u]);
         fifo_clear(&t->q[qpu].fifo[u]);
+    }
 }
 
 void vc4_tmu_flush_caches(struct vc4_tmu *t)
@@ -578,10 +590,10 @@ unsigned vc4_tmu_program_end(struct vc4_tmu *t, unsigned qpu, const struct vc4_d
 {
     if (bad_qpu(qpu, sink, loc))
         return VC4_TMU_EV_BAD_QPU;
-    sync_if_open(t);
     unsigned ev = 0;
     for (unsigned u = 0; u < VC4_TMU_UNITS; u++) {
         struct vc4_tmu_fifo *f = &t->q[qpu].fifo[u];
+        take_fifo(t, f);
         if (f->count) {
             vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_TMU_UNCONSUMED, loc,
                             "program ended with %u TMU%u result(s) never loaded", f->count, u);

@@ -36,9 +36,9 @@
  * and so its latency are taken when the QPU loads the result, or sooner;
  * before anything that could see or change what a job uses (a general
  * lookup or a sampling here, which touch the tags; a write to RAM, through
- * the memory's fence; the FIFOs cleared; a cache flush; the run's end:
- * vc4_tmu_sync) the jobs are waited for and taken, in any order, as their
- * counts are sums.  The jobs run in the order they were asked for, so the
+ * the memory's fence; a cache flush; the run's end: vc4_tmu_sync) the jobs
+ * are waited for and taken, in any order, as their counts are sums; before
+ * a QPU's FIFOs are cleared, the jobs of their requests.  The jobs run in the order they were asked for, so the
  * cache model sees the same accesses in the same order: results, counts,
  * latencies and diagnostics are those of sampling at the request.
  */
