@@ -267,6 +267,12 @@ static void print_stats(FILE *f, const struct vc4_emu *emu)
             (unsigned long long)s.tmu.lookups, (unsigned long long)s.tmu.texels,
             (unsigned long long)s.tmu.cache_hits, (unsigned long long)s.tmu.cache_misses,
             rate(s.tmu.cache_hits, s.tmu.cache_misses, r, sizeof r), (unsigned long long)s.tmu.stall_cycles);
+    struct vc4_emu_host_stats h;
+    vc4_emu_host_stats(emu, &h);
+    if (h.threads > 1) /* (VC4KIT_THREADS=2) */
+        fprintf(f, "  second host thread: compiled QPU instructions %llu, texture requests sampled %llu of %llu\n",
+                (unsigned long long)h.helper_instructions, (unsigned long long)h.helper_texture_requests,
+                (unsigned long long)s.tmu.texture_requests);
 }
 
 /* --dump-tiles: the tile lists as text into path ("-" = stdout). */

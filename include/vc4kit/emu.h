@@ -287,6 +287,18 @@ struct vc4_emu_jit_stats {
     double compile_seconds; /* wall time spent waiting for the compiler */
 };
 VC4_API void vc4_emu_jit_stats(const struct vc4_emu *emu, struct vc4_emu_jit_stats *out);
+/* What the second host thread did (vc4_emu_options.host_threads; docs/emulator.md
+ * "Two host cores"): work whose results, counts and diagnostics are the same
+ * on either thread.  Since reset, as vc4_emu_render_stats. */
+struct vc4_emu_host_stats {
+    uint64_t threads;                 /* host threads the emulator runs on: 1, or 2 */
+    uint64_t helper_instructions;     /* QPU instructions run as compiled code there (0
+                                       * without the JIT; vc4_emu_jit_stats.helper counts
+                                       * them since the emulator was made) */
+    uint64_t helper_texture_requests; /* texture requests sampled there, of
+                                       * vc4_emu_render_stats.tmu.texture_requests */
+};
+VC4_API void vc4_emu_host_stats(const struct vc4_emu *emu, struct vc4_emu_host_stats *out);
 
 /* VPM traffic since reset: generic (QPU) reads and writes in 16-word
  * vectors, VDW stores and VDR loads with their bytes, and the modelled DMA

@@ -134,6 +134,14 @@ void vc4_emu_jit_stats(const struct vc4_emu *emu, struct vc4_emu_jit_stats *out)
     *out = emu->v3d.jit ? emu->v3d.jit->stats : (struct vc4_emu_jit_stats){0};
 }
 
+void vc4_emu_host_stats(const struct vc4_emu *emu, struct vc4_emu_host_stats *out)
+{
+    const struct vc4_v3d *v = &emu->v3d;
+    *out = (struct vc4_emu_host_stats){.threads = v->par ? 2u : 1u,
+                                       .helper_instructions = v->jit ? v->jit->stats.helper - v->helper_base : 0,
+                                       .helper_texture_requests = v->tmu.jobs_posted};
+}
+
 void vc4_emu_reset(struct vc4_emu *emu)
 {
     struct vc4_v3d *v = &emu->v3d;
@@ -151,6 +159,7 @@ void vc4_emu_reset(struct vc4_emu *emu)
     for (unsigned i = 0; i < VC4_V3D_MAX_QPUS; i++)
         vc4_qpu_reset(&v->qpu[i], i);
     v->stats = (struct vc4_emu_stats){0};
+    v->helper_base = v->jit ? v->jit->stats.helper : 0; /* (vc4_emu_host_stats: since reset) */
     v->fault = VC4_OK;
 }
 

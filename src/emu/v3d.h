@@ -76,6 +76,7 @@ struct vc4_v3d {
     struct vc4_jit *jit; /* compiled QPU code (jit.h); NULL: the interpreter only */
     struct vc4_par *par; /* the second host thread (par.h); NULL: one thread */
     unsigned par_min; /* the helper's least share of a gathered run (par.h; tests lower it) */
+    uint64_t helper_base; /* the JIT's helper count at the last reset (vc4_emu_host_stats) */
 
     struct vc4_emu_stats stats;
     enum vc4_status fault; /* first fault / strict-mode error of this run */

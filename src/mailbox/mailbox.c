@@ -250,6 +250,12 @@ static void print_stats(struct mbox_context *c)
     double secs = (double)c->run_ns / 1e9;
     fprintf(f, "vc4kit stats: host: %.3f s emulating, %.1f M QPU instructions/s, emulator created in %.3f ms\n",
             secs, secs > 0 ? (double)s.qpu.instructions / secs / 1e6 : 0.0, (double)c->create_ns / 1e6);
+    struct vc4_emu_host_stats h;
+    vc4_emu_host_stats(c->emu, &h);
+    if (h.threads > 1) /* (VC4KIT_THREADS=2) */
+        fprintf(f, "vc4kit stats: host: second thread: compiled QPU instructions %" PRIu64
+                   ", texture requests sampled %" PRIu64 " of %" PRIu64 "\n",
+                h.helper_instructions, h.helper_texture_requests, s.tmu.texture_requests);
 }
 
 static void at_exit(void)

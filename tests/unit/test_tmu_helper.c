@@ -70,8 +70,14 @@ static void finish(struct vc4_emu *e, struct outcome *o)
     if (o->mem)
         CHECK(vc4_emu_mem_read(e, 0, o->mem, MEM_SIZE) == VC4_OK);
     vc4_emu_render_stats(e, &o->stats);
-    o->posted = e->v3d.tmu.jobs_posted;
-    o->texture_requests = e->v3d.tmu.stats.texture_requests;
+    /* (what the second thread took, through the public call; checked
+     * against the unit's own count) */
+    struct vc4_emu_host_stats h;
+    vc4_emu_host_stats(e, &h);
+    CHECK_EQ_U64(h.threads, e->v3d.par ? 2 : 1);
+    CHECK_EQ_U64(h.helper_texture_requests, e->v3d.tmu.jobs_posted);
+    o->posted = h.helper_texture_requests;
+    o->texture_requests = o->stats.tmu.texture_requests;
     vc4_emu_destroy(e);
 }
 
