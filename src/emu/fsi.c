@@ -224,7 +224,7 @@ static bool add_quad(struct vc4_v3d *v, struct vc4_fsi_batch *b, const struct vc
         b->px.y[i] = rb->y[r];
         b->px.cov[i] = rb->cov[r];
         int64_t px16 = (int64_t)rb->x[r] * VC4_RASTER_SUBPIXEL, py16 = (int64_t)rb->y[r] * VC4_RASTER_SUBPIXEL;
-        vc4_pse_w_z24(&f->setup, px16 + 8, py16 + 8, &b->w[i], &b->z[i]);
+        vc4_pse_w_z24(&f->setup, px16 + VC4_RASTER_CENTRE, py16 + VC4_RASTER_CENTRE, &b->w[i], &b->z[i]);
         b->mask[i] = rb->cov[r];
         if (!rb->cov[r])
             continue;

@@ -307,8 +307,8 @@ void vc4_pse_centres(const struct vc4_pse_setup *s, const uint16_t x[VC4_RASTER_
                      const uint16_t y[VC4_RASTER_SIMD], struct vc4_pse_offsets *o)
 {
     for (unsigned i = 0; i < VC4_RASTER_SIMD; i++)
-        offsets(s, (int64_t)x[i] * VC4_RASTER_SUBPIXEL + VC4_RASTER_SUBPIXEL / 2,
-                (int64_t)y[i] * VC4_RASTER_SUBPIXEL + VC4_RASTER_SUBPIXEL / 2, &o->dx[i], &o->dy[i]);
+        offsets(s, (int64_t)x[i] * VC4_RASTER_SUBPIXEL + VC4_RASTER_CENTRE,
+                (int64_t)y[i] * VC4_RASTER_SUBPIXEL + VC4_RASTER_CENTRE, &o->dx[i], &o->dy[i]);
 }
 
 void vc4_pse_vary16(const struct vc4_pse_setup *s, unsigned k, const struct vc4_pse_offsets *o,

@@ -25,10 +25,8 @@
 #define N VC4_QPU_SIMD
 #define ALL_ELEMS VC4_LANES_ALL
 
-/* Kept out of the run loop, whose registers it would otherwise crowd;
- * and kept in it (base.h). */
-#define QPU_NOINLINE VC4_NOINLINE
-#define QPU_INLINE VC4_ALWAYS_INLINE
+/* (VC4_NOINLINE below: kept out of the run loop, whose registers it would
+ * otherwise crowd; VC4_ALWAYS_INLINE: kept in it.) */
 
 /* ---- rules the hardware enforces by misbehaving --------------------------- */
 
@@ -1153,7 +1151,7 @@ static void exec_branch(struct exec *x)
  * always is, for the next mnop's quirk (last_mul).  Sets prev_acc and
  * returns the registers written (the next prev_w).
  */
-QPU_NOINLINE static uint64_t step_fast_alu(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+VC4_NOINLINE static uint64_t step_fast_alu(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)
@@ -1266,7 +1264,7 @@ static inline bool fast_uniform(const struct vc4_v3d *v, struct vc4_qpu *q, cons
 /* The fast path of the commonest ALU instructions (VC4_XI_FAST_ALU_PLAIN):
  * step_fast_alu when no flags are set and every write is unconditional.
  * Sets prev_acc and returns the registers written. */
-static QPU_INLINE uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+static VC4_ALWAYS_INLINE uint64_t step_fast_plain(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->rd_b == VC4_XI_RD_IMM)
@@ -1332,7 +1330,7 @@ static inline bool ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct
  * would report (or a VPM access is in thread-end slots: a rule): the general
  * path then runs it (nothing changed here but the nop-read copies and
  * in_b, which it makes again alike). */
-static QPU_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
+static VC4_ALWAYS_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
 {
     const struct vc4_alu_kernels *k = v->alu;
     if (xi->fast != VC4_XI_FAST_TMU_S && q->thrend_left)
@@ -1533,7 +1531,7 @@ static enum vc4_qpu_step step_general(struct vc4_v3d *v, struct vc4_qpu *q, stru
 }
 
 /* (inlined into each cycle loop: gcc's heuristics would call it from some) */
-static QPU_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
+static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qpu *q)
 {
     q->time++;
     if (q->stall_until >= q->time) {
@@ -1670,7 +1668,7 @@ static inline uint32_t block_next_pc(struct vc4_qpu *q, const struct vc4_jit_blo
  * the cycles run, each an issued instruction (< budget when it stopped
  * early).  (Kept out of line: its loop gets the host registers to itself.)
  */
-QPU_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint64_t budget)
+VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint64_t budget)
 {
     uint32_t pc = q->pc;
     /* (the commonest way out first: an instruction for the general path) */
@@ -2190,7 +2188,7 @@ static uint64_t run_alone(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uin
     return c;
 }
 
-QPU_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+VC4_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                                     bool *end, uint64_t idle)
 {
     struct sleepers z;

@@ -17,9 +17,6 @@ const uint8_t vc4_raster_sample_pos[4][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}}
 enum { QUAD_PIXELS = 4, MAX_SAMPLES = 4, EDGES = 3 };
 static_assert(VC4_ARRAY_SIZE(vc4_raster_sample_pos) == MAX_SAMPLES, "the 4x sample grid");
 
-/* The pixel centre, 1/16 px. */
-#define CENTRE 8
-
 struct edges {
     int64_t a[EDGES], b[EDGES], c[EDGES]; /* E(p) = a*px + b*py + c */
     int64_t bias[EDGES];                  /* covered when E >= bias: 0 top-left edges, 1 others */
@@ -207,7 +204,7 @@ uint64_t vc4_raster_triangle(const struct vc4_raster_tri *t, const struct vc4_ra
     int32_t qx0 = px0 & ~1, qy0 = py0 & ~1;
 
     /* each element's sample offsets from its quad's origin, edge by edge */
-    static const uint8_t centre[1][2] = {{CENTRE, CENTRE}};
+    static const uint8_t centre[1][2] = {{VC4_RASTER_CENTRE, VC4_RASTER_CENTRE}};
     const uint8_t(*pos)[2] = ms ? vc4_raster_sample_pos : centre;
     unsigned nsamp = ms ? MAX_SAMPLES : 1;
     int64_t off[QUAD_PIXELS][MAX_SAMPLES][EDGES];

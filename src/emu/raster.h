@@ -44,6 +44,7 @@
 #define VC4_RASTER_SIMD 16u
 #define VC4_RASTER_QUADS 4u
 #define VC4_RASTER_SUBPIXEL 16 /* 12.4 fixed point */
+#define VC4_RASTER_CENTRE (VC4_RASTER_SUBPIXEL / 2) /* a pixel's centre from its corner, 1/16 px */
 
 /* Sample positions inside a pixel, 1/16 pixel (multisample 4x). */
 extern const uint8_t vc4_raster_sample_pos[4][2];

@@ -59,8 +59,11 @@ static VC4_NOINLINE void take_job(struct vc4_tmu *t, struct vc4_tmu_job *j)
  * FFT's loads cost 45% more host instructions, none of them with a job.) */
 static inline void take_oldest(struct vc4_tmu *t, const struct vc4_tmu_fifo *f)
 {
-    if (VC4_UNLIKELY(t->jobs_open) && f->req[f->head].job)
-        take_job(t, &t->job[f->req[f->head].job - 1u]);
+    if (VC4_UNLIKELY(t->jobs_open)) {
+        uint8_t job = f->req[f->head].job;
+        if (job)
+            take_job(t, &t->job[job - 1u]);
+    }
 }
 
 /* Before a FIFO is cleared: the jobs of its requests taken (the others
