@@ -86,6 +86,40 @@ for c in $("$PROG" --list); do
     *) fail=$((fail + 1)); failed="$failed $c" ;;
     esac
 done
+# `vc4kit exec --stats --diag-file` with a GL program: the DRM backend
+# reports as the virtual Pi does (src/mailbox/hostlog.h), into the file.
+# The texture case draws one textured quad: two triangles binned, every
+# fragment shaded writes one sample, every TMU request a texture lookup.
+st_file="$OUT/stats.txt"
+rm -f "$st_file"
+if ! (eval "$MESA_ENV"; "$VC4KIT" exec --stats --diag-file "$st_file" "$PROG" texture "$OUT/stats.png") \
+        2>"$OUT/stats.err"; then
+    echo "stats: vc4 run failed ($OUT/stats.err)"; fail=$((fail + 1))
+else
+    st_bad=""
+    grep -q "^vc4kit stats: qpu: cycles [1-9][0-9]*, instructions [1-9]" "$st_file" || st_bad="$st_bad qpu"
+    grep -q "^vc4kit stats: qpu fragment   cycles [1-9]" "$st_file" || st_bad="$st_bad fragment-time"
+    grep -q "^vc4kit stats: binner: prims in 2, binned 2, " "$st_file" || st_bad="$st_bad binner"
+    frags=$(sed -n 's/^vc4kit stats: fragment shading: prims [0-9]*, fragments \([0-9]*\),.*/\1/p' "$st_file")
+    samples=$(sed -n 's/^vc4kit stats: tile buffer: samples written \([0-9]*\),.*/\1/p' "$st_file")
+    [ -n "$frags" ] && [ "$frags" -gt 0 ] && [ "$frags" = "$samples" ] || st_bad="$st_bad fragments($frags/$samples)"
+    grep -q "^vc4kit stats: tmu: requests \([1-9][0-9]*\) (texture \1), " "$st_file" || st_bad="$st_bad tmu"
+    grep -q "^vc4kit stats: host: submits [1-9][0-9]* (refused 0, hung 0), " "$st_file" || st_bad="$st_bad host"
+    grep -q "vc4kit stats" "$OUT/stats.err" && st_bad="$st_bad stderr"
+    if [ -n "$st_bad" ]; then
+        echo "stats: vc4kit exec --stats of a GL program: wrong or missing:$st_bad ($st_file)"; fail=$((fail + 1))
+    else
+        rm -f "$st_file" "$OUT/stats.err" "$OUT/stats.png"
+    fi
+fi
+# a bad reporting option: the GL program hears why, once, and gets no GPU
+if (eval "$MESA_ENV"; "$VC4KIT" exec --diag loud "$PROG" texture "$OUT/refused.png") 2>"$OUT/refused.err"; then
+    echo "refused: a GL program ran with VC4KIT_DIAG=loud"; fail=$((fail + 1))
+elif [ "$(grep -c "^vc4kit: VC4KIT_DIAG=loud: expected off, error, warn or all; no GPU$" "$OUT/refused.err")" != 1 ]; then
+    echo "refused: not one message for VC4KIT_DIAG=loud ($OUT/refused.err)"; fail=$((fail + 1))
+else
+    rm -f "$OUT/refused.err" "$OUT/refused.png"
+fi
 lists=0
 bad=0
 for f in "$CLDIR"/*.cl; do

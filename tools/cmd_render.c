@@ -201,78 +201,20 @@ static int run_list(struct vc4_emu *emu, unsigned t, uint32_t start, uint32_t en
     return 0;
 }
 
-/* "12.5%" of a / (a + b), or "-" when both are 0. */
-static const char *rate(uint64_t a, uint64_t b, char *s, size_t n)
-{
-    if (a + b == 0)
-        snprintf(s, n, "-");
-    else
-        snprintf(s, n, "%.1f%%", 100.0 * (double)a / (double)(a + b));
-    return s;
-}
-
-/* The --stats report: one line per unit, "name value" pairs. */
+/* The --stats report: "render stats:", then the library's report, one
+ * line per unit (vc4_emu_stats_report), indented. */
 static void print_stats(FILE *f, const struct vc4_emu *emu)
 {
-    static const char *const kind_name[VC4_EMU_PROG_KINDS] = {
-        [VC4_EMU_PROG_USER] = "user",
-        [VC4_EMU_PROG_COORD] = "coordinate",
-        [VC4_EMU_PROG_VERTEX] = "vertex",
-        [VC4_EMU_PROG_FRAGMENT] = "fragment",
-    };
-    struct vc4_emu_render_stats s;
-    vc4_emu_render_stats(emu, &s);
-    char r[32];
-    unsigned long long sum_c = 0;
-    for (unsigned k = 0; k < VC4_EMU_PROG_KINDS; k++)
-        sum_c += s.by_kind[k].cycles;
-    fprintf(f, "render stats:\n");
-    fprintf(f, "  qpu: cycles %llu, instructions %llu, stall cycles %llu, idle cycles %llu\n",
-            (unsigned long long)s.qpu.cycles, (unsigned long long)s.qpu.instructions,
-            (unsigned long long)s.qpu.stall_cycles, (unsigned long long)s.qpu.idle_cycles);
-    for (unsigned k = 0; k < VC4_EMU_PROG_KINDS; k++) {
-        const struct vc4_emu_qpu_time *t = &s.by_kind[k];
-        fprintf(f, "  qpu %-10s cycles %llu (%s), instructions %llu, stall cycles %llu\n",
-                kind_name[k], (unsigned long long)t->cycles, rate(t->cycles, sum_c - t->cycles, r, sizeof r),
-                (unsigned long long)t->instructions, (unsigned long long)t->stall_cycles);
+    size_t need = 0;
+    vc4_emu_stats_report(emu, "  ", NULL, 0, &need);
+    char *text = malloc(need + 1);
+    if (!text) {
+        tool_error("render: --stats: out of memory");
+        return;
     }
-    fprintf(f,
-            "  binner: prims in %llu, binned %llu, culled %llu, zero area %llu, outside %llu, bad %llu, "
-            "clipped %llu\n",
-            (unsigned long long)s.binner.prims_in, (unsigned long long)s.binner.prims_binned,
-            (unsigned long long)s.binner.prims_culled, (unsigned long long)s.binner.prims_zero_area,
-            (unsigned long long)s.binner.prims_outside, (unsigned long long)s.binner.prims_bad,
-            (unsigned long long)s.binner.prims_clipped);
-    fprintf(f, "  binner: tile writes %llu, blocks %llu, overflows %llu, stalls %llu, flushes %llu\n",
-            (unsigned long long)s.binner.tile_writes, (unsigned long long)s.binner.blocks,
-            (unsigned long long)s.binner.overflows, (unsigned long long)s.binner.stalls,
-            (unsigned long long)s.binner.flushes);
-    fprintf(f, "  vertex shading: coordinate vertices %llu in %llu batches, vertex vertices %llu in %llu batches\n",
-            (unsigned long long)s.vertex.coord_vertices, (unsigned long long)s.vertex.coord_batches,
-            (unsigned long long)s.vertex.vertex_vertices, (unsigned long long)s.vertex.vertex_batches);
-    fprintf(f,
-            "  fragment shading: prims %llu, fragments %llu, quads %llu, batches %llu, threads %llu, "
-            "thread switches %llu\n",
-            (unsigned long long)s.fragment.prims, (unsigned long long)s.fragment.fragments,
-            (unsigned long long)s.fragment.quads, (unsigned long long)s.fragment.batches,
-            (unsigned long long)s.fragment.threads, (unsigned long long)s.fragment.thread_switches);
-    fprintf(f,
-            "  tile buffer: samples written %llu, early-z rejects %llu, z fails %llu, stencil fails %llu\n",
-            (unsigned long long)s.fragment.samples_written, (unsigned long long)s.fragment.early_z_rejects,
-            (unsigned long long)s.fragment.z_fails, (unsigned long long)s.fragment.stencil_fails);
-    fprintf(f,
-            "  tmu: requests %llu (texture %llu), lookups %llu, texels %llu, cache hits %llu, misses %llu "
-            "(hit rate %s), stall cycles %llu\n",
-            (unsigned long long)s.tmu.requests, (unsigned long long)s.tmu.texture_requests,
-            (unsigned long long)s.tmu.lookups, (unsigned long long)s.tmu.texels,
-            (unsigned long long)s.tmu.cache_hits, (unsigned long long)s.tmu.cache_misses,
-            rate(s.tmu.cache_hits, s.tmu.cache_misses, r, sizeof r), (unsigned long long)s.tmu.stall_cycles);
-    struct vc4_emu_host_stats h;
-    vc4_emu_host_stats(emu, &h);
-    if (h.threads > 1) /* (VC4KIT_THREADS=2) */
-        fprintf(f, "  second host thread: compiled QPU instructions %llu, texture requests sampled %llu of %llu\n",
-                (unsigned long long)h.helper_instructions, (unsigned long long)h.helper_texture_requests,
-                (unsigned long long)s.tmu.texture_requests);
+    vc4_emu_stats_report(emu, "  ", text, need + 1, NULL);
+    fprintf(f, "render stats:\n%s", text);
+    free(text);
 }
 
 /* --dump-tiles: the tile lists as text into path ("-" = stdout). */

@@ -396,6 +396,21 @@ struct vc4_emu_render_stats {
 };
 VC4_API void vc4_emu_render_stats(const struct vc4_emu *emu, struct vc4_emu_render_stats *out);
 
+/* Every counter above as text, one line per unit, each line starting with
+ * prefix (NULL: none) and ending in a newline: QPU time in total and by
+ * program kind, user programs, the binner (two lines), vertex and fragment
+ * shading, the tile buffer, the TMUs, the VPM (vc4_emu_vpm_stats) and,
+ * with two host threads, what the second did (vc4_emu_host_stats).  The
+ * words of each line are stable ("name value" pairs; tools and tests read
+ * them): `vc4kit render --stats`, `vc4kit exec --stats` (user programs and
+ * OpenGL programs alike) print it.  Writes at most size bytes into buf
+ * (NUL-terminated when size > 0; buf may be NULL when size is 0) and sets
+ * *needed (if not NULL) to the length the whole text needs without the
+ * NUL, like snprintf.  VC4_ERR_RANGE when the text was truncated; else
+ * VC4_OK. */
+VC4_API enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *prefix, char *buf, size_t size,
+                                             size_t *needed);
+
 /* The tile lists the binner wrote in the last binning run, as text: per
  * tile with anything in it, its packets (state packets by name, the
  * primitives of packets 48/49 one per line), following the Branches

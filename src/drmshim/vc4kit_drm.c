@@ -19,18 +19,21 @@
  *
  * Environment (as `vc4kit exec` sets it): VC4KIT_MEM_SIZE (MiB of emulated
  * RAM, default 256), VC4KIT_QPUS, VC4KIT_STRICT, VC4KIT_MAX_CYCLES (per bin
- * or render job), VC4KIT_DIAG (off, error, warn (default), all: what goes
- * to stderr, once per rule and address), VC4KIT_DUMP_BIN_CL (a directory:
- * each submit's binning list, as the program handed it to the kernel, is
- * written there as bin-PID-N.cl for `vc4kit cl validate --kernel`).
+ * or render job), VC4KIT_DIAG, VC4KIT_DIAG_FILE and VC4KIT_STATS (reported
+ * as the virtual Pi of `vc4kit exec` reports: src/mailbox/hostlog.h),
+ * VC4KIT_DUMP_BIN_CL (a directory: each submit's binning list, as the
+ * program handed it to the kernel, is written there as bin-PID-N.cl for
+ * `vc4kit cl validate --kernel`).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "drm-shim/drm_shim.h"
@@ -38,6 +41,7 @@
 
 #include "kernel/kernel.h"
 #include "emu/jit_env.h"
+#include "mailbox/hostlog.h"
 
 /* drm-shim's core ioctl table (device.c): GEM_CLOSE is taken over. */
 extern ioctl_fn_t core_ioctls[];
@@ -50,39 +54,42 @@ static struct {
     struct vc4k *k;
     struct shim_bo **maps; /* by handle: the shim's record of an mmap offset */
     size_t nmaps;
-    int level; /* diagnostics printed: severity >= level; 3 = none */
-    struct {
-        const char *rule;
-        int64_t addr;
-    } seen[512];
-    size_t nseen;
-    unsigned long suppressed;
+    struct vc4_hostlog log; /* diagnostics and statistics (hostlog.h) */
+    /* VC4KIT_STATS: the submits, their host time, and whether a hung job
+     * reset the GPU (its counters then start again) */
+    uint64_t submits, refused, hung, submit_ns;
+    bool used;         /* a vc4 ioctl came: the program uses the render node */
+    char refusal[4200]; /* a bad option: what to say at the first vc4 ioctl */
+    bool refusal_said;
     const char *dump_dir; /* VC4KIT_DUMP_BIN_CL */
     unsigned dumped;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* ---- diagnostics to stderr, once per rule and address ---- */
-
-static void diag(void *user, const struct vc4_diag *d)
+static uint64_t now_ns(void)
 {
-    (void)user;
-    if ((int)d->severity < g.level)
-        return;
-    if (d->rule) {
-        for (size_t i = 0; i < g.nseen; i++)
-            if (g.seen[i].rule == d->rule && g.seen[i].addr == d->loc.addr) {
-                g.suppressed++;
-                return;
-            }
-        if (g.nseen < sizeof g.seen / sizeof g.seen[0]) {
-            g.seen[g.nseen].rule = d->rule;
-            g.seen[g.nseen].addr = d->loc.addr;
-            g.nseen++;
-        }
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* At exit: the diagnostics' counts, and the statistics on request. */
+static void at_exit(void)
+{
+    pthread_mutex_lock(&g.lock);
+    vc4_hostlog_summary(&g.log);
+    if (g.log.stats && g.emu && g.used) { /* (loaded into every program vc4kit exec runs) */
+        vc4_hostlog_stats(&g.log, g.emu);
+        struct vc4_emu_stats st;
+        vc4_emu_stats(g.emu, &st);
+        double secs = (double)g.submit_ns / 1e9;
+        fprintf(g.log.out,
+                "vc4kit stats: host: submits %" PRIu64 " (refused %" PRIu64 ", hung %" PRIu64 "), %.3f s in them, "
+                "%.1f M QPU instructions/s%s\n",
+                g.submits, g.refused, g.hung, secs, secs > 0 ? (double)st.instructions / secs / 1e6 : 0.0,
+                g.hung ? " (the counts above start at the reset after the last hung job)" : "");
     }
-    char buf[1024];
-    vc4_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "vc4kit: %s\n", buf);
+    fflush(g.log.out);
+    pthread_mutex_unlock(&g.lock);
 }
 
 static long env_long(const char *name, long def)
@@ -149,8 +156,14 @@ static int submit_cl(int fd, unsigned long request, void *arg)
     if (a->perfmonid != 0)
         return ret(-ENOENT); /* no performance monitors (GET_PARAM says so) */
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     dump_bin_cl(&s);
+    uint64_t t0 = now_ns();
     int r = vc4k_submit_cl(g.k, &s);
+    g.submit_ns += now_ns() - t0;
+    g.submits++;
+    g.hung += r == -EIO; /* (the job did not finish: the GPU was reset) */
+    g.refused += r != 0 && r != -EIO;
     a->seqno = r == 0 ? s.seqno : vc4k_last_seqno(g.k);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -162,6 +175,7 @@ static int wait_seqno(int fd, unsigned long request, void *arg)
     (void)request;
     struct drm_vc4_wait_seqno *a = arg;
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     int r = vc4k_wait_seqno(g.k, a->seqno);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -173,6 +187,7 @@ static int wait_bo(int fd, unsigned long request, void *arg)
     (void)request;
     struct drm_vc4_wait_bo *a = arg;
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     int r = vc4k_wait_bo(g.k, a->handle);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -184,6 +199,7 @@ static int create_bo(int fd, unsigned long request, void *arg)
     (void)request;
     struct drm_vc4_create_bo *a = arg;
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     int r = vc4k_bo_create(g.k, a->size, &a->handle);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -197,6 +213,7 @@ static int create_shader_bo(int fd, unsigned long request, void *arg)
     if (a->flags || a->pad)
         return ret(-EINVAL);
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     int r = vc4k_bo_create_shader(g.k, (const void *)(uintptr_t)a->data, a->size, &a->handle);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -209,6 +226,7 @@ static int mmap_bo(int fd, unsigned long request, void *arg)
     struct drm_vc4_mmap_bo *a = arg;
     uint32_t paddr, size;
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     int r = vc4k_bo_info(g.k, a->handle, &paddr, &size);
     if (r == 0 && (a->handle >= g.nmaps || !g.maps[a->handle])) {
         if (a->handle >= g.nmaps) {
@@ -250,6 +268,7 @@ static int gem_close(int fd, unsigned long request, void *arg)
     if (!a->handle)
         return 0;
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     if (a->handle < g.nmaps && g.maps[a->handle]) {
         mtx_lock(&shim_device.mem_lock);
         _mesa_hash_table_u64_remove(shim_device.offset_map, g.maps[a->handle]->mem_addr);
@@ -278,6 +297,7 @@ static int get_param(int fd, unsigned long request, void *arg)
     if (a->pad)
         return ret(-EINVAL);
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     uint64_t v = 0;
     int r = vc4k_get_param(g.k, a->param, &v);
     if (r == 0)
@@ -292,6 +312,7 @@ static int set_tiling(int fd, unsigned long request, void *arg)
     (void)request;
     struct drm_vc4_set_tiling *a = arg;
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     int r = a->flags ? -EINVAL : vc4k_bo_set_tiling(g.k, a->handle, a->modifier);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -303,6 +324,7 @@ static int get_tiling(int fd, unsigned long request, void *arg)
     (void)request;
     struct drm_vc4_get_tiling *a = arg;
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     uint64_t m = 0;
     int r = a->flags ? -EINVAL : vc4k_bo_get_tiling(g.k, a->handle, &m);
     if (r == 0)
@@ -317,6 +339,7 @@ static int label_bo(int fd, unsigned long request, void *arg)
     (void)request;
     struct drm_vc4_label_bo *a = arg;
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     int r = vc4k_bo_label(g.k, a->handle, (const char *)(uintptr_t)a->name, a->len);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -330,6 +353,7 @@ static int gem_madvise(int fd, unsigned long request, void *arg)
     if (a->pad)
         return ret(-EINVAL);
     pthread_mutex_lock(&g.lock);
+    g.used = true;
     int r = vc4k_bo_madvise(g.k, a->handle, a->madv, &a->retained);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -350,20 +374,44 @@ static ioctl_fn_t driver_ioctls[] = {
     [DRM_VC4_GEM_MADVISE] = gem_madvise,
 };
 
-void drm_shim_driver_init(void)
+/* Every vc4 ioctl when an option was refused: the reason, said once (a
+ * program that never opens the render node hears nothing), and no GPU. */
+static int refused_ioctl(int fd, unsigned long request, void *arg)
 {
-    const char *lv = getenv("VC4KIT_DIAG");
-    const char *dd = getenv("VC4KIT_DUMP_BIN_CL");
-    g.dump_dir = dd && *dd ? dd : NULL;
-    g.level = !lv || !*lv || !strcmp(lv, "warn") ? VC4_WARNING
-              : !strcmp(lv, "all")                ? VC4_NOTE
-              : !strcmp(lv, "error")              ? VC4_ERROR
-                                                  : 3;
+    (void)fd;
+    (void)request;
+    (void)arg;
+    pthread_mutex_lock(&g.lock);
+    if (!g.refusal_said)
+        fprintf(stderr, "vc4kit: %s; no GPU\n", g.refusal);
+    g.refusal_said = true;
+    pthread_mutex_unlock(&g.lock);
+    return ret(-ENODEV);
+}
+static ioctl_fn_t refused_ioctls[sizeof driver_ioctls / sizeof driver_ioctls[0]];
+
+/* The vc4 ioctls when there is no GPU: each fails after the reason. */
+static void refuse(void)
+{
+    for (size_t i = 0; i < sizeof refused_ioctls / sizeof refused_ioctls[0]; i++)
+        refused_ioctls[i] = refused_ioctl;
+    shim_device.driver_ioctls = refused_ioctls;
+    shim_device.driver_ioctl_count = sizeof refused_ioctls / sizeof refused_ioctls[0];
+}
+
+/* The emulated GPU behind the render node; false when there is none. */
+static bool create_gpu(void)
+{
+    /* VC4KIT_DIAG, VC4KIT_DIAG_FILE, VC4KIT_STATS: a bad value means no
+     * GPU, as the virtual Pi refuses itself */
+    if (!vc4_hostlog_open(&g.log, g.refusal, sizeof g.refusal))
+        return false;
+    atexit(at_exit);
     long mib = env_long("VC4KIT_MEM_SIZE", 256);
     struct vc4_emu_options eo = {
         .mem_size = (uint32_t)((mib > 0 && mib <= 1024 ? mib : 256) << 20),
         .num_qpus = (unsigned)env_long("VC4KIT_QPUS", 0),
-        .sink = {diag, NULL},
+        .sink = {vc4_hostlog_sink, &g.log},
         .strict = env_long("VC4KIT_STRICT", 0) != 0,
         .max_cycles = (uint64_t)env_long("VC4KIT_MAX_CYCLES", 1000000000L),
     };
@@ -373,20 +421,31 @@ void drm_shim_driver_init(void)
     struct vc4k_options ko = {.emu = g.emu, .sink = eo.sink};
     g.k = g.emu ? vc4k_create(&ko) : NULL;
     int memfd = g.emu ? vc4_emu_mem_fd(g.emu) : -1;
-    shim_device.bus_type = DRM_BUS_PLATFORM;
-    shim_device.driver_name = "vc4";
     if (!g.k || memfd < 0) {
-        /* No GPU: every vc4 ioctl then fails (-EINVAL) and Mesa says so. */
-        fprintf(stderr, "vc4kit: cannot create the emulated GPU (%ld MiB of file-backed RAM)\n", mib);
-        return;
+        snprintf(g.refusal, sizeof g.refusal, "cannot create the emulated GPU (%ld MiB of file-backed RAM)", mib);
+        return false;
     }
     close(shim_device.mem_fd);
     shim_device.mem_fd = memfd;
     shim_device.driver_ioctls = driver_ioctls;
     shim_device.driver_ioctl_count = sizeof driver_ioctls / sizeof driver_ioctls[0];
+    core_ioctls[_IOC_NR(DRM_IOCTL_GEM_CLOSE)] = gem_close;
+    return true;
+}
+
+void drm_shim_driver_init(void)
+{
+    const char *dd = getenv("VC4KIT_DUMP_BIN_CL");
+    g.dump_dir = dd && *dd ? dd : NULL;
+    shim_device.bus_type = DRM_BUS_PLATFORM;
+    shim_device.driver_name = "vc4";
     shim_device.version_major = 0;
     shim_device.version_minor = 0;
-    core_ioctls[_IOC_NR(DRM_IOCTL_GEM_CLOSE)] = gem_close;
+    /* No GPU: the render node is still a vc4 one, so that Mesa loads its
+     * driver, whose first vc4 ioctl then hears why and fails (a program
+     * that never opens the render node hears nothing). */
+    if (!create_gpu())
+        refuse();
 
     /* What libdrm reads of a platform device (as Mesa's vc4_noop does). */
     drm_shim_override_file("OF_FULLNAME=/soc/gpu\n"

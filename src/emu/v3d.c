@@ -3,6 +3,7 @@
  * creation, bus memory for hosts, register dispatch, running, the rendered
  * frame and rendering insight.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -636,6 +637,90 @@ static void dump_tile(struct vc4_out *o, const struct vc4_mem *m, const struct v
         a += (uint32_t)len;
     }
     vc4_out_printf(o, "    error: more than %u packets\n", (unsigned)DUMP_MAX_PACKETS);
+}
+
+/* a / (a + b) as a percentage, or "-" when both are 0 */
+static const char *share(uint64_t a, uint64_t b, char *s, size_t n)
+{
+    if (a + b == 0)
+        snprintf(s, n, "-");
+    else
+        snprintf(s, n, "%.1f%%", 100.0 * (double)a / (double)(a + b));
+    return s;
+}
+
+enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *prefix, char *buf, size_t size,
+                                     size_t *needed)
+{
+    static const char *const kind_name[VC4_EMU_PROG_KINDS] = {
+        [VC4_EMU_PROG_USER] = "user",
+        [VC4_EMU_PROG_COORD] = "coordinate",
+        [VC4_EMU_PROG_VERTEX] = "vertex",
+        [VC4_EMU_PROG_FRAGMENT] = "fragment",
+    };
+    struct vc4_emu_render_stats s;
+    struct vc4_emu_vpm_stats m;
+    struct vc4_emu_host_stats h;
+    vc4_emu_render_stats(emu, &s);
+    vc4_emu_vpm_stats(emu, &m);
+    vc4_emu_host_stats(emu, &h);
+    const char *p = prefix ? prefix : "";
+    struct vc4_out o;
+    char dummy[1];
+    vc4_out_init(&o, size ? buf : dummy, size);
+    char r[32];
+    uint64_t sum_c = 0;
+    for (unsigned k = 0; k < VC4_EMU_PROG_KINDS; k++)
+        sum_c += s.by_kind[k].cycles;
+    vc4_out_printf(&o, "%sqpu: cycles %" PRIu64 ", instructions %" PRIu64 ", stall cycles %" PRIu64
+                       ", idle cycles %" PRIu64 "\n",
+                   p, s.qpu.cycles, s.qpu.instructions, s.qpu.stall_cycles, s.qpu.idle_cycles);
+    for (unsigned k = 0; k < VC4_EMU_PROG_KINDS; k++) {
+        const struct vc4_emu_qpu_time *t = &s.by_kind[k];
+        vc4_out_printf(&o, "%sqpu %-10s cycles %" PRIu64 " (%s), instructions %" PRIu64 ", stall cycles %" PRIu64
+                           "\n",
+                       p, kind_name[k], t->cycles, share(t->cycles, sum_c - t->cycles, r, sizeof r),
+                       t->instructions, t->stall_cycles);
+    }
+    vc4_out_printf(&o, "%suser programs: started %" PRIu64 ", completed %" PRIu64 "\n", p,
+                   s.qpu.programs_started, s.qpu.programs_completed);
+    vc4_out_printf(&o, "%sbinner: prims in %" PRIu64 ", binned %" PRIu64 ", culled %" PRIu64 ", zero area %" PRIu64
+                       ", outside %" PRIu64 ", bad %" PRIu64 ", clipped %" PRIu64 "\n",
+                   p, s.binner.prims_in, s.binner.prims_binned, s.binner.prims_culled, s.binner.prims_zero_area,
+                   s.binner.prims_outside, s.binner.prims_bad, s.binner.prims_clipped);
+    vc4_out_printf(&o, "%sbinner: tile writes %" PRIu64 ", blocks %" PRIu64 ", overflows %" PRIu64
+                       ", stalls %" PRIu64 ", flushes %" PRIu64 "\n",
+                   p, s.binner.tile_writes, s.binner.blocks, s.binner.overflows, s.binner.stalls,
+                   s.binner.flushes);
+    vc4_out_printf(&o, "%svertex shading: coordinate vertices %" PRIu64 " in %" PRIu64 " batches, vertex vertices %"
+                       PRIu64 " in %" PRIu64 " batches\n",
+                   p, s.vertex.coord_vertices, s.vertex.coord_batches, s.vertex.vertex_vertices,
+                   s.vertex.vertex_batches);
+    vc4_out_printf(&o, "%sfragment shading: prims %" PRIu64 ", fragments %" PRIu64 ", quads %" PRIu64
+                       ", batches %" PRIu64 ", threads %" PRIu64 ", thread switches %" PRIu64 "\n",
+                   p, s.fragment.prims, s.fragment.fragments, s.fragment.quads, s.fragment.batches,
+                   s.fragment.threads, s.fragment.thread_switches);
+    vc4_out_printf(&o, "%stile buffer: samples written %" PRIu64 ", early-z rejects %" PRIu64 ", z fails %" PRIu64
+                       ", stencil fails %" PRIu64 "\n",
+                   p, s.fragment.samples_written, s.fragment.early_z_rejects, s.fragment.z_fails,
+                   s.fragment.stencil_fails);
+    vc4_out_printf(&o, "%stmu: requests %" PRIu64 " (texture %" PRIu64 "), lookups %" PRIu64 ", texels %" PRIu64
+                       ", cache hits %" PRIu64 ", misses %" PRIu64 " (hit rate %s), stall cycles %" PRIu64 "\n",
+                   p, s.tmu.requests, s.tmu.texture_requests, s.tmu.lookups, s.tmu.texels, s.tmu.cache_hits,
+                   s.tmu.cache_misses, share(s.tmu.cache_hits, s.tmu.cache_misses, r, sizeof r),
+                   s.tmu.stall_cycles);
+    vc4_out_printf(&o, "%svpm: generic reads %" PRIu64 " / writes %" PRIu64 " (16-word vectors), VDW %" PRIu64
+                       " stores / %" PRIu64 " bytes, VDR %" PRIu64 " loads / %" PRIu64 " bytes, DMA cycles %" PRIu64
+                       "\n",
+                   p, m.generic_reads, m.generic_writes, m.vdw_jobs, m.vdw_bytes, m.vdr_jobs, m.vdr_bytes,
+                   m.dma_cycles);
+    if (h.threads > 1)
+        vc4_out_printf(&o, "%ssecond host thread: compiled QPU instructions %" PRIu64
+                           ", texture requests sampled %" PRIu64 " of %" PRIu64 "\n",
+                       p, h.helper_instructions, h.helper_texture_requests, s.tmu.texture_requests);
+    if (needed)
+        *needed = o.len;
+    return o.len >= size ? VC4_ERR_RANGE : VC4_OK;
 }
 
 enum vc4_status vc4_emu_dump_tile_lists(const struct vc4_emu *emu, char *buf, size_t size, size_t *needed)

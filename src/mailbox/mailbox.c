@@ -15,9 +15,10 @@
  * it and kept for the life of the process as a Pi's GPU is (its memory,
  * its allocations, its mappings), guarded by one mutex so that threads may
  * call the API concurrently, as they may on a Pi.  For the same reason this
- * layer reports to stderr itself, as a host runtime: VC4KIT_DIAG and
- * VC4KIT_STATS (docs/exec.md) say what, a program that links libvc4kit for
- * its own emulator (vc4kit/emu.h) never sees it.
+ * layer reports to stderr itself, as a host runtime (hostlog.c, which the
+ * DRM backend shares): VC4KIT_DIAG and VC4KIT_STATS (docs/exec.md) say
+ * what, a program that links libvc4kit for its own emulator (vc4kit/emu.h)
+ * never sees it.
  *
  * Options (environment, read once): VC4KIT_MODEL pi1|pi2|pi3 (model.h),
  * VC4KIT_MEM_SIZE MiB of RAM (16 up to what the model maps below its
@@ -62,6 +63,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "mailbox/hostlog.h"
 #include "mailbox/mbox_internal.h"
 #include "mailbox/periph.h"
 #include "vc4kit/emu.h"
@@ -76,7 +78,6 @@
 #define MBOX_ERR 0x80000000u
 #define MBOX_MIN_MEM_MIB 16u
 #define MBOX_MAX_QPUS 16u
-#define MBOX_DIAG_KEYS 256
 #define MBOX_SLICE_MIN 256u        /* QPU cycles per run slice, adaptive between these */
 #define MBOX_SLICE_MAX 262144u
 #define MBOX_POLL_CYCLES 16384u    /* cycles the V3D advances per polled register read */
@@ -85,26 +86,10 @@
 /* Firmware flag bits 3:2 select the alias (mailbox.h). */
 #define MBOX_FLAG_ALIAS_MASK (MEM_FLAG_DIRECT | MEM_FLAG_COHERENT)
 
-enum mbox_diag_level { MBOX_DIAG_OFF, MBOX_DIAG_ERROR, MBOX_DIAG_WARN, MBOX_DIAG_ALL };
-
-static const char *const mbox_diag_levels[] = {
-    [MBOX_DIAG_OFF] = "off", [MBOX_DIAG_ERROR] = "error", [MBOX_DIAG_WARN] = "warn", [MBOX_DIAG_ALL] = "all"};
-
 struct mbox_block {
     uint32_t offset, size; /* RAM offset and bytes; size 0 = free slot */
     uint32_t flags;
     bool locked;
-};
-
-/* One kind of diagnostic at one address: printed once, counted. */
-struct mbox_diag_key {
-    const void *kind; /* rule id, unit or format string (stable pointers) */
-    int cls;
-    int64_t addr;
-    uint64_t count;
-    bool shown;
-    char what[48]; /* rule id, or unit */
-    char text[240];
 };
 
 struct mbox_context {
@@ -117,13 +102,7 @@ struct mbox_context {
     struct mbox_block blocks[MBOX_MAX_BLOCKS]; /* handle = index + 1 */
     bool qpu_enabled;
     bool needs_reset; /* a launch stopped early: reset the V3D first */
-    /* reporting */
-    enum mbox_diag_level level;
-    FILE *out;
-    bool stats;
-    struct mbox_diag_key keys[MBOX_DIAG_KEYS];
-    unsigned nkeys;
-    uint64_t unkeyed; /* diagnostics beyond the key table */
+    struct vc4_hostlog log; /* reporting (hostlog.h) */
     uint64_t run_ns, create_ns;
     double ns_per_cycle; /* host time per emulated cycle, for slice sizes */
 };
@@ -144,56 +123,13 @@ static uint64_t now_ns(void)
 
 /* ---- reporting ------------------------------------------------------------- */
 
-static bool level_shows(const struct mbox_context *c, enum vc4_severity sev)
-{
-    switch (c->level) {
-    case MBOX_DIAG_OFF: return false;
-    case MBOX_DIAG_ERROR: return sev == VC4_ERROR;
-    case MBOX_DIAG_WARN: return sev >= VC4_WARNING;
-    case MBOX_DIAG_ALL: return true;
-    }
-    return true;
-}
-
-/* Count a diagnostic under (kind, class, address); print the first one. */
-static void record(struct mbox_context *c, const void *kind, const struct vc4_diag *d)
-{
-    int64_t addr = d->loc.addr;
-    for (unsigned i = 0; i < c->nkeys; i++) {
-        struct mbox_diag_key *k = &c->keys[i];
-        if (k->kind == kind && k->cls == (int)d->cls && k->addr == addr) {
-            k->count++;
-            return;
-        }
-    }
-    char text[sizeof c->keys[0].text];
-    vc4_diag_format(d, text, sizeof text);
-    bool show = level_shows(c, d->severity);
-    if (show)
-        fprintf(c->out, "vc4kit: %s\n", text);
-    if (c->nkeys == MBOX_DIAG_KEYS) {
-        c->unkeyed++;
-        return;
-    }
-    struct mbox_diag_key *k = &c->keys[c->nkeys++];
-    *k = (struct mbox_diag_key){.kind = kind, .cls = (int)d->cls, .addr = addr, .count = 1, .shown = show};
-    memcpy(k->text, text, sizeof text);
-    /* what it is in the summary: the rule, else the call the message names
-     * ("mem_free: ..."), else the unit */
-    const char *colon = d->rule || !d->message ? NULL : strchr(d->message, ':');
-    if (colon && colon - d->message < (ptrdiff_t)sizeof k->what)
-        snprintf(k->what, sizeof k->what, "%.*s", (int)(colon - d->message), d->message);
-    else
-        snprintf(k->what, sizeof k->what, "%s", d->rule ? d->rule : d->unit ? d->unit : "emu");
-}
-
 /* The emulator's sink.  Called with the lock held (inside vc4_emu_run). */
 static void emu_diag(void *user, const struct vc4_diag *d)
 {
     /* a run slice ending is not a hang: execute_qpu reports real timeouts */
     if (d->cls == VC4_DIAG_TIMEOUT)
         return;
-    record(user, d->rule ? (const void *)d->rule : (const void *)d->unit, d);
+    vc4_hostlog_sink(&((struct mbox_context *)user)->log, d);
 }
 
 static void vreport(struct mbox_context *c, enum vc4_severity sev, int64_t addr, const char *fmt, va_list ap)
@@ -205,7 +141,7 @@ static void vreport(struct mbox_context *c, enum vc4_severity sev, int64_t addr,
     struct vc4_diag d = {.severity = sev, .cls = VC4_DIAG_SEMANTIC, .unit = "mailbox",
                          .loc = vc4_location_none(), .message = msg};
     d.loc.addr = addr;
-    record(c, fmt, &d);
+    vc4_hostlog_record(&c->log, fmt, &d);
 }
 
 static void report(struct mbox_context *c, enum vc4_severity sev, int64_t addr, const char *fmt, ...)
@@ -232,30 +168,13 @@ void vc4_mbox_report(enum vc4_severity sev, int64_t addr, const char *fmt, ...)
 
 static void print_stats(struct mbox_context *c)
 {
-    struct vc4_emu_render_stats s;
-    vc4_emu_render_stats(c->emu, &s);
-    FILE *f = c->out;
-    fprintf(f, "vc4kit stats: QPU instructions %" PRIu64 ", cycles %" PRIu64 " (stalled %" PRIu64
-               ", idle %" PRIu64 "), user programs %" PRIu64 " started / %" PRIu64 " completed\n",
-            s.qpu.instructions, s.qpu.cycles, s.qpu.stall_cycles, s.qpu.idle_cycles, s.qpu.programs_started,
-            s.qpu.programs_completed);
-    fprintf(f, "vc4kit stats: TMU requests %" PRIu64 ", lookups %" PRIu64 ", cache hits %" PRIu64
-               " / misses %" PRIu64 ", stall cycles %" PRIu64 "\n",
-            s.tmu.requests, s.tmu.lookups, s.tmu.cache_hits, s.tmu.cache_misses, s.tmu.stall_cycles);
-    struct vc4_emu_vpm_stats v;
-    vc4_emu_vpm_stats(c->emu, &v);
-    fprintf(f, "vc4kit stats: VPM generic reads %" PRIu64 " / writes %" PRIu64 " (16-word vectors), VDW %" PRIu64
-               " stores / %" PRIu64 " bytes, VDR %" PRIu64 " loads / %" PRIu64 " bytes, DMA cycles %" PRIu64 "\n",
-            v.generic_reads, v.generic_writes, v.vdw_jobs, v.vdw_bytes, v.vdr_jobs, v.vdr_bytes, v.dma_cycles);
+    vc4_hostlog_stats(&c->log, c->emu);
+    struct vc4_emu_stats st;
+    vc4_emu_stats(c->emu, &st);
     double secs = (double)c->run_ns / 1e9;
-    fprintf(f, "vc4kit stats: host: %.3f s emulating, %.1f M QPU instructions/s, emulator created in %.3f ms\n",
-            secs, secs > 0 ? (double)s.qpu.instructions / secs / 1e6 : 0.0, (double)c->create_ns / 1e6);
-    struct vc4_emu_host_stats h;
-    vc4_emu_host_stats(c->emu, &h);
-    if (h.threads > 1) /* (VC4KIT_THREADS=2) */
-        fprintf(f, "vc4kit stats: host: second thread: compiled QPU instructions %" PRIu64
-                   ", texture requests sampled %" PRIu64 " of %" PRIu64 "\n",
-                h.helper_instructions, h.helper_texture_requests, s.tmu.texture_requests);
+    fprintf(c->log.out,
+            "vc4kit stats: host: %.3f s emulating, %.1f M QPU instructions/s, emulator created in %.3f ms\n", secs,
+            secs > 0 ? (double)st.instructions / secs / 1e6 : 0.0, (double)c->create_ns / 1e6);
 }
 
 static void at_exit(void)
@@ -263,24 +182,10 @@ static void at_exit(void)
     pthread_mutex_lock(&mbox.lock);
     struct mbox_context *c = mbox.ctx;
     if (c) {
-        bool head = false;
-        for (unsigned i = 0; i < c->nkeys; i++) {
-            const struct mbox_diag_key *k = &c->keys[i];
-            if (!k->shown)
-                continue;
-            if (!head)
-                fprintf(c->out, "vc4kit: at exit, the diagnostics above (each printed once) occurred:\n");
-            head = true;
-            if (k->addr >= 0)
-                fprintf(c->out, "vc4kit:   %" PRIu64 " x %s at 0x%08" PRIx64 "\n", k->count, k->what, (uint64_t)k->addr);
-            else
-                fprintf(c->out, "vc4kit:   %" PRIu64 " x %s\n", k->count, k->what);
-        }
-        if (c->unkeyed && c->level != MBOX_DIAG_OFF)
-            fprintf(c->out, "vc4kit: %" PRIu64 " more diagnostics of other kinds not itemised\n", c->unkeyed);
-        if (c->stats)
+        vc4_hostlog_summary(&c->log);
+        if (c->log.stats)
             print_stats(c);
-        fflush(c->out);
+        fflush(c->log.out);
     }
     pthread_mutex_unlock(&mbox.lock);
 }
@@ -316,8 +221,7 @@ static struct mbox_context *ctx_create(void)
     char range[64];
     const struct vc4_pi_model *m = vc4_pi_model_from_env();
     unsigned long mib = m ? m->mem_mib : 0, qpus = 12;
-    bool strict = false, stats = false;
-    enum mbox_diag_level level = MBOX_DIAG_WARN;
+    bool strict = false;
     const char *s;
     if (!m) {
         bad = "VC4KIT_MODEL", want = "pi1, pi2 or pi3";
@@ -329,37 +233,22 @@ static struct mbox_context *ctx_create(void)
         bad = "VC4KIT_QPUS", want = "1 to 16";
     } else if (!parse_bool(getenv("VC4KIT_STRICT"), &strict)) {
         bad = "VC4KIT_STRICT", want = "0 or 1";
-    } else if (!parse_bool(getenv("VC4KIT_STATS"), &stats)) {
-        bad = "VC4KIT_STATS", want = "0 or 1";
-    } else if ((s = getenv("VC4KIT_DIAG")) && *s) {
-        unsigned i = 0;
-        while (i < sizeof mbox_diag_levels / sizeof mbox_diag_levels[0] && strcmp(s, mbox_diag_levels[i]))
-            i++;
-        if (i == sizeof mbox_diag_levels / sizeof mbox_diag_levels[0])
-            bad = "VC4KIT_DIAG", want = "off, error, warn or all";
-        else
-            level = (enum mbox_diag_level)i;
     }
     if (bad) {
         val = getenv(bad);
         fprintf(stderr, "vc4kit: %s=%s: expected %s; no virtual Pi\n", bad, val, want);
         return NULL;
     }
-    FILE *out = stderr;
-    if ((s = getenv("VC4KIT_DIAG_FILE")) && *s && !(out = fopen(s, "a"))) {
-        fprintf(stderr, "vc4kit: VC4KIT_DIAG_FILE=%s: %s; no virtual Pi\n", s, strerror(errno));
-        return NULL;
-    }
     struct mbox_context *c = calloc(1, sizeof *c);
-    if (!c) {
-        if (out != stderr)
-            fclose(out);
+    if (!c)
+        return NULL;
+    char why[4200];
+    if (!vc4_hostlog_open(&c->log, why, sizeof why)) { /* (VC4KIT_STATS, VC4KIT_DIAG, VC4KIT_DIAG_FILE) */
+        fprintf(stderr, "vc4kit: %s; no virtual Pi\n", why);
+        free(c);
         return NULL;
     }
     c->model = m;
-    c->level = level;
-    c->stats = stats;
-    c->out = out;
     uint64_t t0 = now_ns();
     struct vc4_emu_options o = {.mem_size = (uint32_t)(mib << 20), .num_qpus = (unsigned)qpus,
                                 .sink = {emu_diag, c}, .strict = strict};
@@ -369,8 +258,7 @@ static struct mbox_context *ctx_create(void)
     c->create_ns = now_ns() - t0;
     if (!c->emu) {
         fprintf(stderr, "vc4kit: cannot create the emulator (%lu MiB of RAM)\n", mib);
-        if (out != stderr)
-            fclose(out);
+        vc4_hostlog_close(&c->log);
         free(c);
         return NULL;
     }

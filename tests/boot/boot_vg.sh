@@ -35,7 +35,7 @@ for board in pi1 pi2 pi3 pi3_64; do
 done
 # the binner's tile lists carry the VG primitives as 56 (RHT / triangles, 32-bit X/Y) + 42 with coordinates
 "$vc4kit" boot "$images/vg_shape_pi1.img" -o "$out/stats.png" --stats --dump-tiles "$out/tiles.txt" > "$out/stats.txt" 2>&1 || status=1
-grep -q "binner prims in 6, binned 6" "$out/stats.txt" || { echo "FAIL: --stats"; cat "$out/stats.txt"; status=1; }
+grep -q "^  binner: prims in 6, binned 6, " "$out/stats.txt" || { echo "FAIL: --stats"; cat "$out/stats.txt"; status=1; }
 grep -q "Primitive List Format (56) primitive_type=rht data_type=xy32" "$out/tiles.txt" &&
     grep -q "VG Inline Primitives (42) primitive_type=rht continuation=0x0 (608,32) (320,240)" "$out/tiles.txt" &&
     grep -q "VG Inline Primitives (42) primitive_type=triangles continuation=0x0 (520,240)" "$out/tiles.txt" ||

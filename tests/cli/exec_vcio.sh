@@ -65,8 +65,10 @@ rm -f "$out/diag.txt"
 "$vc4kit" exec --diag-file "$out/diag.txt" --stats "$bin/vcio_prog" "$out/rule.bin" 8 12 > /dev/null 2> "$out/file.err"
 [ -s "$out/file.err" ] && bad "--diag-file: stderr not empty"
 grep -q "regfile-read-after-write" "$out/diag.txt" || bad "--diag-file: no diagnostic in the file"
-grep -q "^vc4kit stats: QPU instructions [1-9]" "$out/diag.txt" || bad "--stats: no statistics"
-# 8 rows on 12 QPUs, both ways: 192 VDW stores of 64 bytes
+grep -q "^vc4kit stats: qpu: cycles [1-9][0-9]*, instructions [1-9]" "$out/diag.txt" || bad "--stats: no statistics"
+grep -q "^vc4kit stats: host: [0-9.]* s emulating" "$out/diag.txt" || bad "--stats: no host line"
+# 8 rows on 12 QPUs, both ways: 24 programs, 192 VDW stores of 64 bytes
+grep -q "^vc4kit stats: user programs: started 24, completed 24$" "$out/diag.txt" || bad "--stats: programs"
 grep -q "VDW 192 stores / 12288 bytes" "$out/diag.txt" || bad "--stats: VPM traffic"
 # relinked programs read the same environment
 VC4KIT_DIAG=all VC4KIT_STATS=1 LD_LIBRARY_PATH="$build" "$bin/vcio_prog_relinked" "$out/rule.bin" 8 12 \

@@ -1,6 +1,6 @@
 /*
  * test_render_stats.c - rendering insight (vc4_emu_render_stats,
- * vc4_emu_dump_tile_lists) on small scenes whose counts are known without
+ * vc4_emu_stats_report, vc4_emu_dump_tile_lists) on small scenes whose counts are known without
  * the emulator: a triangle inside one 64x64 tile of a 128x128 frame, one
  * covering all four tiles, a zero-area and an off-screen triangle, a GL
  * triangle culled by facing, the textured seed scene; fragments and quads
@@ -318,6 +318,110 @@ static void test_tmu(void)
     vc4_emu_destroy(emu);
 }
 
+/* The whole report as text (vc4_emu_stats_report), with prefix. */
+static char *report(const struct vc4_emu *emu, const char *prefix)
+{
+    size_t need = 0;
+    CHECK_EQ_INT(vc4_emu_stats_report(emu, prefix, NULL, 0, &need), VC4_ERR_RANGE);
+    char *t = malloc(need + 1);
+    CHECK(t != NULL);
+    size_t need2 = 0;
+    CHECK_EQ_INT(vc4_emu_stats_report(emu, prefix, t, need + 1, &need2), VC4_OK);
+    CHECK_EQ_U64(need2, need);
+    CHECK_EQ_U64(strlen(t), need);
+    return t;
+}
+
+/* vc4_emu_stats_report on the textured seed scene: every figure of the
+ * structures, in its line; each line prefixed; truncation as snprintf. */
+static void test_report(void)
+{
+    struct tx_texture tx;
+    CHECK(tx_seed_texture(&tx, VC4_TEX_T));
+    struct sc_params p = tx_seed_scene(&tx);
+    struct vc4_emu *emu = NULL;
+    uint8_t *rgba = render_nv(&p, &emu);
+    char *t = NULL, *bare = NULL;
+    if (!rgba || !emu)
+        goto out;
+    struct vc4_emu_render_stats s;
+    struct vc4_emu_vpm_stats m;
+    vc4_emu_render_stats(emu, &s);
+    vc4_emu_vpm_stats(emu, &m);
+    CHECK(s.fragment.fragments > 0 && s.tmu.texture_requests > 0 && m.generic_reads + m.generic_writes == 0);
+    t = report(emu, "> ");
+    bare = report(emu, NULL);
+    if (!t || !bare)
+        goto out;
+    char want[512];
+#define WANT(...)                                  \
+    do {                                           \
+        snprintf(want, sizeof want, __VA_ARGS__);  \
+        CHECK_CONTAINS(t, want);                   \
+    } while (0)
+    WANT("> qpu: cycles %llu, instructions %llu, stall cycles %llu, idle cycles %llu\n",
+         (unsigned long long)s.qpu.cycles, (unsigned long long)s.qpu.instructions,
+         (unsigned long long)s.qpu.stall_cycles, (unsigned long long)s.qpu.idle_cycles);
+    /* only fragment shaders ran: all of the kinds' cycles */
+    WANT("> qpu fragment   cycles %llu (100.0%%), instructions %llu, stall cycles %llu\n",
+         (unsigned long long)s.by_kind[VC4_EMU_PROG_FRAGMENT].cycles,
+         (unsigned long long)s.by_kind[VC4_EMU_PROG_FRAGMENT].instructions,
+         (unsigned long long)s.by_kind[VC4_EMU_PROG_FRAGMENT].stall_cycles);
+    WANT("> qpu user       cycles 0 (0.0%%), instructions 0, stall cycles 0\n");
+    WANT("> user programs: started 0, completed 0\n");
+    WANT("> binner: prims in 1, binned 1, culled 0, zero area 0, outside 0, bad 0, clipped 0\n");
+    WANT("> binner: tile writes %llu, blocks %llu, overflows 0, stalls 0, flushes 1\n",
+         (unsigned long long)s.binner.tile_writes, (unsigned long long)s.binner.blocks);
+    WANT("> vertex shading: coordinate vertices 0 in 0 batches, vertex vertices 0 in 0 batches\n");
+    WANT("> fragment shading: prims %llu, fragments %llu, quads %llu, batches %llu, threads %llu, thread switches "
+         "%llu\n",
+         (unsigned long long)s.fragment.prims, (unsigned long long)s.fragment.fragments,
+         (unsigned long long)s.fragment.quads, (unsigned long long)s.fragment.batches,
+         (unsigned long long)s.fragment.threads, (unsigned long long)s.fragment.thread_switches);
+    WANT("> tile buffer: samples written %llu, early-z rejects 0, z fails 0, stencil fails 0\n",
+         (unsigned long long)s.fragment.samples_written);
+    WANT("> tmu: requests %llu (texture %llu), lookups %llu, texels %llu, cache hits %llu, misses %llu (hit rate "
+         "%.1f%%), stall cycles %llu\n",
+         (unsigned long long)s.tmu.requests, (unsigned long long)s.tmu.texture_requests,
+         (unsigned long long)s.tmu.lookups, (unsigned long long)s.tmu.texels,
+         (unsigned long long)s.tmu.cache_hits, (unsigned long long)s.tmu.cache_misses,
+         100.0 * (double)s.tmu.cache_hits / (double)(s.tmu.cache_hits + s.tmu.cache_misses),
+         (unsigned long long)s.tmu.stall_cycles);
+    WANT("> vpm: generic reads 0 / writes 0 (16-word vectors), VDW 0 stores / 0 bytes, VDR 0 loads / 0 bytes, DMA "
+         "cycles 0\n");
+#undef WANT
+    /* 13 lines, each "> " + the unprefixed line (one thread: no line for the second) */
+    size_t lines = 0;
+    const char *a = t, *b = bare;
+    while (*a) {
+        CHECK(strncmp(a, "> ", 2) == 0);
+        const char *nl = strchr(b, '\n');
+        CHECK(nl != NULL);
+        if (!nl)
+            break;
+        CHECK(strncmp(a + 2, b, (size_t)(nl - b) + 1) == 0);
+        a += 2 + (nl - b) + 1;
+        b = nl + 1;
+        lines++;
+    }
+    CHECK_EQ_U64(lines, 13);
+    CHECK_EQ_U64(strlen(t), strlen(bare) + 2 * lines);
+    CHECK(strstr(t, "second host thread") == NULL);
+    /* a short buffer: truncated, NUL-terminated, the full length reported */
+    char small[30];
+    size_t need = 0;
+    CHECK_EQ_INT(vc4_emu_stats_report(emu, "> ", small, sizeof small, &need), VC4_ERR_RANGE);
+    CHECK_EQ_U64(need, strlen(t));
+    CHECK_EQ_U64(strlen(small), sizeof small - 1);
+    CHECK(memcmp(small, t, sizeof small - 1) == 0);
+out:
+    free(t);
+    free(bare);
+    free(rgba);
+    free(tx.rgba);
+    vc4_emu_destroy(emu);
+}
+
 /* A tile list the guest overwrote with a Branch to itself: the dump stops
  * with an error line instead of looping. */
 static void test_dump_branch_loop(void)
@@ -345,4 +449,4 @@ static void test_dump_branch_loop(void)
     vc4_emu_destroy(emu);
 }
 
-TEST_LIST(test_one_tile, test_four_tiles, test_dropped, test_cull, test_tmu, test_dump_branch_loop)
+TEST_LIST(test_one_tile, test_four_tiles, test_dropped, test_cull, test_tmu, test_report, test_dump_branch_loop)
