@@ -86,13 +86,14 @@ for c in $("$PROG" --list); do
     *) fail=$((fail + 1)); failed="$failed $c" ;;
     esac
 done
-# `vc4kit exec --stats --diag-file` with a GL program: the DRM backend
-# reports as the virtual Pi does (src/mailbox/hostlog.h), into the file.
-# The texture case draws one textured quad: two triangles binned, every
-# fragment shaded writes one sample, every TMU request a texture lookup.
+# `vc4kit exec --stats --profile --diag-file` with a GL program: the DRM
+# backend reports as the virtual Pi does (src/mailbox/hostlog.h), into the
+# file.  The texture case draws one textured quad: two triangles binned,
+# every fragment shaded writes one sample, every TMU request a texture
+# lookup; Mesa's fragment shader's samples include its ldtmu0.
 st_file="$OUT/stats.txt"
 rm -f "$st_file"
-if ! (eval "$MESA_ENV"; "$VC4KIT" exec --stats --diag-file "$st_file" "$PROG" texture "$OUT/stats.png") \
+if ! (eval "$MESA_ENV"; "$VC4KIT" exec --stats --profile --diag-file "$st_file" "$PROG" texture "$OUT/stats.png") \
         2>"$OUT/stats.err"; then
     echo "stats: vc4 run failed ($OUT/stats.err)"; fail=$((fail + 1))
 else
@@ -105,9 +106,12 @@ else
     [ -n "$frags" ] && [ "$frags" -gt 0 ] && [ "$frags" = "$samples" ] || st_bad="$st_bad fragments($frags/$samples)"
     grep -q "^vc4kit stats: tmu: requests \([1-9][0-9]*\) (texture \1), " "$st_file" || st_bad="$st_bad tmu"
     grep -q "^vc4kit stats: host: submits [1-9][0-9]* (refused 0, hung 0), " "$st_file" || st_bad="$st_bad host"
-    grep -q "vc4kit stats" "$OUT/stats.err" && st_bad="$st_bad stderr"
+    grep -q "^vc4kit: profile: [1-9][0-9]* samples of busy QPUs" "$st_file" || st_bad="$st_bad profile"
+    grep -q "^vc4kit:  .* 0x[0-9a-f]*  .*ldtmu0" "$st_file" || st_bad="$st_bad profile-ldtmu"
+    grep -q "vc4kit" "$OUT/stats.err" && st_bad="$st_bad stderr"
     if [ -n "$st_bad" ]; then
-        echo "stats: vc4kit exec --stats of a GL program: wrong or missing:$st_bad ($st_file)"; fail=$((fail + 1))
+        echo "stats: vc4kit exec --stats --profile of a GL program: wrong or missing:$st_bad ($st_file)"
+        fail=$((fail + 1))
     else
         rm -f "$st_file" "$OUT/stats.err" "$OUT/stats.png"
     fi

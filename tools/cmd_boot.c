@@ -26,7 +26,8 @@ static void usage(FILE *f)
     fputs("usage: vc4kit boot IMAGE [--board pi1|pi2|pi3] [--aarch64] [--kernel-old]\n"
           "                   [--load-addr ADDR] [-o OUT.png] [--frames N] [--max-insns N]\n"
           "                   [--time SECONDS] [--png-at T1,T2,...] [--expect GOLD.png]\n"
-          "                   [--qpus N] [--strict] [--stats] [--dump-tiles FILE|-] [--window]\n"
+          "                   [--qpus N] [--strict] [--stats] [--profile] [--dump-tiles FILE|-]\n"
+          "                   [--window]\n"
           "Run a Raspberry Pi bare-metal kernel image on an emulated ARM core (Unicorn) with\n"
           "the Pi's mailbox, system timer, UARTs, GPIO, interrupt controller and the emulated\n"
           "V3D.  Text the program writes to a UART goes to stdout; the frame buffer it\n"
@@ -46,7 +47,7 @@ static void usage(FILE *f)
           "  --png-at T1,T2,.. write OUT-at-T.png when the emulated time reaches each T:\n"
           "                    milliseconds, or with a unit: 500us, 20ms, 2s (at most 64)\n"
           "  --expect GOLD.png compare the final frame buffer with GOLD.png (exit 1 if not equal)\n"
-          "  --qpus N, --strict, --stats, --dump-tiles FILE  as in `vc4kit render`\n"
+          "  --qpus N, --strict, --stats, --profile, --dump-tiles FILE  as in `vc4kit render`\n"
           "  --window          show the frame buffer live in a window (SDL2; if this vc4kit\n"
           "                    was built with it), 60 times per emulated second and at each\n"
           "                    frame, paced to the wall clock; closing it ends the run\n"
@@ -255,7 +256,7 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 enum boot_opt {
-    BOOT_AARCH64, BOOT_KERNEL_OLD, BOOT_STATS, BOOT_STRICT, BOOT_BOARD, BOOT_OUT, BOOT_EXPECT,
+    BOOT_AARCH64, BOOT_KERNEL_OLD, BOOT_STATS, BOOT_PROFILE, BOOT_STRICT, BOOT_BOARD, BOOT_OUT, BOOT_EXPECT,
     BOOT_DUMP_TILES, BOOT_LOAD_ADDR, BOOT_FRAMES, BOOT_MAX_INSNS, BOOT_TIME, BOOT_QPUS, BOOT_PNG_AT, BOOT_WINDOW,
 };
 
@@ -263,6 +264,7 @@ static const struct tool_opt boot_opts[] = {
     {.name = "--aarch64", .kind = TOOL_OPT_FLAG, .id = BOOT_AARCH64},
     {.name = "--kernel-old", .kind = TOOL_OPT_FLAG, .id = BOOT_KERNEL_OLD},
     {.name = "--stats", .kind = TOOL_OPT_FLAG, .id = BOOT_STATS},
+    {.name = "--profile", .kind = TOOL_OPT_FLAG, .id = BOOT_PROFILE},
     {.name = "--strict", .kind = TOOL_OPT_FLAG, .id = BOOT_STRICT},
     {.name = "--window", .kind = TOOL_OPT_FLAG, .id = BOOT_WINDOW},
     {.name = "--board", .kind = TOOL_OPT_STRING, .id = BOOT_BOARD},
@@ -280,7 +282,7 @@ static const struct tool_cmd boot_cmd = {"boot", usage, boot_opts, TOOL_NOPTS(bo
 
 struct boot_args {
     const char *image, *out, *expect, *tiles_out, *board_name, *png_at;
-    bool aarch64, kernel_old, stats, strict, have_load, window;
+    bool aarch64, kernel_old, stats, profile, strict, have_load, window;
     uint64_t load, frames, max_insns, time_s, qpus;
 };
 
@@ -298,6 +300,7 @@ static int boot_arg(void *user, int id, const char *arg, uint64_t num)
     case BOOT_AARCH64: a->aarch64 = true; return -1;
     case BOOT_KERNEL_OLD: a->kernel_old = true; return -1;
     case BOOT_STATS: a->stats = true; return -1;
+    case BOOT_PROFILE: a->profile = true; return -1;
     case BOOT_STRICT: a->strict = true; return -1;
     case BOOT_WINDOW: a->window = true; return -1;
     case BOOT_BOARD: a->board_name = arg; return -1;
@@ -386,7 +389,8 @@ int cmd_boot(int argc, char **argv)
 
     struct tool_diags diags = {0};
     struct vc4_diag_sink sink = tool_stderr_sink(&diags);
-    struct vc4_emu_options eo = {.sink = sink, .strict = strict, .num_qpus = (unsigned)qpus};
+    struct vc4_emu_options eo = {.sink = sink, .strict = strict, .num_qpus = (unsigned)qpus,
+                                 .profile = args.profile};
     char jit_dir[4096];
     vc4_jit_options_from_env(&eo, jit_dir, sizeof jit_dir);
     struct vc4_emu *emu = vc4_emu_create(&eo);
@@ -461,13 +465,10 @@ int cmd_boot(int argc, char **argv)
                    (unsigned long long)r.insns, (unsigned long long)r.time_us, (unsigned long long)r.v3d_kicks,
                    (unsigned long long)r.unknown_accesses, (unsigned long long)r.irqs);
             printf("  v3d: frames %llu\n", (unsigned long long)r.frames);
-            size_t need = 0;
-            vc4_emu_stats_report(emu, "  ", NULL, 0, &need);
-            char *text = malloc(need + 1);
-            if (text && vc4_emu_stats_report(emu, "  ", text, need + 1, NULL) == VC4_OK)
-                fputs(text, stdout);
-            free(text);
+            tool_print_stats(stdout, emu, "  ");
         }
+        if (args.profile)
+            tool_print_profile(stdout, emu, "");
         if (tiles_out) {
             size_t need = 0;
             char *text = NULL;

@@ -38,10 +38,12 @@ static void usage(FILE *f)
           "  --diag LEVEL          off, error, warn (default) or all: what goes to stderr, once\n"
           "                        per rule and address, with counts at exit\n"
           "  --diag-file FILE      diagnostics and statistics to FILE instead of stderr\n"
-          "  --stats               QPU, TMU and host-speed statistics at exit\n"
+          "  --stats               every counter of the V3D and the host speed at exit\n"
+          "  --profile             where the QPUs spent their cycles, by instruction, at exit\n"
+          "                        (the 30 with most samples, disassembled)\n"
           "Each option sets the environment variable a relinked program reads (VC4KIT_MODEL,\n"
           "VC4KIT_MEM_SIZE, VC4KIT_QPUS, VC4KIT_STRICT, VC4KIT_DIAG, VC4KIT_DIAG_FILE,\n"
-          "VC4KIT_STATS).  Exit status: the program's, or 127 if it cannot be started, 2 on\n"
+          "VC4KIT_STATS, VC4KIT_PROFILE).  Exit status: the program's, or 127 if it cannot be started, 2 on\n"
           "bad arguments.\n",
           f);
 }
@@ -110,7 +112,7 @@ int cmd_exec(int argc, char **argv)
         {"--model", "VC4KIT_MODEL", true},  {"--mem", "VC4KIT_MEM_SIZE", true},
         {"--qpus", "VC4KIT_QPUS", true},    {"--diag", "VC4KIT_DIAG", true},
         {"--diag-file", "VC4KIT_DIAG_FILE", true}, {"--strict", "VC4KIT_STRICT", false},
-        {"--stats", "VC4KIT_STATS", false},
+        {"--stats", "VC4KIT_STATS", false}, {"--profile", "VC4KIT_PROFILE", false},
     };
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {

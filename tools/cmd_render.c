@@ -5,9 +5,9 @@
  * Mode Configuration described as a PNG.
  *
  *   vc4kit render [--load FILE@ADDR]... --bin START:END --render START:END
- *                 [-o OUT.png] [--fb ADDR] [--stats] [--dump-tiles FILE|-]
+ *                 [-o OUT.png] [--fb ADDR] [--stats] [--profile] [--dump-tiles FILE|-]
  *   vc4kit render SOURCE.qasm [--bin START:END] [--render START:END] [-o OUT.png] [--fb ADDR]
- *                 [--stats] [--dump-tiles FILE|-]
+ *                 [--stats] [--profile] [--dump-tiles FILE|-]
  *
  * The assembly form (docs/rendering.md): the source is assembled at the
  * address its symbol LOAD_ADDR gives (`.set LOAD_ADDR, 0x00100000`; 0 when
@@ -33,7 +33,7 @@ static void usage(FILE *f)
     fputs("usage: vc4kit render [--load FILE@ADDR]... --bin START:END --render START:END\n"
           "                     [-o OUT.png] [--fb ADDR]\n"
           "       vc4kit render SOURCE.qasm [--bin START:END] [--render START:END] [-o OUT.png]\n"
-          "                     [--fb ADDR] [--stats] [--dump-tiles FILE|-]\n"
+          "                     [--fb ADDR] [--stats] [--profile] [--dump-tiles FILE|-]\n"
           "Run a binning control list on CT0 from START to END, then a rendering list on CT1,\n"
           "on the emulated V3D (as bare metal does: CTnCA, then CTnEA), and write the frame\n"
           "the last Tile Rendering Mode Configuration described (address, size, colour\n"
@@ -58,7 +58,12 @@ static void usage(FILE *f)
           "                     did to stdout: QPU cycles, instructions and stalls by kind of\n"
           "                     program; the binner's primitives (in, culled, zero area,\n"
           "                     outside, clipped, binned), tile writes and blocks; vertex and\n"
-          "                     fragment shading; TMU lookups, texels and cache hit rate\n"
+          "                     fragment shading; TMU lookups, texels and cache hit rate;\n"
+          "                     VPM traffic\n"
+          "  --profile          after the run, print where the QPUs spent their cycles, by\n"
+          "                     instruction: the 20 with most samples (one about every 61\n"
+          "                     cycles per busy QPU), issuing, stalled on a unit or blocked\n"
+          "                     on another QPU, disassembled\n"
           "  --dump-tiles FILE  write the tile lists the binner wrote (per tile: state\n"
           "                     packets, the primitives of packets 48/49) to FILE (- = stdout)\n"
           "Exit status: 0 when both lists ran to their end and the PNG was written; 1 for a\n"
@@ -201,22 +206,6 @@ static int run_list(struct vc4_emu *emu, unsigned t, uint32_t start, uint32_t en
     return 0;
 }
 
-/* The --stats report: "render stats:", then the library's report, one
- * line per unit (vc4_emu_stats_report), indented. */
-static void print_stats(FILE *f, const struct vc4_emu *emu)
-{
-    size_t need = 0;
-    vc4_emu_stats_report(emu, "  ", NULL, 0, &need);
-    char *text = malloc(need + 1);
-    if (!text) {
-        tool_error("render: --stats: out of memory");
-        return;
-    }
-    vc4_emu_stats_report(emu, "  ", text, need + 1, NULL);
-    fprintf(f, "render stats:\n%s", text);
-    free(text);
-}
-
 /* --dump-tiles: the tile lists as text into path ("-" = stdout). */
 static int dump_tiles(const char *path, const struct vc4_emu *emu)
 {
@@ -273,7 +262,7 @@ static int compare(const char *gold, const struct golden *gd, const uint8_t *rgb
 }
 
 enum { OPT_LOAD, OPT_BIN, OPT_RENDER, OPT_OUT, OPT_FB, OPT_EXPECT, OPT_MAX_CYCLES, OPT_QPUS, OPT_DUMP_TILES,
-       OPT_STRICT, OPT_STATS };
+       OPT_STRICT, OPT_STATS, OPT_PROFILE };
 static const struct tool_opt render_opts[] = {
     {"--load", NULL, TOOL_OPT_STRING, OPT_LOAD, 0, 0},
     {"--bin", NULL, TOOL_OPT_STRING, OPT_BIN, 0, 0},
@@ -286,6 +275,7 @@ static const struct tool_opt render_opts[] = {
     {"--dump-tiles", NULL, TOOL_OPT_STRING, OPT_DUMP_TILES, 0, 0},
     {"--strict", NULL, TOOL_OPT_FLAG, OPT_STRICT, 0, 0},
     {"--stats", NULL, TOOL_OPT_FLAG, OPT_STATS, 0, 0},
+    {"--profile", NULL, TOOL_OPT_FLAG, OPT_PROFILE, 0, 0},
 };
 static const struct tool_cmd render_cmd = {"render", usage, render_opts, TOOL_NOPTS(render_opts)};
 
@@ -293,7 +283,7 @@ struct render_args {
     const char *source, *out, *expect, *tiles_out;
     const char *loads[RENDER_MAX_LOADS];
     size_t nload;
-    bool have_bin, have_render, have_fb, strict, stats;
+    bool have_bin, have_render, have_fb, strict, stats, profile;
     uint32_t bin_s, bin_e, ren_s, ren_e, fb;
     uint64_t max_cycles, qpus;
 };
@@ -304,6 +294,7 @@ static int render_arg(void *user, int id, const char *val, uint64_t n)
     switch (id) {
     case OPT_STRICT: a->strict = true; break;
     case OPT_STATS: a->stats = true; break;
+    case OPT_PROFILE: a->profile = true; break;
     case OPT_LOAD:
         if (a->nload == RENDER_MAX_LOADS) {
             tool_error("render: more than %u --load options", RENDER_MAX_LOADS);
@@ -359,7 +350,7 @@ int cmd_render(int argc, char **argv)
     struct progress pg = {.next = &sink, .on = tool_stderr_is_tty(), .lock = PTHREAD_MUTEX_INITIALIZER,
                           .wake = PTHREAD_COND_INITIALIZER};
     struct vc4_emu_options eo = {.sink = {progress_sink, &pg}, .strict = ra.strict, .max_cycles = ra.max_cycles,
-                                 .num_qpus = (unsigned)ra.qpus};
+                                 .num_qpus = (unsigned)ra.qpus, .profile = ra.profile};
     char jit_dir[4096];
     vc4_jit_options_from_env(&eo, jit_dir, sizeof jit_dir);
     int rc = 0;
@@ -463,8 +454,12 @@ int cmd_render(int argc, char **argv)
     /* insight: after the lists ran (or stopped: the figures say how far
      * they got); not when the arguments or files were bad */
     bool ran = rc != 2;
-    if (ran && stats)
-        print_stats(stdout, emu);
+    if (ran && stats) {
+        fputs("render stats:\n", stdout);
+        tool_print_stats(stdout, emu, "  ");
+    }
+    if (ran && ra.profile)
+        tool_print_profile(stdout, emu, "");
     if (ran && tiles_out) {
         int r = dump_tiles(tiles_out, emu);
         if (rc == 0)

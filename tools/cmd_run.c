@@ -3,7 +3,7 @@
  * started through the user-program request queue as bare metal does.
  *
  *   vc4kit run PROGRAM [--qpus N] [--uniforms LIST]... [--load FILE@ADDR]...
- *                      [--dump ADDR:BYTES]... [--max-cycles N] [--strict]
+ *                      [--dump ADDR:BYTES]... [--max-cycles N] [--strict] [--stats] [--profile]
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +24,8 @@
 static void usage(FILE *f)
 {
     fputs("usage: vc4kit run PROGRAM [--qpus N] [--uniforms LIST]... [--load FILE@ADDR]...\n"
-          "                  [--dump ADDR:BYTES]... [--max-cycles N] [--strict]\n"
+          "                  [--dump ADDR:BYTES]... [--max-cycles N] [--strict] [--stats]\n"
+          "                  [--profile]\n"
           "Run a QPU user program on the emulated V3D (queued through SRQUA/SRQUL/SRQPC).\n"
           "  PROGRAM            raw little-endian instruction words, a `.word` listing, or\n"
           "                     assembly source (at most 1 MiB of code)\n"
@@ -38,6 +39,13 @@ static void usage(FILE *f)
           "  --dump ADDR:BYTES  after the run, print memory as 0x%08x words\n"
           "  --max-cycles N     cycle budget (default 100000000)\n"
           "  --strict           hardware-rule violations are errors\n"
+          "  --stats            after the run, print every counter of the V3D to stdout\n"
+          "                     (QPU cycles, instructions and stalls, TMU, VPM; as\n"
+          "                     `vc4kit render --stats`)\n"
+          "  --profile          after the run, print where the QPUs spent their cycles, by\n"
+          "                     instruction: the 20 with most samples (one about every 61\n"
+          "                     cycles per busy QPU), issuing, stalled on a unit or blocked\n"
+          "                     on another QPU, disassembled\n"
           "The program is placed at 0x00100000; uniform stream i at 0x00200000 + i*0x10000.\n"
           "Exit status: 0 when every program ended, 1 on a guest error, a timeout or (with\n"
           "--strict) a broken rule, 2 on bad arguments or files.\n",
@@ -170,7 +178,7 @@ static uint8_t *read_words(const char *path, const uint8_t *text, size_t len, si
 }
 
 
-enum { OPT_QPUS, OPT_UNIFORMS, OPT_LOAD, OPT_DUMP, OPT_MAX_CYCLES, OPT_STRICT };
+enum { OPT_QPUS, OPT_UNIFORMS, OPT_LOAD, OPT_DUMP, OPT_MAX_CYCLES, OPT_STRICT, OPT_STATS, OPT_PROFILE };
 static const struct tool_opt run_opts[] = {
     {"--qpus", NULL, TOOL_OPT_NUMBER, OPT_QPUS, 1, TOOL_QPUS_MAX},
     {"--uniforms", NULL, TOOL_OPT_STRING, OPT_UNIFORMS, 0, 0},
@@ -178,6 +186,8 @@ static const struct tool_opt run_opts[] = {
     {"--dump", NULL, TOOL_OPT_STRING, OPT_DUMP, 0, 0},
     {"--max-cycles", NULL, TOOL_OPT_NUMBER, OPT_MAX_CYCLES, 1, UINT64_MAX},
     {"--strict", NULL, TOOL_OPT_FLAG, OPT_STRICT, 0, 0},
+    {"--stats", NULL, TOOL_OPT_FLAG, OPT_STATS, 0, 0},
+    {"--profile", NULL, TOOL_OPT_FLAG, OPT_PROFILE, 0, 0},
 };
 static const struct tool_cmd run_cmd = {"run", usage, run_opts, TOOL_NOPTS(run_opts)};
 
@@ -185,7 +195,7 @@ struct run_args {
     const char *prog;
     unsigned qpus;
     uint64_t max_cycles;
-    bool strict;
+    bool strict, stats, profile;
     const char *unif_opts[RUN_MAX_LIST];
     const char *load_opts[RUN_MAX_LIST];
     struct dump dumps[RUN_MAX_LIST];
@@ -204,6 +214,12 @@ static int run_arg(void *user, int id, const char *arg, uint64_t num)
         break;
     case OPT_STRICT:
         a->strict = true;
+        break;
+    case OPT_STATS:
+        a->stats = true;
+        break;
+    case OPT_PROFILE:
+        a->profile = true;
         break;
     case OPT_UNIFORMS:
     case OPT_LOAD: {
@@ -343,7 +359,7 @@ int cmd_run(int argc, char **argv)
     struct vc4_emu *emu = NULL;
     if (data) {
         struct vc4_emu_options eo = {.sink = sink, .strict = a.strict, .max_cycles = a.max_cycles,
-                                     .num_qpus = a.qpus > TOOL_QPUS_DEFAULT ? a.qpus : 0};
+                                     .num_qpus = a.qpus > TOOL_QPUS_DEFAULT ? a.qpus : 0, .profile = a.profile};
         char jit_dir[4096];
         vc4_jit_options_from_env(&eo, jit_dir, sizeof jit_dir);
         if (!(emu = vc4_emu_create(&eo)))
@@ -417,6 +433,12 @@ int cmd_run(int argc, char **argv)
                        (w % 8 == 7 || w + 1 == words) ? '\n' : ' ');
             }
         }
+        if (a.stats) {
+            fputs("run stats:\n", stdout);
+            tool_print_stats(stdout, emu, "  ");
+        }
+        if (a.profile)
+            tool_print_profile(stdout, emu, "");
     }
     vc4_emu_destroy(emu);
     for (unsigned q = 0; q < a.nunif; q++)

@@ -13,6 +13,14 @@
 #include "vc4kit/diag.h"
 #include "vc4kit/emu.h"
 
+/* The emulator's reports to f (vc4kit run / render / boot): every counter
+ * (vc4_emu_stats_report, each line after prefix) and the QPU code profile
+ * (vc4_emu_profile_report, the TOOL_PROFILE_TOP instructions with most
+ * samples).  False when the text could not be made (said on stderr). */
+#define TOOL_PROFILE_TOP 20u
+bool tool_print_stats(FILE *f, const struct vc4_emu *emu, const char *prefix);
+bool tool_print_profile(FILE *f, const struct vc4_emu *emu, const char *prefix);
+
 /* Each subcommand: argv[0] is the subcommand name. Returns the exit status. */
 int cmd_as(int argc, char **argv);
 int cmd_dis(int argc, char **argv);

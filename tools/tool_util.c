@@ -393,3 +393,38 @@ enum vc4_status tool_asm_read(void *user, const char *path, char **data, size_t 
     *len = n;
     return VC4_OK;
 }
+
+/* ---- the emulator's reports ---- */
+
+typedef enum vc4_status (*report_fn)(const struct vc4_emu *, const char *, char *, size_t, size_t *);
+
+/* A report fn makes into a buffer of its size, to f. */
+static bool print_report(FILE *f, const struct vc4_emu *emu, const char *prefix, const char *option, report_fn fn)
+{
+    size_t need = 0;
+    fn(emu, prefix, NULL, 0, &need);
+    char *text = malloc(need + 1);
+    bool ok = text && fn(emu, prefix, text, need + 1, NULL) == VC4_OK;
+    if (ok)
+        fputs(text, f);
+    else
+        tool_error("%s: out of memory", option);
+    free(text);
+    return ok;
+}
+
+static enum vc4_status profile_top(const struct vc4_emu *emu, const char *prefix, char *buf, size_t size,
+                                   size_t *needed)
+{
+    return vc4_emu_profile_report(emu, TOOL_PROFILE_TOP, prefix, buf, size, needed);
+}
+
+bool tool_print_stats(FILE *f, const struct vc4_emu *emu, const char *prefix)
+{
+    return print_report(f, emu, prefix, "--stats", vc4_emu_stats_report);
+}
+
+bool tool_print_profile(FILE *f, const struct vc4_emu *emu, const char *prefix)
+{
+    return print_report(f, emu, prefix, "--profile", profile_top);
+}

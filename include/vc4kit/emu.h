@@ -181,6 +181,9 @@ struct vc4_emu_options {
                                         * textures (docs/emulator.md "Two host cores"): the
                                         * same results, counts and diagnostics; 0 or 1: one
                                         * thread */
+    bool profile;                      /* sample where the QPUs spend their cycles, by instruction
+                                        * (vc4_emu_profile below): the same results, counts and
+                                        * diagnostics, a little slower */
 };
 
 struct vc4_emu; /* opaque: one emulated V3D with its memory */
@@ -410,6 +413,37 @@ VC4_API void vc4_emu_render_stats(const struct vc4_emu *emu, struct vc4_emu_rend
  * VC4_OK. */
 VC4_API enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *prefix, char *buf, size_t size,
                                              size_t *needed);
+
+/* ---- profile: where the QPUs spend their cycles ------------------------------
+ * With vc4_emu_options.profile, about every 61st cycle (the gaps vary in a
+ * fixed sequence, so that no loop aliases with them) each busy QPU is
+ * sampled at the instruction it is at: issuing it, stalled there on a unit
+ * (TMU data, a VPM read, a VDR / VDW wait) or blocked there on another QPU
+ * (a semaphore, the mutex, the scoreboard).  The samples depend on the
+ * emulated cycles alone: the same on any host, engine or thread count.
+ * Cleared by vc4_emu_reset. */
+struct vc4_emu_profile_entry {
+    uint32_t pc;    /* bus address of the instruction */
+    uint64_t word;  /* the instruction there when first sampled */
+    uint64_t issuing, stalled, blocked; /* samples */
+};
+struct vc4_emu_profile_totals {
+    uint64_t samples;   /* all of them (issuing + stalled + blocked over every entry, and dropped) */
+    uint64_t entries;   /* instruction addresses sampled */
+    uint64_t dropped;   /* samples not kept: memory for more addresses could not be had */
+};
+/* The entries, by address, into out (at most cap; out may be NULL when cap
+ * is 0); returns how many there are.  totals (if not NULL): the sums. */
+VC4_API size_t vc4_emu_profile(const struct vc4_emu *emu, struct vc4_emu_profile_entry *out, size_t cap,
+                               struct vc4_emu_profile_totals *totals);
+/* The profile as text: a header line with the totals, then the top
+ * instructions by samples (at most top; 0: all), one a line, each with its
+ * share of the samples, the three counts, the address and the instruction
+ * disassembled, then a line for the rest.  Each line starts with prefix
+ * (NULL: none).  Buffer, *needed and status as vc4_emu_stats_report;
+ * VC4_ERR_INVALID when the device was made without profile. */
+VC4_API enum vc4_status vc4_emu_profile_report(const struct vc4_emu *emu, unsigned top, const char *prefix,
+                                               char *buf, size_t size, size_t *needed);
 
 /* The tile lists the binner wrote in the last binning run, as text: per
  * tile with anything in it, its packets (state packets by name, the

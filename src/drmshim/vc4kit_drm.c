@@ -19,7 +19,8 @@
  *
  * Environment (as `vc4kit exec` sets it): VC4KIT_MEM_SIZE (MiB of emulated
  * RAM, default 256), VC4KIT_QPUS, VC4KIT_STRICT, VC4KIT_MAX_CYCLES (per bin
- * or render job), VC4KIT_DIAG, VC4KIT_DIAG_FILE and VC4KIT_STATS (reported
+ * or render job), VC4KIT_DIAG, VC4KIT_DIAG_FILE, VC4KIT_STATS and
+ * VC4KIT_PROFILE (reported
  * as the virtual Pi of `vc4kit exec` reports: src/mailbox/hostlog.h),
  * VC4KIT_DUMP_BIN_CL (a directory: each submit's binning list, as the
  * program handed it to the kernel, is written there as bin-PID-N.cl for
@@ -88,6 +89,8 @@ static void at_exit(void)
                 g.submits, g.refused, g.hung, secs, secs > 0 ? (double)st.instructions / secs / 1e6 : 0.0,
                 g.hung ? " (the counts above start at the reset after the last hung job)" : "");
     }
+    if (g.log.profile && g.emu && g.used)
+        vc4_hostlog_profile(&g.log, g.emu);
     fflush(g.log.out);
     pthread_mutex_unlock(&g.lock);
 }
@@ -414,6 +417,7 @@ static bool create_gpu(void)
         .sink = {vc4_hostlog_sink, &g.log},
         .strict = env_long("VC4KIT_STRICT", 0) != 0,
         .max_cycles = (uint64_t)env_long("VC4KIT_MAX_CYCLES", 1000000000L),
+        .profile = g.log.profile,
     };
     char jit_dir[4096];
     vc4_jit_options_from_env(&eo, jit_dir, sizeof jit_dir);

@@ -2300,9 +2300,51 @@ static uint64_t idle_time(struct vc4_v3d *v, const uint8_t *act, unsigned nact, 
 static uint64_t run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                            bool *ended);
 
+/*
+ * With the profiler on (prof.h): the cycles in stretches that end at each
+ * sample's cycle, where every busy QPU is sampled.  A run stopped at a
+ * cycle boundary goes on as it would have (the callers of vc4_emu_run
+ * slice runs anyhow), so the QPUs do the same; test_prof.c compares.
+ */
+static uint64_t run_sampled(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
+                            bool *ended)
+{
+    struct vc4_prof *p = &v->prof;
+    uint64_t c = 0;
+    while (c < max_cycles) {
+        uint64_t now = v->sched.cycle, span = max_cycles - c;
+        while (p->next <= now) /* (cycles counted elsewhere: no QPU ran in them) */
+            vc4_prof_advance(p);
+        if (p->next - now < span)
+            span = p->next - now;
+        bool end = false;
+        uint64_t ran = run_cycles(v, act, nact, span, &end);
+        c += ran;
+        if (v->sched.cycle >= p->next) {
+            for (unsigned k = 0; k < nact; k++) {
+                const struct vc4_qpu *q = &v->qpu[act[k]];
+                if (q->state == VC4_EMU_QPU_IDLE || q->state == VC4_EMU_QPU_FAULTED)
+                    continue;
+                uint8_t w[VC4_QPU_INSTR_BYTES];
+                vc4_prof_sample(p, v->alloc, q, vc4_mem_read(&v->mem, q->pc, w, sizeof w) ? load_le64(w) : 0);
+            }
+            vc4_prof_advance(p);
+        }
+        if (end) {
+            *ended = true;
+            break;
+        }
+        if (ran < span || v->fault != VC4_OK)
+            break; /* (stopped: a fault, or a strict rule) */
+    }
+    return c;
+}
+
 uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                             bool *ended)
 {
+    if (VC4_UNLIKELY(v->prof.on))
+        return idle_time(v, act, nact, run_sampled(v, act, nact, max_cycles, ended));
     return idle_time(v, act, nact, run_cycles(v, act, nact, max_cycles, ended));
 }
 

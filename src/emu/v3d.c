@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu/tilelist.h"
@@ -113,6 +114,7 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
     v->par_min = VC4_PAR_MIN_HELPER_INSTRUCTIONS;
     vc4_vpm_init(&v->vpm, VC4_VPM_BCM2835_KB);
     vc4_tmu_init(&v->tmu);
+    vc4_prof_init(&v->prof, o.profile);
     vc4_emu_reset(emu);
     return emu;
 }
@@ -126,6 +128,7 @@ void vc4_emu_destroy(struct vc4_emu *emu)
     vc4_par_destroy(emu->v3d.par, a);
     vc4_jit_destroy(emu->v3d.jit, a);
     vc4_vsi_fini(&emu->v3d.vsi);
+    vc4_prof_fini(&emu->v3d.prof, a);
     vc4_mem_fini(&emu->v3d.mem);
     vc4_free(a, emu);
 }
@@ -161,6 +164,7 @@ void vc4_emu_reset(struct vc4_emu *emu)
         vc4_qpu_reset(&v->qpu[i], i);
     v->stats = (struct vc4_emu_stats){0};
     v->helper_base = v->jit ? v->jit->stats.helper : 0; /* (vc4_emu_host_stats: since reset) */
+    vc4_prof_reset(&v->prof, v->sched.cycle);
     v->fault = VC4_OK;
 }
 
@@ -718,6 +722,113 @@ enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *pref
         vc4_out_printf(&o, "%ssecond host thread: compiled QPU instructions %" PRIu64
                            ", texture requests sampled %" PRIu64 " of %" PRIu64 "\n",
                        p, h.helper_instructions, h.helper_texture_requests, s.tmu.texture_requests);
+    if (needed)
+        *needed = o.len;
+    return o.len >= size ? VC4_ERR_RANGE : VC4_OK;
+}
+
+/* ---- profile (prof.h) ------------------------------------------------------------ */
+
+size_t vc4_emu_profile(const struct vc4_emu *emu, struct vc4_emu_profile_entry *out, size_t cap,
+                       struct vc4_emu_profile_totals *totals)
+{
+    const struct vc4_prof *p = &emu->v3d.prof;
+    /* by address: the table's slots in order, then a sort of what was given */
+    size_t n = 0;
+    for (size_t i = 0; i < p->cap; i++) {
+        const struct vc4_prof_slot *s = &p->slots[i];
+        if (!s->used)
+            continue;
+        if (n < cap) {
+            /* (insertion into the sorted prefix: the table is small) */
+            size_t j = n;
+            for (; j > 0 && out[j - 1].pc > s->pc; j--)
+                out[j] = out[j - 1];
+            out[j] = (struct vc4_emu_profile_entry){s->pc, s->word, s->issuing, s->stalled, s->blocked};
+        }
+        n++;
+    }
+    if (totals)
+        *totals = (struct vc4_emu_profile_totals){p->samples, p->used, p->dropped};
+    return n;
+}
+
+static uint64_t entry_samples(const struct vc4_emu_profile_entry *e)
+{
+    return e->issuing + e->stalled + e->blocked;
+}
+
+/* qsort order: most samples first, then by address */
+static int by_samples(const void *a, const void *b)
+{
+    const struct vc4_emu_profile_entry *x = a, *y = b;
+    uint64_t sx = entry_samples(x), sy = entry_samples(y);
+    if (sx != sy)
+        return sx > sy ? -1 : 1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+enum vc4_status vc4_emu_profile_report(const struct vc4_emu *emu, unsigned top, const char *prefix, char *buf,
+                                       size_t size, size_t *needed)
+{
+    const struct vc4_v3d *v = &emu->v3d;
+    const char *pre = prefix ? prefix : "";
+    struct vc4_out o;
+    char dummy[1];
+    vc4_out_init(&o, size ? buf : dummy, size);
+    if (!v->prof.on) {
+        if (needed)
+            *needed = 0;
+        if (size)
+            buf[0] = 0;
+        return VC4_ERR_INVALID;
+    }
+    struct vc4_emu_profile_totals t;
+    size_t n = vc4_emu_profile(emu, NULL, 0, &t);
+    struct vc4_emu_profile_entry *e = n ? vc4_malloc(v->alloc, n * sizeof *e) : NULL;
+    if (n && !e) {
+        vc4_out_printf(&o, "%sprofile: out of memory for %zu entries\n", pre, n);
+        n = 0;
+    } else if (n) {
+        vc4_emu_profile(emu, e, n, NULL);
+        qsort(e, n, sizeof *e, by_samples);
+    }
+    uint64_t kept = t.samples - t.dropped, issuing = 0, stalled = 0, blocked = 0;
+    for (size_t i = 0; i < n; i++) {
+        issuing += e[i].issuing;
+        stalled += e[i].stalled;
+        blocked += e[i].blocked;
+    }
+    char r[3][32];
+    vc4_out_printf(&o,
+                   "%sprofile: %" PRIu64 " samples of busy QPUs (one about every %u cycles) at %" PRIu64
+                   " instructions: issuing %s, stalled on a unit %s, blocked on another QPU %s\n",
+                   pre, t.samples, VC4_PROF_MEAN_PERIOD, t.entries, share(issuing, kept - issuing, r[0], sizeof r[0]),
+                   share(stalled, kept - stalled, r[1], sizeof r[1]), share(blocked, kept - blocked, r[2], sizeof r[2]));
+    if (t.dropped)
+        vc4_out_printf(&o, "%sprofile: %" PRIu64 " samples not kept (no memory for more addresses)\n", pre,
+                       t.dropped);
+    size_t shown = top && top < n ? top : n;
+    if (shown)
+        vc4_out_printf(&o, "%s  share  issuing  stalled  blocked  address     instruction\n", pre);
+    for (size_t i = 0; i < shown; i++) {
+        struct vc4_qpu_instr in;
+        char dis[256];
+        vc4_qpu_decode(e[i].word, &in);
+        vc4_qpu_disasm(&in, e[i].pc, 0, dis, sizeof dis);
+        uint64_t s = entry_samples(&e[i]);
+        vc4_out_printf(&o, "%s%6s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "  0x%08x  %s\n", pre,
+                       share(s, kept - s, r[0], sizeof r[0]), e[i].issuing, e[i].stalled, e[i].blocked, e[i].pc,
+                       dis);
+    }
+    if (shown < n) {
+        uint64_t rest = 0;
+        for (size_t i = shown; i < n; i++)
+            rest += entry_samples(&e[i]);
+        vc4_out_printf(&o, "%s%6s  in %zu more instructions\n", pre, share(rest, kept - rest, r[0], sizeof r[0]),
+                       n - shown);
+    }
+    vc4_free(v->alloc, e);
     if (needed)
         *needed = o.len;
     return o.len >= size ? VC4_ERR_RANGE : VC4_OK;

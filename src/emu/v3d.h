@@ -26,6 +26,7 @@
 #include "emu/fsi.h"
 #include "emu/tlb.h"
 #include "emu/vsi.h"
+#include "emu/prof.h"
 #include "vc4kit/emu.h"
 
 /* BCM2835: 3 slices of 4 QPUs; the register map has room for 16. */
@@ -77,6 +78,7 @@ struct vc4_v3d {
     struct vc4_par *par; /* the second host thread (par.h); NULL: one thread */
     unsigned par_min; /* the helper's least share of a gathered run (par.h; tests lower it) */
     uint64_t helper_base; /* the JIT's helper count at the last reset (vc4_emu_host_stats) */
+    struct vc4_prof prof; /* the QPU code profiler (prof.h; vc4_emu_options.profile) */
 
     struct vc4_emu_stats stats;
     enum vc4_status fault; /* first fault / strict-mode error of this run */

@@ -13,16 +13,26 @@
 static const char *const level_names[] = {
     [VC4_HOSTLOG_OFF] = "off", [VC4_HOSTLOG_ERROR] = "error", [VC4_HOSTLOG_WARN] = "warn", [VC4_HOSTLOG_ALL] = "all"};
 
+/* A 0 | 1 variable into *v (unset or empty: left as it is). */
+static bool flag(const char *name, bool *v)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return true;
+    if (strcmp(s, "0") && strcmp(s, "1"))
+        return false;
+    *v = s[0] == '1';
+    return true;
+}
+
 bool vc4_hostlog_open(struct vc4_hostlog *l, char *why, size_t why_size)
 {
     *l = (struct vc4_hostlog){.level = VC4_HOSTLOG_WARN, .out = stderr};
     const char *bad = NULL, *want = NULL, *s;
-    if ((s = getenv("VC4KIT_STATS")) && *s) {
-        if (!strcmp(s, "0") || !strcmp(s, "1"))
-            l->stats = s[0] == '1';
-        else
-            bad = "VC4KIT_STATS", want = "0 or 1";
-    }
+    if (!flag("VC4KIT_STATS", &l->stats))
+        bad = "VC4KIT_STATS", want = "0 or 1";
+    else if (!flag("VC4KIT_PROFILE", &l->profile))
+        bad = "VC4KIT_PROFILE", want = "0 or 1";
     if (!bad && (s = getenv("VC4KIT_DIAG")) && *s) {
         unsigned i = 0;
         while (i < sizeof level_names / sizeof level_names[0] && strcmp(s, level_names[i]))
@@ -117,16 +127,34 @@ void vc4_hostlog_summary(struct vc4_hostlog *l)
         fprintf(l->out, "vc4kit: %" PRIu64 " more diagnostics of other kinds not itemised\n", l->unkeyed);
 }
 
-void vc4_hostlog_stats(struct vc4_hostlog *l, const struct vc4_emu *emu)
+/* A report made by fn into a buffer of its size, to the log. */
+static void put_report(struct vc4_hostlog *l, const struct vc4_emu *emu, const char *prefix,
+                       enum vc4_status (*fn)(const struct vc4_emu *, const char *, char *, size_t, size_t *))
 {
     size_t need = 0;
-    vc4_emu_stats_report(emu, "vc4kit stats: ", NULL, 0, &need);
+    fn(emu, prefix, NULL, 0, &need);
     char *text = malloc(need + 1);
-    if (!text) {
-        fprintf(l->out, "vc4kit stats: (out of memory)\n");
-        return;
-    }
-    vc4_emu_stats_report(emu, "vc4kit stats: ", text, need + 1, NULL);
-    fputs(text, l->out);
+    if (!text || fn(emu, prefix, text, need + 1, NULL) != VC4_OK)
+        fprintf(l->out, "%s(out of memory)\n", prefix);
+    else
+        fputs(text, l->out);
     free(text);
+}
+
+void vc4_hostlog_stats(struct vc4_hostlog *l, const struct vc4_emu *emu)
+{
+    put_report(l, emu, "vc4kit stats: ", vc4_emu_stats_report);
+}
+
+#define PROFILE_TOP 30u
+
+static enum vc4_status profile_top(const struct vc4_emu *emu, const char *prefix, char *buf, size_t size,
+                                   size_t *needed)
+{
+    return vc4_emu_profile_report(emu, PROFILE_TOP, prefix, buf, size, needed);
+}
+
+void vc4_hostlog_profile(struct vc4_hostlog *l, const struct vc4_emu *emu)
+{
+    put_report(l, emu, "vc4kit: ", profile_top);
 }

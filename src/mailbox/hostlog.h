@@ -9,6 +9,8 @@
  *   VC4KIT_DIAG_FILE  diagnostics and statistics go there (appended), not
  *                     to stderr
  *   VC4KIT_STATS      0 | 1: the statistics at exit
+ *   VC4KIT_PROFILE    0 | 1: where the QPUs spent their cycles, by
+ *                     instruction, at exit (vc4_emu_options.profile)
  *
  * A diagnostic is printed the first time its kind (rule id, else unit, or
  * for host messages their format) occurs at an address, and counted; at
@@ -44,6 +46,7 @@ struct vc4_hostlog {
     enum vc4_hostlog_level level;
     FILE *out; /* stderr, or VC4KIT_DIAG_FILE */
     bool stats;
+    bool profile; /* the emulator is made with vc4_emu_options.profile */
     struct vc4_hostlog_key keys[VC4_HOSTLOG_KEYS];
     unsigned nkeys;
     uint64_t unkeyed; /* diagnostics beyond the key table */
@@ -68,5 +71,8 @@ void vc4_hostlog_summary(struct vc4_hostlog *l);
 /* The emulator's counters (vc4_emu_stats_report), each line starting
  * "vc4kit stats: "; the caller adds its own "vc4kit stats: host: ..." line. */
 void vc4_hostlog_stats(struct vc4_hostlog *l, const struct vc4_emu *emu);
+/* The QPU code profile (vc4_emu_profile_report, the 30 instructions with
+ * most samples), each line starting "vc4kit: ". */
+void vc4_hostlog_profile(struct vc4_hostlog *l, const struct vc4_emu *emu);
 
 #endif

@@ -23,7 +23,8 @@
  * Options (environment, read once): VC4KIT_MODEL pi1|pi2|pi3 (model.h),
  * VC4KIT_MEM_SIZE MiB of RAM (16 up to what the model maps below its
  * peripherals), VC4KIT_QPUS 1..16, VC4KIT_STRICT 0|1, VC4KIT_DIAG
- * off|error|warn|all (default warn), VC4KIT_DIAG_FILE, VC4KIT_STATS 0|1.
+ * off|error|warn|all (default warn), VC4KIT_DIAG_FILE, VC4KIT_STATS 0|1,
+ * VC4KIT_PROFILE 0|1 (hostlog.h).
  * A bad value refuses the whole virtual Pi with one message naming it
  * (mbox_open returns -1, mapmem NULL).
  *
@@ -185,6 +186,8 @@ static void at_exit(void)
         vc4_hostlog_summary(&c->log);
         if (c->log.stats)
             print_stats(c);
+        if (c->log.profile)
+            vc4_hostlog_profile(&c->log, c->emu);
         fflush(c->log.out);
     }
     pthread_mutex_unlock(&mbox.lock);
@@ -251,7 +254,7 @@ static struct mbox_context *ctx_create(void)
     c->model = m;
     uint64_t t0 = now_ns();
     struct vc4_emu_options o = {.mem_size = (uint32_t)(mib << 20), .num_qpus = (unsigned)qpus,
-                                .sink = {emu_diag, c}, .strict = strict};
+                                .sink = {emu_diag, c}, .strict = strict, .profile = c->log.profile};
     char jit_dir[4096];
     vc4_jit_options_from_env(&o, jit_dir, sizeof jit_dir);
     c->emu = vc4_emu_create(&o);

@@ -70,6 +70,16 @@ grep -q "^vc4kit stats: host: [0-9.]* s emulating" "$out/diag.txt" || bad "--sta
 # 8 rows on 12 QPUs, both ways: 24 programs, 192 VDW stores of 64 bytes
 grep -q "^vc4kit stats: user programs: started 24, completed 24$" "$out/diag.txt" || bad "--stats: programs"
 grep -q "VDW 192 stores / 12288 bytes" "$out/diag.txt" || bad "--stats: VPM traffic"
+# --profile: the samples at exit, in the same file; the program waits on its
+# VDW stores (vw_wait), so the instruction after the vw_wait read is stalled
+rm -f "$out/prof.txt"
+"$vc4kit" exec --diag-file "$out/prof.txt" --profile "$bin/vcio_prog" "$out/scale.bin" 8 12 > /dev/null 2> "$out/prof.err" \
+    || bad "--profile: the program failed"
+[ -s "$out/prof.err" ] && bad "--profile: stderr not empty"
+grep -q "^vc4kit: profile: [1-9][0-9]* samples of busy QPUs" "$out/prof.txt" || bad "--profile: no profile"
+stalled=$(sed -n 's/^vc4kit: profile: .* stalled on a unit \([0-9]*\)\.[0-9]%.*/\1/p' "$out/prof.txt")
+[ -n "$stalled" ] && [ "$stalled" -ge 50 ] || bad "--profile: the VDW waits should be most samples, not $stalled%"
+grep -q "^vc4kit:  .* 0x[0-9a-f]*  .*vw_wait" "$out/prof.txt" || bad "--profile: no line for the vw_wait read"
 # relinked programs read the same environment
 VC4KIT_DIAG=all VC4KIT_STATS=1 LD_LIBRARY_PATH="$build" "$bin/vcio_prog_relinked" "$out/rule.bin" 8 12 \
     > /dev/null 2> "$out/rel_rule.err" || bad "relinked rule program failed"

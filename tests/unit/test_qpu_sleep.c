@@ -12,7 +12,8 @@
  * a first budget that stops it anywhere and is then resumed.  Every QPU's
  * registers, flags, PC, state and counts, the memory, the semaphores, the
  * statistics (cycles, stalls, idle, decodes, VPM and per-kind counters) and
- * the diagnostics must be identical. */
+ * the diagnostics must be identical; with the profiler on too (prof.h),
+ * and its samples the same sleeping, stepped and compiled. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <time.h>
 
@@ -152,6 +153,10 @@ struct outcome {
     struct harness_diags d;
     struct vc4_emu_jit_stats jit; /* (not compared) */
     uint64_t helper_first;        /* (not compared) jit.helper after the first run */
+    /* with the profiler on (run_with's `profiled`): its samples (compared by same_profile) */
+    struct vc4_emu_profile_entry prof[2048];
+    size_t nprof;
+    struct vc4_emu_profile_totals prof_totals;
 };
 
 static bool assemble(const struct text *t, uint32_t base, uint8_t *out, size_t *n)
@@ -190,6 +195,8 @@ struct setup {
 static unsigned host_threads;
 /* a pause between the two runs (test_helper_wakes) */
 static unsigned pause_ms;
+/* the profiler on (vc4_emu_options.profile) */
+static bool profiled;
 
 static void sleep_ms(unsigned ms)
 {
@@ -204,7 +211,8 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
     struct vc4_emu_options opt = {.mem_size = MEM, .num_qpus = s->qpus, .sink = harness_sink(&o->d),
                                   .cycle_by_cycle = cycle_by_cycle,
                                   .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 1,
-                                  .jit_dir = "jit-cache", .host_threads = jit ? host_threads : 0};
+                                  .jit_dir = "jit-cache", .host_threads = jit ? host_threads : 0,
+                                  .profile = profiled};
     struct vc4_emu *e = vc4_emu_create(&opt);
     if (!e)
         return;
@@ -268,6 +276,7 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
     struct vc4_emu_jit_stats js;
     vc4_emu_jit_stats(e, &js);
     o->jit = js;
+    o->nprof = vc4_emu_profile(e, o->prof, sizeof o->prof / sizeof o->prof[0], &o->prof_totals);
 
     vc4_emu_mem_read(e, CODE_A, o->mem, 0x4000);
     vc4_emu_mem_read(e, CODE_B, o->mem + 0x4000, 0x4000);
@@ -324,6 +333,21 @@ static bool same(const struct outcome *a, const struct outcome *b, unsigned seed
     return qs && st && stats && sema && mem && diag;
 }
 
+/* Two runs' profiles: the same samples at the same instructions. */
+static bool same_profile(const struct outcome *a, const struct outcome *b, unsigned seed)
+{
+    bool eq = a->nprof == b->nprof && memcmp(&a->prof_totals, &b->prof_totals, sizeof a->prof_totals) == 0;
+    for (size_t i = 0; eq && i < a->nprof && i < sizeof a->prof / sizeof a->prof[0]; i++)
+        eq = a->prof[i].pc == b->prof[i].pc && a->prof[i].word == b->prof[i].word &&
+             a->prof[i].issuing == b->prof[i].issuing && a->prof[i].stalled == b->prof[i].stalled &&
+             a->prof[i].blocked == b->prof[i].blocked;
+    if (!eq)
+        fprintf(stderr, "program set %u: the profiles differ: %zu / %zu instructions, %llu / %llu samples\n", seed,
+                a->nprof, b->nprof, (unsigned long long)a->prof_totals.samples,
+                (unsigned long long)b->prof_totals.samples);
+    return eq;
+}
+
 /* Random program sets: identical outcomes; between them the runs end,
  * time out, deadlock and fault, and QPUs do sleep. */
 static void test_sleep_matches_cycle_by_cycle(void)
@@ -332,8 +356,9 @@ static void test_sleep_matches_cycle_by_cycle(void)
     static struct outcome sleeping, stepped;
     static struct text t;
     unsigned differ = 0, ok = 0, timeouts = 0, faults = 0, skipped = 0, jit_differ = 0;
-    uint64_t jit_instructions = 0;
-    static struct outcome compiled;
+    uint64_t jit_instructions = 0, prof_samples = 0;
+    unsigned prof_differ = 0;
+    static struct outcome compiled, prof_sleeping, prof_stepped, prof_compiled;
     for (unsigned seed = 0; seed < 160; seed++) {
         bool ok_asm = true;
         for (int g = 0; g < 2; g++) {
@@ -357,6 +382,28 @@ static void test_sleep_matches_cycle_by_cycle(void)
             jit_differ += !same(&compiled, &stepped, 1000 + seed);
             jit_instructions += compiled.jit.instructions;
         }
+        if (seed % 4 == 1) {
+            /* the profiler (prof.h): the QPUs do the same with it, and its
+             * samples are the same sleeping, stepped and compiled (on two
+             * host threads every other time) */
+            profiled = true;
+            run(&s, false, &prof_sleeping);
+            run(&s, true, &prof_stepped);
+            host_threads = seed % 8 == 1 ? 2 : 1;
+            run_with(&s, false, true, &prof_compiled);
+            host_threads = 0;
+            profiled = false;
+            prof_differ += !same(&prof_sleeping, &stepped, 2000 + seed) || !same(&prof_stepped, &stepped, 3000 + seed) ||
+                           !same(&prof_compiled, &stepped, 4000 + seed);
+            prof_differ += !same_profile(&prof_sleeping, &prof_stepped, seed) ||
+                           !same_profile(&prof_compiled, &prof_stepped, seed);
+            uint64_t sum = 0;
+            for (size_t i = 0; i < prof_stepped.nprof; i++)
+                sum += prof_stepped.prof[i].issuing + prof_stepped.prof[i].stalled + prof_stepped.prof[i].blocked;
+            CHECK_EQ_U64(sum + prof_stepped.prof_totals.dropped, prof_stepped.prof_totals.samples);
+            prof_samples += prof_stepped.prof_totals.samples;
+            CHECK_EQ_U64(sleeping.nprof, 0); /* (off: nothing) */
+        }
         ok += sleeping.st[1] == VC4_OK;
         timeouts += sleeping.st[0] == VC4_ERR_TIMEOUT;
         faults += sleeping.st[0] == VC4_ERR_FAULT || sleeping.st[1] == VC4_ERR_FAULT;
@@ -368,6 +415,9 @@ static void test_sleep_matches_cycle_by_cycle(void)
     printf("with compiled blocks: %llu instructions ran compiled\n", (unsigned long long)jit_instructions);
     CHECK_EQ_INT(jit_differ, 0);
     CHECK(jit_instructions > 100);
+    printf("with the profiler: %llu samples, the same every way\n", (unsigned long long)prof_samples);
+    CHECK_EQ_INT(prof_differ, 0);
+    CHECK(prof_samples > 1000);
     CHECK(ok > 20);        /* many sets run to their end ... */
     CHECK(timeouts > 20);  /* ... some stop at the first budget, and resume */
     CHECK(skipped > 100);  /* and QPUs waited */
