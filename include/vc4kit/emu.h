@@ -424,16 +424,17 @@ VC4_API enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const ch
  * Cleared by vc4_emu_reset. */
 struct vc4_emu_profile_entry {
     uint32_t pc;    /* bus address of the instruction */
-    uint64_t word;  /* the instruction there when first sampled */
+    uint64_t word;  /* the instruction (code loaded again at an address: another entry) */
     uint64_t issuing, stalled, blocked; /* samples */
 };
 struct vc4_emu_profile_totals {
     uint64_t samples;   /* all of them (issuing + stalled + blocked over every entry, and dropped) */
-    uint64_t entries;   /* instruction addresses sampled */
-    uint64_t dropped;   /* samples not kept: memory for more addresses could not be had */
+    uint64_t entries;   /* instructions sampled */
+    uint64_t dropped;   /* samples not kept: memory for more instructions could not be had */
 };
-/* The entries, by address, into out (at most cap; out may be NULL when cap
- * is 0); returns how many there are.  totals (if not NULL): the sums. */
+/* Returns how many entries there are; when cap is at least that, writes
+ * them all into out, by address (then word); else writes nothing (out may
+ * be NULL: ask with cap 0 first).  totals (if not NULL): the sums. */
 VC4_API size_t vc4_emu_profile(const struct vc4_emu *emu, struct vc4_emu_profile_entry *out, size_t cap,
                                struct vc4_emu_profile_totals *totals);
 /* The profile as text: a header line with the totals, then the top

@@ -49,16 +49,19 @@ void vc4_prof_advance(struct vc4_prof *p)
     p->next += gap(p);
 }
 
-static size_t home(uint32_t pc, size_t cap)
+static size_t home(uint32_t pc, uint64_t word, size_t cap)
 {
-    return ((pc >> 3) * 2654435761u) & (cap - 1);
+    uint64_t h = ((uint64_t)(pc >> 3) ^ word) * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 32) & (cap - 1);
 }
 
-/* The slot for pc in a table of cap slots (an empty one if pc has none). */
-static struct vc4_prof_slot *find(struct vc4_prof_slot *slots, size_t cap, uint32_t pc)
+/* The slot for (pc, word) in a table of cap slots (an empty one if it has
+ * none).  The word is part of the key: code loaded again at an address
+ * (a GL program's shaders come and go in buffers) is another instruction. */
+static struct vc4_prof_slot *find(struct vc4_prof_slot *slots, size_t cap, uint32_t pc, uint64_t word)
 {
-    size_t i = home(pc, cap);
-    while (slots[i].used && slots[i].pc != pc)
+    size_t i = home(pc, word, cap);
+    while (slots[i].used && (slots[i].pc != pc || slots[i].word != word))
         i = (i + 1) & (cap - 1);
     return &slots[i];
 }
@@ -77,7 +80,7 @@ static bool room(struct vc4_prof *p, const struct vc4_allocator *alloc)
         return false;
     for (size_t i = 0; i < p->cap; i++)
         if (p->slots[i].used)
-            *find(s, cap, p->slots[i].pc) = p->slots[i];
+            *find(s, cap, p->slots[i].pc, p->slots[i].word) = p->slots[i];
     vc4_free(alloc, p->slots);
     p->slots = s;
     p->cap = cap;
@@ -88,13 +91,13 @@ void vc4_prof_sample(struct vc4_prof *p, const struct vc4_allocator *alloc, cons
                      uint64_t word)
 {
     p->samples++;
-    struct vc4_prof_slot *s = p->cap ? find(p->slots, p->cap, q->pc) : NULL;
+    struct vc4_prof_slot *s = p->cap ? find(p->slots, p->cap, q->pc, word) : NULL;
     if (!s || !s->used) {
         if (!room(p, alloc)) {
             p->dropped++;
             return;
         }
-        s = find(p->slots, p->cap, q->pc); /* (the table may have moved) */
+        s = find(p->slots, p->cap, q->pc, word); /* (the table may have moved) */
         *s = (struct vc4_prof_slot){.pc = q->pc, .used = true, .word = word};
         p->used++;
     }

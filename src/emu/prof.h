@@ -34,11 +34,12 @@ struct vc4_qpu;
 
 #define VC4_PROF_MEAN_PERIOD 61u /* cycles between samples on average (a prime) */
 
-/* One instruction address's samples. */
+/* One instruction's samples: an address and the word there (code loaded
+ * again at an address is another instruction). */
 struct vc4_prof_slot {
     uint32_t pc;   /* bus address */
     bool used;
-    uint64_t word; /* the instruction there when first sampled */
+    uint64_t word; /* the instruction */
     uint64_t issuing, stalled, blocked;
 };
 
@@ -46,7 +47,7 @@ struct vc4_prof {
     bool on;
     uint64_t next;   /* device cycle (vc4_sched.cycle) of the next sample */
     uint32_t rng;    /* the gaps' sequence */
-    struct vc4_prof_slot *slots; /* open addressing by pc */
+    struct vc4_prof_slot *slots; /* open addressing by (pc, word) */
     size_t cap, used;            /* cap: a power of two, or 0 */
     uint64_t samples;            /* taken (the ones a full table dropped included) */
     uint64_t dropped;            /* not recorded: the table could not grow */

@@ -729,27 +729,30 @@ enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *pref
 
 /* ---- profile (prof.h) ------------------------------------------------------------ */
 
+/* qsort order: by address, then word */
+static int by_address(const void *a, const void *b)
+{
+    const struct vc4_emu_profile_entry *x = a, *y = b;
+    if (x->pc != y->pc)
+        return x->pc < y->pc ? -1 : 1;
+    return x->word < y->word ? -1 : x->word > y->word;
+}
+
 size_t vc4_emu_profile(const struct vc4_emu *emu, struct vc4_emu_profile_entry *out, size_t cap,
                        struct vc4_emu_profile_totals *totals)
 {
     const struct vc4_prof *p = &emu->v3d.prof;
-    /* by address: the table's slots in order, then a sort of what was given */
+    if (totals)
+        *totals = (struct vc4_emu_profile_totals){p->samples, p->used, p->dropped};
+    if (cap < p->used)
+        return p->used;
     size_t n = 0;
     for (size_t i = 0; i < p->cap; i++) {
         const struct vc4_prof_slot *s = &p->slots[i];
-        if (!s->used)
-            continue;
-        if (n < cap) {
-            /* (insertion into the sorted prefix: the table is small) */
-            size_t j = n;
-            for (; j > 0 && out[j - 1].pc > s->pc; j--)
-                out[j] = out[j - 1];
-            out[j] = (struct vc4_emu_profile_entry){s->pc, s->word, s->issuing, s->stalled, s->blocked};
-        }
-        n++;
+        if (s->used)
+            out[n++] = (struct vc4_emu_profile_entry){s->pc, s->word, s->issuing, s->stalled, s->blocked};
     }
-    if (totals)
-        *totals = (struct vc4_emu_profile_totals){p->samples, p->used, p->dropped};
+    qsort(out, n, sizeof *out, by_address);
     return n;
 }
 
@@ -765,7 +768,7 @@ static int by_samples(const void *a, const void *b)
     uint64_t sx = entry_samples(x), sy = entry_samples(y);
     if (sx != sy)
         return sx > sy ? -1 : 1;
-    return x->pc < y->pc ? -1 : x->pc > y->pc;
+    return by_address(a, b);
 }
 
 enum vc4_status vc4_emu_profile_report(const struct vc4_emu *emu, unsigned top, const char *prefix, char *buf,

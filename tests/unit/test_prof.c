@@ -4,7 +4,7 @@
  * an ALU loop (every sample issuing, spread over the loop), a loop whose
  * length is the mean gap (spread all the same: the gaps vary), a QPU
  * blocked on a semaphore another releases after a known time, and TMU
- * lookups (samples stalled).  test_qpu_sleep.c checks the other half: the
+ * lookups (samples stalled), code loaded again at an address.  test_qpu_sleep.c checks the other half: the
  * QPUs do the same with the profiler on, and the samples are the same on
  * every engine.
  */
@@ -256,6 +256,60 @@ static void test_stalled_on_tmu(void)
     vc4_emu_destroy(e);
 }
 
+/* Code loaded again at the same address (as a GL program's shaders come
+ * and go in buffers): the new instructions are entries of their own, each
+ * with its own word, and the report disassembles each as it was. */
+static void test_reloaded_code(void)
+{
+    struct vc4_emu *e = mk(true);
+    if (!e)
+        return;
+    load_asm(e, CODE, alu_loop);
+    start(e, CODE);
+    CHECK_EQ_INT(vc4_emu_run(e, 0), VC4_OK);
+    struct vc4_emu_profile_totals t1;
+    size_t n1 = vc4_emu_profile(e, NULL, 0, &t1);
+    char other[1024];
+    snprintf(other, sizeof other, "%s", alu_loop);
+    char *add = strstr(other, "add r0, r0, 1");
+    CHECK(add != NULL);
+    if (add)
+        add[12] = '7'; /* add r0, r0, 7 */
+    load_asm(e, CODE, other);
+    start(e, CODE);
+    CHECK_EQ_INT(vc4_emu_run(e, 0), VC4_OK);
+    struct vc4_emu_profile_totals t;
+    size_t n = vc4_emu_profile(e, NULL, 0, &t);
+    CHECK_EQ_U64(n, t.entries);
+    struct vc4_emu_profile_entry *p = calloc(n ? n : 1, sizeof *p);
+    if (!p)
+        goto out;
+    /* too small: nothing written */
+    p[0].pc = 0xABCDu;
+    CHECK_EQ_U64(vc4_emu_profile(e, p, n - 1, NULL), n);
+    CHECK_EQ_U64(p[0].pc, 0xABCDu);
+    CHECK_EQ_U64(vc4_emu_profile(e, p, n, NULL), n);
+    unsigned same_pc = 0;
+    for (size_t i = 1; i < n; i++) {
+        CHECK(p[i].pc > p[i - 1].pc || (p[i].pc == p[i - 1].pc && p[i].word > p[i - 1].word));
+        same_pc += p[i].pc == p[i - 1].pc;
+    }
+    CHECK_EQ_INT(same_pc, 1); /* only the add's address has two words */
+    CHECK_EQ_U64(n, n1 + 1);
+    CHECK(t.samples > t1.samples);
+    size_t need = 0;
+    vc4_emu_profile_report(e, 0, NULL, NULL, 0, &need);
+    char *text = malloc(need + 1);
+    if (text && vc4_emu_profile_report(e, 0, NULL, text, need + 1, NULL) == VC4_OK) {
+        CHECK_CONTAINS(text, "add r0, r0, 1");
+        CHECK_CONTAINS(text, "add r0, r0, 7");
+    }
+    free(text);
+    free(p);
+out:
+    vc4_emu_destroy(e);
+}
+
 /* Without the option: no samples, and the report says it is off. */
 static void test_off(void)
 {
@@ -276,4 +330,5 @@ static void test_off(void)
     vc4_emu_destroy(e);
 }
 
-TEST_LIST(test_alu_loop, test_no_aliasing, test_blocked_on_semaphore, test_stalled_on_tmu, test_off)
+TEST_LIST(test_alu_loop, test_no_aliasing, test_blocked_on_semaphore, test_stalled_on_tmu, test_reloaded_code,
+          test_off)

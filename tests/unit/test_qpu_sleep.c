@@ -154,7 +154,7 @@ struct outcome {
     struct vc4_emu_jit_stats jit; /* (not compared) */
     uint64_t helper_first;        /* (not compared) jit.helper after the first run */
     /* with the profiler on (run_with's `profiled`): its samples (compared by same_profile) */
-    struct vc4_emu_profile_entry prof[2048];
+    struct vc4_emu_profile_entry prof[4096];
     size_t nprof;
     struct vc4_emu_profile_totals prof_totals;
 };
@@ -336,7 +336,8 @@ static bool same(const struct outcome *a, const struct outcome *b, unsigned seed
 /* Two runs' profiles: the same samples at the same instructions. */
 static bool same_profile(const struct outcome *a, const struct outcome *b, unsigned seed)
 {
-    bool eq = a->nprof == b->nprof && memcmp(&a->prof_totals, &b->prof_totals, sizeof a->prof_totals) == 0;
+    bool eq = a->nprof == b->nprof && a->nprof <= sizeof a->prof / sizeof a->prof[0] &&
+              memcmp(&a->prof_totals, &b->prof_totals, sizeof a->prof_totals) == 0;
     for (size_t i = 0; eq && i < a->nprof && i < sizeof a->prof / sizeof a->prof[0]; i++)
         eq = a->prof[i].pc == b->prof[i].pc && a->prof[i].word == b->prof[i].word &&
              a->prof[i].issuing == b->prof[i].issuing && a->prof[i].stalled == b->prof[i].stalled &&
