@@ -2304,7 +2304,7 @@ static uint64_t run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact,
  * With the profiler on (prof.h): the cycles in stretches that end at each
  * sample's cycle, where every busy QPU is sampled.  A run stopped at a
  * cycle boundary goes on as it would have (the callers of vc4_emu_run
- * slice runs anyhow), so the QPUs do the same; test_prof.c compares.
+ * slice runs anyhow), so the QPUs do the same; test_qpu_sleep.c compares.
  */
 static uint64_t run_sampled(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                             bool *ended)
