@@ -74,6 +74,10 @@ static bool level_shows(const struct vc4_hostlog *l, enum vc4_severity sev)
 
 void vc4_hostlog_record(struct vc4_hostlog *l, const void *kind, const struct vc4_diag *d)
 {
+    /* (what the level hides is neither printed nor counted: notes must not
+     * fill the table, nor make a correct program print "more diagnostics") */
+    if (!level_shows(l, d->severity))
+        return;
     int64_t addr = d->loc.addr;
     for (unsigned i = 0; i < l->nkeys; i++) {
         struct vc4_hostlog_key *k = &l->keys[i];
@@ -82,18 +86,15 @@ void vc4_hostlog_record(struct vc4_hostlog *l, const void *kind, const struct vc
             return;
         }
     }
-    bool show = level_shows(l, d->severity);
-    if (show) {
-        char text[1024];
-        vc4_diag_format(d, text, sizeof text);
-        fprintf(l->out, "vc4kit: %s\n", text);
-    }
+    char text[1024];
+    vc4_diag_format(d, text, sizeof text);
+    fprintf(l->out, "vc4kit: %s\n", text);
     if (l->nkeys == VC4_HOSTLOG_KEYS) {
         l->unkeyed++;
         return;
     }
     struct vc4_hostlog_key *k = &l->keys[l->nkeys++];
-    *k = (struct vc4_hostlog_key){.kind = kind, .cls = (int)d->cls, .addr = addr, .count = 1, .shown = show};
+    *k = (struct vc4_hostlog_key){.kind = kind, .cls = (int)d->cls, .addr = addr, .count = 1};
     /* what it is in the summary: the rule, else the call the message names
      * ("mem_free: ..."), else the unit */
     const char *colon = d->rule || !d->message ? NULL : strchr(d->message, ':');
@@ -113,8 +114,6 @@ void vc4_hostlog_summary(struct vc4_hostlog *l)
     bool head = false;
     for (unsigned i = 0; i < l->nkeys; i++) {
         const struct vc4_hostlog_key *k = &l->keys[i];
-        if (!k->shown)
-            continue;
         if (!head)
             fprintf(l->out, "vc4kit: at exit, the diagnostics above (each printed once) occurred:\n");
         head = true;
@@ -123,8 +122,9 @@ void vc4_hostlog_summary(struct vc4_hostlog *l)
         else
             fprintf(l->out, "vc4kit:   %" PRIu64 " x %s\n", k->count, k->what);
     }
-    if (l->unkeyed && l->level != VC4_HOSTLOG_OFF)
-        fprintf(l->out, "vc4kit: %" PRIu64 " more diagnostics of other kinds not itemised\n", l->unkeyed);
+    if (l->unkeyed)
+        fprintf(l->out, "vc4kit: %" PRIu64 " more diagnostics of other kinds, printed but not itemised\n",
+                l->unkeyed);
 }
 
 /* A report made by fn into a buffer of its size, to the log. */

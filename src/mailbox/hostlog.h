@@ -12,9 +12,10 @@
  *   VC4KIT_PROFILE    0 | 1: where the QPUs spent their cycles, by
  *                     instruction, at exit (vc4_emu_options.profile)
  *
- * A diagnostic is printed the first time its kind (rule id, else unit, or
- * for host messages their format) occurs at an address, and counted; at
- * exit the counts of the printed ones are listed.  These layers print by
+ * A diagnostic the level shows is printed the first time its kind (rule
+ * id, else unit, or for host messages their format) occurs at an address,
+ * and counted; at exit the counts are listed.  What the level hides is
+ * neither printed nor counted.  These layers print by
  * design (they stand in for a device, so nobody else would); the library
  * under them never does.  Not thread-safe: the caller holds its own lock.
  */
@@ -38,7 +39,6 @@ struct vc4_hostlog_key {
     int cls;
     int64_t addr;
     uint64_t count;
-    bool shown;
     char what[48]; /* rule id, the call the message names, or unit */
 };
 
@@ -49,7 +49,7 @@ struct vc4_hostlog {
     bool profile; /* the emulator is made with vc4_emu_options.profile */
     struct vc4_hostlog_key keys[VC4_HOSTLOG_KEYS];
     unsigned nkeys;
-    uint64_t unkeyed; /* diagnostics beyond the key table */
+    uint64_t unkeyed; /* diagnostics beyond the key table (each printed) */
 };
 
 /* The options from the environment.  False for a bad one, with why set to
