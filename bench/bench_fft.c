@@ -211,7 +211,9 @@ static void run_fft(unsigned log2n, bool cycle_by_cycle, bool jit, struct fft_re
 
     /* repeats: the input written again (passes overwrite it) and the
      * programs queued again; only vc4_emu_run is timed */
-    res->repeats = log2n <= 8 ? 200 : log2n <= 12 ? 20 : log2n <= 16 ? 2 : 1;
+    /* (about 0.2 s of timed transforms each, so that the figures, the
+     * compiled blocks' above all, do not hang on a few milliseconds) */
+    res->repeats = log2n <= 8 ? 4000 : log2n <= 12 ? 400 : log2n <= 16 ? 20 : 1;
     /* (BENCH_FFT_REPS: more, for profiling or a steadier figure on a noisy machine) */
     const char *reps = getenv("BENCH_FFT_REPS");
     if (reps && strtoul(reps, NULL, 0) > 0)
