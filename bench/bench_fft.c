@@ -26,7 +26,8 @@
  *
  * Environment: BENCH_FFT_JIT=1 (the odd form with compiled blocks),
  * BENCH_JIT_DIR (their cache directory), BENCH_FFT_REPS (timed transforms
- * per size).
+ * per size), BENCH_FFT_PROFILE=1 (the odd form: where the shader's QPUs
+ * spend their emulated cycles, vc4_emu_profile_report, after the figures).
  */
 #define _POSIX_C_SOURCE 199309L
 #define _DEFAULT_SOURCE
@@ -141,7 +142,7 @@ static void run_fft(unsigned log2n, bool cycle_by_cycle, bool jit, struct fft_re
     struct vc4_emu_options o = {.mem_size = MEM, .num_qpus = QPUS, .max_cycles = UINT64_C(1) << 40,
                                 .cycle_by_cycle = cycle_by_cycle,
                                 .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 100,
-                                .jit_dir = getenv("BENCH_JIT_DIR"),
+                                .jit_dir = getenv("BENCH_JIT_DIR"), .profile = getenv("BENCH_FFT_PROFILE") != NULL,
                                 .sink = {.fn = count_diag, .user = res}};
     struct vc4_emu *e = vc4_emu_create(&o);
     struct vc4_asm_options ao = {.base_addr = CODE};
@@ -263,6 +264,14 @@ static void run_fft(unsigned log2n, bool cycle_by_cycle, bool jit, struct fft_re
         ref += hr[i] * hr[i] + hi[i] * hi[i];
     }
     res->rel_rms = sqrt(err / (ref > 0 ? ref : 1));
+    if (o.profile) { /* (all transforms, the untimed one too) */
+        size_t need = 0;
+        vc4_emu_profile_report(e, 25, "  ", NULL, 0, &need);
+        char *text = malloc(need + 1);
+        if (text && vc4_emu_profile_report(e, 25, "  ", text, need + 1, NULL) == VC4_OK)
+            fputs(text, stderr);
+        free(text);
+    }
     free(hr);
     free(hi);
     free(buf);
