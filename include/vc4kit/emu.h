@@ -426,6 +426,7 @@ struct vc4_emu_profile_entry {
     uint32_t pc;    /* bus address of the instruction */
     uint64_t word;  /* the instruction (code loaded again at an address: another entry) */
     uint64_t issuing, stalled, blocked; /* samples */
+    enum vc4_emu_program_kind kind; /* what it ran as (at its first sample) */
 };
 struct vc4_emu_profile_totals {
     uint64_t samples;   /* all of them (issuing + stalled + blocked over every entry, and dropped) */
@@ -440,7 +441,7 @@ VC4_API size_t vc4_emu_profile(const struct vc4_emu *emu, struct vc4_emu_profile
 /* The profile as text: a header line with the totals, then the top
  * instructions by samples (at most top; 0: all), one a line, each with its
  * share of the samples, the three counts, the address and the instruction
- * disassembled, then a line for the rest.  Each line starts with prefix
+ * its kind of program, disassembled, then a line for the rest.  Each line starts with prefix
  * (NULL: none).  Buffer, *needed and status as vc4_emu_stats_report;
  * VC4_ERR_INVALID when the device was made without profile. */
 VC4_API enum vc4_status vc4_emu_profile_report(const struct vc4_emu *emu, unsigned top, const char *prefix,

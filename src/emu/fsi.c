@@ -742,7 +742,7 @@ enum vc4_status vc4_fsi_run(struct vc4_v3d *v, uint64_t budget, uint64_t *used)
             return VC4_ERR_TIMEOUT;
         }
         bool ended = false;
-        *used += vc4_v3d_run_kind(v, &f->stats.qpu, act, nact, budget - *used, &ended);
+        *used += vc4_v3d_run_kind(v, VC4_EMU_PROG_FRAGMENT, &f->stats.qpu, act, nact, budget - *used, &ended);
         if (v->fault != VC4_OK)
             return v->fault;
         dispatch(v);

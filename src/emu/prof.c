@@ -98,7 +98,7 @@ void vc4_prof_sample(struct vc4_prof *p, const struct vc4_allocator *alloc, cons
             return;
         }
         s = find(p->slots, p->cap, q->pc, word); /* (the table may have moved) */
-        *s = (struct vc4_prof_slot){.pc = q->pc, .used = true, .word = word};
+        *s = (struct vc4_prof_slot){.pc = q->pc, .used = true, .word = word, .kind = p->kind};
         p->used++;
     }
     /* (step() counts a cycle as stalled while stall_until >= the cycle's

@@ -41,10 +41,12 @@ struct vc4_prof_slot {
     bool used;
     uint64_t word; /* the instruction */
     uint64_t issuing, stalled, blocked;
+    uint8_t kind; /* enum vc4_emu_program_kind of its first sample */
 };
 
 struct vc4_prof {
     bool on;
+    uint8_t kind;    /* enum vc4_emu_program_kind: what the running QPUs run (vc4_v3d_run_kind) */
     uint64_t next;   /* device cycle (vc4_sched.cycle) of the next sample */
     uint32_t rng;    /* the gaps' sequence */
     struct vc4_prof_slot *slots; /* open addressing by (pc, word) */

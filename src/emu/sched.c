@@ -169,7 +169,7 @@ enum vc4_status vc4_sched_run(struct vc4_v3d *v, uint64_t max_cycles)
             continue;
         }
         bool ended = false;
-        c += vc4_v3d_run_kind(v, &s->time, act, nact, max_cycles - c, &ended);
+        c += vc4_v3d_run_kind(v, VC4_EMU_PROG_USER, &s->time, act, nact, max_cycles - c, &ended);
         if (v->fault != VC4_OK)
             return v->fault;
         if (ended)

@@ -643,6 +643,15 @@ static void dump_tile(struct vc4_out *o, const struct vc4_mem *m, const struct v
     vc4_out_printf(o, "    error: more than %u packets\n", (unsigned)DUMP_MAX_PACKETS);
 }
 
+/* The kinds of program as the reports name them. */
+static const char *const kind_names[] = {
+    [VC4_EMU_PROG_USER] = "user",
+    [VC4_EMU_PROG_COORD] = "coordinate",
+    [VC4_EMU_PROG_VERTEX] = "vertex",
+    [VC4_EMU_PROG_FRAGMENT] = "fragment",
+};
+static_assert(sizeof kind_names / sizeof kind_names[0] == VC4_EMU_PROG_KINDS, "a name for every kind");
+
 /* a / (a + b) as a percentage, or "-" when both are 0 */
 static const char *share(uint64_t a, uint64_t b, char *s, size_t n)
 {
@@ -656,12 +665,6 @@ static const char *share(uint64_t a, uint64_t b, char *s, size_t n)
 enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *prefix, char *buf, size_t size,
                                      size_t *needed)
 {
-    static const char *const kind_name[VC4_EMU_PROG_KINDS] = {
-        [VC4_EMU_PROG_USER] = "user",
-        [VC4_EMU_PROG_COORD] = "coordinate",
-        [VC4_EMU_PROG_VERTEX] = "vertex",
-        [VC4_EMU_PROG_FRAGMENT] = "fragment",
-    };
     struct vc4_emu_render_stats s;
     struct vc4_emu_vpm_stats m;
     struct vc4_emu_host_stats h;
@@ -683,7 +686,7 @@ enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *pref
         const struct vc4_emu_qpu_time *t = &s.by_kind[k];
         vc4_out_printf(&o, "%sqpu %-10s cycles %" PRIu64 " (%s), instructions %" PRIu64 ", stall cycles %" PRIu64
                            "\n",
-                       p, kind_name[k], t->cycles, share(t->cycles, sum_c - t->cycles, r, sizeof r),
+                       p, kind_names[k], t->cycles, share(t->cycles, sum_c - t->cycles, r, sizeof r),
                        t->instructions, t->stall_cycles);
     }
     vc4_out_printf(&o, "%suser programs: started %" PRIu64 ", completed %" PRIu64 "\n", p,
@@ -750,7 +753,8 @@ size_t vc4_emu_profile(const struct vc4_emu *emu, struct vc4_emu_profile_entry *
     for (size_t i = 0; i < p->cap; i++) {
         const struct vc4_prof_slot *s = &p->slots[i];
         if (s->used)
-            out[n++] = (struct vc4_emu_profile_entry){s->pc, s->word, s->issuing, s->stalled, s->blocked};
+            out[n++] = (struct vc4_emu_profile_entry){s->pc, s->word, s->issuing, s->stalled, s->blocked,
+                                                      (enum vc4_emu_program_kind)s->kind};
     }
     qsort(out, n, sizeof *out, by_address);
     return n;
@@ -813,16 +817,16 @@ enum vc4_status vc4_emu_profile_report(const struct vc4_emu *emu, unsigned top, 
                        t.dropped);
     size_t shown = top && top < n ? top : n;
     if (shown)
-        vc4_out_printf(&o, "%s  share  issuing  stalled  blocked  address     instruction\n", pre);
+        vc4_out_printf(&o, "%s  share  issuing  stalled  blocked  address     kind        instruction\n", pre);
     for (size_t i = 0; i < shown; i++) {
         struct vc4_qpu_instr in;
         char dis[256];
         vc4_qpu_decode(e[i].word, &in);
         vc4_qpu_disasm(&in, e[i].pc, 0, dis, sizeof dis);
         uint64_t s = entry_samples(&e[i]);
-        vc4_out_printf(&o, "%s%6s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "  0x%08x  %s\n", pre,
+        vc4_out_printf(&o, "%s%6s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "  0x%08x  %-10s  %s\n", pre,
                        share(s, kept - s, r[0], sizeof r[0]), e[i].issuing, e[i].stalled, e[i].blocked, e[i].pc,
-                       dis);
+                       kind_names[e[i].kind < VC4_EMU_PROG_KINDS ? e[i].kind : VC4_EMU_PROG_USER], dis);
     }
     if (shown < n) {
         uint64_t rest = 0;

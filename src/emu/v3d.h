@@ -91,12 +91,14 @@ struct vc4_emu {
 /* Run whole cycles of the QPUs in act (vc4_qpu_run_cycles) for a unit that
  * knows which kind of program they run (sched.c: user programs, vsi.c:
  * coordinate / vertex shaders, fsi.c: fragment shaders), and charge the
- * cycles, instructions and stall cycles to that kind's counters t.  (A user
+ * cycles, instructions and stall cycles to that kind's counters t (and
+ * the profiler's samples to that kind).  (A user
  * program still running from an earlier timed-out vc4_emu_run while the
  * lists shade is charged to the shading kind: the units run all busy QPUs.) */
-static inline uint64_t vc4_v3d_run_kind(struct vc4_v3d *v, struct vc4_emu_qpu_time *t, const uint8_t *act,
-                                        unsigned nact, uint64_t max_cycles, bool *ended)
+static inline uint64_t vc4_v3d_run_kind(struct vc4_v3d *v, enum vc4_emu_program_kind kind, struct vc4_emu_qpu_time *t,
+                                        const uint8_t *act, unsigned nact, uint64_t max_cycles, bool *ended)
 {
+    v->prof.kind = (uint8_t)kind; /* (what the profiler's samples in this run are of) */
     uint64_t i0 = v->stats.instructions, s0 = v->stats.stall_cycles;
     uint64_t ran = vc4_qpu_run_cycles(v, act, nact, max_cycles, ended);
     t->cycles += ran;

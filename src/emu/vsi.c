@@ -485,7 +485,7 @@ enum vc4_status vc4_vsi_shade(struct vc4_v3d *v, enum vc4_gl_stage st, const str
             break;
         }
         bool ended = false;
-        uint64_t ran = vc4_v3d_run_kind(v, &s->stats.qpu[st], act, nact, budget - *used, &ended);
+        uint64_t ran = vc4_v3d_run_kind(v, st == VC4_GL_CS ? VC4_EMU_PROG_COORD : VC4_EMU_PROG_VERTEX, &s->stats.qpu[st], act, nact, budget - *used, &ended);
         *used += ran;
         if (v->fault != VC4_OK) {
             ret = v->fault;

@@ -49,10 +49,10 @@ samples=$(echo "$head" | sed -n 's/^profile: \([0-9]*\) samples of busy QPUs (on
 [ -n "$samples" ] && [ "$samples" -gt 100 ] || fail "run: header '$head'"
 stalled=$(echo "$head" | sed -n 's/.*stalled on a unit \([0-9.]*\)%.*/\1/p')
 [ "${stalled%.*}" -ge 50 ] || fail "run: the loads should stall most samples, not $stalled%"
-grep -q "^  share  issuing  stalled  blocked  address     instruction$" "$out/run.txt" || fail "run: no column names"
+grep -q "^  share  issuing  stalled  blocked  address     kind        instruction$" "$out/run.txt" || fail "run: no column names"
 # the first line after the column names: the sub after the ldtmu (0x00100000 + 7 * 8)
 first=$(sed -n '/^  share/{n;p;q}' "$out/run.txt")
-echo "$first" | grep -q " 0x00100038  sub.setf r1, r1, 1" || fail "run: the top instruction is '$first'"
+echo "$first" | grep -q " 0x00100038  user        sub.setf r1, r1, 1" || fail "run: the top instruction is '$first'"
 # every sample line's counts add up to the header's samples
 sum=$(sed -n '/^  share/,$p' "$out/run.txt" | awk 'NR > 1 && $5 ~ /^0x/ { s += $2 + $3 + $4 } END { print s }')
 [ "$sum" = "$samples" ] || fail "run: the lines' samples add up to $sum, not $samples"
@@ -62,7 +62,7 @@ gold="$src/golden/tex_triangle.png"
 "$vc4kit" render "$qasm" -o "$out/t.png" --expect "$gold" --profile > "$out/render.txt" || fail "render exited $?"
 cat "$out/render.txt"
 first=$(sed -n '/^  share/{n;p;q}' "$out/render.txt")
-echo "$first" | grep -q "or tlbc, r4, r4" || fail "render: the top instruction is '$first'"
+echo "$first" | grep -q "  fragment    or tlbc, r4, r4" || fail "render: the top instruction is '$first'"
 VC4KIT_THREADS=2 "$vc4kit" render "$qasm" -o "$out/t2.png" --expect "$gold" --profile > "$out/render2.txt" \
     || fail "render on two threads exited $?"
 cmp -s "$out/render.txt" "$out/render2.txt" || fail "render: another profile on two host threads"

@@ -4,7 +4,8 @@
  * an ALU loop (every sample issuing, spread over the loop), a loop whose
  * length is the mean gap (spread all the same: the gaps vary), a QPU
  * blocked on a semaphore another releases after a known time, and TMU
- * lookups (samples stalled), code loaded again at an address.  test_qpu_sleep.c checks the other half: the
+ * lookups (samples stalled), code loaded again at an address, and seed
+ * 000's GL scene (each shader sampled as its kind).  test_qpu_sleep.c checks the other half: the
  * QPUs do the same with the profiler on, and the samples are the same on
  * every engine.
  */
@@ -14,6 +15,12 @@
 #include "harness.h"
 #include "vc4kit/emu.h"
 #include "vc4kit/qpu.h"
+
+#ifndef VC4KIT_SOURCE_DIR
+#define VC4KIT_SOURCE_DIR "."
+#endif
+#define VC4KIT_EXAMPLES_DIR VC4KIT_SOURCE_DIR "/examples"
+#include "gl_scene.h"
 
 #define CODE 0x1000u
 #define CODE2 0x3000u
@@ -44,7 +51,8 @@ static size_t load_asm(struct vc4_emu *e, uint32_t base, const char *src)
 static struct vc4_emu *mk(bool profile)
 {
     hd = (struct harness_diags){0};
-    struct vc4_emu_options o = {.mem_size = 1u << 20, .sink = harness_sink(&hd), .profile = profile};
+    /* (16 MiB: the GL scene's frame and lists; nv_scene.h sc_render's size) */
+    struct vc4_emu_options o = {.mem_size = 16u << 20, .sink = harness_sink(&hd), .profile = profile};
     return vc4_emu_create(&o);
 }
 
@@ -93,6 +101,7 @@ static void test_alu_loop(void)
         CHECK(i == 0 || p[i].pc > p[i - 1].pc); /* by address */
         CHECK(p[i].pc >= CODE && p[i].pc < CODE + len);
         CHECK_EQ_U64(p[i].stalled + p[i].blocked, 0);
+        CHECK_EQ_INT(p[i].kind, VC4_EMU_PROG_USER);
         uint8_t w[8];
         CHECK_EQ_INT(vc4_emu_mem_read(e, p[i].pc, w, 8), VC4_OK);
         CHECK_EQ_U64(p[i].word, vc4_qpu_load_le(w));
@@ -120,7 +129,8 @@ static void test_alu_loop(void)
                  "instructions: issuing 100.0%%, stalled on a unit 0.0%%, blocked on another QPU 0.0%%\n",
                  (unsigned long long)t.samples, (unsigned long long)n);
         CHECK(strncmp(text, head, strlen(head)) == 0);
-        CHECK_CONTAINS(text, "#   share  issuing  stalled  blocked  address     instruction\n");
+        CHECK_CONTAINS(text, "#   share  issuing  stalled  blocked  address     kind        instruction\n");
+        CHECK_CONTAINS(text, "  user        add r0, r0, 1");
         CHECK_CONTAINS(text, "add r0, r0, 1");
         CHECK_CONTAINS(text, "more instructions\n");
         unsigned lines = 0;
@@ -310,6 +320,65 @@ out:
     vc4_emu_destroy(e);
 }
 
+/* A lit sphere in GL mode (examples/gl_cube_cs.qasm and gl_cube_vs.qasm
+ * on 861 vertices, 1600 triangles, 160x120): its coordinate, vertex and
+ * fragment shaders (at their own addresses) are each sampled as that
+ * kind; no user program. */
+#define STACKS 20u
+#define SLICES 40u
+static void test_gl_kinds(void)
+{
+    struct vc4_emu *e = mk(true);
+    if (!e)
+        return;
+    static struct gl_mesh_vertex verts[(STACKS + 1) * (SLICES + 1)];
+    static uint16_t idx[STACKS * SLICES * 6];
+    gl_sphere_mesh(verts, idx, STACKS, SLICES);
+    float mvp[16], model[16];
+    gl_mvp(mvp, model, 0.6f, 0.4f, 0.0f, 0.0f, -3.5f, GL_PI / 3.0f, 160.0f / 120.0f, 1.0f, 10.0f);
+    const float light[3] = {0.408248f, 0.816497f, 0.408248f};
+    struct gl_lit l;
+    CHECK(gl_lit_init(&l, VC4KIT_EXAMPLES_DIR, verts, (STACKS + 1) * (SLICES + 1), idx, STACKS * SLICES * 6, 160,
+                      120, mvp, model, light));
+    uint8_t *rgba = gl_render_on(e, &l.s, harness_sink(&hd));
+    CHECK_MSG(rgba != NULL, "%.*s", (int)hd.len, hd.text);
+    free(rgba);
+    gl_lit_free(&l);
+    size_t n = vc4_emu_profile(e, NULL, 0, NULL);
+    struct vc4_emu_profile_entry *p = calloc(n ? n : 1, sizeof *p);
+    if (!p)
+        goto out;
+    vc4_emu_profile(e, p, n, NULL);
+    uint64_t by_kind[VC4_EMU_PROG_KINDS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        CHECK(p[i].kind < VC4_EMU_PROG_KINDS);
+        if (p[i].kind >= VC4_EMU_PROG_KINDS)
+            continue;
+        by_kind[p[i].kind] += total(&p[i]);
+        /* each kind's code where the scene put it (at most 4 KiB of it) */
+        if (p[i].kind == VC4_EMU_PROG_COORD)
+            CHECK(p[i].pc >= GL_CS_CODE && p[i].pc < GL_CS_CODE + 0x1000);
+        if (p[i].kind == VC4_EMU_PROG_VERTEX)
+            CHECK(p[i].pc >= GL_VS_CODE && p[i].pc < GL_VS_CODE + 0x1000);
+        if (p[i].kind == VC4_EMU_PROG_FRAGMENT)
+            CHECK(p[i].pc < GL_VS_CODE || p[i].pc >= GL_CS_CODE + 0x1000);
+    }
+    CHECK_EQ_U64(by_kind[VC4_EMU_PROG_USER], 0);
+    struct vc4_emu_render_stats rs;
+    vc4_emu_render_stats(e, &rs);
+    printf("samples: coordinate %llu, vertex %llu, fragment %llu\n", (unsigned long long)by_kind[1],
+           (unsigned long long)by_kind[2], (unsigned long long)by_kind[3]);
+    for (unsigned k = VC4_EMU_PROG_COORD; k < VC4_EMU_PROG_KINDS; k++)
+        /* a sample every 31..91 cycles of each busy QPU */
+        CHECK_MSG(by_kind[k] > 0 && by_kind[k] * 31 <= rs.by_kind[k].cycles * 12 + 91 &&
+                      by_kind[k] * 91 + 91 * 12 >= rs.by_kind[k].cycles,
+                  "kind %u: %llu samples in %llu cycles", k, (unsigned long long)by_kind[k],
+                  (unsigned long long)rs.by_kind[k].cycles);
+    free(p);
+out:
+    vc4_emu_destroy(e);
+}
+
 /* Without the option: no samples, and the report says it is off. */
 static void test_off(void)
 {
@@ -331,4 +400,4 @@ static void test_off(void)
 }
 
 TEST_LIST(test_alu_loop, test_no_aliasing, test_blocked_on_semaphore, test_stalled_on_tmu, test_reloaded_code,
-          test_off)
+          test_gl_kinds, test_off)
