@@ -756,7 +756,8 @@ size_t vc4_emu_profile(const struct vc4_emu *emu, struct vc4_emu_profile_entry *
             out[n++] = (struct vc4_emu_profile_entry){s->pc, s->word, s->issuing, s->stalled, s->blocked,
                                                       (enum vc4_emu_program_kind)s->kind};
     }
-    qsort(out, n, sizeof *out, by_address);
+    if (n > 1) /* (out may be NULL when there is nothing: qsort must not see it) */
+        qsort(out, n, sizeof *out, by_address);
     return n;
 }
 
