@@ -440,10 +440,11 @@ VC4_API size_t vc4_emu_profile(const struct vc4_emu *emu, struct vc4_emu_profile
                                struct vc4_emu_profile_totals *totals);
 /* The profile as text: a header line with the totals, then the top
  * instructions by samples (at most top; 0: all), one a line, each with its
- * share of the samples, the three counts, the address and the instruction
- * its kind of program, disassembled, then a line for the rest.  Each line starts with prefix
- * (NULL: none).  Buffer, *needed and status as vc4_emu_stats_report;
- * VC4_ERR_INVALID when the device was made without profile. */
+ * share of the samples, the three counts, its address, its kind of program
+ * and the instruction disassembled, then a line for the rest.  Each line
+ * starts with prefix (NULL: none).  Buffer, *needed and status as
+ * vc4_emu_stats_report; VC4_ERR_INVALID when the device was made without
+ * profile. */
 VC4_API enum vc4_status vc4_emu_profile_report(const struct vc4_emu *emu, unsigned top, const char *prefix,
                                                char *buf, size_t size, size_t *needed);
 
