@@ -19,7 +19,8 @@
  * same instruction.  The samples are a function of the emulated cycles
  * alone: the same on every host, engine (interpreter, compiled blocks,
  * cycle by cycle) and thread count, and stopping at a cycle boundary
- * changes nothing the QPUs do (test_prof.c compares the runs).
+ * changes nothing the QPUs do (test_qpu_sleep.c compares the runs;
+ * test_prof.c checks the samples against programs whose time is known).
  */
 #ifndef VC4_EMU_PROF_H
 #define VC4_EMU_PROF_H
