@@ -5,7 +5,9 @@
  * control-list threads, the binner, the tile buffer, the rasteriser and the
  * fragment shading must never crash, hang or touch host memory.
  *
- * Input: byte 0 flags (bit 0 strict, bits 2:1 QPUs - 1), bytes 1-2 the
+ * Input: byte 0 flags (bit 0 strict, bits 2:1 QPUs - 1, bit 3 the QPU
+ * profiler: its entries must be fragment shading's and account for every
+ * sample), bytes 1-2 the
  * binning list's length (little-endian, clamped), then the binning list,
  * then the rendering list.
  */
@@ -46,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 3)
         return 0;
     struct vc4_emu_options o = {.mem_size = MEM, .num_qpus = 1u + ((data[0] >> 1) & 3u),
-                                .strict = data[0] & 1, .max_cycles = 20000};
+                                .strict = data[0] & 1, .max_cycles = 20000, .profile = data[0] & 8};
     struct vc4_emu *e = vc4_emu_create(&o);
     if (!e)
         return 0;
@@ -96,6 +98,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (f.valid && f.width && f.height && (uint64_t)f.width * f.height <= 4096) {
         uint8_t rgba[4096 * 4];
         vc4_emu_read_frame(e, &f, rgba);
+    }
+    if (o.profile) {
+        struct vc4_emu_profile_entry pe[256];
+        struct vc4_emu_profile_totals t;
+        size_t n = vc4_emu_profile(e, pe, 256, &t);
+        uint64_t sum = t.dropped;
+        for (size_t i = 0; n <= 256 && i < n; i++) {
+            sum += pe[i].issuing + pe[i].stalled + pe[i].blocked;
+            if (pe[i].kind != VC4_EMU_PROG_FRAGMENT) /* (NV mode: no vertex shading, no user program) */
+                __builtin_trap();
+        }
+        if (n <= 256 && sum != t.samples)
+            __builtin_trap();
+        char text[256];
+        vc4_emu_profile_report(e, 4, NULL, text, sizeof text, NULL);
     }
     vc4_emu_destroy(e);
     return 0;
