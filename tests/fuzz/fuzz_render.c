@@ -6,8 +6,9 @@
  * fragment shading must never crash, hang or touch host memory.
  *
  * Input: byte 0 flags (bit 0 strict, bits 2:1 QPUs - 1, bit 3 the QPU
- * profiler: its entries must be fragment shading's and account for every
- * sample), bytes 1-2 the
+ * profiler: its entries must be shaders', never a user program's (none is
+ * queued; a list that sets GL shader state runs vertex shading), and
+ * account for every sample), bytes 1-2 the
  * binning list's length (little-endian, clamped), then the binning list,
  * then the rendering list.
  */
@@ -106,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t sum = t.dropped;
         for (size_t i = 0; n <= 256 && i < n; i++) {
             sum += pe[i].issuing + pe[i].stalled + pe[i].blocked;
-            if (pe[i].kind != VC4_EMU_PROG_FRAGMENT) /* (NV mode: no vertex shading, no user program) */
+            if (pe[i].kind == VC4_EMU_PROG_USER || pe[i].kind >= VC4_EMU_PROG_KINDS)
                 __builtin_trap();
         }
         if (n <= 256 && sum != t.samples)
