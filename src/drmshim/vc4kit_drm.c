@@ -20,11 +20,10 @@
  * Environment (as `vc4kit exec` sets it): VC4KIT_MEM_SIZE (MiB of emulated
  * RAM, default 256), VC4KIT_QPUS, VC4KIT_STRICT, VC4KIT_MAX_CYCLES (per bin
  * or render job), VC4KIT_DIAG, VC4KIT_DIAG_FILE, VC4KIT_STATS and
- * VC4KIT_PROFILE (reported
- * as the virtual Pi of `vc4kit exec` reports: src/mailbox/hostlog.h),
- * VC4KIT_DUMP_BIN_CL (a directory: each submit's binning list, as the
- * program handed it to the kernel, is written there as bin-PID-N.cl for
- * `vc4kit cl validate --kernel`).
+ * VC4KIT_PROFILE (reported as the virtual Pi of `vc4kit exec` reports:
+ * src/mailbox/hostlog.h), VC4KIT_DUMP_BIN_CL (a directory: each submit's
+ * binning list, as the program handed it to the kernel, is written there
+ * as bin-PID-N.cl for `vc4kit cl validate --kernel`).
  */
 #define _GNU_SOURCE
 #include <errno.h>
