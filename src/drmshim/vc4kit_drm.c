@@ -72,6 +72,14 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
+/* A vc4 ioctl begins: the lock, and the program is one that uses the
+ * render node (what it reports at exit is then its own). */
+static void enter(void)
+{
+    pthread_mutex_lock(&g.lock);
+    g.used = true;
+}
+
 /* At exit: the diagnostics' counts, and the statistics on request. */
 static void at_exit(void)
 {
@@ -157,8 +165,7 @@ static int submit_cl(int fd, unsigned long request, void *arg)
 #undef SURF
     if (a->perfmonid != 0)
         return ret(-ENOENT); /* no performance monitors (GET_PARAM says so) */
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     dump_bin_cl(&s);
     uint64_t t0 = now_ns();
     int r = vc4k_submit_cl(g.k, &s);
@@ -176,8 +183,7 @@ static int wait_seqno(int fd, unsigned long request, void *arg)
     (void)fd;
     (void)request;
     struct drm_vc4_wait_seqno *a = arg;
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     int r = vc4k_wait_seqno(g.k, a->seqno);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -188,8 +194,7 @@ static int wait_bo(int fd, unsigned long request, void *arg)
     (void)fd;
     (void)request;
     struct drm_vc4_wait_bo *a = arg;
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     int r = vc4k_wait_bo(g.k, a->handle);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -200,8 +205,7 @@ static int create_bo(int fd, unsigned long request, void *arg)
     (void)fd;
     (void)request;
     struct drm_vc4_create_bo *a = arg;
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     int r = vc4k_bo_create(g.k, a->size, &a->handle);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -214,8 +218,7 @@ static int create_shader_bo(int fd, unsigned long request, void *arg)
     struct drm_vc4_create_shader_bo *a = arg;
     if (a->flags || a->pad)
         return ret(-EINVAL);
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     int r = vc4k_bo_create_shader(g.k, (const void *)(uintptr_t)a->data, a->size, &a->handle);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -227,8 +230,7 @@ static int mmap_bo(int fd, unsigned long request, void *arg)
     (void)request;
     struct drm_vc4_mmap_bo *a = arg;
     uint32_t paddr, size;
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     int r = vc4k_bo_info(g.k, a->handle, &paddr, &size);
     if (r == 0 && (a->handle >= g.nmaps || !g.maps[a->handle])) {
         if (a->handle >= g.nmaps) {
@@ -269,8 +271,7 @@ static int gem_close(int fd, unsigned long request, void *arg)
     struct drm_gem_close *a = arg;
     if (!a->handle)
         return 0;
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     if (a->handle < g.nmaps && g.maps[a->handle]) {
         mtx_lock(&shim_device.mem_lock);
         _mesa_hash_table_u64_remove(shim_device.offset_map, g.maps[a->handle]->mem_addr);
@@ -298,8 +299,7 @@ static int get_param(int fd, unsigned long request, void *arg)
     struct drm_vc4_get_param *a = arg;
     if (a->pad)
         return ret(-EINVAL);
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     uint64_t v = 0;
     int r = vc4k_get_param(g.k, a->param, &v);
     if (r == 0)
@@ -313,8 +313,7 @@ static int set_tiling(int fd, unsigned long request, void *arg)
     (void)fd;
     (void)request;
     struct drm_vc4_set_tiling *a = arg;
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     int r = a->flags ? -EINVAL : vc4k_bo_set_tiling(g.k, a->handle, a->modifier);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -325,8 +324,7 @@ static int get_tiling(int fd, unsigned long request, void *arg)
     (void)fd;
     (void)request;
     struct drm_vc4_get_tiling *a = arg;
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     uint64_t m = 0;
     int r = a->flags ? -EINVAL : vc4k_bo_get_tiling(g.k, a->handle, &m);
     if (r == 0)
@@ -340,8 +338,7 @@ static int label_bo(int fd, unsigned long request, void *arg)
     (void)fd;
     (void)request;
     struct drm_vc4_label_bo *a = arg;
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     int r = vc4k_bo_label(g.k, a->handle, (const char *)(uintptr_t)a->name, a->len);
     pthread_mutex_unlock(&g.lock);
     return ret(r);
@@ -354,8 +351,7 @@ static int gem_madvise(int fd, unsigned long request, void *arg)
     struct drm_vc4_gem_madvise *a = arg;
     if (a->pad)
         return ret(-EINVAL);
-    pthread_mutex_lock(&g.lock);
-    g.used = true;
+    enter();
     int r = vc4k_bo_madvise(g.k, a->handle, a->madv, &a->retained);
     pthread_mutex_unlock(&g.lock);
     return ret(r);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "vc4kit/diag.h"
 
 #define VC4_BUS_ALIAS_MASK 0xC0000000u
@@ -37,7 +38,7 @@ struct vc4_mem {
 
 static inline void vc4_mem_fence(struct vc4_mem *m)
 {
-    if (__builtin_expect(m->fence != NULL, 0))
+    if (VC4_UNLIKELY(m->fence != NULL))
         m->fence(m->fence_user);
 }
 

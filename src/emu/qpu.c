@@ -2313,7 +2313,7 @@ static uint64_t run_sampled(struct vc4_v3d *v, const uint8_t *act, unsigned nact
     uint64_t c = 0;
     while (c < max_cycles) {
         uint64_t now = v->sched.cycle, span = max_cycles - c;
-        while (p->next <= now) /* (cycles counted elsewhere: no QPU ran in them) */
+        while (p->next <= now) /* (a guard: only run_cycles counts cycles, and stops at next) */
             vc4_prof_advance(p);
         if (p->next - now < span)
             span = p->next - now;

@@ -102,9 +102,10 @@ static void sample_job(void *arg)
                        j->phys, &j->work, NULL, NULL);
 }
 
-/* Sample rq on the helper (t->cfg, clean and inside RAM): the job's
- * number.  rq's ready time gets the latency when the job is taken. */
-static uint64_t post_sample(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu, unsigned phys,
+/* Sample rq on the helper (t->cfg, clean and inside RAM) through tags:
+ * the job's number.  rq's ready time gets the latency when the job is
+ * taken. */
+static uint64_t post_sample(struct vc4_tmu *t, struct vc4_mem *mem, uint32_t *tags, unsigned phys,
                             const struct vc4_tmu_fifo *f, unsigned written, struct vc4_tmu_request *rq)
 {
     unsigned slot = t->job_next++ % VC4_TMU_JOBS;
@@ -119,7 +120,7 @@ static uint64_t post_sample(struct vc4_tmu *t, struct vc4_mem *mem, unsigned qpu
     }
     j->cfg = &t->job_cfg[t->job_cfg_cur];
     j->mem = mem;
-    j->tags = vc4_tmu_cache_tags(t, qpu, phys);
+    j->tags = tags;
     /* (what the sampler reads: S and T, R and B when written) */
     for (unsigned k = 0; k < 4; k++)
         if (k <= VC4_TMU_T || (written >> k & 1u))
@@ -363,10 +364,12 @@ static unsigned texture_lookup(struct vc4_tmu *t, struct vc4_mem *mem, unsigned 
     if (cfg->levels) { /* 0: the parameters give no usable image */
         if (vc4_tex_texel_is_wide(cfg->type))
             rq->words = 2;
+        unsigned set = vc4_tmu_tag_set(qpu, phys);
+        uint32_t *tags = t->cache_tag[set];
         if (!tev && t->cfg_in_ram && vc4_par_awake(t->helper)) { /* (it can report nothing) */
-            uint64_t *last = &t->tags_last[qpu / VC4_TMU_QPUS_PER_SLICE % VC4_TMU_SLICES][phys & 1u];
+            uint64_t *last = &t->tags_last[set];
             if (vc4_par_backlog(t->helper) < BACKLOG || !vc4_par_done(t->helper, *last)) {
-                *last = post_sample(t, mem, qpu, phys, f, written, rq);
+                *last = post_sample(t, mem, tags, phys, f, written, rq);
                 *latency = 0;
                 return 0;
             }
@@ -376,8 +379,7 @@ static unsigned texture_lookup(struct vc4_tmu *t, struct vc4_mem *mem, unsigned 
             sync_if_open(t); /* (the cache model's accesses in order) */
         }
         struct vc4_tmu_tex_work work = {0, 0};
-        tev |= vc4_tmu_tex_sample(cfg, mem, f->coord, written, rq->data, vc4_tmu_cache_tags(t, qpu, phys), phys,
-                                  &work, sink, loc);
+        tev |= vc4_tmu_tex_sample(cfg, mem, f->coord, written, rq->data, tags, phys, &work, sink, loc);
         *latency = account(t, &work);
     }
     if (tev && !repeat) {

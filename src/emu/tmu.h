@@ -38,9 +38,10 @@
  * lookup or a sampling here, which touch the tags; a write to RAM, through
  * the memory's fence; a cache flush; the run's end: vc4_tmu_sync) the jobs
  * are waited for and taken, in any order, as their counts are sums; before
- * a QPU's FIFOs are cleared, the jobs of their requests.  The jobs run in the order they were asked for, so the
- * cache model sees the same accesses in the same order: results, counts,
- * latencies and diagnostics are those of sampling at the request.
+ * a QPU's FIFOs are cleared, the jobs of their requests.  The jobs run in
+ * the order they were asked for, so the cache model sees the same accesses
+ * in the same order: results, counts, latencies and diagnostics are those
+ * of sampling at the request.
  */
 #ifndef VC4_EMU_TMU_H
 #define VC4_EMU_TMU_H
@@ -145,10 +146,18 @@ struct vc4_tmu_job {
     uint64_t n;                   /* its number (par.h); 0: taken, the slot free */
 };
 
+/* The cache model's sets of tags: one per slice and TMU, TMU phys of this
+ * QPU reading through its slice's. */
+#define VC4_TMU_TAG_SETS (VC4_TMU_SLICES * VC4_TMU_UNITS)
+static inline unsigned vc4_tmu_tag_set(unsigned qpu, unsigned phys)
+{
+    return qpu / VC4_TMU_QPUS_PER_SLICE % VC4_TMU_SLICES * VC4_TMU_UNITS + (phys & 1u);
+}
+
 struct vc4_tmu {
     struct vc4_tmu_qpu q[VC4_TMU_MAX_QPUS];
     /* per slice and TMU: tags of the cache model */
-    uint32_t cache_tag[VC4_TMU_SLICES][VC4_TMU_UNITS][VC4_TMU_CACHE_LINES];
+    uint32_t cache_tag[VC4_TMU_TAG_SETS][VC4_TMU_CACHE_LINES]; /* by vc4_tmu_tag_set */
     struct vc4_tmu_stats stats;
     /* texture diagnostics: the parameters last reported, so that a bad
      * texture is reported once, not once per request */
@@ -170,7 +179,7 @@ struct vc4_tmu {
     unsigned job_next;           /* the slot of the next job */
     unsigned jobs_open;          /* jobs posted and not yet taken */
     uint64_t jobs_posted;        /* since reset (tests see the helper's share) */
-    uint64_t tags_last[VC4_TMU_SLICES][VC4_TMU_UNITS]; /* the last job that uses each set of tags */
+    uint64_t tags_last[VC4_TMU_TAG_SETS]; /* the last job that reads each set of tags */
     struct vc4_mem *fenced;      /* the memory whose fence waits for them */
     struct vc4_tmu_tex job_cfg[VC4_TMU_JOB_CONFIGS];
     uint64_t job_cfg_last[VC4_TMU_JOB_CONFIGS]; /* the last job that uses each */
@@ -247,7 +256,7 @@ bool vc4_tmu_try_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t o
  * follow the texels' utiles, which no predictor learns. */
 static inline uint32_t *vc4_tmu_cache_tags(struct vc4_tmu *t, unsigned qpu, unsigned phys)
 {
-    return t->cache_tag[qpu / VC4_TMU_QPUS_PER_SLICE % VC4_TMU_SLICES][phys & 1u];
+    return t->cache_tag[vc4_tmu_tag_set(qpu, phys)];
 }
 static inline bool vc4_tmu_cache_touch_line(uint32_t *tags, uint32_t line)
 {

@@ -652,6 +652,15 @@ static const char *const kind_names[] = {
 };
 static_assert(sizeof kind_names / sizeof kind_names[0] == VC4_EMU_PROG_KINDS, "a name for every kind");
 
+/* A text report's end, as snprintf's: *needed (if not NULL) the length the
+ * whole text needs; VC4_ERR_RANGE when it was truncated. */
+static enum vc4_status out_end(const struct vc4_out *o, size_t *needed)
+{
+    if (needed)
+        *needed = o->len;
+    return o->len >= o->size ? VC4_ERR_RANGE : VC4_OK;
+}
+
 /* a / (a + b) as a percentage, or "-" when both are 0 */
 static const char *share(uint64_t a, uint64_t b, char *s, size_t n)
 {
@@ -673,8 +682,7 @@ enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *pref
     vc4_emu_host_stats(emu, &h);
     const char *p = prefix ? prefix : "";
     struct vc4_out o;
-    char dummy[1];
-    vc4_out_init(&o, size ? buf : dummy, size);
+    vc4_out_init(&o, buf, size); /* (buf NULL with size 0: nothing written) */
     char r[32];
     uint64_t sum_c = 0;
     for (unsigned k = 0; k < VC4_EMU_PROG_KINDS; k++)
@@ -725,9 +733,7 @@ enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *pref
         vc4_out_printf(&o, "%ssecond host thread: compiled QPU instructions %" PRIu64
                            ", texture requests sampled %" PRIu64 " of %" PRIu64 "\n",
                        p, h.helper_instructions, h.helper_texture_requests, s.tmu.texture_requests);
-    if (needed)
-        *needed = o.len;
-    return o.len >= size ? VC4_ERR_RANGE : VC4_OK;
+    return out_end(&o, needed);
 }
 
 /* ---- profile (prof.h) ------------------------------------------------------------ */
@@ -782,13 +788,10 @@ enum vc4_status vc4_emu_profile_report(const struct vc4_emu *emu, unsigned top, 
     const struct vc4_v3d *v = &emu->v3d;
     const char *pre = prefix ? prefix : "";
     struct vc4_out o;
-    char dummy[1];
-    vc4_out_init(&o, size ? buf : dummy, size);
+    vc4_out_init(&o, buf, size); /* (buf NULL with size 0: nothing written) */
     if (!v->prof.on) {
         if (needed)
             *needed = 0;
-        if (size)
-            buf[0] = 0;
         return VC4_ERR_INVALID;
     }
     struct vc4_emu_profile_totals t;
@@ -837,9 +840,7 @@ enum vc4_status vc4_emu_profile_report(const struct vc4_emu *emu, unsigned top, 
                        n - shown);
     }
     vc4_free(v->alloc, e);
-    if (needed)
-        *needed = o.len;
-    return o.len >= size ? VC4_ERR_RANGE : VC4_OK;
+    return out_end(&o, needed);
 }
 
 enum vc4_status vc4_emu_dump_tile_lists(const struct vc4_emu *emu, char *buf, size_t size, size_t *needed)
@@ -847,8 +848,7 @@ enum vc4_status vc4_emu_dump_tile_lists(const struct vc4_emu *emu, char *buf, si
     const struct vc4_v3d *v = &emu->v3d;
     const struct vc4_ptb *p = &v->ptb;
     struct vc4_out o;
-    char dummy[1];
-    vc4_out_init(&o, size ? buf : dummy, size ? size : 0);
+    vc4_out_init(&o, buf, size); /* (buf NULL with size 0: nothing written) */
     enum vc4_status st = VC4_OK;
     if (!p->configured) {
         st = VC4_ERR_INVALID;
@@ -879,9 +879,6 @@ enum vc4_status vc4_emu_dump_tile_lists(const struct vc4_emu *emu, char *buf, si
         }
         vc4_out_printf(&o, "%u of %u tiles have lists\n", shown, p->num_tiles);
     }
-    if (needed)
-        *needed = o.len;
-    if (st == VC4_OK && o.len >= size)
-        st = VC4_ERR_RANGE;
-    return st;
+    enum vc4_status end = out_end(&o, needed);
+    return st != VC4_OK ? st : end;
 }

@@ -92,9 +92,9 @@ struct vc4_emu {
  * knows which kind of program they run (sched.c: user programs, vsi.c:
  * coordinate / vertex shaders, fsi.c: fragment shaders), and charge the
  * cycles, instructions and stall cycles to that kind's counters t (and
- * the profiler's samples to that kind).  (A user
- * program still running from an earlier timed-out vc4_emu_run while the
- * lists shade is charged to the shading kind: the units run all busy QPUs.) */
+ * the profiler's samples to that kind).  (A user program still running
+ * from an earlier timed-out vc4_emu_run while the lists shade is charged to
+ * the shading kind: the units run all busy QPUs.) */
 static inline uint64_t vc4_v3d_run_kind(struct vc4_v3d *v, enum vc4_emu_program_kind kind, struct vc4_emu_qpu_time *t,
                                         const uint8_t *act, unsigned nact, uint64_t max_cycles, bool *ended)
 {

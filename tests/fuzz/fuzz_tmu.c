@@ -41,7 +41,7 @@ struct result {
     uint64_t ready[8];
     unsigned loads;
     struct vc4_tmu_stats stats;
-    uint32_t tags[VC4_TMU_SLICES][VC4_TMU_UNITS][VC4_TMU_CACHE_LINES];
+    uint32_t tags[VC4_TMU_TAG_SETS][VC4_TMU_CACHE_LINES];
 };
 
 static void run(const uint8_t *data, size_t size, struct vc4_par *helper, struct result *res)

@@ -67,6 +67,31 @@ static uint64_t total(const struct vc4_emu_profile_entry *x)
     return x->issuing + x->stalled + x->blocked;
 }
 
+/* Every entry of the profile, by address (malloc'd; *n of them). */
+static struct vc4_emu_profile_entry *entries(const struct vc4_emu *e, size_t *n)
+{
+    *n = vc4_emu_profile(e, NULL, 0, NULL);
+    struct vc4_emu_profile_entry *p = calloc(*n ? *n : 1, sizeof *p);
+    CHECK(p != NULL);
+    if (p)
+        CHECK_EQ_U64(vc4_emu_profile(e, p, *n, NULL), *n);
+    return p;
+}
+
+/* The whole report, all instructions (malloc'd; NULL if it could not be made). */
+static char *report_all(const struct vc4_emu *e)
+{
+    size_t need = 0;
+    vc4_emu_profile_report(e, 0, NULL, NULL, 0, &need);
+    char *text = malloc(need + 1);
+    if (text && vc4_emu_profile_report(e, 0, NULL, text, need + 1, NULL) != VC4_OK) {
+        free(text);
+        text = NULL;
+    }
+    CHECK(text != NULL);
+    return text;
+}
+
 /* 2000 iterations of a 6-instruction loop on one QPU: no waiting, so every
  * sample is issuing, one in about 61 cycles, each loop instruction's share
  * about a sixth. */
@@ -215,10 +240,8 @@ static void test_blocked_on_semaphore(void)
               (unsigned long long)at_sacq);
     CHECK_EQ_U64(blocked_elsewhere, 0);
 
-    size_t need = 0;
-    vc4_emu_profile_report(e, 0, NULL, NULL, 0, &need);
-    char *text = malloc(need + 1);
-    if (text && vc4_emu_profile_report(e, 0, NULL, text, need + 1, NULL) == VC4_OK) {
+    char *text = report_all(e);
+    if (text) {
         CHECK_CONTAINS(text, "sacq");
         CHECK(strstr(text, "more instructions") == NULL); /* (top 0: all) */
         /* the sacq has the most samples: the first line after the column names */
@@ -291,14 +314,14 @@ static void test_reloaded_code(void)
     struct vc4_emu_profile_totals t;
     size_t n = vc4_emu_profile(e, NULL, 0, &t);
     CHECK_EQ_U64(n, t.entries);
-    struct vc4_emu_profile_entry *p = calloc(n ? n : 1, sizeof *p);
+    /* too small: nothing written */
+    struct vc4_emu_profile_entry probe[64] = {{.pc = 0xABCDu}};
+    CHECK(n - 1 <= 64);
+    CHECK_EQ_U64(vc4_emu_profile(e, probe, n - 1, NULL), n);
+    CHECK_EQ_U64(probe[0].pc, 0xABCDu);
+    struct vc4_emu_profile_entry *p = entries(e, &n);
     if (!p)
         goto out;
-    /* too small: nothing written */
-    p[0].pc = 0xABCDu;
-    CHECK_EQ_U64(vc4_emu_profile(e, p, n - 1, NULL), n);
-    CHECK_EQ_U64(p[0].pc, 0xABCDu);
-    CHECK_EQ_U64(vc4_emu_profile(e, p, n, NULL), n);
     unsigned same_pc = 0;
     for (size_t i = 1; i < n; i++) {
         CHECK(p[i].pc > p[i - 1].pc || (p[i].pc == p[i - 1].pc && p[i].word > p[i - 1].word));
@@ -307,10 +330,8 @@ static void test_reloaded_code(void)
     CHECK_EQ_INT(same_pc, 1); /* only the add's address has two words */
     CHECK_EQ_U64(n, n1 + 1);
     CHECK(t.samples > t1.samples);
-    size_t need = 0;
-    vc4_emu_profile_report(e, 0, NULL, NULL, 0, &need);
-    char *text = malloc(need + 1);
-    if (text && vc4_emu_profile_report(e, 0, NULL, text, need + 1, NULL) == VC4_OK) {
+    char *text = report_all(e);
+    if (text) {
         CHECK_CONTAINS(text, "add r0, r0, 1");
         CHECK_CONTAINS(text, "add r0, r0, 7");
     }
@@ -344,11 +365,10 @@ static void test_gl_kinds(void)
     CHECK_MSG(rgba != NULL, "%.*s", (int)hd.len, hd.text);
     free(rgba);
     gl_lit_free(&l);
-    size_t n = vc4_emu_profile(e, NULL, 0, NULL);
-    struct vc4_emu_profile_entry *p = calloc(n ? n : 1, sizeof *p);
+    size_t n = 0;
+    struct vc4_emu_profile_entry *p = entries(e, &n);
     if (!p)
         goto out;
-    vc4_emu_profile(e, p, n, NULL);
     uint64_t by_kind[VC4_EMU_PROG_KINDS] = {0};
     for (size_t i = 0; i < n; i++) {
         CHECK(p[i].kind < VC4_EMU_PROG_KINDS);
