@@ -7,6 +7,8 @@
 #include "harness.h"
 
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -16,6 +18,10 @@
 #include "vc4kit/mailbox.h"
 
 #include "../data/mailbox_code.inc"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 /* The mailbox layer's report, read back by the tests (VC4KIT_DIAG_FILE). */
 static char diag_path[64];
@@ -323,6 +329,118 @@ static void test_peripheral_window(void)
     job_done(&j);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The debug registers DBSCS, DBSCFG, DBSSR, DBSDR0-3 (0xE04-0xE1C): seven
+ * read-write words in a row, whose values the masked stores below must
+ * change only where their masks say; 0xE20 on is read-only or nothing. */
+#define DBS_FIRST (0xE04 / 4)
+#define DBS_WORDS 7
+
+static void dbs_fill(volatile unsigned *v3d, unsigned *want)
+{
+    for (unsigned i = 0; i < DBS_WORDS; i++)
+        v3d[DBS_FIRST + i] = want[i] = 0x11111111u * (i + 1);
+}
+
+static bool dbs_same(volatile unsigned *v3d, const unsigned *want)
+{
+    bool same = true;
+    for (unsigned i = 0; i < DBS_WORDS; i++)
+        if (v3d[DBS_FIRST + i] != want[i]) {
+            fprintf(stderr, "  DBS word %u: 0x%08x, want 0x%08x\n", i, v3d[DBS_FIRST + i], want[i]);
+            same = false;
+        }
+    return same;
+}
+
+__attribute__((target("avx512f,avx512bw"), noinline)) static void masked_avx512(volatile unsigned *v3d,
+                                                                                  unsigned *want)
+{
+    void *at = (void *)(uintptr_t)&v3d[DBS_FIRST];
+    __m512i lanes = _mm512_set_epi32(0xF0F0F00F, 0xE0E0E00E, 0xD0D0D00D, 0xC0C0C00C, 0xB0B0B00B, 0xA0A0A00A,
+                                     0x90909009, 0x80808008, 0x70707007, 0x60606006, 0x50505005, 0x40404004,
+                                     0x30303003, 0x20202002, 0x10101001, 0x00000000);
+    /* elements 0 and 2 of 16 (64 bytes from 0xE04: the other 14 reach
+     * registers that must keep their values, and offsets with none) */
+    _mm512_mask_storeu_epi32(at, 0x0005, lanes);
+    want[0] = 0x00000000u;
+    want[2] = 0x20202002u;
+    /* bytes 1 and 2 of DBSDR0 (0xE10): the word's other bytes stay */
+    _mm512_mask_storeu_epi8((void *)(uintptr_t)&v3d[0xE10 / 4], 0x6, _mm512_set1_epi8((char)0xA5));
+    want[3] = (want[3] & 0xFF0000FFu) | 0x00A5A500u;
+    /* a compressing store: elements 8 and 9, packed into DBSDR1, DBSDR2 */
+    _mm512_mask_compressstoreu_epi32((void *)(uintptr_t)&v3d[0xE14 / 4], 0x0300, lanes);
+    want[4] = 0x80808008u;
+    want[5] = 0x90909009u;
+    /* a masked load of DBSDR3 alone reads only it */
+    __m512i got = _mm512_maskz_loadu_epi32(0x0001, (const void *)(uintptr_t)&v3d[0xE1C / 4]);
+    CHECK_EQ_U64((unsigned)_mm_cvtsi128_si32(_mm512_castsi512_si128(got)), want[6]);
+}
+
+__attribute__((target("avx2"), noinline)) static void masked_avx2(volatile unsigned *v3d, unsigned *want)
+{
+    /* vpmaskmovd: elements 1 and 6 of 8, by their top bits */
+    __m256i mask = _mm256_set_epi32(0, -1, 0, 0, 0, 0, -1, 0);
+    _mm256_maskstore_epi32((int *)(uintptr_t)&v3d[DBS_FIRST], mask, _mm256_set1_epi32(0x5A5A5A5A));
+    want[1] = want[6] = 0x5A5A5A5Au;
+}
+
+static void masked_sse2(volatile unsigned *v3d, unsigned *want)
+{
+    /* maskmovdqu: bytes 4-7 of 16, at DBSSR - 4 (DBSCFG's word is not written) */
+    __m128i mask = _mm_set_epi32(0, 0, -1, 0);
+    _mm_maskmoveu_si128(_mm_set1_epi32(0x3C3C3C3C), mask, (char *)(uintptr_t)&v3d[0xE08 / 4]);
+    want[2] = 0x3C3C3C3Cu;
+}
+#endif
+
+/* A masked store writes only the registers its mask selects, and a masked
+ * load reads only those (periph.c): CPython's struct.pack_into clears its
+ * bytes with glibc's memset, one masked 64-byte store on an AVX-512 host,
+ * and wrote zeros over the 15 registers after SRQUA (SRQUL among them)
+ * when the whole operand was taken as written. */
+static void test_peripheral_masked(void)
+{
+    volatile unsigned *peri = mapmem(bcm_host_get_peripheral_address(), bcm_host_get_peripheral_size());
+    CHECK(peri != NULL);
+    if (!peri)
+        return;
+    volatile unsigned *v3d = peri + 0xC00000 / 4;
+    /* pack_into's way: memset, then memcpy, through libc (not inlined) */
+    void *(*volatile set)(void *, int, size_t) = memset;
+    void *(*volatile copy)(void *, const void *, size_t) = memcpy;
+    v3d[0x438 / 4] = 0x400;              /* SRQUL */
+    unsigned ua = 0x12345678u;
+    set((void *)(uintptr_t)&v3d[0x434 / 4], 0, 4);
+    copy((void *)(uintptr_t)&v3d[0x434 / 4], &ua, 4);
+    CHECK_EQ_U64(v3d[0x434 / 4], 0x12345678u);
+    CHECK_EQ_U64(v3d[0x438 / 4], 0x400u);
+#if defined(__x86_64__) && defined(__GNUC__)
+    unsigned want[DBS_WORDS];
+    dbs_fill(v3d, want);
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
+        masked_avx512(v3d, want);
+        CHECK(dbs_same(v3d, want));
+    } else {
+        printf("  (no AVX-512 on this host: its masked stores not tried)\n");
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        masked_avx2(v3d, want);
+        CHECK(dbs_same(v3d, want));
+    }
+    masked_sse2(v3d, want);
+    CHECK(dbs_same(v3d, want));
+#endif
+    /* nothing reached an offset without a register: after SRQCS (0x43C),
+     * or after the debug registers (the report is the process's: the
+     * test before has read 0x014-0x01C) */
+    static const char *const none[] = {"offset 0x44", "offset 0x45", "offset 0x46", "offset 0x47",
+                                       "offset 0xe4", "offset 0xe5"};
+    for (unsigned i = 0; i < sizeof none / sizeof none[0]; i++)
+        CHECK_EQ_U64(diag_lines(none[i]), 0);
+    unmapmem((void *)(uintptr_t)peri, bcm_host_get_peripheral_size());
+}
+
 static void *thread_main(void *arg)
 {
     int *ok = arg;
@@ -360,4 +478,4 @@ static void test_bcm_host(void)
 }
 
 TEST_LIST(test_open_close, test_alloc_aliases, test_execute_qpu, test_timeout_then_recover,
-          test_mapping_outlives_close, test_wall_timeout, test_peripheral_window, test_threads, test_bcm_host)
+          test_mapping_outlives_close, test_wall_timeout, test_peripheral_window, test_peripheral_masked, test_threads, test_bcm_host)
