@@ -4,9 +4,10 @@ set -e
 need=""
 # libzydis-dev: the x86-64 decoder behind `vc4kit exec`'s live V3D window;
 # libunicorn-dev: the ARM core of `vc4kit boot`; the cross compilers build
-# the bare-metal examples (examples/baremetal).
+# the bare-metal examples (examples/baremetal); python3: the Python GPU program
+# that tests/cli/exec_python.sh runs under `vc4kit exec`.
 for p in build-essential cmake clang libpng-dev pkg-config libzydis-dev libunicorn-dev gcc-arm-none-eabi \
-         binutils-arm-none-eabi gcc-aarch64-linux-gnu; do
+         binutils-arm-none-eabi gcc-aarch64-linux-gnu python3; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 # Optional (nothing needs them; a failure to install them is only said):
