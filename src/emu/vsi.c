@@ -244,16 +244,31 @@ static bool start_batch(struct vc4_v3d *v, unsigned i, const struct vc4_location
 /* The attribute that owns VPM byte b of a vertex for this stage, or -1.
  * Bytes at or past the stage's total attributes size are nobody's: Mesa
  * declares streams with the format's full size and a total counting only
- * the components the shader reads (vcd.c), and its shaders read the total. */
+ * the components the shader reads (vcd.c), and its shaders read the total.
+ * A byte no attribute fetches, in the 32-bit word that ends an attribute
+ * of a size not a multiple of 4, is that attribute's: a shader reads the
+ * VPM a word at a time, and Mesa's reads a 2-byte attribute (a vec2 of
+ * bytes, R8G8_SSCALED) as the word it starts (vc4_program.c
+ * emit_vertex_input: align(attr_size, 4) / 4 reads; its VPM offsets and
+ * the total are counted in those words too).  Seen with gl-check's
+ * attrib_formats: "VPM row 2 byte 2 read, but no fetched attribute is
+ * there" on Mesa's correct code. */
 static int attr_at(const struct vc4_gl_state *g, enum vc4_gl_stage st, uint32_t b)
 {
     if (b >= vc4_gl_attr_size(g, st))
         return -1;
     uint32_t sel = vc4_gl_select(g, st);
-    for (unsigned i = 0; i < g->nattrs; i++)
-        if ((sel >> i) & 1u && b >= g->attr[i].vpm_off[st] && b < g->attr[i].vpm_off[st] + g->attr[i].size)
+    int padded = -1;
+    for (unsigned i = 0; i < g->nattrs; i++) {
+        uint32_t off = g->attr[i].vpm_off[st], end = off + g->attr[i].size;
+        if (!((sel >> i) & 1u) || b < off)
+            continue;
+        if (b < end)
             return (int)i;
-    return -1;
+        if (padded < 0 && b < ((end + 3u) & ~3u))
+            padded = (int)i;
+    }
+    return padded;
 }
 
 static_assert(VC4_GL_BATCH <= VC4_VPM_ROW_WORDS, "a batch's vertices are one row's columns");

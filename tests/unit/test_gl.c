@@ -764,6 +764,27 @@ static void test_regression_mesa_partial_attribute(void)
     free(got);
 }
 
+/* Regression (found by gl-check's attrib_formats, a vec2 of bytes): an
+ * attribute whose size is not a multiple of 4 bytes is read as the whole
+ * words it starts, as Mesa's shaders read it; the word's bytes past the
+ * attribute are no "row that holds no attribute".  A word wholly past the
+ * attributes still is (test_rules). */
+static void test_regression_attribute_in_part_of_a_word(void)
+{
+    uint8_t vdata[256];
+    struct gl_scene s = gl_seed_scene(vdata);
+    s.attr[0].num_bytes_minus_1 = 9; /* 10 bytes fetched; the shader reads rows 0-2 */
+    free(render(&s, 12));
+    CHECK(strstr(hd.text, "gl-attr-read-once") == NULL);
+    CHECK_MSG(hd.warnings == 0 && hd.errors == 0, "%s", hd.text);
+    /* the same 10 bytes with the last word never read: bytes 8 and 9 unread */
+    s = gl_seed_scene(vdata);
+    s.attr[0].num_bytes_minus_1 = 9;
+    s.vs = (struct gl_shader){NULL, 0, vs_skips_attr};
+    free(render(&s, 12));
+    CHECK_CONTAINS(hd.text, "attribute 0 (VPM offset 0, 10 bytes): byte 8 (VPM row 2) of vertex 0 never read");
+}
+
 /* VPMBASE: user programs keep the rows it reserves (batches go above),
  * and leaving less than 8 KB for 3D is reported. */
 static void test_vpm_reservation(void)
@@ -970,5 +991,5 @@ static void test_gl_goldens(void)
     golden_lit("gl_near_clip", &l, ok);
 }
 
-TEST_LIST(test_regression_mesa_partial_attribute, test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_output_rule_every_vertex, test_prim_modes,
+TEST_LIST(test_regression_mesa_partial_attribute, test_regression_attribute_in_part_of_a_word, test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_output_rule_every_vertex, test_prim_modes,
           test_point_size, test_point_line_varyings, test_rules, test_vpm_reservation, test_near_plane_clip, test_near_plane_line_clip, test_gl_goldens)
