@@ -47,7 +47,7 @@ if(_mesa_dir AND _mesa_src AND EXISTS "${_mesa_build}/src/drm-shim/libdrm_shim.a
     add_executable(gl_check ${PROJECT_SOURCE_DIR}/tests/gl/gl_check.c)
     target_include_directories(gl_check PRIVATE ${_mesa_src}/include ${PNG_INCLUDE_DIRS})
     target_compile_options(gl_check PRIVATE ${VC4KIT_WARNINGS})
-    target_link_libraries(gl_check PRIVATE ${VC4KIT_MESA_EGL} ${VC4KIT_MESA_GLES} ${PNG_LIBRARIES})
+    target_link_libraries(gl_check PRIVATE ${VC4KIT_MESA_EGL} ${VC4KIT_MESA_GLES} ${PNG_LIBRARIES} m)
     target_link_directories(gl_check PRIVATE ${PNG_LIBRARY_DIRS})
     # no RPATH: the loader picks the GL libraries at run time (the cached
     # Mesa through LD_LIBRARY_PATH, or Debian's)

@@ -22,6 +22,7 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
+#include <math.h>
 #include <png.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -736,6 +737,485 @@ static void case_large_target(void)
     glDeleteTextures(1, &tex);
 }
 
+/* A texture of w x h RGBA texels from texel(x, y, out), linear or
+ * nearest, clamped, bound to unit 0. */
+static GLuint make_texture(int w, int h, GLenum filter, void (*texel)(int x, int y, unsigned char *out))
+{
+    unsigned char *rgba = malloc((size_t)w * h * 4);
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    for (int y = 0; rgba && y < h; y++)
+        for (int x = 0; x < w; x++)
+            texel(x, y, rgba + ((size_t)y * w + x) * 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLint)filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, (GLint)filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    free(rgba);
+    return t;
+}
+
+static const float quad_uv[] = {0, 0, 1, 0, 0, 1, 1, 1};
+
+/* A cube map whose six 4x4 faces are six colours, each with a ramp over
+ * its texels (so a face read the wrong way round shows), sampled along
+ * directions that sweep past every face: the left half looks along +z,
+ * the right half along -z, each out to x and y of +-2.5. */
+static void case_cube(void)
+{
+    static const unsigned char base[6][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255},
+                                             {255, 255, 0}, {0, 255, 255}, {255, 0, 255}};
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, t);
+    for (int f = 0; f < 6; f++) {
+        unsigned char px[4 * 4 * 4];
+        for (int i = 0; i < 16; i++) {
+            px[4 * i + 0] = (unsigned char)(base[f][0] * 3 / 4 + (i & 3) * 16);
+            px[4 * i + 1] = (unsigned char)(base[f][1] * 3 / 4 + (i >> 2) * 16);
+            px[4 * i + 2] = (unsigned char)(base[f][2] * 3 / 4 + 8);
+            px[4 * i + 3] = 255;
+        }
+        glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f, 0, GL_RGBA, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                     px);
+    }
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    GLuint p = program("attribute vec4 pos;\nattribute vec2 uv;\nvarying vec2 v;\n"
+                       "void main() { gl_Position = pos; v = uv; }\n",
+                       "precision mediump float;\nuniform samplerCube s;\nvarying vec2 v;\n"
+                       "void main() {\n"
+                       "  float z = v.x < 0.5 ? 1.0 : -1.0;\n"
+                       "  vec2 xy = vec2(fract(v.x * 2.0), v.y) * 5.0 - 2.5;\n"
+                       "  gl_FragColor = textureCube(s, vec3(xy, z));\n"
+                       "}\n");
+    glUniform1i(glGetUniformLocation(p, "s"), 0);
+    attrib(0, 4, full_quad);
+    attrib(2, 2, quad_uv);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDeleteTextures(1, &t);
+}
+
+/* An ETC1-compressed 16x16 texture (GL_OES_compressed_ETC1_RGB8_texture,
+ * which vc4 samples natively) of pseudo-random blocks, so that both
+ * modes, both flips and every table come up; nearest-filtered over the
+ * target.  A differential block whose second base colour leaves 0-31 is
+ * undefined in ETC1 (vc4kit wraps it, UNVERIFIED; llvmpipe does not), so
+ * such a channel's delta is made 0. */
+static void case_etc1(void)
+{
+#ifndef GL_ETC1_RGB8_OES
+#define GL_ETC1_RGB8_OES 0x8D64
+#endif
+    unsigned char blocks[16 * 8];
+    unsigned x = 0x9E3779B9u;
+    for (unsigned i = 0; i < sizeof blocks; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        blocks[i] = (unsigned char)(x >> 24);
+    }
+    for (unsigned b = 0; b < sizeof blocks; b += 8)
+        for (unsigned c = 0; c < 3 && (blocks[b + 3] & 2); c++) { /* (bit 33: differential) */
+            int base = blocks[b + c] >> 3, delta = (blocks[b + c] & 4) ? (blocks[b + c] & 7) - 8 : blocks[b + c] & 7;
+            if (base + delta < 0 || base + delta > 31)
+                blocks[b + c] &= 0xF8;
+        }
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_ETC1_RGB8_OES, 16, 16, 0, sizeof blocks, blocks);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    quad_tex_program();
+    attrib(0, 4, full_quad);
+    attrib(2, 2, quad_uv);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDeleteTextures(1, &t);
+}
+
+/* Render to a texture, then sample it: a 64x64 texture target gets a
+ * clear and the colour triangle, and is drawn bilinear-filtered on a
+ * quad rotated a little, over a clear of another colour. */
+static void case_render_to_texture(void)
+{
+    GLint old;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &old);
+    GLuint tex, fb;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 64, 64, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenFramebuffers(1, &fb);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    glViewport(0, 0, 64, 64);
+    glClearColor(0.9f, 0.9f, 0.2f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_colored(tri_pos, tri_col, GL_TRIANGLES, 3);
+    glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)old);
+    glViewport(0, 0, W, H);
+    glClearColor(0.2f, 0.1f, 0.3f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisableVertexAttribArray(1);
+    quad_tex_program();
+    static const float pos[] = {-0.8f, -0.9f, 0, 1, 0.9f, -0.7f, 0, 1, -0.9f, 0.7f, 0, 1, 0.8f, 0.9f, 0, 1};
+    attrib(0, 4, pos);
+    attrib(2, 2, quad_uv);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDeleteFramebuffers(1, &fb);
+    glDeleteTextures(1, &tex);
+}
+
+/* Blend equations and factors beyond the usual: reverse subtract with a
+ * constant colour, subtract with separate alpha factors, and destination
+ * colour as a source factor. */
+static void case_blend_equations(void)
+{
+    static const float left[] = {-0.95f, -0.9f, 0, 1, 0.3f, -0.9f, 0, 1, -0.3f, 0.9f, 0, 1};
+    static const float right[] = {-0.3f, -0.9f, 0, 1, 0.95f, -0.9f, 0, 1, 0.3f, 0.9f, 0, 1};
+    static const float mid[] = {-0.9f, -0.2f, 0, 1, 0.9f, -0.2f, 0, 1, 0.0f, 0.5f, 0, 1};
+    static const float col[] = {0.8f, 0.2f, 0.4f, 0.6f, 0.2f, 0.9f, 0.1f, 0.3f, 0.5f, 0.5f, 0.9f, 1.0f};
+    glClearColor(0.5f, 0.6f, 0.7f, 0.8f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_BLEND);
+    glBlendColor(0.25f, 0.5f, 0.75f, 0.5f);
+    glBlendEquation(GL_FUNC_REVERSE_SUBTRACT);
+    glBlendFunc(GL_CONSTANT_COLOR, GL_ONE);
+    draw_colored(left, col, GL_TRIANGLES, 3);
+    glBlendEquationSeparate(GL_FUNC_SUBTRACT, GL_FUNC_ADD);
+    glBlendFuncSeparate(GL_ONE, GL_SRC_ALPHA, GL_ZERO, GL_ONE);
+    attrib(0, 4, right);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFunc(GL_DST_COLOR, GL_ONE_MINUS_CONSTANT_ALPHA);
+    attrib(0, 4, mid);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_BLEND);
+}
+
+/* Vertex attributes as programs pack them: interleaved records of
+ * normalized shorts (position), normalized unsigned bytes (colour) and a
+ * plain byte (a scale), with a stride, from a buffer object. */
+static void case_attrib_formats(void)
+{
+    struct vtx {
+        short pos[2];
+        unsigned char color[4];
+        signed char scale[2];
+        short pad;
+    };
+    static const struct vtx v[] = {
+        {{-29000, -26000}, {255, 0, 0, 255}, {4, 0}, 0},  {{30000, -20000}, {0, 255, 64, 255}, {2, 0}, 0},
+        {{-5000, 31000}, {32, 64, 255, 255}, {1, 0}, 0},  {{-30000, 5000}, {255, 255, 0, 255}, {3, 0}, 0},
+        {{-2000, -30000}, {0, 128, 255, 255}, {4, 0}, 0}, {{32767, 32767}, {200, 100, 50, 255}, {2, 0}, 0},
+    };
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    GLuint p = program("attribute vec4 pos;\nattribute vec4 color;\nattribute vec2 uv;\nvarying vec4 c;\n"
+                       "void main() { gl_Position = vec4(pos.xy, 0.0, 1.0); c = color * (uv.x / 4.0); }\n",
+                       "precision mediump float;\nvarying vec4 c;\nvoid main() { gl_FragColor = c; }\n");
+    (void)p;
+    GLuint buf;
+    glGenBuffers(1, &buf);
+    glBindBuffer(GL_ARRAY_BUFFER, buf);
+    glBufferData(GL_ARRAY_BUFFER, sizeof v, v, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 2, GL_SHORT, GL_TRUE, sizeof v[0], (const void *)0);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof v[0], (const void *)4);
+    glVertexAttribPointer(2, 2, GL_BYTE, GL_FALSE, sizeof v[0], (const void *)8);
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+    glEnableVertexAttribArray(2);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glDeleteBuffers(1, &buf);
+    glDisableVertexAttribArray(2);
+}
+
+/* gl_FragCoord (a checker of 8-pixel squares, and a ramp in its z) and
+ * gl_FrontFacing: one triangle counter-clockwise, one clockwise. */
+static void case_frag_coord(void)
+{
+    static const float pos[] = {-0.95f, -0.9f, -0.5f, 1, 0.1f, -0.9f, 0.5f, 1, -0.4f, 0.9f, 0.0f, 1,
+                                0.0f,   -0.9f, 0.5f,  1, 0.4f, 0.9f,  0.0f, 1, 0.95f, -0.9f, -0.5f, 1};
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    program("attribute vec4 pos;\nvoid main() { gl_Position = pos; }\n",
+            "precision mediump float;\n"
+            "void main() {\n"
+            "  vec2 cell = floor(gl_FragCoord.xy / 8.0);\n"
+            "  float check = mod(cell.x + cell.y, 2.0);\n"
+            "  gl_FragColor = vec4(gl_FrontFacing ? 1.0 : 0.2, check, gl_FragCoord.z, 1.0);\n"
+            "}\n");
+    glDisableVertexAttribArray(1);
+    attrib(0, 4, pos);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
+/* Polygon offset: a triangle drawn twice at the same depths, the second
+ * in another colour with GL_LESS; an offset pulls the second in front
+ * everywhere (without it, the second fails the test). */
+static void case_polygon_offset(void)
+{
+    static const float pos[] = {-0.9f, -0.8f, -0.3f, 1, 0.9f, -0.6f, 0.6f, 1, 0.0f, 0.9f, 0.1f, 1};
+    static const float right[] = {0.0f, -0.8f, -0.3f, 1, 0.9f, -0.6f, 0.6f, 1, 0.5f, 0.9f, 0.1f, 1};
+    static const float red[] = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    draw_colored(pos, red, GL_TRIANGLES, 3);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(-1.0f, -2.0f);
+    attrib(1, 4, green3);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    /* pushed back instead: the green stays in front of this blue */
+    glPolygonOffset(2.0f, 4.0f);
+    attrib(0, 4, right);
+    attrib(1, 4, blue3);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glDisable(GL_DEPTH_TEST);
+}
+
+/* One draw of more vertices than 16-bit indices reach: 24,000 triangles
+ * (72,000 vertices) in 62.5 layers over a grid of 8x8-pixel cells, each
+ * layer two triangles a cell, coloured by layer, so that what shows is
+ * the last layer drawn in each cell (a part of the draw lost or out of
+ * order shows as a wrong layer; Mesa splits it, GFXH-515); then, through
+ * 32-bit indices (GL_OES_element_index_uint), the first 96 triangles
+ * again in white.  (vc4 turns 32-bit indices into 16-bit ones,
+ * vc4_get_shadow_index_buffer, which asserts that each fits: an index
+ * past 65,535 names another vertex, on a Pi as on vc4kit, so none is.) */
+static void case_big_draw(void)
+{
+    enum { CW = W / 8, CH = H / 8, PER_LAYER = CW * CH * 2, TRIS = 24000, VERTS = TRIS * 3, AGAIN = 96 };
+    float *pos = malloc(sizeof(float) * 4 * VERTS), *col = malloc(sizeof(float) * 4 * VERTS);
+    GLuint *idx = malloc(sizeof(GLuint) * 3 * AGAIN);
+    if (!pos || !col || !idx)
+        return;
+    for (int i = 0; i < TRIS; i++) {
+        int cell = (i % PER_LAYER) / 2, layer = i / PER_LAYER, upper = i & 1;
+        /* (cells a quarter pixel off the pixel grid: no pixel centre on
+         * an edge, where the fill rules of vc4, UNVERIFIED in vc4kit, and
+         * of llvmpipe may give a tie to different sides) */
+        float x0 = -1.0f + 2.0f * (8.0f * (float)(cell % CW) + 0.25f) / W,
+              y0 = -1.0f + 2.0f * (8.0f * (float)(cell / CW) + 0.25f) / H;
+        float x1 = x0 + 2.0f / CW, y1 = y0 + 2.0f / CH;
+        const float v[2][3][2] = {{{x0, y0}, {x1, y0}, {x0, y1}}, {{x1, y0}, {x1, y1}, {x0, y1}}};
+        for (int k = 0; k < 3; k++) {
+            float *p = pos + 4 * (3 * i + k), *c = col + 4 * (3 * i + k);
+            p[0] = v[upper][k][0];
+            p[1] = v[upper][k][1];
+            p[2] = 0;
+            p[3] = 1;
+            c[0] = (float)layer / 63.0f;
+            c[1] = (float)(cell % CW) / CW;
+            c[2] = upper ? 0.8f : 0.3f;
+            c[3] = 1;
+        }
+    }
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    program(vs_color, fs_color);
+    attrib(0, 4, pos);
+    attrib(1, 4, col);
+    glDrawArrays(GL_TRIANGLES, 0, VERTS);
+    for (int i = 0; i < 3 * AGAIN; i++) {
+        idx[i] = (GLuint)i;
+        col[4 * idx[i] + 0] = col[4 * idx[i] + 1] = col[4 * idx[i] + 2] = 1;
+    }
+    glDrawElements(GL_TRIANGLES, 3 * AGAIN, GL_UNSIGNED_INT, idx);
+    free(pos);
+    free(col);
+    free(idx);
+}
+
+static void ramp_texel(int x, int y, unsigned char *t)
+{
+    t[0] = (unsigned char)(x * 4);
+    t[1] = (unsigned char)(y * 4);
+    t[2] = ((x / 8 + y / 8) & 1) ? 255 : 0;
+    t[3] = 255;
+}
+
+/* glGenerateMipmap (st/mesa's fallback: each level a blit, rendered by
+ * vc4) on a 64x64 checkered ramp, then quads that shrink it through the
+ * levels with trilinear filtering: w x 3w/4 pixels, so that every edge is
+ * an exact NDC value.  (With a height of 32 of the 96 rows, 2/3 in NDC,
+ * the texture coordinate ran 1/16 of a texel short over the quad, as if
+ * its edge were 1/16 pixel off in vc4's 12.4 screen coordinates as Mesa's
+ * shader computes them, and the checker's edges bled 15 levels where
+ * llvmpipe's bled none.) */
+static void case_generate_mipmap(void)
+{
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    GLuint t = make_texture(64, 64, GL_LINEAR, ramp_texel);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    quad_tex_program();
+    /* a strip of quads 64, 32, 16, 8, 4 pixels wide side by side */
+    float x = -1.0f;
+    for (int w = 64; w >= 4; w /= 2) {
+        float x1 = x + 2.0f * (float)w / W, y1 = -1.0f + 2.0f * (float)(3 * w / 4) / H;
+        const float pos[] = {x, -1.0f, 0, 1, x1, -1.0f, 0, 1, x, y1, 0, 1, x1, y1, 0, 1};
+        attrib(0, 4, pos);
+        attrib(2, 2, quad_uv);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        x = x1;
+    }
+    glDeleteTextures(1, &t);
+}
+
+/* Wide lines (glLineWidth 5, which vc4 draws as quads) and 3-pixel
+ * ones, in a star. */
+static void case_wide_lines(void)
+{
+    static const float pos[] = {-0.9f, -0.8f, 0, 1, 0.9f, 0.7f, 0, 1, -0.8f, 0.8f, 0, 1, 0.7f, -0.9f, 0, 1,
+                                -0.95f, 0.1f, 0, 1, 0.95f, -0.05f, 0, 1};
+    static const float col[] = {1, 0, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1};
+    GLfloat range[2] = {1, 1};
+    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glLineWidth(range[1] >= 5 ? 5.0f : range[1]);
+    draw_colored(pos, col, GL_LINES, 4);
+    glLineWidth(3.0f);
+    glDrawArrays(GL_LINES, 4, 2);
+    glLineWidth(1.0f);
+}
+
+/* Formats vc4 has no texture type for, converted by the driver: RGB888
+ * (as RGBX8888) and ALPHA (as an 8-bit format with zero colour). */
+static void case_tex_rgb_alpha(void)
+{
+    unsigned char rgb[16 * 16 * 3], alpha[16 * 16];
+    for (int i = 0; i < 16 * 16; i++) {
+        rgb[3 * i + 0] = (unsigned char)((i % 16) * 16);
+        rgb[3 * i + 1] = (unsigned char)((i / 16) * 16);
+        rgb[3 * i + 2] = (unsigned char)(((i % 16) / 4 + (i / 64)) & 1 ? 200 : 40);
+        alpha[i] = (unsigned char)(255 - (i % 16) * 12 - (i / 16) * 4);
+    }
+    glClearColor(0.3f, 0.3f, 0.3f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    GLuint t[2];
+    glGenTextures(2, t);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, t[1]);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_ALPHA, 16, 16, 0, GL_ALPHA, GL_UNSIGNED_BYTE, alpha);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t[0]);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB, 16, 16, 0, GL_RGB, GL_UNSIGNED_BYTE, rgb);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    GLuint p = program("attribute vec4 pos;\nattribute vec2 uv;\nvarying vec2 v;\n"
+                       "void main() { gl_Position = pos; v = uv; }\n",
+                       "precision mediump float;\nuniform sampler2D s, a;\nvarying vec2 v;\n"
+                       "void main() {\n"
+                       "  vec4 c = texture2D(s, v), m = texture2D(a, v.yx);\n"
+                       "  gl_FragColor = vec4(c.rgb * m.a + m.rgb, c.a);\n"
+                       "}\n");
+    glUniform1i(glGetUniformLocation(p, "s"), 0);
+    glUniform1i(glGetUniformLocation(p, "a"), 1);
+    attrib(0, 4, full_quad);
+    attrib(2, 2, quad_uv);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDeleteTextures(2, t);
+}
+
+/* glDepthRangef(0.25, 0.6) and a GL_LEQUAL test against a depth cleared
+ * to 0.5: the part of a sloped triangle whose window z <= 0.5 shows. */
+static void case_depth_range(void)
+{
+    static const float pos[] = {-0.9f, -0.9f, -1.0f, 1, 0.9f, -0.9f, 1.0f, 1, 0.0f, 0.9f, 0.0f, 1};
+    static const float ramp[] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1};
+    glClearColor(0, 0, 0, 1);
+    glClearDepthf(0.5f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDepthRangef(0.25f, 0.6f);
+    draw_colored(pos, ramp, GL_TRIANGLES, 3);
+    glDepthRangef(0.0f, 1.0f);
+    glDisable(GL_DEPTH_TEST);
+    glClearDepthf(1.0f);
+}
+
+/* Texture lookups inside a loop (a blur of 5 taps along a uniform
+ * direction, the count a uniform), and a dependent lookup: the second
+ * texture's coordinate is the first's result. */
+static void case_tex_in_loop(void)
+{
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    GLuint t = make_texture(16, 16, GL_LINEAR, ramp_texel);
+    GLuint p = program("attribute vec4 pos;\nattribute vec2 uv;\nvarying vec2 v;\n"
+                       "void main() { gl_Position = pos; v = uv; }\n",
+                       "precision mediump float;\nuniform sampler2D s;\nuniform int taps;\nuniform vec2 dir;\n"
+                       "varying vec2 v;\n"
+                       "void main() {\n"
+                       "  vec4 sum = vec4(0.0);\n"
+                       "  for (int i = 0; i < 8; i++) {\n"
+                       "    if (i >= taps) break;\n"
+                       "    sum += texture2D(s, v + dir * (float(i) - 2.0));\n"
+                       "  }\n"
+                       "  vec4 avg = sum / float(taps);\n"
+                       "  gl_FragColor = v.x < 0.5 ? avg : texture2D(s, avg.gr);\n"
+                       "}\n");
+    glUniform1i(glGetUniformLocation(p, "s"), 0);
+    glUniform1i(glGetUniformLocation(p, "taps"), 5);
+    glUniform2f(glGetUniformLocation(p, "dir"), 0.03f, 0.01f);
+    attrib(0, 4, full_quad);
+    attrib(2, 2, quad_uv);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDeleteTextures(1, &t);
+}
+
+/* Unsigned-byte indices: a fan of 8 triangles around a centre, as a
+ * triangle list through 8-bit indices, and a strip through them too. */
+static void case_index_byte(void)
+{
+    float pos[10 * 4], col[10 * 4];
+    for (int i = 0; i < 10; i++) {
+        float a = 6.2831853f * (float)i / 9.0f;
+        pos[4 * i + 0] = i ? 0.8f * cosf(a) : 0.0f;
+        pos[4 * i + 1] = i ? 0.8f * sinf(a) : 0.0f;
+        pos[4 * i + 2] = 0;
+        pos[4 * i + 3] = 1;
+        col[4 * i + 0] = (float)(i % 3) / 2.0f;
+        col[4 * i + 1] = (float)(i % 4) / 3.0f;
+        col[4 * i + 2] = (float)i / 9.0f;
+        col[4 * i + 3] = 1;
+    }
+    static const GLubyte tris[] = {0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 5, 0, 5, 6, 0, 6, 7, 0, 7, 8, 0, 8, 9};
+    static const GLubyte strip[] = {9, 1, 8, 2};
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    program(vs_color, fs_color);
+    attrib(0, 4, pos);
+    attrib(1, 4, col);
+    glDrawElements(GL_TRIANGLES, sizeof tris, GL_UNSIGNED_BYTE, tris);
+    glDrawElements(GL_TRIANGLE_STRIP, sizeof strip, GL_UNSIGNED_BYTE, strip);
+}
+
 /* Tolerance: a pixel is "off" when a channel differs by more than
  * max_delta; the case passes with at most max_off off pixels (edges and
  * sample positions differ between rasterisers; docs/opengl.md).  The
@@ -787,6 +1267,20 @@ static const struct gl_case {
     {"stencil", case_stencil, 3, 40, "stencil written by a triangle, then EQUAL / NOTEQUAL", NULL},
     {"stencil_incr", case_stencil_incr, 3, 80, "INCR / INVERT with masks and a depth test", NULL},
     {"large_target", case_large_target, 3, 60, "1920x1080 target sampled down: triangle edges", NULL},
+    {"cube", case_cube, 3, 20, "cube map faces and their orientation (seen: exact)", NULL},
+    {"etc1", case_etc1, 3, 20, "ETC1 blocks of every mode, 8x6 pixels a texel", NULL},
+    {"render_to_texture", case_render_to_texture, 6, 80, "a rendered texture, bilinear: edges", NULL},
+    {"blend_equations", case_blend_equations, 3, 40, "subtract, reverse subtract, constant colours", NULL},
+    {"attrib_formats", case_attrib_formats, 3, 40, "normalized shorts and bytes, interleaved", NULL},
+    {"frag_coord", case_frag_coord, 3, 40, "gl_FragCoord checker and z, gl_FrontFacing", NULL},
+    {"polygon_offset", case_polygon_offset, 3, 40, "offset forward and back: edges", NULL},
+    {"big_draw", case_big_draw, 3, 40, "72,000 vertices in one draw, 32-bit indices", NULL},
+    {"generate_mipmap", case_generate_mipmap, 3, 40, "blitted mip levels, trilinear (seen: within 1)", NULL},
+    {"wide_lines", case_wide_lines, 3, 80, "5- and 3-pixel lines: their ends and sides", NULL},
+    {"tex_rgb_alpha", case_tex_rgb_alpha, 3, 20, "RGB and ALPHA textures converted by the driver", NULL},
+    {"tex_in_loop", case_tex_in_loop, 3, 40, "lookups in a loop and a dependent lookup", NULL},
+    {"index_byte", case_index_byte, 3, 40, "8-bit indices, a list and a strip", NULL},
+    {"depth_range", case_depth_range, 3, 40, "depth range 0.25-0.6 against a 0.5 clear: the cut line", NULL},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
