@@ -765,7 +765,16 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
 {
     struct vc4_qpu *q = x->q;
     struct vc4_v3d *v = x->v;
-    if (mask == 0 && waddr != VC4_QPU_W_VPM && !(waddr >= VC4_QPU_W_TMU0_S))
+    /* A write no element's condition let through changes nothing, but a
+     * TLB access is the instruction's, whatever its elements do (as its
+     * implicit scoreboard wait is): Mesa's shaders with discard write
+     * TLB_Z and the colour under the discard condition (vc4_program.c
+     * emit_frag_end), so a batch that discards every pixel makes a TLB_Z
+     * write with no element in it, and has written TLB_Z (fsi.c
+     * resolve_z; piglit's glsl-fs-discard-only was reported as breaking
+     * fs-depth-without-tlb-z). */
+    if (mask == 0 && waddr != VC4_QPU_W_VPM && !(waddr >= VC4_QPU_W_TMU0_S) &&
+        !(waddr >= VC4_QPU_W_TLB_STENCIL_SETUP && waddr <= VC4_QPU_W_TLB_ALPHA_MASK))
         return;
     if (waddr < VC4_QPU_REGS) {
         vc4_lanes_masked_copy(file ? q->rb[waddr] : q->ra[waddr], val, mask);
