@@ -330,6 +330,8 @@ unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
     }
 }
 
+static void fifo_fill(struct vc4_vpm *v, unsigned qpu);
+
 unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
                           const struct vc4_diag_sink *sink, const struct vc4_location *loc)
 {
@@ -401,6 +403,7 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
         q->rd_queued[q->rd_nqueued++] = q->rd;
     q->rd = g;
     q->rd_lost = false;
+    fifo_fill(v, qpu);
     return 0;
 }
 
@@ -477,17 +480,14 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
     return ev;
 }
 
-static void generic_fetch(struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_generic *g,
-                          uint32_t out[16], const struct vc4_location *loc)
+/* The vector a generic read setup in state g reads now. */
+static void generic_data(const struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_generic *g, uint32_t out[16])
 {
     const struct vc4_vpm_qpu *q = &v->q[qpu];
-    bool trk = tracked(q);
     if (g->size == VC4_VPM_SIZE_32 && g->horiz) { /* fast path: one whole row */
         unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
         memcpy(out, &v->words[((q->base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS],
                16 * sizeof out[0]);
-        if (trk)
-            track_row(&v->track[qpu], false, row, loc);
         return;
     }
     unsigned bytes = vpm_sizes[g->size].elem_bytes;
@@ -497,10 +497,80 @@ static void generic_fetch(struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_
         struct vpm_slot s = generic_slot(g, i);
         /* 8- and 16-bit values are returned zero-extended (see docs/vpm.md). */
         out[i] = (v->words[slot_word(q->base_row, s)] >> s.shift) & emask;
-        if (trk)
-            track_access(&v->track[qpu], false, s.word / VC4_VPM_ROW_WORDS, s.word % VC4_VPM_ROW_WORDS,
-                         ((1u << bytes) - 1u) << (s.shift / 8u), loc);
     }
+}
+
+/* The access record (vsi.c's rules) of a read the QPU takes, of the
+ * vector a setup in state g read. */
+static void generic_track(struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_generic *g,
+                          const struct vc4_location *loc)
+{
+    if (!tracked(&v->q[qpu]))
+        return;
+    if (g->size == VC4_VPM_SIZE_32 && g->horiz) {
+        track_row(&v->track[qpu], false, g->addr % VC4_VPM_GENERIC_ROWS, loc);
+        return;
+    }
+    unsigned bytes = vpm_sizes[g->size].elem_bytes;
+    for (unsigned i = 0; i < 16; i++) {
+        struct vpm_slot s = generic_slot(g, i);
+        track_access(&v->track[qpu], false, s.word / VC4_VPM_ROW_WORDS, s.word % VC4_VPM_ROW_WORDS,
+                     ((1u << bytes) - 1u) << (s.shift / 8u), loc);
+    }
+}
+
+static void generic_fetch(struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_generic *g,
+                          uint32_t out[16], const struct vc4_location *loc)
+{
+    generic_data(v, qpu, g, out);
+    generic_track(v, qpu, g, loc);
+}
+
+/* The read setups' unread vectors in order: queued setups first, then rd. */
+static struct vc4_vpm_generic *read_setup(struct vc4_vpm_qpu *q, unsigned i)
+{
+    return i < q->rd_nqueued ? &q->rd_queued[i] : &q->rd;
+}
+
+/* Fill the read FIFO up to VC4_VPM_READ_FIFO vectors from the unread
+ * vectors of the setups (vpm.h VC4_VPM_READ_FIFO): the entries already
+ * there are the first unread ones, so the next to fill is unread vector
+ * number rd_fifo_n. */
+static void fifo_fill(struct vc4_vpm *v, unsigned qpu)
+{
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    while (q->rd_fifo_n < VC4_VPM_READ_FIFO) {
+        unsigned skip = q->rd_fifo_n, i = 0;
+        const struct vc4_vpm_generic *src = NULL;
+        for (; i <= q->rd_nqueued; i++) {
+            const struct vc4_vpm_generic *g = read_setup(q, i);
+            uint32_t left = g->valid ? g->left : 0;
+            if (skip < left) {
+                src = g;
+                break;
+            }
+            skip -= left;
+        }
+        if (!src)
+            return; /* every unread vector is in the FIFO */
+        struct vc4_vpm_generic at = *src;
+        for (unsigned k = 0; k < skip; k++)
+            generic_advance(&at);
+        q->rd_fifo[q->rd_fifo_n].at = at;
+        generic_data(v, qpu, &at, q->rd_fifo[q->rd_fifo_n].data);
+        q->rd_fifo_n++;
+    }
+}
+
+/* The QPU takes the FIFO's oldest vector (rd_fifo_n > 0), which is that
+ * of the setup in g; the FIFO is topped up. */
+static void fifo_take(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], const struct vc4_location *loc)
+{
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    memcpy(out, q->rd_fifo[0].data, sizeof q->rd_fifo[0].data);
+    generic_track(v, qpu, &q->rd_fifo[0].at, loc);
+    q->rd_fifo_n--;
+    memmove(&q->rd_fifo[0], &q->rd_fifo[1], q->rd_fifo_n * sizeof q->rd_fifo[0]);
 }
 
 unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_t now,
@@ -523,12 +593,13 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
         if (now - e->setup_at < VC4_VPM_READ_LATENCY)
             *ready = e->setup_at + VC4_VPM_READ_LATENCY;
         v->stats.generic_reads++;
-        generic_fetch(v, qpu, e, out, loc);
+        fifo_take(v, qpu, out, loc);
         generic_advance(e);
         if (--e->left == 0) {
             q->rd_nqueued--;
             memmove(&q->rd_queued[0], &q->rd_queued[1], q->rd_nqueued * sizeof q->rd_queued[0]);
         }
+        fifo_fill(v, qpu);
         return ev;
     }
     struct vc4_vpm_generic *g = &q->rd;
@@ -556,17 +627,21 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
         ev |= VC4_VPM_EV_READ_OVERRUN;
         if (!g->valid)
             *g = generic_decode(0, true, now - VC4_VPM_READ_LATENCY);
-        g->left = 1;
-    } else if (now - g->setup_at < VC4_VPM_READ_LATENCY) {
+        generic_fetch(v, qpu, g, out, loc); /* (no FIFO entry: read as it is now) */
+        generic_advance(g);
+        return ev;
+    }
+    if (now - g->setup_at < VC4_VPM_READ_LATENCY) {
         /* Too early for the guide ("garbage", [G p.56, S3]); on hardware the
          * read blocks until the data is in the FIFO [A], which GPU_FFT and
          * every Mesa vertex shader rely on [P].  No diagnostic: the static
          * validator notes the portability point (vpm-read-too-early). */
         *ready = g->setup_at + VC4_VPM_READ_LATENCY;
     }
-    generic_fetch(v, qpu, g, out, loc);
+    fifo_take(v, qpu, out, loc);
     generic_advance(g);
     g->left--;
+    fifo_fill(v, qpu);
     return ev;
 }
 
@@ -581,6 +656,7 @@ unsigned vc4_vpm_program_end(struct vc4_vpm *v, unsigned qpu, const struct vc4_d
         left += q->rd_queued[i].left;
     q->rd.left = 0;
     q->rd_nqueued = 0;
+    q->rd_fifo_n = 0;
     if (!left)
         return 0;
     vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_READ_UNCONSUMED, loc,

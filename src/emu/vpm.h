@@ -63,6 +63,19 @@
  * for VPMVCD reads", vc4_qpu_emit.c) [P].  Which setups are taken is in
  * vc4_vpm_rd_setup (UNVERIFIED model reconciling [A] and [P]). */
 #define VC4_VPM_READ_SETUPS 4u
+/* The read FIFO: the VPM block fills it with the next vectors of the read
+ * setups as soon as it has room ("VRI has a FIFO in each direction, with
+ * each FIFO able to hold four 32-bit-per-vertex values ... Once a read
+ * setup reaches the other side of the FIFO, the VPM block will start
+ * asynchronously reading vertex attributes and filling the read FIFO",
+ * Mesa vc4_qpu_emit.c).  A vector in the FIFO keeps the value it had when
+ * it was filled: Mesa's vertex shaders write their outputs over the rows
+ * of their inputs (both from row 0) while later input rows are still to
+ * be read, and pass on Pi 3s in Mesa's CI (piglit's
+ * interpolation-none-gl_BackColor-smooth-none: 7 input rows, the last 4
+ * read after rows 0-6 were written).  Filled at once when room appears
+ * (the fill's latency is UNVERIFIED). */
+#define VC4_VPM_READ_FIFO 4u
 /* The `ready` cycle of a read that never completes (a hardware deadlock). */
 #define VC4_VPM_NEVER UINT64_MAX
 
@@ -189,6 +202,15 @@ struct vc4_vpm_qpu {
      * reads drain them before rd */
     struct vc4_vpm_generic rd_queued[VC4_VPM_READ_SETUPS - 1];
     uint8_t rd_nqueued;
+    /* the read FIFO (VC4_VPM_READ_FIFO): the next rd_fifo_n unread vectors
+     * of the setups above, oldest first, as filled; each with the setup's
+     * state it was read at (for the GL rules' access record, made when
+     * the QPU takes it) */
+    struct {
+        uint32_t data[16];
+        struct vc4_vpm_generic at;
+    } rd_fifo[VC4_VPM_READ_FIFO];
+    uint8_t rd_fifo_n;
     bool rd_lost;             /* the latest read setup was ignored [A]: its reads never come */
     bool deadlock_reported;   /* the deadlock was reported for this program */
     bool wide_stride_noted;   /* the > 13-bit VDW stride note was given for this program */

@@ -255,6 +255,55 @@ static void test_read_fifo_rules(void)
     CHECK_EQ_U64(vc4_vpm_read(&vpm, 99, out, 0, NULL, &sink, NULL), VC4_VPM_EV_BAD_QPU);
 }
 
+/* Regression (piglit's interpolation-none-gl_BackColor-smooth-none, which
+ * passes on Pi 3s in Mesa's CI): the read FIFO holds the next 4 vectors as
+ * they were when it was filled (vpm.h VC4_VPM_READ_FIFO), so a vertex
+ * shader that writes its outputs over input rows it has yet to read still
+ * reads its inputs.  Mesa's shape: 7 input rows from row 0, rows 0-2 read,
+ * rows 0-6 written, rows 3-6 read.  A row written before it entered the
+ * FIFO is read as written. */
+static void test_read_fifo_holds_values(void)
+{
+    struct harness_diags h;
+    struct vc4_diag_sink sink = harness_sink(&h);
+    uint32_t out[16], val[16];
+    vc4_vpm_init(&vpm, 12);
+    for (unsigned r = 0; r < 8; r++)
+        for (unsigned i = 0; i < 16; i++)
+            vc4_vpm_poke(&vpm, r, i, 1000 * r + i);
+    CHECK_EQ_U64(vc4_vpm_rd_setup(&vpm, 2, gen_setup(1, 0, 2, 1, 0, 7), 10, &sink, NULL), 0);
+    for (unsigned r = 0; r < 3; r++) {
+        CHECK_EQ_U64(vc4_vpm_read(&vpm, 2, out, 20 + r, NULL, &sink, NULL), 0);
+        CHECK_EQ_U64(out[3], 1000 * r + 3);
+    }
+    CHECK_EQ_U64(vc4_vpm_wr_setup(&vpm, 2, gen_setup(1, 0, 2, 1, 0, 0), 30, &sink, NULL), 0);
+    for (unsigned r = 0; r < 7; r++) {
+        for (unsigned i = 0; i < 16; i++)
+            val[i] = 0xDEAD0000u + r;
+        CHECK_EQ_U64(vc4_vpm_write(&vpm, 2, 0xFFFF, val, 31 + r, &sink, NULL), 0);
+    }
+    for (unsigned r = 3; r < 7; r++) {
+        CHECK_EQ_U64(vc4_vpm_read(&vpm, 2, out, 40 + r, NULL, &sink, NULL), 0);
+        CHECK_EQ_U64(out[3], 1000 * r + 3); /* the input, not 0xDEAD0000 + r */
+    }
+    CHECK_EQ_U64(vc4_vpm_peek(&vpm, 5, 3), 0xDEAD0005u); /* the VPM itself holds the outputs */
+    /* a row not yet in the FIFO when written: 6 rows, row 5 written before
+     * any read (rows 0-3 were filled at the setup, row 5 only after the
+     * second read) */
+    CHECK_EQ_U64(vc4_vpm_rd_setup(&vpm, 2, gen_setup(1, 0, 2, 1, 0, 6), 50, &sink, NULL), 0);
+    CHECK_EQ_U64(vc4_vpm_wr_setup(&vpm, 2, gen_setup(1, 0, 2, 1, 0, 0), 51, &sink, NULL), 0);
+    for (unsigned r = 0; r < 6; r++) {
+        for (unsigned i = 0; i < 16; i++)
+            val[i] = 0xBEEF0000u + r;
+        CHECK_EQ_U64(vc4_vpm_write(&vpm, 2, 0xFFFF, val, 52 + r, &sink, NULL), 0);
+    }
+    for (unsigned r = 0; r < 6; r++) {
+        CHECK_EQ_U64(vc4_vpm_read(&vpm, 2, out, 60 + r, NULL, &sink, NULL), 0);
+        CHECK_EQ_U64(out[0], r < 4 ? 0xDEAD0000u + r : 0xBEEF0000u + r);
+    }
+    CHECK_EQ_U64(h.len, 0);
+}
+
 /* The seed's coordinate-shader store: generic writes then VDW 0x83904000. */
 static void test_seed_vdw_store(void)
 {
@@ -530,6 +579,6 @@ static void test_wr_setup_reports(void)
     CHECK(!vc4_vpm_try_wr_setup(&vpm, 3, 0x00001A05u, 0));
 }
 
-TEST_LIST(test_generic_modes, test_seed_pictures, test_seed_setup_words, test_read_fifo_rules,
+TEST_LIST(test_generic_modes, test_seed_pictures, test_seed_setup_words, test_read_fifo_rules, test_read_fifo_holds_values,
           test_seed_vdw_store, test_vdw_modes, test_vdr_modes, test_dma_round_trip, test_dma_faults,
           test_wr_setup_reports)
