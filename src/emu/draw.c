@@ -216,8 +216,10 @@ static void tri_of(const struct vc4_pse_vertex *const vv[3], struct vc4_raster_t
     }
 }
 
+/* A triangle; flat varyings from provoke (pse.h: the primitive's last
+ * vertex, before any clipping). */
 static enum vc4_status draw_triangle(struct vc4_v3d *v, const struct vc4_pse_vertex *const vv[3],
-                                     uint64_t budget, uint64_t *used)
+                                     const struct vc4_pse_vertex *provoke, uint64_t budget, uint64_t *used)
 {
     struct vc4_ctl_render *r = &v->ctl.r;
     struct vc4_raster_tri t;
@@ -232,7 +234,7 @@ static enum vc4_status draw_triangle(struct vc4_v3d *v, const struct vc4_pse_ver
         return VC4_OK;
     }
     struct vc4_pse_setup s;
-    if (!vc4_pse_setup_triangle(vv, r->nv.fs_num_varyings, r->flat_flags, &s))
+    if (!vc4_pse_setup_triangle(vv, provoke, r->nv.fs_num_varyings, r->flat_flags, &s))
         return VC4_OK;
     if (r->cfg.enable_depth_offset)
         vc4_pse_depth_offset(&s, r->depth_offset.factor, r->depth_offset.units);
@@ -263,14 +265,15 @@ static enum vc4_status draw_point(struct vc4_v3d *v, const struct vc4_pse_vertex
 }
 
 static enum vc4_status draw_line(struct vc4_v3d *v, const struct vc4_pse_vertex *a,
-                                 const struct vc4_pse_vertex *b, uint64_t budget, uint64_t *used)
+                                 const struct vc4_pse_vertex *b, const struct vc4_pse_vertex *provoke,
+                                 uint64_t budget, uint64_t *used)
 {
     struct vc4_ctl_render *r = &v->ctl.r;
     struct vc4_raster_tri t[2];
     if (!vc4_pse_line_quad(a, b, r->line_width, t, NULL))
         return VC4_OK;
     struct vc4_pse_setup s;
-    if (!vc4_pse_setup_line(a, b, r->line_width, r->nv.fs_num_varyings, r->flat_flags, &s))
+    if (!vc4_pse_setup_line(a, b, provoke, r->line_width, r->nv.fs_num_varyings, r->flat_flags, &s))
         return VC4_OK;
     r->prims_drawn++;
     return shade_quad(v, t, &s, budget, used);
@@ -318,9 +321,9 @@ static enum vc4_status draw_prim(struct vc4_v3d *v, uint32_t at, const char *pkt
     if (nverts == 1)
         return draw_point(v, &vx[0], budget, used);
     if (nverts == 2)
-        return draw_line(v, &vx[0], &vx[1], budget, used);
+        return draw_line(v, &vx[0], &vx[1], &vx[1], budget, used);
     const struct vc4_pse_vertex *vv[3] = {&vx[0], &vx[1], &vx[2]};
-    return draw_triangle(v, vv, budget, used);
+    return draw_triangle(v, vv, &vx[2], budget, used);
 }
 
 /* A 49's polygon (or clipped line): vertices from the clipped record,
@@ -384,11 +387,12 @@ static enum vc4_status draw_clipped(struct vc4_v3d *v, uint32_t at, const char *
         }
     }
     v->ctl.ct[1].prims++;
+    /* (flat varyings: the original primitive's last vertex) */
     if (line)
-        return draw_line(v, &poly[0], &poly[1], budget, used);
+        return draw_line(v, &poly[0], &poly[1], &orig[1], budget, used);
     for (unsigned i = 1; i + 1 < c.nverts; i++) {
         const struct vc4_pse_vertex *vv[3] = {&poly[0], &poly[i], &poly[i + 1]};
-        enum vc4_status st = draw_triangle(v, vv, budget, used);
+        enum vc4_status st = draw_triangle(v, vv, &orig[2], budget, used);
         if (st != VC4_OK)
             return st;
     }
@@ -573,14 +577,14 @@ enum vc4_status vc4_draw_vg_prims(struct vc4_v3d *v, uint32_t at, const struct v
              * its own: the same winding unless the edge crosses the boundary */
             const struct vc4_pse_vertex *t0[3] = {&vx[0], &vx[1], &vx[2]};
             const struct vc4_pse_vertex *t1[3] = {&vx[0], &vx[2], &vx[3]};
-            st = draw_triangle(v, t0, budget, used);
+            st = draw_triangle(v, t0, t0[2], budget, used);
             if (st == VC4_OK)
-                st = draw_triangle(v, t1, budget, used);
+                st = draw_triangle(v, t1, t1[2], budget, used);
         } else {
             for (unsigned i = 0; i < 3; i++)
                 vg_vertex(r, vc4_vg_x(xy[i]), vc4_vg_y(xy[i]), &vx[i]);
             const struct vc4_pse_vertex *vv[3] = {&vx[0], &vx[1], &vx[2]};
-            st = draw_triangle(v, vv, budget, used);
+            st = draw_triangle(v, vv, vv[2], budget, used);
         }
         if (st != VC4_OK)
             return st;

@@ -49,8 +49,8 @@ static struct vc4_pse_plane plane3(const int64_t *x, const int64_t *y, const dou
     return pl;
 }
 
-bool vc4_pse_setup_triangle(const struct vc4_pse_vertex *const v[3], unsigned nvary,
-                            uint32_t flat_flags, struct vc4_pse_setup *s)
+bool vc4_pse_setup_triangle(const struct vc4_pse_vertex *const v[3], const struct vc4_pse_vertex *provoke,
+                            unsigned nvary, uint32_t flat_flags, struct vc4_pse_setup *s)
 {
     int64_t x[3], y[3];
     for (int i = 0; i < 3; i++) {
@@ -80,6 +80,7 @@ bool vc4_pse_setup_triangle(const struct vc4_pse_vertex *const v[3], unsigned nv
         s->vc[k] = v[0]->vary[k];
         if (k < 32 && (flat_flags >> k) & 1) {
             s->va[k] = s->vb[k] = 0.0f;
+            s->vc[k] = provoke->vary[k];
             continue;
         }
         for (int i = 0; i < 3; i++) {
@@ -178,8 +179,9 @@ static double slope(double fa, double fb, int64_t pa, int64_t pb)
     return num / (double)(pb - pa);
 }
 
-bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b, float width,
-                        unsigned nvary, uint32_t flat_flags, struct vc4_pse_setup *s)
+bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b,
+                        const struct vc4_pse_vertex *provoke, float width, unsigned nvary, uint32_t flat_flags,
+                        struct vc4_pse_setup *s)
 {
     int64_t dx = (int64_t)b->x - a->x, dy = (int64_t)b->y - a->y;
     if (dx == 0 && dy == 0)
@@ -195,8 +197,10 @@ bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_ver
     s->q.a = xmajor ? sq : 0.0;
     s->q.b = xmajor ? 0.0 : sq;
     for (unsigned k = 0; k < s->nvary; k++) {
-        if (k < 32 && (flat_flags >> k) & 1)
+        if (k < 32 && (flat_flags >> k) & 1) {
+            s->vc[k] = provoke->vary[k];
             continue;
+        }
         double d = (double)b->vary[k] - (double)a->vary[k];
         double fb = qb * d;
         float sl = to_float(slope(0.0, fb, pa, pb));

@@ -13,8 +13,14 @@
  * (x0, y0)); W = 1 / (the screen-space plane of q_i).  Then V*W + C is
  * sum(l_i q_i v_i) / sum(l_i q_i) for the screen barycentrics l_i: exactly
  * v_i at vertex i.  A flat-shaded varying (Flat Shade Flags bit k) has
- * A = B = 0 and C = the value of vertex 0 of the primitive (UNVERIFIED
- * which vertex provokes).
+ * A = B = 0 and C = the value of the primitive's last vertex, GL's
+ * default provoking vertex (the third of a triangle as assembled, the
+ * second of a line; of the primitive before clipping).  Evidence: piglit's
+ * interpolation-none-gl_FrontColor-flat-none and its -fixed (near-plane
+ * clipped) twin pass on Pi 3s in Mesa's CI, and so does clipflat with the
+ * last vertex provoking, while its "PV: FIRST" cases fail there
+ * (src/broadcom/ci/broadcom-rpi3-fails.txt); Mesa's vc4 has no switch for
+ * the first vertex.
  * Z: Zs is interpolated linearly in screen space; the 24-bit Z of the TLB
  * and of rb15 is round(clamp(Zs, 0, 1) * 0xFFFFFF) (gl_FragCoord.z =
  * Z / 0xFFFFFF, facts §9).
@@ -63,8 +69,10 @@ struct vc4_pse_setup {
 };
 
 /* The triangle's interpolation setup (vertices in the order given; the
- * first is the reference).  False for a zero-area triangle. */
-bool vc4_pse_setup_triangle(const struct vc4_pse_vertex *const v[3], unsigned nvary,
+ * first is the reference); flat varyings take provoke's values (the
+ * primitive's last vertex: above).  False for a zero-area triangle. */
+bool vc4_pse_setup_triangle(const struct vc4_pse_vertex *const v[3], const struct vc4_pse_vertex *provoke,
+                            unsigned nvary,
                             uint32_t flat_flags, struct vc4_pse_setup *s);
 
 /*
@@ -157,8 +165,10 @@ void vc4_pse_setup_point(const struct vc4_pse_vertex *v, float size, unsigned nv
 /* Setup of a line: attributes vary along the line only (the plane through
  * both ends, constant across it), with the generated line coordinate of a
  * line of the given width (vc4_pse_line_quad).  The record's flat_flags
- * bit k is its varying k. */
-bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b, float width,
+ * bit k is its varying k, which takes provoke's value (the line's second
+ * vertex before clipping). */
+bool vc4_pse_setup_line(const struct vc4_pse_vertex *a, const struct vc4_pse_vertex *b,
+                        const struct vc4_pse_vertex *provoke, float width,
                         unsigned nvary, uint32_t flat_flags, struct vc4_pse_setup *s);
 
 /* ---- per-pixel values (sample point in 1/16 pixel) ------------------------ */

@@ -195,8 +195,9 @@ static void test_binner_and_direct_agree(void)
         }
 }
 
-/* Flat shading takes the assembled triangle's first vertex: an odd strip
- * triangle (k = 1: vertices 2, 1, 3 in GL's order) is vertex 2's blue, not
+/* Flat shading takes the assembled triangle's last vertex (pse.h: GL's
+ * provoking vertex, as on a Pi): an odd strip triangle (k = 1: vertices
+ * 2, 1, 3 in GL's order) is vertex 3's yellow, not vertex 2's blue nor
  * vertex 1's green.  The centroid of triangle 1 lies only inside it. */
 static void test_odd_strip_triangle_flat_vertex(void)
 {
@@ -209,7 +210,7 @@ static void test_odd_strip_triangle_flat_vertex(void)
             continue;
         unsigned x = (14 + 26 + 38) / 3, y = (58 + 4 + 60) / 3;
         const uint8_t *px = rgba + 4 * (y * PP_DIM + x);
-        CHECK_MSG(px[0] == 0 && px[1] == 0 && px[2] == 255, "%s: odd strip triangle at (%u, %u) is %u,%u,%u",
+        CHECK_MSG(px[0] == 255 && px[1] == 255 && px[2] == 0, "%s: odd strip triangle at (%u, %u) is %u,%u,%u",
                   direct ? "direct" : "binner", x, y, px[0], px[1], px[2]);
         free(rgba);
     }

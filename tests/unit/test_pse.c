@@ -58,7 +58,7 @@ static void test_batch_forms_match_points(void)
         const struct vc4_pse_vertex *vv[3] = {&vx[0], &vx[1], &vx[2]};
         struct vc4_pse_setup s;
         unsigned nvary = rnd() % (VC4_PSE_MAX_VARYINGS + 1);
-        if (!vc4_pse_setup_triangle(vv, nvary, rnd(), &s))
+        if (!vc4_pse_setup_triangle(vv, vv[2], nvary, rnd(), &s))
             continue;
         setups++;
         uint16_t x[VC4_RASTER_SIMD], y[VC4_RASTER_SIMD];
