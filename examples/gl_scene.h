@@ -59,6 +59,7 @@ struct gl_scene {
     unsigned depth_func;               /* enum vc4_cl_depth_func */
     bool z_updates, cull_back;
     bool clipper;                      /* Clipper XY / Z scaling and Z clipping planes */
+    bool no_z_planes;                  /* ... but no Z clipping planes (104), as Mesa: the kernel refuses it */
     float z_scale, z_offset, z_min, z_max;
     float point_size, line_width;      /* packets emitted when non-zero */
     uint32_t clear_color;
@@ -177,7 +178,8 @@ static inline bool gl_build(struct vc4_emu *emu, const struct gl_scene *s, struc
         struct vc4_cl_clipper_z_scaling zs = {s->z_scale, s->z_offset};
         vc4_cl_clipper_z_scaling(&bin, &zs);
         struct vc4_cl_z_clipping_planes zc = {s->z_min, s->z_max};
-        vc4_cl_z_clipping_planes(&bin, &zc);
+        if (!s->no_z_planes)
+            vc4_cl_z_clipping_planes(&bin, &zc);
     }
     struct vc4_cl_viewport_offset vp = {s->clipper ? (int32_t)s->width * 8 : 0,
                                         s->clipper ? (int32_t)s->height * 8 : 0};

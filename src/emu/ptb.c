@@ -124,6 +124,9 @@ void vc4_ptb_reset(struct vc4_ptb *p)
     p->plf = 0;
     p->xy_scale[0] = p->xy_scale[1] = 0.0f;
     p->z_scale = 1.0f;
+    /* the Z clipping planes before any 104: Zs in [0, 1] (clip_planes) */
+    p->z_min = 0.0f;
+    p->z_max = 1.0f;
     p->point_size = 1.0f;
     p->line_width = 1.0f;
 }
@@ -753,6 +756,7 @@ static enum vc4_ptb_result do_state(struct ptb_ctx *c)
             return VC4_PTB_ERROR;
         p->z_scale = s.zs.z_scale;
         p->z_offset = s.zs.z_offset;
+        p->z_scaling_set = true;
         break;
     case VC4_CL_PRIMITIVE_LIST_FORMAT:
         /* facts §4.1: sets the binner's current compressed-primitive format;
@@ -1082,16 +1086,27 @@ static enum prim_fate prim_tiles(const struct vc4_ptb *p, const struct screen_pr
 #define PTB_GUARD_BAND_1_16PX (2047.0 * PTB_SUBPIXELS)
 enum { CLIP_PLANES = 5, CLIP_PLANES_GL_Z = 7 };
 
-/* GL mode with a Z Clipping Planes packet: the near and far planes too,
- * Zs = Zc / Wc x Z scale + Z offset kept inside [min, max] (Mesa fills
- * min/max with the viewport's depth range, i.e. in Zs units; clipping
- * geometrically against them is UNVERIFIED).  A polygon clipped by all 7
- * planes may need 10 vertices: the record holds 9 (tilelist.h), the rest
- * are dropped (a visible error only in that extreme case). */
+/* GL mode with a Z Clipping Planes packet (104) or a Clipper Z Scale and
+ * Offset (106): the near and far planes too, Zs = Zc / Wc x Z scale + Z
+ * offset kept inside [min, max], [0, 1] until a 104 sets them.  Evidence:
+ * the kernel refuses 104 in a binning list, so Mesa's lists never hold it,
+ * yet a triangle with a vertex in front of the near plane is clipped
+ * there on a Pi: piglit's interpolation-none-other-smooth-fixed and its
+ * twins (a vertex at eye z -1 before a near plane at 1.75, Zs -1.8) pass
+ * on Pi 3s in Mesa's CI (src/broadcom/ci/broadcom-rpi3-fails.txt does not
+ * list them), which vc4kit failed until 2026-11-29 by clipping only after
+ * a 104.  The [0, 1] before a 104 and clipping against the planes
+ * geometrically are UNVERIFIED (Mesa's Z scale and offset map the depth
+ * range, [0, 1] by default, so the default planes are GL's near and far;
+ * under glDepthRange the hardware's planes are then not GL's).  Without
+ * 104 or 106 (bare-metal lists) Z is not clipped.  A polygon clipped by
+ * all 7 planes may need 10 vertices: the record holds 9 (tilelist.h), the
+ * rest are dropped (a visible error only in that extreme case). */
 static unsigned clip_planes(const struct vc4_ptb *p)
 {
-    return p->mode == VC4_PTB_MODE_GL && p->state[VC4_PTB_ST_Z_CLIPPING].changed_seq ? CLIP_PLANES_GL_Z
-                                                                                      : CLIP_PLANES;
+    return p->mode == VC4_PTB_MODE_GL && (p->state[VC4_PTB_ST_Z_CLIPPING].changed_seq || p->z_scaling_set)
+               ? CLIP_PLANES_GL_Z
+               : CLIP_PLANES;
 }
 
 struct clip_vertex {

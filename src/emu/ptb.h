@@ -173,6 +173,7 @@ struct vc4_ptb {
     bool clip_set;
     int32_t vp_x_1_16px, vp_y_1_16px;   /* viewport offset */
     float xy_scale[2], z_scale, z_offset, z_min, z_max;
+    bool z_scaling_set; /* a Clipper Z Scale and Offset (106) was decoded: GL near/far clipping (ptb.c) */
     float point_size, line_width;
     struct vc4_ptb_vertex_source gl_source; /* fetch NULL = none installed */
 
