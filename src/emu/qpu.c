@@ -20,6 +20,7 @@
 #include "emu/qpu_lanes.h"
 #include "emu/sfu.h"
 #include "emu/v3d.h"
+#include "spec/qpu_spec.h"
 #include "spec/rules.h"
 
 #define N VC4_QPU_SIMD
@@ -253,11 +254,12 @@ static inline const uint32_t *qvec(const struct vc4_qpu *q, uint16_t off)
     return (const uint32_t *)((const char *)q + off);
 }
 
-/* Fragment shaders: the TLB registers (43-47) wait on the scoreboard at
- * their first access, like the sbwait signal and the TLB loads (the port). */
+/* Fragment shaders: the tile-buffer registers wait on the scoreboard at
+ * their first access, like the sbwait signal and the TLB loads (the port;
+ * spec/qpu_spec.h vc4_qpu_waddr_waits_sb: not the stencil setup). */
 static bool tlb_waddr(unsigned waddr)
 {
-    return waddr >= VC4_QPU_W_TLB_STENCIL_SETUP && waddr <= VC4_QPU_W_TLB_ALPHA_MASK;
+    return vc4_qpu_waddr_waits_sb(waddr);
 }
 
 static bool sig_has_effect(unsigned sig)

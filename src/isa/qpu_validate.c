@@ -327,8 +327,10 @@ static bool sig_is_tlb_read(unsigned s)
 }
 static bool sig_is_thrsw(unsigned s) { return s == VC4_QPU_SIG_THREAD_SWITCH || s == VC4_QPU_SIG_LAST_THREAD_SWITCH; }
 
-/* A tile-buffer access: implicitly waits on the scoreboard (seed 002). */
-static bool is_tlb_access(const struct vins *v) { return sig_is_tlb_read(v->sig) || writes_class(v, waddr_is_tlb); }
+/* A tile-buffer access: implicitly waits on the scoreboard (seed 002; not
+ * a stencil setup: spec/qpu_spec.h vc4_qpu_waddr_waits_sb). */
+static bool waddr_waits_sb(unsigned w) { return vc4_qpu_waddr_waits_sb(w); }
+static bool is_tlb_access(const struct vins *v) { return sig_is_tlb_read(v->sig) || writes_class(v, waddr_waits_sb); }
 /* Writes r4 (other than through the SFU): TMU and TLB loads (guide p.37). */
 static bool writes_r4(const struct vins *v)
 {

@@ -63,6 +63,22 @@ extern const struct vc4_qpu_field_desc vc4_qpu_field_table[VC4_F_COUNT];
 /* The forms a decoded instruction has. */
 unsigned vc4_qpu_forms_of(const struct vc4_qpu_instr *in);
 
+/*
+ * Write addresses that access the tile buffer and so wait on the
+ * scoreboard at a fragment shader's first access ("an implicit wait with
+ * the first tile-buffer read or write instruction", the guide via Mesa
+ * vc4_qpu_validate.c): TLB_Z, TLB_COLOR_MS, TLB_COLOR_ALL and the alpha
+ * mask.  Not TLB_STENCIL_SETUP (43), which configures the stencil test:
+ * Mesa's qpu_waddr_is_tlb leaves it out and writes it as a shader's first
+ * instruction, which runs on Pi 3s (piglit's gl-1.0-readpixsanity passes in
+ * Mesa's CI, src/broadcom/ci/broadcom-rpi3-fails.txt).  The alpha mask
+ * (47, VG only) is counted as a tile-buffer write: UNVERIFIED.
+ */
+static inline int vc4_qpu_waddr_waits_sb(unsigned waddr)
+{
+    return waddr >= VC4_QPU_W_TLB_Z && waddr <= VC4_QPU_W_TLB_ALPHA_MASK;
+}
+
 /* Raw access to a field's value in the struct. */
 uint32_t vc4_qpu_field_get(const struct vc4_qpu_instr *in, enum vc4_qpu_field f);
 void vc4_qpu_field_set(struct vc4_qpu_instr *in, enum vc4_qpu_field f, uint32_t v);

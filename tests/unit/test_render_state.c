@@ -335,6 +335,19 @@ static void test_shader_rules(void)
     CHECK(cs & (1u << 3));
     vc4_cl_free(&cl);
     vc4_emu_destroy(emu);
+    /* Regression (piglit's gl-1.0-readpixsanity, which passes on Pi 3s in
+     * Mesa's CI): Mesa's stencil setup as the first instruction waits on
+     * nothing, so it breaks no rule (spec/qpu_spec.h vc4_qpu_waddr_waits_sb) */
+    emu = mk("mov stencil, unif\nnop\nnop\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n");
+    vtx(emu, 0, 12, 0, 0, -1, NULL, 0);
+    vtx(emu, 1, 12, 64, 0, -1, NULL, 0);
+    vtx(emu, 2, 12, 0, 64, -1, NULL, 0);
+    rec(emu, 12, 0, false);
+    begin(&cl, &sink, false);
+    prims(&cl, VC4_CL_PRIM_TRIANGLES, 3, 0);
+    end_run(emu, &cl);
+    CHECK_MSG(strstr(hd.text, "fs-scoreboard-first-two") == NULL, "%s", hd.text);
+    vc4_emu_destroy(emu);
 }
 
 /* Tile allocation exhausted: the binner stalls (PCS.BMOOM, INTCTL

@@ -256,6 +256,14 @@ static void test_fragment_rules(void)
     PAIR("fs-scoreboard-first-two", FRAG, false,
          { nops(p, 1); put(p, mov(VC4_QPU_W_TLB_COLOR_ALL, R0)); tail(p); },
          { nops(p, 2); put(p, mov(VC4_QPU_W_TLB_COLOR_ALL, R0)); tail(p); });
+    /* Regression (piglit's gl-1.0-readpixsanity, which passes on Pi 3s in
+     * Mesa's CI): a stencil setup is no tile-buffer access and waits on
+     * nothing; Mesa writes it as a shader's first instruction (spec/qpu_spec.h
+     * vc4_qpu_waddr_waits_sb).  TLB_Z there still waits. */
+    PAIR("fs-scoreboard-first-two", FRAG, false,
+         { put(p, mov(VC4_QPU_W_TLB_Z, R0)); nops(p, 2); put(p, mov(VC4_QPU_W_TLB_COLOR_ALL, R0)); tail(p); },
+         { put(p, mov(VC4_QPU_W_TLB_STENCIL_SETUP, R0)); nops(p, 2); put(p, mov(VC4_QPU_W_TLB_COLOR_ALL, R0));
+           tail(p); });
     {
         struct prog b = {{0}, 0};
         struct prog *p = &b;
