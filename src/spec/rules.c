@@ -78,7 +78,7 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
         "qpu-isa-facts 18/19; kernel vc4_validate_shaders.c (facts 5.5)"},
     /* guide: must not */
     [VC4_RULE_FS_SCOREBOARD_FIRST_TWO] = {"fs-scoreboard-first-two", VC4_ERROR,
-        "The first two instructions of a fragment shader must not wait on the scoreboard (sbwait or a first TLB access).",
+        "The first two instructions of a fragment shader must not wait on the scoreboard (sbwait or a first tile-buffer access: TLB_Z, a colour write or load; a stencil setup waits on nothing).",
         "seed 002 shader rules; guide p.37 via Mesa vc4_qpu_validate.c"},
     /* corrupts varyings */
     [VC4_RULE_FS_VPM_ACCESS] = {"fs-vpm-access", VC4_ERROR,
