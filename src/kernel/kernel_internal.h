@@ -50,6 +50,11 @@ struct vc4k {
     size_t nbos, capbos;
     uint64_t seqno;
     uint64_t overflows;
+    /* The overflow BO last handed to the binner (BPOA/BPOS still name it):
+     * a later job's binner may take it when its tile allocation memory
+     * runs out, so it outlives its job until the next one replaces it
+     * (submit.c give_overflow; Linux vc4_irq.c bin_alloc_overflow). */
+    uint32_t overflow_cur;
 };
 
 static inline struct vc4k_bo *vc4k_bo_get(struct vc4k *k, uint32_t handle)

@@ -538,7 +538,16 @@ static int validate_rec(struct exec *e, const struct shader_state *st)
 /* The binner ran out of tile allocation memory (PCS.BMOOM, INTCTL.OUTOMEM):
  * give it overflow memory through BPOA/BPOS, as the kernel's OUTOMEM
  * interrupt handler does (vc4_irq.c vc4_overflow_mem_work: a fresh slot of
- * the binner BO), and let it go on.  The BOs live until the job ends. */
+ * the binner BO), and let it go on.  The BO given stays the current one
+ * (k->overflow_cur) past this job: BPOA/BPOS keep naming it, and the next
+ * job's binner takes it when its own memory runs out (the binner takes
+ * the pair when it is not the one it took last; vc4_irq.c: "If we had
+ * overflow memory allocated previously, then that chunk will free when
+ * the current bin job is done").  The one it replaces is freed with this
+ * job.  Freeing every overflow BO at its job's end let the next job's
+ * binner write its tile lists into freed memory, which the next overflow
+ * BO then took and cleared: a tile list branched into zeros and the rest
+ * of its primitives were lost (piglit's longprim under vc4kit exec). */
 static bool give_overflow(struct exec *e)
 {
     if (e->noverflow >= VC4K_MAX_OVERFLOW) {
@@ -551,7 +560,9 @@ static bool give_overflow(struct exec *e)
     uint32_t h = vc4k_bo_alloc(e->k, VC4K_OVERFLOW_BYTES, &bo);
     if (!h)
         return false;
-    e->overflow[e->noverflow++] = h;
+    if (e->k->overflow_cur)
+        e->overflow[e->noverflow++] = e->k->overflow_cur;
+    e->k->overflow_cur = h;
     e->k->overflows++;
     vc4_emu_reg_write(e->k->emu, VC4_V3D_BPOA, bo->paddr);
     vc4_emu_reg_write(e->k->emu, VC4_V3D_BPOS, bo->size);
@@ -580,8 +591,13 @@ static int run_thread(struct exec *e, unsigned thread, uint32_t start, uint32_t 
                       "SUBMIT_CL: the %s job did not finish (%s, CT%uCS 0x%08x): the GPU hung (-EIO)",
                       thread ? "render" : "bin", vc4_status_name(st), thread, csv);
         /* vc4_gem.c vc4_reset: a hung GPU is reset (memory is kept), so
-         * the next job starts on an idle V3D. */
+         * the next job starts on an idle V3D; BPOA/BPOS are cleared with
+         * it, and the current overflow BO is freed with this job. */
         vc4_emu_reset(emu);
+        if (e->k->overflow_cur && e->noverflow < VC4K_MAX_OVERFLOW) {
+            e->overflow[e->noverflow++] = e->k->overflow_cur;
+            e->k->overflow_cur = 0;
+        }
         return -EIO;
     }
     return 0;
