@@ -298,15 +298,22 @@ static void test_payload(void)
         }
 }
 
+/* The triangle (0, 0), (64, 0), (0, 64) in vertices of stride bytes and
+ * its record with nvary varyings (zero). */
+static void corner_triangle(struct vc4_emu *emu, unsigned stride, unsigned nvary)
+{
+    vtx(emu, 0, stride, 0, 0, -1, NULL, 0);
+    vtx(emu, 1, stride, 64, 0, -1, NULL, 0);
+    vtx(emu, 2, stride, 0, 64, -1, NULL, 0);
+    rec(emu, stride, nvary, false);
+}
+
 /* Seed 002's rules, reported once with their source. */
 static void test_shader_rules(void)
 {
     struct vc4_emu *emu = mk("mov tlbc, unif\nnop\nnop; thrend\nnop\nnop; sbdone\n");
     struct vc4_diag_sink sink = harness_sink(&hd);
-    vtx(emu, 0, 24, 0, 0, -1, NULL, 0);
-    vtx(emu, 1, 24, 64, 0, -1, NULL, 0);
-    vtx(emu, 2, 24, 0, 64, -1, NULL, 0);
-    rec(emu, 24, 3, false); /* 3 varyings never read */
+    corner_triangle(emu, 24, 3); /* 3 varyings never read */
     struct vc4_cl cl;
     begin(&cl, &sink, false);
     prims(&cl, VC4_CL_PRIM_TRIANGLES, 3, 0);
@@ -319,10 +326,7 @@ static void test_shader_rules(void)
     struct vc4_emu_options eo = {.sink = harness_sink(&hd), .mem_size = 16u << 20, .strict = true};
     emu = vc4_emu_create(&eo);
     CHECK(sc_load_shader(emu, "mov tlbc, unif\nnop\nnop; thrend\nnop\nnop; sbdone\n", CODE, eo.sink));
-    vtx(emu, 0, 12, 0, 0, -1, NULL, 0);
-    vtx(emu, 1, 12, 64, 0, -1, NULL, 0);
-    vtx(emu, 2, 12, 0, 64, -1, NULL, 0);
-    rec(emu, 12, 0, false);
+    corner_triangle(emu, 12, 0);
     begin(&cl, &sink, false);
     prims(&cl, VC4_CL_PRIM_TRIANGLES, 3, 0);
     vc4_cl_store_ms_tile_buffer_and_eof(&cl);
@@ -339,10 +343,7 @@ static void test_shader_rules(void)
      * Mesa's CI): Mesa's stencil setup as the first instruction waits on
      * nothing, so it breaks no rule (spec/qpu_spec.h vc4_qpu_waddr_waits_sb) */
     emu = mk("mov stencil, unif\nnop\nnop\nmov tlbc, unif\nnop; thrend\nnop\nnop; sbdone\n");
-    vtx(emu, 0, 12, 0, 0, -1, NULL, 0);
-    vtx(emu, 1, 12, 64, 0, -1, NULL, 0);
-    vtx(emu, 2, 12, 0, 64, -1, NULL, 0);
-    rec(emu, 12, 0, false);
+    corner_triangle(emu, 12, 0);
     begin(&cl, &sink, false);
     prims(&cl, VC4_CL_PRIM_TRIANGLES, 3, 0);
     end_run(emu, &cl);

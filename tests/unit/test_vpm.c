@@ -255,6 +255,19 @@ static void test_read_fifo_rules(void)
     CHECK_EQ_U64(vc4_vpm_read(&vpm, 99, out, 0, NULL, &sink, NULL), VC4_VPM_EV_BAD_QPU);
 }
 
+/* A write setup at row 0 at cycle t, then rows 0 .. n-1 of QPU qpu, row r
+ * all base + r, one a cycle. */
+static void write_rows(unsigned qpu, uint32_t base, unsigned n, uint64_t t, const struct vc4_diag_sink *sink)
+{
+    uint32_t val[16];
+    CHECK_EQ_U64(vc4_vpm_wr_setup(&vpm, qpu, gen_setup(1, 0, 2, 1, 0, 0), t, sink, NULL), 0);
+    for (unsigned r = 0; r < n; r++) {
+        for (unsigned i = 0; i < 16; i++)
+            val[i] = base + r;
+        CHECK_EQ_U64(vc4_vpm_write(&vpm, qpu, 0xFFFF, val, t + 1 + r, sink, NULL), 0);
+    }
+}
+
 /* Regression (piglit's interpolation-none-gl_BackColor-smooth-none, which
  * passes on Pi 3s in Mesa's CI): the read FIFO holds the next 4 vectors as
  * they were when it was filled (vpm.h VC4_VPM_READ_FIFO), so a vertex
@@ -266,7 +279,7 @@ static void test_read_fifo_holds_values(void)
 {
     struct harness_diags h;
     struct vc4_diag_sink sink = harness_sink(&h);
-    uint32_t out[16], val[16];
+    uint32_t out[16];
     vc4_vpm_init(&vpm, 12);
     for (unsigned r = 0; r < 8; r++)
         for (unsigned i = 0; i < 16; i++)
@@ -276,12 +289,7 @@ static void test_read_fifo_holds_values(void)
         CHECK_EQ_U64(vc4_vpm_read(&vpm, 2, out, 20 + r, NULL, &sink, NULL), 0);
         CHECK_EQ_U64(out[3], 1000 * r + 3);
     }
-    CHECK_EQ_U64(vc4_vpm_wr_setup(&vpm, 2, gen_setup(1, 0, 2, 1, 0, 0), 30, &sink, NULL), 0);
-    for (unsigned r = 0; r < 7; r++) {
-        for (unsigned i = 0; i < 16; i++)
-            val[i] = 0xDEAD0000u + r;
-        CHECK_EQ_U64(vc4_vpm_write(&vpm, 2, 0xFFFF, val, 31 + r, &sink, NULL), 0);
-    }
+    write_rows(2, 0xDEAD0000u, 7, 30, &sink);
     for (unsigned r = 3; r < 7; r++) {
         CHECK_EQ_U64(vc4_vpm_read(&vpm, 2, out, 40 + r, NULL, &sink, NULL), 0);
         CHECK_EQ_U64(out[3], 1000 * r + 3); /* the input, not 0xDEAD0000 + r */
@@ -291,12 +299,7 @@ static void test_read_fifo_holds_values(void)
      * any read (rows 0-3 were filled at the setup, row 5 only after the
      * second read) */
     CHECK_EQ_U64(vc4_vpm_rd_setup(&vpm, 2, gen_setup(1, 0, 2, 1, 0, 6), 50, &sink, NULL), 0);
-    CHECK_EQ_U64(vc4_vpm_wr_setup(&vpm, 2, gen_setup(1, 0, 2, 1, 0, 0), 51, &sink, NULL), 0);
-    for (unsigned r = 0; r < 6; r++) {
-        for (unsigned i = 0; i < 16; i++)
-            val[i] = 0xBEEF0000u + r;
-        CHECK_EQ_U64(vc4_vpm_write(&vpm, 2, 0xFFFF, val, 52 + r, &sink, NULL), 0);
-    }
+    write_rows(2, 0xBEEF0000u, 6, 51, &sink);
     for (unsigned r = 0; r < 6; r++) {
         CHECK_EQ_U64(vc4_vpm_read(&vpm, 2, out, 60 + r, NULL, &sink, NULL), 0);
         CHECK_EQ_U64(out[0], r < 4 ? 0xDEAD0000u + r : 0xBEEF0000u + r);
