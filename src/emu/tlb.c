@@ -384,27 +384,40 @@ enum vc4_tlb_result vc4_tlb_load(struct vc4_tlb *t, const struct vc4_mem *m,
     return r;
 }
 
-static uint32_t dump_words(const struct vc4_tlb *t)
+/* One buffer of a full-resolution dump (tlb.h vc4_tlb_full_offset) to
+ * memory at base, or from it. */
+static void full_store(const struct vc4_tlb *t, struct vc4_mem *m, uint32_t base, const uint32_t *buf,
+                       enum vc4_tlb_result *r, uint32_t *bad)
 {
-    return t->tile_w * t->tile_h * t->samples;
+    for (unsigned y = 0; y < t->tile_h; y++)
+        for (unsigned x = 0; x < t->tile_w; x++)
+            for (unsigned s = 0; s < t->samples; s++) {
+                uint32_t a = base + vc4_tlb_full_offset(t, x, y, s);
+                if (!vc4_mem_write32(m, a, buf[vc4_tlb_index(t, x, y, s)]))
+                    note_bad(r, bad, a);
+            }
+}
+
+static void full_load(const struct vc4_tlb *t, const struct vc4_mem *m, uint32_t base, uint32_t *buf,
+                      enum vc4_tlb_result *r, uint32_t *bad)
+{
+    for (unsigned y = 0; y < t->tile_h; y++)
+        for (unsigned x = 0; x < t->tile_w; x++)
+            for (unsigned s = 0; s < t->samples; s++) {
+                uint32_t a = base + vc4_tlb_full_offset(t, x, y, s);
+                if (!vc4_mem_read32(m, a, &buf[vc4_tlb_index(t, x, y, s)]))
+                    note_bad(r, bad, a);
+            }
 }
 
 enum vc4_tlb_result vc4_tlb_store_full(const struct vc4_tlb *t, struct vc4_mem *m, uint32_t addr,
                                        bool color, bool zs, uint32_t *bad)
 {
     enum vc4_tlb_result r = VC4_TLB_OK;
-    uint32_t n = dump_words(t);
-    if (color) {
-        for (uint32_t i = 0; i < n; i++)
-            if (!vc4_mem_write32(m, addr + 4 * i, t->color[i]))
-                note_bad(&r, bad, addr + 4 * i);
-    }
-    if (zs) {
-        uint32_t base = color ? addr + VC4_TLB_FULL_DUMP_BYTES : addr;
-        for (uint32_t i = 0; i < n; i++)
-            if (!vc4_mem_write32(m, base + 4 * i, t->zs[i]))
-                note_bad(&r, bad, base + 4 * i);
-    }
+    if (color)
+        full_store(t, m, addr, t->color, &r, bad);
+    if (zs)
+        full_store(t, m, color ? addr + VC4_TLB_FULL_DUMP_BYTES : addr, t->zs, &r, bad);
     return r;
 }
 
@@ -412,19 +425,11 @@ enum vc4_tlb_result vc4_tlb_load_full(struct vc4_tlb *t, const struct vc4_mem *m
                                       bool color, bool zs, uint32_t *bad)
 {
     enum vc4_tlb_result r = VC4_TLB_OK;
-    uint32_t n = dump_words(t);
     if (zs)
         t->zs_full_reload = true;
-    if (color) {
-        for (uint32_t i = 0; i < n; i++)
-            if (!vc4_mem_read32(m, addr + 4 * i, &t->color[i]))
-                note_bad(&r, bad, addr + 4 * i);
-    }
-    if (zs) {
-        uint32_t base = color ? addr + VC4_TLB_FULL_DUMP_BYTES : addr;
-        for (uint32_t i = 0; i < n; i++)
-            if (!vc4_mem_read32(m, base + 4 * i, &t->zs[i]))
-                note_bad(&r, bad, base + 4 * i);
-    }
+    if (color)
+        full_load(t, m, addr, t->color, &r, bad);
+    if (zs)
+        full_load(t, m, color ? addr + VC4_TLB_FULL_DUMP_BYTES : addr, t->zs, &r, bad);
     return r;
 }

@@ -196,10 +196,28 @@ enum vc4_tlb_result vc4_tlb_store(const struct vc4_tlb *t, struct vc4_mem *m,
 enum vc4_tlb_result vc4_tlb_load(struct vc4_tlb *t, const struct vc4_mem *m,
                                  const struct vc4_tlb_xfer *x, uint32_t *bad);
 
-/* Full-resolution dump / reload of this tile (packets 26, 27): every
- * sample, as 32-bit words in the buffer order [y][x][sample]: colour at
- * addr, Z/stencil at addr + VC4_TLB_FULL_DUMP_BYTES when both are moved,
- * else at addr (vc4kit's layout, UNVERIFIED). */
+/*
+ * Full-resolution dump / reload of this tile (packets 26, 27): every
+ * sample as a 32-bit word, colour at addr, Z/stencil at addr +
+ * VC4_TLB_FULL_DUMP_BYTES when both are moved, else at addr.  With 4x
+ * multisampling (32x32 tiles) the words are in 2x2-pixel quads of 64
+ * bytes, the quads row by row (16 a row), and in a quad the word of sample
+ * s of pixel (x, y) at s * 16 + (y & 1) * 8 + (x & 1) * 4
+ * (vc4_tlb_full_offset).  Evidence: Mesa reads its multisample surfaces,
+ * which it stores with packet 26, with TMU general lookups at exactly
+ * those addresses (vc4_nir_lower_txf_ms.c: "MSAA textures are laid out as
+ * 32x32-aligned blocks"), and its MSAA resolves are right on Pi 3s
+ * (piglit's gl-1.0-logicop MSAA cases pass in Mesa's CI; vc4kit's earlier
+ * [y][x][sample] order failed them).  Single-sample dumps keep the order
+ * [y][x] (UNVERIFIED; nothing known uses them).
+ */
+static inline uint32_t vc4_tlb_full_offset(const struct vc4_tlb *t, unsigned x, unsigned y, unsigned s)
+{
+    if (t->samples == 1)
+        return 4u * (y * t->tile_w + x);
+    uint32_t quad = (y >> 1) * (t->tile_w >> 1) + (x >> 1);
+    return quad * 4u * 4u * t->samples + s * 16u + (y & 1u) * 8u + (x & 1u) * 4u;
+}
 enum vc4_tlb_result vc4_tlb_store_full(const struct vc4_tlb *t, struct vc4_mem *m, uint32_t addr,
                                        bool color, bool zs, uint32_t *bad);
 enum vc4_tlb_result vc4_tlb_load_full(struct vc4_tlb *t, const struct vc4_mem *m, uint32_t addr,

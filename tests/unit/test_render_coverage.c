@@ -212,9 +212,12 @@ static bool cv_render(const struct cv_scene *sc)
             }
             unsigned tx = x / 32, ty = y / 32;
             uint32_t tbase = CV_DUMP + (ty * wt + tx) * 16384;
+            /* 64-byte 2x2 quads, 16 a row; sample s at s * 16 + (y & 1) * 8
+             * + (x & 1) * 4 (Mesa's vc4_nir_lower_txf_ms.c addressing) */
+            unsigned qx = (x % 32) / 2, qy = (y % 32) / 2;
             for (unsigned s = 0; s < 4; s++) {
                 uint8_t c[4];
-                vc4_emu_mem_read(emu, tbase + 4 * (((y % 32) * 32 + x % 32) * 4 + s), c, 4);
+                vc4_emu_mem_read(emu, tbase + (qy * 16 + qx) * 64 + s * 16 + (y & 1) * 8 + (x & 1) * 4, c, 4);
                 g_count[y][x][s] = c[0];
             }
         }

@@ -161,11 +161,15 @@ static uint32_t px_zs(struct vc4_emu *emu, const struct scene *s, unsigned x, un
 {
     return get32(emu, ZB + 4 * (y * frame_dim(s) + x));
 }
-/* sample k of pixel (x, y) in the full-resolution dump ([y][x][sample]) */
+/* sample k of pixel (x, y) in the full-resolution dump of a one-tile
+ * frame: with 4x multisampling in 64-byte 2x2 quads, 16 a row, sample k
+ * of the quad's pixel at k * 16 + (y & 1) * 8 + (x & 1) * 4 (Mesa's
+ * vc4_nir_lower_txf_ms.c addressing); else [y][x] */
 static uint32_t dump_zs(struct vc4_emu *emu, const struct scene *s, unsigned x, unsigned y, unsigned k)
 {
-    unsigned ns = s->ms ? 4u : 1u;
-    return get32(emu, DUMP + 4 * ((y * frame_dim(s) + x) * ns + k));
+    if (!s->ms)
+        return get32(emu, DUMP + 4 * (y * frame_dim(s) + x));
+    return get32(emu, DUMP + ((y >> 1) * 16 + (x >> 1)) * 64 + k * 16 + (y & 1) * 8 + (x & 1) * 4);
 }
 
 static uint32_t z24(double z)

@@ -610,5 +610,45 @@ static void test_transfer_runs(void)
     CHECK(faults >= 3 * 5 * 3 * 2); /* the RAM-end cases fault */
 }
 
+/* Regression (piglit's gl-1.0-logicop MSAA cases, which pass on Pi 3s in
+ * Mesa's CI): a 4x multisample full-resolution dump (packet 26) is laid out
+ * as Mesa reads it back with TMU lookups (vc4_nir_lower_txf_ms.c): 64-byte
+ * 2x2 quads, 16 a row, sample s of pixel (x, y) at s * 16 + (y & 1) * 8 +
+ * (x & 1) * 4 in its quad; the Z/stencil buffer 16 KB on; the reload
+ * (packet 27) reads the same places.  vc4kit's [y][x][sample] order made
+ * Mesa's MSAA resolves read other samples' colours. */
+static void test_regression_msaa_dump_layout(void)
+{
+    enum { RAM = 1u << 20, AT = 0x1000 };
+    struct vc4_mem m;
+    CHECK(vc4_mem_init(&m, RAM, NULL) == VC4_OK);
+    static struct vc4_tlb t, back;
+    vc4_tlb_reset(&t);
+    vc4_tlb_configure(&t, true, false);
+    CHECK_EQ_INT(t.tile_w, 32);
+    for (unsigned y = 0; y < 32; y++)
+        for (unsigned x = 0; x < 32; x++)
+            for (unsigned s = 0; s < 4; s++) {
+                t.color[vc4_tlb_index(&t, x, y, s)] = 0xC0000000u | y << 16 | x << 8 | s;
+                t.zs[vc4_tlb_index(&t, x, y, s)] = 0x20000000u | y << 16 | x << 8 | s;
+            }
+    uint32_t bad = 0;
+    CHECK(vc4_tlb_store_full(&t, &m, AT, true, true, &bad) == VC4_TLB_OK);
+    unsigned wrong = 0;
+    for (unsigned y = 0; y < 32; y++)
+        for (unsigned x = 0; x < 32; x++)
+            for (unsigned s = 0; s < 4; s++) {
+                uint32_t a = AT + ((y >> 1) * 16 + (x >> 1)) * 64 + s * 16 + (y & 1) * 8 + (x & 1) * 4, c, z;
+                CHECK(vc4_mem_read32(&m, a, &c) && vc4_mem_read32(&m, a + 16384, &z));
+                wrong += c != (0xC0000000u | y << 16 | x << 8 | s) || z != (0x20000000u | y << 16 | x << 8 | s);
+            }
+    CHECK_EQ_INT(wrong, 0);
+    vc4_tlb_reset(&back);
+    vc4_tlb_configure(&back, true, false);
+    CHECK(vc4_tlb_load_full(&back, &m, AT, true, true, &bad) == VC4_TLB_OK);
+    CHECK(memcmp(back.color, t.color, sizeof t.color) == 0 && memcmp(back.zs, t.zs, sizeof t.zs) == 0);
+    vc4_mem_fini(&m);
+}
+
 TEST_LIST(test_layouts_roundtrip, test_bgr565, test_clears_and_full_res, test_depth, test_threads,
-          test_transfer_runs)
+          test_transfer_runs, test_regression_msaa_dump_layout)
