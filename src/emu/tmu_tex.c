@@ -679,21 +679,19 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
             unsigned i = 4 * q + e;
             /* The border colour rides in R (Mesa writes it there for clamp
              * and border wraps); for cube maps R is a coordinate and the
-             * border is 0 (UNVERIFIED).  It is one texel in the texture's
-             * format; UNVERIFIED for 64-bit formats and ETC1: R gives the
-             * first 32 bits, the rest are 0. */
-            memset(&sp.border, 0, sizeof sp.border);
-            if (has_r && !c->cube) {
-                /* a 1x1 image in the format's own layout (LT: one utile,
-                 * texel 0 first) whose first word is R */
-                struct vc4_tex_geom bg;
-                uint8_t raw[64] = {0};
-                vc4_st32(raw, coord[2][i]);
-                enum vc4_tex_layout bl = vc4_tex_format_info(c->type)->raster_only
-                                             ? VC4_TEX_RASTER : VC4_TEX_LT;
-                if (vc4_tex_geom_init_format(&bg, c->type, bl, 1, 1) && bg.size <= sizeof raw)
-                    vc4_tex_read_texel(c->type, &bg, raw, bg.size, 0, 0, &sp.border);
-            }
+             * border is 0 (UNVERIFIED).  R is the word the TMU returns for
+             * a border texel, whatever the texture's format: Mesa packs it
+             * per format so that it reads as that format's texels do
+             * (vc4_uniforms.c write_texture_border_color: RGBA8888 as
+             * R8G8B8A8, RGBA4444 and RGBA5551 as A8B8G8R8, RGB565 as
+             * B8G8R8A8, ALPHA as A << 24, LUMALPHA as L | A << 24), and
+             * piglit's texwrap bordercolor passes for every format on Pi
+             * 3s in Mesa's CI; decoding R as one texel of the format, as
+             * vc4kit did until 2026-11-29, failed its 16-bit and one- and
+             * two-channel formats.  UNVERIFIED for 16-bit-channel formats
+             * (the second word is 0). */
+            sp.border.w[0] = has_r && !c->cube ? coord[2][i] : 0;
+            sp.border.w[1] = 0;
             int32_t lod = qlod;
             if (has_b) {
                 int32_t b = lod_of_b(vc4_u2f(coord[3][i]));
