@@ -562,11 +562,18 @@ static void fifo_fill(struct vc4_vpm *v, unsigned qpu)
     }
 }
 
-/* The QPU takes the FIFO's oldest vector (rd_fifo_n > 0), which is that
- * of the setup in g; the FIFO is topped up. */
-static void fifo_take(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], const struct vc4_location *loc)
+/* The QPU takes the FIFO's oldest vector, which is the next of the setup
+ * in g (the caller tops the FIFO up after).  An empty FIFO with values
+ * unread cannot happen (every change to the setups fills it); should it,
+ * the vector is read as the VPM holds it now. */
+static void fifo_take(struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_generic *g, uint32_t out[16],
+                      const struct vc4_location *loc)
 {
     struct vc4_vpm_qpu *q = &v->q[qpu];
+    if (q->rd_fifo_n == 0) {
+        generic_fetch(v, qpu, g, out, loc);
+        return;
+    }
     memcpy(out, q->rd_fifo[0].data, sizeof q->rd_fifo[0].data);
     generic_track(v, qpu, &q->rd_fifo[0].at, loc);
     q->rd_fifo_n--;
@@ -593,7 +600,7 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
         if (now - e->setup_at < VC4_VPM_READ_LATENCY)
             *ready = e->setup_at + VC4_VPM_READ_LATENCY;
         v->stats.generic_reads++;
-        fifo_take(v, qpu, out, loc);
+        fifo_take(v, qpu, e, out, loc);
         generic_advance(e);
         if (--e->left == 0) {
             q->rd_nqueued--;
@@ -629,6 +636,7 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
             *g = generic_decode(0, true, now - VC4_VPM_READ_LATENCY);
         generic_fetch(v, qpu, g, out, loc); /* (no FIFO entry: read as it is now) */
         generic_advance(g);
+        g->left = 0; /* (the decoded default asks for none: nothing queued behind it) */
         return ev;
     }
     if (now - g->setup_at < VC4_VPM_READ_LATENCY) {
@@ -638,7 +646,7 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
          * validator notes the portability point (vpm-read-too-early). */
         *ready = g->setup_at + VC4_VPM_READ_LATENCY;
     }
-    fifo_take(v, qpu, out, loc);
+    fifo_take(v, qpu, g, out, loc);
     generic_advance(g);
     g->left--;
     fifo_fill(v, qpu);

@@ -261,8 +261,9 @@ static bool accessed_bytes(const ZydisDecodedInstruction *in, const ZydisDecoded
     uint64_t elems = 0; /* bit e: element e selected */
     unsigned esize, count;
     bool compress = false;
+    /* (a broadcast reads its one element whatever the mask selects) */
     if (in->encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX && in->avx.mask.reg >= ZYDIS_REGISTER_K1 &&
-        in->avx.mask.reg <= ZYDIS_REGISTER_K7) {
+        in->avx.mask.reg <= ZYDIS_REGISTER_K7 && in->avx.broadcast.mode == ZYDIS_BROADCAST_MODE_INVALID) {
         esize = mem->element_size / 8u;
         count = mem->element_count;
         if (!xsave_read(uc, XSAVE_OPMASK, 8u * (unsigned)(in->avx.mask.reg - ZYDIS_REGISTER_K0), &elems,

@@ -307,6 +307,27 @@ static void test_read_fifo_holds_values(void)
     CHECK_EQ_U64(h.len, 0);
 }
 
+/* Reads with no setup at all (each an overrun, the register's reset
+ * value): the read FIFO stays empty and consistent (its first version let
+ * the second such read take from an empty FIFO). */
+static void test_reads_without_setup(void)
+{
+    struct harness_diags h;
+    struct vc4_diag_sink sink = harness_sink(&h);
+    uint32_t out[16];
+    vc4_vpm_init(&vpm, 12);
+    for (unsigned k = 0; k < 5; k++) {
+        CHECK_EQ_U64(vc4_vpm_read(&vpm, 3, out, 10 + k, NULL, &sink, NULL), VC4_VPM_EV_READ_OVERRUN);
+        CHECK(vpm.q[3].rd_fifo_n <= VC4_VPM_READ_FIFO);
+    }
+    /* and a real setup after them reads its rows */
+    for (unsigned i = 0; i < 16; i++)
+        vc4_vpm_poke(&vpm, 7, i, 0x700 + i);
+    CHECK_EQ_U64(vc4_vpm_rd_setup(&vpm, 3, gen_setup(1, 0, 2, 1, 7, 1), 20, &sink, NULL), 0);
+    CHECK_EQ_U64(vc4_vpm_read(&vpm, 3, out, 30, NULL, &sink, NULL), 0);
+    CHECK_EQ_U64(out[5], 0x705);
+}
+
 /* The seed's coordinate-shader store: generic writes then VDW 0x83904000. */
 static void test_seed_vdw_store(void)
 {
@@ -582,6 +603,6 @@ static void test_wr_setup_reports(void)
     CHECK(!vc4_vpm_try_wr_setup(&vpm, 3, 0x00001A05u, 0));
 }
 
-TEST_LIST(test_generic_modes, test_seed_pictures, test_seed_setup_words, test_read_fifo_rules, test_read_fifo_holds_values,
+TEST_LIST(test_generic_modes, test_seed_pictures, test_seed_setup_words, test_read_fifo_rules, test_read_fifo_holds_values, test_reads_without_setup,
           test_seed_vdw_store, test_vdw_modes, test_vdr_modes, test_dma_round_trip, test_dma_faults,
           test_wr_setup_reports)
