@@ -601,32 +601,75 @@ int32_t vc4_tmu_tex_quad_lod(const float s[4], const float t[4], unsigned width,
 
 /* ---- cube maps ---------------------------------------------------------------------------- */
 
-/* Face and face coordinates from (s, t, r), GL's table (faces +X, -X, +Y,
- * -Y, +Z, -Z at base + k * stride).  UNVERIFIED: the TMU does not divide
- * by the major axis: Mesa divides s, t, r by max(|s|, |t|, |r|) before the
- * writes (ntq_emit_tex), so the face coordinates are used as given,
- * mapped from [-1, 1] to [0, 1]. */
-static unsigned cube_face(float *s, float *t, float r)
+/* The face a direction (s, t, r) selects: the axis of largest magnitude,
+ * ties to s, then t (GL's table: faces +X, -X, +Y, -Y, +Z, -Z at base +
+ * k * stride). */
+static unsigned cube_face(float s, float t, float r)
 {
-    float as = fabsf(*s), at = fabsf(*t), ar = fabsf(r);
-    float sc, tc;
-    unsigned face;
-    if (as >= at && as >= ar) {
-        face = *s >= 0 ? 0u : 1u;
-        sc = *s >= 0 ? -r : r;
-        tc = -*t;
-    } else if (at >= ar) {
-        face = *t >= 0 ? 2u : 3u;
-        sc = *s;
-        tc = *t >= 0 ? r : -r;
-    } else {
-        face = r >= 0 ? 4u : 5u;
-        sc = r >= 0 ? *s : -*s;
-        tc = -*t;
+    float as = fabsf(s), at = fabsf(t), ar = fabsf(r);
+    if (as >= at && as >= ar)
+        return s >= 0 ? 0u : 1u;
+    if (at >= ar)
+        return t >= 0 ? 2u : 3u;
+    return r >= 0 ? 4u : 5u;
+}
+
+/* Each face's axis and its two face coordinates (GL's table: sc, tc from
+ * which component, with which sign). */
+static const struct cube_face_axes {
+    uint8_t axis, s_from, t_from; /* component: 0 s, 1 t, 2 r */
+    int8_t s_sign, t_sign;
+} cube_axes[VC4_TMU_CUBE_FACES] = {
+    [0] = {.axis = 0, .s_from = 2, .s_sign = -1, .t_from = 1, .t_sign = -1}, /* +X: (-r, -t) */
+    [1] = {.axis = 0, .s_from = 2, .s_sign = +1, .t_from = 1, .t_sign = -1}, /* -X: (+r, -t) */
+    [2] = {.axis = 1, .s_from = 0, .s_sign = +1, .t_from = 2, .t_sign = +1}, /* +Y: (+s, +r) */
+    [3] = {.axis = 1, .s_from = 0, .s_sign = +1, .t_from = 2, .t_sign = -1}, /* -Y: (+s, -r) */
+    [4] = {.axis = 2, .s_from = 0, .s_sign = +1, .t_from = 1, .t_sign = -1}, /* +Z: (+s, -t) */
+    [5] = {.axis = 2, .s_from = 0, .s_sign = -1, .t_from = 1, .t_sign = -1}, /* -Z: (-s, -t) */
+};
+
+/* The face coordinates of direction v on face f, mapped from [-1, 1] to
+ * [0, 1], each divided by k.  UNVERIFIED: the TMU does not divide by the
+ * major axis when it samples (k = 1): Mesa divides s, t, r by max(|s|,
+ * |t|, |r|) before the writes (ntq_emit_tex), so the face coordinates are
+ * used as given. */
+static void cube_face_coords(unsigned f, const float v[3], float k, float *sc, float *tc)
+{
+    const struct cube_face_axes *a = &cube_axes[f];
+    *sc = ((float)a->s_sign * v[a->s_from] / k + 1.0f) * 0.5f;
+    *tc = ((float)a->t_sign * v[a->t_from] / k + 1.0f) * 0.5f;
+}
+
+/*
+ * The LOD of a cube-map lookup whose element samples face f: the quad's
+ * four directions projected through the cube's centre onto f's plane
+ * (each divided by the magnitude of its f-axis component), then the
+ * quad's derivatives as for a 2D texture.  Where all four lie on f (Mesa's
+ * directions have f's component +-1) that is the quad's face coordinates
+ * themselves; where a quad straddles an edge (a helper pixel past the
+ * primitive's edge, a direction near a cube edge) the other directions
+ * land on f's plane beyond its edge, and the derivatives stay those of
+ * the surface.  Taking each element's own face coordinates instead put
+ * such quads at the smallest level: piglit's fbo-cubemap and `cubemap
+ * pbo` / `cubemap npot pbo`, whose probed pixels share quads with pixels
+ * past a face's edge, pass on Raspberry Pi 3s (Mesa's CI,
+ * src/broadcom/ci/broadcom-rpi3-fails.txt) and failed so on vc4kit until
+ * 2026-11-29; one LOD per quad from the first element's face fails them
+ * too.  UNVERIFIED: the hardware's arithmetic for the projection.
+ */
+struct cube_dir {
+    float v[3]; /* s, t, r as written */
+};
+
+static int32_t cube_lod(unsigned f, const struct cube_dir quad[4], unsigned width, unsigned height)
+{
+    const struct cube_face_axes *a = &cube_axes[f];
+    float sc[4], tc[4];
+    for (unsigned e = 0; e < 4; e++) {
+        float m = fabsf(quad[e].v[a->axis]);
+        cube_face_coords(f, quad[e].v, m > 0.0f ? m : 1.0f, &sc[e], &tc[e]);
     }
-    *s = (sc + 1.0f) * 0.5f;
-    *t = (tc + 1.0f) * 0.5f;
-    return face;
+    return vc4_tmu_tex_quad_lod(sc, tc, width, height);
 }
 
 /* ---- one request ---------------------------------------------------------------------------- */
@@ -663,20 +706,28 @@ unsigned vc4_tmu_tex_sample(const struct vc4_tmu_tex *c, const struct vc4_mem *m
     bool has_r = written >> 2 & 1u, has_b = written >> 3 & 1u;
 
     float s[16], tt[16];
+    struct cube_dir dir[16]; /* (cube maps) */
     unsigned face[16];
     for (unsigned i = 0; i < 16; i++) {
         s[i] = vc4_u2f(coord[0][i]);
         tt[i] = vc4_u2f(coord[1][i]);
         face[i] = 0;
-        if (c->cube)
-            face[i] = cube_face(&s[i], &tt[i], has_r ? vc4_u2f(coord[2][i]) : 0.0f);
+        if (c->cube) {
+            dir[i] = (struct cube_dir){{s[i], tt[i], has_r ? vc4_u2f(coord[2][i]) : 0.0f}};
+            face[i] = cube_face(dir[i].v[0], dir[i].v[1], dir[i].v[2]);
+            cube_face_coords(face[i], dir[i].v, 1.0f, &s[i], &tt[i]);
+        }
     }
     unsigned lw = c->child ? c->child_w : c->width, lh = c->child ? c->child_h : c->height;
     unsigned maxlev = c->levels - 1u;
     for (unsigned q = 0; q < 4; q++) {
-        int32_t qlod = vc4_tmu_tex_quad_lod(s + 4 * q, tt + 4 * q, lw, lh);
+        int32_t qlod = 0;
+        if (!c->cube)
+            qlod = vc4_tmu_tex_quad_lod(s + 4 * q, tt + 4 * q, lw, lh);
         for (unsigned e = 0; e < 4; e++) {
             unsigned i = 4 * q + e;
+            if (c->cube) /* (the same for the quad's elements on one face) */
+                qlod = e > 0 && face[i] == face[i - 1] ? qlod : cube_lod(face[i], &dir[4 * q], lw, lh);
             /* The border colour rides in R (Mesa writes it there for clamp
              * and border wraps); for cube maps R is a coordinate and the
              * border is 0 (UNVERIFIED).  R is the word the TMU returns for

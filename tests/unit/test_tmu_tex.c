@@ -335,17 +335,20 @@ static const uint32_t levelcol[7] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFF
                                      0xFF00FFFFu, 0xFFFF00FFu, 0xFF808080u};
 #define MIPTEX 0x20000u
 
+/* One d x d RGBA8888 mip level at addr in its T or LT layout, every texel col. */
+static void fill_level(uint32_t addr, unsigned d, uint32_t col)
+{
+    struct vc4_tex_geom g;
+    CHECK(vc4_tex_geom_init(&g, vc4_tex_level_layout(32, d, d), 32, d, d));
+    for (unsigned y = 0; y < d; y++)
+        for (unsigned x = 0; x < d; x++)
+            vc4_mem_write32(&mem, addr + vc4_tex_byte_offset(&g, x, y), col);
+}
+
 static void mip_tex(void)
 {
-    for (unsigned i = 0; i < 7; i++) {
-        unsigned d = 64u >> i;
-        struct vc4_tex_geom g;
-        CHECK(vc4_tex_geom_init(&g, vc4_tex_level_layout(32, d, d), 32, d, d));
-        for (unsigned y = 0; y < d; y++)
-            for (unsigned x = 0; x < d; x++)
-                vc4_mem_write32(&mem, MIPTEX - below_64[i] + vc4_tex_byte_offset(&g, x, y),
-                                levelcol[i]);
-    }
+    for (unsigned i = 0; i < 7; i++)
+        fill_level(MIPTEX - below_64[i], 64u >> i, levelcol[i]);
 }
 
 static void test_mips(void)
@@ -570,6 +573,62 @@ static void test_cube(void)
     uint32_t out[16];
     run(&q, out);
     CHECK_EQ_U64(out[0], 3u | 0u << 8 | 0x10u << 16 | 0xFF000000u);
+    CHECK_EQ_INT(hd.errors, 0);
+    vc4_mem_fini(&mem);
+}
+
+/*
+ * A quad that straddles a cube edge samples each element's own face at the
+ * LOD of the surface (regression, 2026-11-29): a face drawn 1:1 at level 0
+ * whose top row of pixels shares its quads with helper pixels past the
+ * face's edge.  vc4kit took each element's own face coordinates for the
+ * quad's derivatives, so the jump from +Y's to +X's coordinates put the
+ * whole quad at the smallest level.  piglit's fbo-cubemap and `cubemap pbo`
+ * probe such pixels and pass on Raspberry Pi 3s (Mesa's CI lists).
+ */
+static uint32_t cube_col(unsigned face, unsigned level)
+{
+    return 0xFF000000u | face << 8 | level;
+}
+
+static void test_regression_cube_lod_across_edge(void)
+{
+    setup();
+    /* six 8x8 RGBA8888 faces with their mip chains, 4 KiB apart, level 0
+     * of face 0 at CUBE; levels below each face's base: 4x4, 2x2, 1x1 (one
+     * 64-byte utile each) */
+    const uint32_t cube = TEX + 0x1000u, below[4] = {0, 64, 128, 192};
+    for (unsigned f = 0; f < 6; f++)
+        for (unsigned lv = 0; lv < 4; lv++)
+            fill_level(cube + f * 0x1000u - below[lv], 8u >> lv, cube_col(f, lv));
+    struct req q = {.params = {p0(cube, 0, 3, true, false),
+                               p1(0, 8, 8, true, VC4_TMU_MIN_NEAR_MIP_NEAR, 0, 0),
+                               p2_cube(0x1000, false)}};
+    q.has_r = true;
+    /* the +X face drawn 8 pixels across: 0.25 per pixel in t (y) and r
+     * (x); quad rows t = 1.125 (past the edge) and 0.875, columns r =
+     * 0.125 and 0.375; each direction divided by its largest magnitude, as
+     * Mesa does: the top row selects +Y, the bottom row +X */
+    for (unsigned i = 0; i < 16; i++) {
+        float t = (i & 2u) ? 0.875f : 1.125f, r = (i & 1u) ? 0.375f : 0.125f;
+        float m = t > 1.0f ? t : 1.0f;
+        q.s[i] = 1.0f / m;
+        q.t[i] = t / m;
+        q.r[i] = r / m;
+    }
+    uint32_t out[16];
+    run(&q, out);
+    for (unsigned i = 0; i < 16; i++)
+        CHECK_MSG(out[i] == cube_col((i & 2u) ? 0u : 2u, 0), "element %u: 0x%08x", i, out[i]);
+    /* the derivatives still count: 0.5 per pixel, 2 texels a pixel -> level 1 */
+    for (unsigned i = 0; i < 16; i++) {
+        q.s[i] = 1.0f;
+        q.t[i] = (i & 2u) ? 0.0f : 0.5f;
+        q.r[i] = (i & 1u) ? 0.5f : 0.0f;
+    }
+    run(&q, out);
+    for (unsigned i = 0; i < 16; i++)
+        CHECK_MSG(out[i] == cube_col(0, 1), "element %u at level 1: 0x%08x", i, out[i]);
     CHECK_EQ_INT(hd.errors, 0);
     vc4_mem_fini(&mem);
 }
@@ -1007,6 +1066,6 @@ static void test_fuzz(void)
     CHECK(a != 0);
 }
 
-TEST_LIST(test_regression_border_word, test_decode, test_wrap, test_bilinear, test_quad_lod, test_mips, test_t_layout_texels,
+TEST_LIST(test_regression_border_word, test_regression_cube_lod_across_edge, test_decode, test_wrap, test_bilinear, test_quad_lod, test_mips, test_t_layout_texels,
           test_etc1_flip, test_cache_stats, test_cube, test_two_words, test_bad_configs, test_fuzz,
           test_against_reference, test_cache_stats_raster, test_border_reads_no_image, test_fast_footprint)
