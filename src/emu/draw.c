@@ -200,7 +200,7 @@ static enum vc4_status shade(struct vc4_v3d *v, const struct vc4_raster_tri *tri
     /* the QPUs that will run it are fragment shaders for the VPM's rules */
     for (unsigned i = 0; i < v->num_qpus; i++)
         if (v->qpu[i].state == VC4_EMU_QPU_IDLE)
-            vc4_vpm_qpu_role(&v->vpm, i, VC4_VPM_ROLE_FS, 0);
+            vc4_vpm_qpu_role(&v->vpm, i, VC4_VPM_ROLE_FS, 0, 0);
     struct emit_ctx e = {.v = v, .widen = v->tlb.ms && !ms_cov, .budget = budget, .used = used, .st = VC4_OK};
     vc4_raster_triangle(tri, &rc, ms_cov, emit_batch, &e);
     if (e.st != VC4_OK)

@@ -22,7 +22,8 @@
  * attributes is one horizontal row across the batch, so a horizontal
  * 32-bit read of row r gives that word for all 16 vertices (seed 000's
  * shaders read 0x1A00-style setups, facts §8.2: "inputs from VCD start at
- * 0; outputs overwrite from 0").  Byte placement for sizes / offsets that
+ * 0"; the outputs go to rows of their own, after the inputs: vsi.c says
+ * why).  Byte placement for sizes / offsets that
  * are not multiples of 4 is UNVERIFIED (follows from per-vertex bytes of
  * VPM, facts §2.1).
  */

@@ -85,14 +85,17 @@ void vc4_vpm_qpu_reset(struct vc4_vpm *v, unsigned qpu)
     }
 }
 
-void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, uint32_t base_row)
+void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, uint32_t in_row,
+                      uint32_t out_row)
 {
     if (qpu >= VC4_VPM_MAX_QPUS)
         return;
     struct vc4_vpm_qpu *q = &v->q[qpu];
     q->role = (uint8_t)role;
     q->fs_reported = false;
-    q->base_row = role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS ? base_row : 0;
+    bool batch = role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS;
+    q->base_row = batch ? in_row : 0;
+    q->wr_base_row = batch ? out_row : 0;
     if (role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS) {
         /* (rows from rd_rows and wr_rows on are zero: only the rows the
          * last program touched are cleared, not the 2 KB of a batch) */
@@ -413,7 +416,7 @@ static void write_row(struct vc4_vpm *v, const struct vc4_vpm_qpu *q, struct vc4
                       const uint32_t val[16])
 {
     unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
-    memcpy(&v->words[((q->base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS], val, 16 * sizeof val[0]);
+    memcpy(&v->words[((q->wr_base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS], val, 16 * sizeof val[0]);
     generic_advance(g);
     v->stats.generic_writes++;
 }
@@ -467,7 +470,7 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
         if (!(mask >> i & 1u))
             continue;
         struct vpm_slot s = generic_slot(g, i);
-        unsigned wi = slot_word(q->base_row, s);
+        unsigned wi = slot_word(q->wr_base_row, s);
         uint32_t w = v->words[wi];
         w = (w & ~(emask << s.shift)) | ((val[i] & emask) << s.shift);
         v->words[wi] = w;

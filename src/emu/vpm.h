@@ -169,9 +169,11 @@ struct vc4_vpm_generic {
 };
 
 /* What a QPU is running, for the VPM's point of view.  Vertex and
- * coordinate shaders address a window of the VPM (their batch's
- * allocation: generic rows 0-63 start at base_row) and have their
- * generic accesses tracked byte by byte for the GL rules (src/emu/vsi.c);
+ * coordinate shaders address their batch's allocation: reads its input
+ * rows (generic row 0 at base_row, where the VCD put the attributes),
+ * writes its output rows (generic row 0 at wr_base_row), two windows that
+ * do not overlap (src/emu/vsi.c says why), and have their generic
+ * accesses tracked byte by byte for the GL rules (src/emu/vsi.c);
  * fragment shaders must not touch the VPM at all (seed 003, quoting the
  * guide: the FIFO is shared with varying interpolation). */
 enum vc4_vpm_role {
@@ -196,7 +198,8 @@ struct vc4_vpm_track {
 struct vc4_vpm_qpu {
     uint8_t role;             /* enum vc4_vpm_role */
     bool fs_reported;         /* the fragment-shader rule was reported for this program */
-    uint32_t base_row;        /* CS/VS: generic row 0 is this VPM row */
+    uint32_t base_row;        /* CS/VS: generic row 0 of reads is this VPM row */
+    uint32_t wr_base_row;     /* CS/VS: generic row 0 of writes is this VPM row */
     struct vc4_vpm_generic rd, wr;
     /* earlier accepted read setups with values still unread, oldest first;
      * reads drain them before rd */
@@ -256,9 +259,11 @@ void vc4_vpm_init(struct vc4_vpm *v, unsigned size_kb);
 void vc4_vpm_reset(struct vc4_vpm *v);
 /* Forget one QPU's setups (a new program starts on it); role USER. */
 void vc4_vpm_qpu_reset(struct vc4_vpm *v, unsigned qpu);
-/* What the QPU runs from now on (after vc4_vpm_qpu_reset); CS/VS address
- * the VPM from base_row and have their accesses tracked (track cleared). */
-void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, uint32_t base_row);
+/* What the QPU runs from now on (after vc4_vpm_qpu_reset); CS/VS read the
+ * VPM from in_row and write it from out_row, and have their accesses
+ * tracked (track cleared). */
+void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, uint32_t in_row,
+                      uint32_t out_row);
 
 /*
  * Register accesses.  `now` is the QPU's instruction time (struct vc4_qpu

@@ -233,7 +233,7 @@ static bool start_batch(struct vc4_v3d *v, unsigned i, const struct vc4_location
     s->seg_busy |= 1u << seg;
     struct vc4_qpu *q = &v->qpu[i];
     vc4_vpm_qpu_reset(&v->vpm, i);
-    vc4_vpm_qpu_role(&v->vpm, i, st == VC4_GL_CS ? VC4_VPM_ROLE_CS : VC4_VPM_ROLE_VS, base);
+    vc4_vpm_qpu_role(&v->vpm, i, st == VC4_GL_CS ? VC4_VPM_ROLE_CS : VC4_VPM_ROLE_VS, base, base + s->seg_in);
     vc4_tmu_qpu_reset(&v->tmu, i);
     vc4_qpu_start(q, &vsi_port, vc4_gl_code(g, st), vc4_gl_unif(g, st), 0);
     s->stats.batches[st]++;
@@ -358,7 +358,7 @@ static void vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
     check_batch(v, q, vq);
     /* outputs, taken from the VPM window as the PTB / PSE would */
     struct vc4_vsi_cache *c = &s->cache[vq->stage];
-    uint32_t base = s->seg_first + vq->seg * s->seg_rows;
+    uint32_t base = s->seg_first + vq->seg * s->seg_rows + s->seg_in;
     for (unsigned r = 0; r < c->nout; r++) {
         const uint32_t *row = vc4_vpm_row(&v->vpm, base + r);
         for (unsigned i = 0; i < vq->n; i++)
@@ -368,7 +368,7 @@ static void vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
         c->ok[vq->vert[i]] = 1;
     s->seg_busy &= ~(1u << vq->seg);
     vq->owned = false;
-    vc4_vpm_qpu_role(&v->vpm, q->num, VC4_VPM_ROLE_USER, 0);
+    vc4_vpm_qpu_role(&v->vpm, q->num, VC4_VPM_ROLE_USER, 0, 0);
     s->ndone += vq->n;
     q->state = VC4_EMU_QPU_IDLE;
 }
@@ -392,7 +392,7 @@ static void release_all(struct vc4_v3d *v)
         if (!s->q[i].owned)
             continue;
         s->q[i].owned = false;
-        vc4_vpm_qpu_role(&v->vpm, i, VC4_VPM_ROLE_USER, 0);
+        vc4_vpm_qpu_role(&v->vpm, i, VC4_VPM_ROLE_USER, 0, 0);
         if (i < v->num_qpus && v->qpu[i].state != VC4_EMU_QPU_FAULTED)
             v->qpu[i].state = VC4_EMU_QPU_IDLE;
     }
@@ -444,11 +444,24 @@ enum vc4_status vc4_vsi_shade(struct vc4_v3d *v, enum vc4_gl_stage st, const str
     }
     if (!s->npend)
         return VC4_OK;
-    /* VPM windows: max(input, output) rows each, inside the 3D part */
+    /*
+     * VPM windows inside the 3D part, one per batch: the input rows, then
+     * the output rows.  The outputs do not overwrite inputs still to be
+     * read: Mesa schedules VPM writes before later VPM reads freely
+     * (vc4_qir_schedule.c orders reads among reads, writes among writes),
+     * and a vertex shader of piglit's glsl-routing (22 attribute words: a
+     * read setup of 16, 23 output writes from row 0, then a read setup of
+     * 6 at row 16) draws right on Raspberry Pi 3s (Mesa's CI,
+     * broadcom-rpi3-fails.txt); in one window shared by inputs and outputs
+     * (vc4kit until 2026-11-29) its last 6 reads returned its own outputs.
+     * UNVERIFIED: where the VCM puts the output rows; reading them back
+     * through VPM reads is not modelled.
+     */
     uint32_t first, rows;
     vc4_vcd_vpm_window(v, &first, &rows, &s->vpm_warned, UNIT, loc);
     uint32_t in = vc4_gl_in_rows(g, st);
-    s->seg_rows = in > nout ? in : nout;
+    s->seg_in = in;
+    s->seg_rows = in + nout;
     if (s->seg_rows == 0)
         s->seg_rows = 1;
     s->seg_first = first;

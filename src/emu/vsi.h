@@ -1,8 +1,9 @@
 /*
  * vsi.h - vertex and coordinate shading on the QPUs (GL mode): batches of
  * up to 16 vertices fetched by the VCD (src/emu/vcd.h) into a VPM window
- * of their own, the shader run on a QPU with its uniforms from the GL
- * record, and the outputs taken from the VPM when the shader ends:
+ * of their own (the input rows, then the output rows), the shader run on a
+ * QPU with its uniforms from the GL record, and the outputs taken from the
+ * VPM when the shader ends:
  *
  *   coordinate shader (binning, feeds the PTB)   vertex shader (rendering, feeds the PSE)
  *   row 0-3  Xc Yc Zc Wc (f32)                   row 0  Xs/Ys (two s16 12.4, X low)
@@ -77,7 +78,9 @@ struct vc4_vsi {
     uint8_t stage;
     uint32_t *pend;              /* vertex numbers waiting to be shaded */
     size_t npend, pend_cap, pnext, ndone;
-    uint32_t seg_first, seg_rows, nseg, seg_busy;
+    /* VPM windows, one per batch: seg_rows rows each from seg_first, the
+     * first seg_in of them the inputs, the rest the outputs */
+    uint32_t seg_first, seg_rows, seg_in, nseg, seg_busy;
     struct vc4_vsi_qpu q[VC4_VSI_MAX_QPUS];
     uint8_t attr_mask[VC4_GL_MAX_OUT_ROWS]; /* bytes of each VPM row an attribute fills */
     uint8_t attr_rows;                      /* rows from attr_rows on have none */

@@ -785,6 +785,58 @@ static void test_regression_attribute_in_part_of_a_word(void)
     CHECK_CONTAINS(hd.text, "attribute 0 (VPM offset 0, 10 bytes): byte 8 (VPM row 2) of vertex 0 never read");
 }
 
+/*
+ * A vertex shader's outputs do not overwrite inputs it has still to read
+ * (regression, 2026-11-29).  The attributes in VPM rows 0-2 are 1/Wc,
+ * Xs/Ys, Zs; the shader reads Zs, writes output row 1 (Zs) over input row
+ * 1 if inputs and outputs shared rows, and only then sets up the reads of
+ * 1/Wc and Xs/Ys, as Mesa's scheduled shaders do (piglit's glsl-routing,
+ * which passes on Pi 3s in Mesa's CI).  In one shared window Xs/Ys read
+ * back Zs's bits and the triangle left the frame.
+ */
+static const char vs_writes_before_reading[] =
+    "ldi vr_setup, 0x00101A02   # 1 row from row 2: Zs\n"
+    "ldi vw_setup, 0x00001A01   # outputs from row 1\n"
+    "nop\n"
+    "nop\n"
+    "mov ra1, vpm\n"
+    "nop\n"
+    "mov vpm, ra1               # output row 1: Zs\n"
+    "ldi vr_setup, 0x00201A00   # 2 rows from row 0: 1/Wc, Xs/Ys\n"
+    "nop\n"
+    "nop\n"
+    "nop\n"
+    "mov ra0, vpm\n"
+    "mov ra2, vpm\n"
+    "ldi vw_setup, 0x00001A00\n"
+    "nop\n"
+    "nop\n"
+    "mov vpm, ra2               # output row 0: Xs/Ys\n"
+    "ldi vw_setup, 0x00001A02\n"
+    "nop\n"
+    "nop\n"
+    "mov vpm, ra0               # output row 2: 1/Wc\n"
+    "nop; thrend\n"
+    "nop\n"
+    "nop\n";
+
+static void test_regression_outputs_keep_inputs(void)
+{
+    uint8_t vdata[256];
+    struct gl_scene s = gl_seed_scene(vdata);
+    /* the seed's vertices (Xs/Ys, Zs, 1/Wc: 12 bytes) fetched as 1/Wc to
+     * VPM offset 0 and Xs/Ys, Zs to offset 4 */
+    s.attr[0] = (struct vc4_cl_attr_record){8, 3, 12, 0, 0};
+    s.attr[2] = (struct vc4_cl_attr_record){0, 7, 12, 4, 0};
+    s.nattrs = 3;
+    s.rec.vs_attr_select = 5;
+    s.vs = (struct gl_shader){NULL, 0, vs_writes_before_reading};
+    uint8_t *rgba = render(&s, 12);
+    CHECK(rgba && golden_diff("nv_triangle", rgba, 640, 480, false) == 0);
+    CHECK_MSG(hd.warnings == 0 && hd.errors == 0, "%s", hd.text);
+    free(rgba);
+}
+
 /* VPMBASE: user programs keep the rows it reserves (batches go above),
  * and leaving less than 8 KB for 3D is reported. */
 static void test_vpm_reservation(void)
@@ -996,5 +1048,5 @@ static void test_gl_goldens(void)
     golden_lit("gl_near_clip", &l, ok);
 }
 
-TEST_LIST(test_regression_mesa_partial_attribute, test_regression_attribute_in_part_of_a_word, test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_output_rule_every_vertex, test_prim_modes,
+TEST_LIST(test_regression_mesa_partial_attribute, test_regression_outputs_keep_inputs, test_regression_attribute_in_part_of_a_word, test_gl_seed_scene, test_gl_record_parse, test_vcd_fetch, test_batches_and_reuse, test_output_rule_every_vertex, test_prim_modes,
           test_point_size, test_point_line_varyings, test_rules, test_vpm_reservation, test_near_plane_clip, test_near_plane_line_clip, test_gl_goldens)
