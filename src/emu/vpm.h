@@ -69,12 +69,10 @@
  * setup reaches the other side of the FIFO, the VPM block will start
  * asynchronously reading vertex attributes and filling the read FIFO",
  * Mesa vc4_qpu_emit.c).  A vector in the FIFO keeps the value it had when
- * it was filled: Mesa's vertex shaders write their outputs over the rows
- * of their inputs (both from row 0) while later input rows are still to
- * be read, and pass on Pi 3s in Mesa's CI (piglit's
- * interpolation-none-gl_BackColor-smooth-none: 7 input rows, the last 4
- * read after rows 0-6 were written).  Filled at once when room appears
- * (the fill's latency is UNVERIFIED). */
+ * it was filled: a program that writes rows its read setups have still to
+ * deliver reads the old values of the (up to 4) rows already in the FIFO.
+ * (GL batches never do: their outputs have rows of their own, vsi.c.)
+ * Filled at once when room appears (the fill's latency is UNVERIFIED). */
 #define VC4_VPM_READ_FIFO 4u
 /* The `ready` cycle of a read that never completes (a hardware deadlock). */
 #define VC4_VPM_NEVER UINT64_MAX

@@ -268,13 +268,14 @@ static void write_rows(unsigned qpu, uint32_t base, unsigned n, uint64_t t, cons
     }
 }
 
-/* Regression (piglit's interpolation-none-gl_BackColor-smooth-none, which
- * passes on Pi 3s in Mesa's CI): the read FIFO holds the next 4 vectors as
- * they were when it was filled (vpm.h VC4_VPM_READ_FIFO), so a vertex
- * shader that writes its outputs over input rows it has yet to read still
- * reads its inputs.  Mesa's shape: 7 input rows from row 0, rows 0-2 read,
- * rows 0-6 written, rows 3-6 read.  A row written before it entered the
- * FIFO is read as written. */
+/* The read FIFO holds the next 4 vectors as they were when it was filled
+ * (vpm.h VC4_VPM_READ_FIFO): a program that writes rows its setup has
+ * still to deliver reads the old values of those already in the FIFO.  7
+ * rows from row 0, rows 0-2 read, rows 0-6 written, rows 3-6 read (the
+ * shape of Mesa's vertex shader in piglit's
+ * interpolation-none-gl_BackColor-smooth-none, though a GL batch writes
+ * rows of its own: vsi.c).  A row written before it entered the FIFO is
+ * read as written. */
 static void test_read_fifo_holds_values(void)
 {
     struct harness_diags h;
