@@ -470,9 +470,16 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         check_range(st, p->offset, pk, "target", b.address, 1);
         break;
     }
-    case VC4_CL_CLIP_WINDOW:
+    case VC4_CL_CLIP_WINDOW: {
+        struct vc4_cl_clip_window cw;
+        vc4_cl_values_to_struct(&d->layout, v, &cw);
         st->clip_window = true;
+        if (cw.width_px == 0 || cw.height_px == 0)
+            RULE(st, VC4_WARNING, p->offset, VC4_RULE_CL_CLIP_WINDOW_EMPTY,
+                 "%s of %u x %u pixels: the hardware does not clip everything away", pk, cw.width_px,
+                 cw.height_px);
         break;
+    }
     case VC4_CL_VIEWPORT_OFFSET:
         st->viewport = true;
         break;

@@ -25,6 +25,7 @@
 #include "emu/prim.h"
 #include "emu/tilelist.h"
 #include "emu/v3d.h"
+#include "spec/rules.h"
 
 /* ---- hardware constants (with their sources) -------------------------------- */
 
@@ -732,6 +733,16 @@ static enum vc4_ptb_result do_state(struct ptb_ctx *c)
             return VC4_PTB_ERROR;
         p->clip = s.cw;
         p->clip_set = true;
+        if (s.cw.width_px == 0 || s.cw.height_px == 0) {
+            /* vc4kit clips everything away; the hardware does not (what it
+             * draws is UNVERIFIED): rules.c cl-clip-window-empty */
+            struct vc4_location l = vc4_location_none();
+            l.addr = c->addr;
+            vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_CL_CLIP_WINDOW_EMPTY, &l,
+                            "Clip Window of %u x %u pixels: the hardware does not clip everything away; "
+                            "vc4kit draws nothing",
+                            s.cw.width_px, s.cw.height_px);
+        }
         break;
     case VC4_CL_VIEWPORT_OFFSET:
         if (!decode(c, &s.vo))

@@ -369,6 +369,12 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
     [VC4_RULE_CL_VG_RHT_BOUNDARY] = {"cl-vg-rht-boundary", VC4_WARNING,
         "RHT primitives need an RHT X Boundary (packet 100) before them.",
         "PeterLemon/RaspberryPi V3D/ControlList/VG/Coordinate_Array/RHT"},
+    [VC4_RULE_CL_CLIP_WINDOW_EMPTY] = {"cl-clip-window-empty", VC4_WARNING,
+        "A Clip Window of width 0 or height 0 does not clip everything away on the hardware: to draw "
+        "nothing, draw nothing (Mesa's v3d discards rasterisation).",
+        "Mesa src/gallium/drivers/v3d/v3dx_emit.c (V3D < 4.1: \"The HW won't entirely clip out when "
+        "scissor w/h is 0\"); piglit gl-1.0-scissor-offscreen (a 0x0 scissor) fails on Raspberry Pi 3s "
+        "(Mesa's CI, broadcom-rpi3-fails.txt)"},
     [VC4_RULE_KERNEL_BIN_WHITELIST] = {"kernel-bin-whitelist", VC4_ERROR,
         "The kernel accepts only its whitelist of packets in a binning list.",
         "Linux drivers/gpu/drm/vc4/vc4_validate.c"},

@@ -294,6 +294,15 @@ static void test_bin_rules(void)
     expect_warning(&cl, &o, "Vertex Array Primitives without a Clip Window", "clip window");
     vc4_cl_free(&cl);
 
+    /* a 0 x 0 clip window (Mesa's for a scissor of nothing): the hardware
+     * does not clip everything away */
+    bin_list(&cl, B_ALL & ~B_CLIP);
+    vc4_cl_clip_window(&cl, &(struct vc4_cl_clip_window){.left_px = 0, .bottom_px = 160});
+    expect_warning(&cl, &o, "Clip Window of 0 x 0 pixels: the hardware does not clip everything away",
+                   "empty clip window");
+    expect_warning(&cl, &o, "cl-clip-window-empty", "empty clip window id");
+    vc4_cl_free(&cl);
+
     /* zero-size bins, TSDA alignment, tile allocation outside memory / too small */
     vc4_cl_init(&cl, NULL, 0, NULL);
     vc4_cl_tile_binning_mode_config(&cl, &(struct vc4_cl_tile_binning_mode_config){

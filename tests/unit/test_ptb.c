@@ -645,6 +645,41 @@ static void test_clip_window_viewport_points_lines(void)
     rig_fini(&r);
 }
 
+/* A 0 x 0 Clip Window (Mesa's for a scissor of nothing, piglit's
+ * gl-1.0-scissor-offscreen): vc4kit bins nothing, and warns that the
+ * hardware does not clip everything away (cl-clip-window-empty). */
+static void test_empty_clip_window_warns(void)
+{
+    static struct walked w;
+    struct rig r;
+    rig_init(&r);
+    struct setup s = default_setup();
+    s.no_clip = true;
+    s.wt = 4;
+    s.ht = 4;
+    prologue(&r, &s);
+    struct vc4_cl_clip_window cw = {0, 160, 0, 0};
+    vc4_cl_clip_window(&r.cl, &cw);
+    put_vertex_px(&r, 0, 0, 0);
+    put_vertex_px(&r, 1, 500, 0);
+    put_vertex_px(&r, 2, 0, 500);
+    array(&r, VC4_CL_PRIM_TRIANGLES, 3, 0);
+    vc4_cl_flush(&r.cl);
+    CHECK_EQ_INT(rig_run(&r, NULL), VC4_PTB_DONE);
+    CHECK_EQ_INT(r.d.errors, 0);
+    CHECK_EQ_INT(r.d.warnings, 1);
+    CHECK_CONTAINS(r.d.text, "Clip Window of 0 x 0 pixels: the hardware does not clip everything away");
+    CHECK_CONTAINS(r.d.text, "[cl-clip-window-empty;");
+    unsigned prims = 0;
+    for (unsigned y = 0; y < 4; y++)
+        for (unsigned x = 0; x < 4; x++) {
+            CHECK(walk(r.v, tile_addr(x, y, 4, 32), &w));
+            prims += w.nprims;
+        }
+    CHECK_EQ_INT(prims, 0);
+    rig_fini(&r);
+}
+
 static void test_flush_all_state_and_second_flush(void)
 {
     static struct walked w;
@@ -1185,7 +1220,7 @@ static void test_vg_binning_stall_and_rht(void)
     rig_fini(&r);
 }
 
-TEST_LIST(test_vg_binning_stall_and_rht, test_clipping, test_clipping_extreme_values, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
+TEST_LIST(test_vg_binning_stall_and_rht, test_empty_clip_window_warns, test_clipping, test_clipping_extreme_values, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
           test_every_mode_indexed_16bit, test_max_index_and_32bit_indices, test_culling_by_winding,
           test_block_chaining, test_overflow_and_outomem, test_clip_window_viewport_points_lines,
           test_flush_all_state_and_second_flush, test_state_changes_only, test_bad_configurations,
