@@ -336,6 +336,14 @@ static void check_primitive(struct vstate *st, const struct vc4_cl_packet_view *
     }
 }
 
+/* Packets 32/33: a line loop of 2 vertices, which the hardware fails to draw. */
+static void check_line_loop(struct vstate *st, const struct vc4_cl_packet_view *p, uint32_t mode, uint32_t len)
+{
+    if (mode == VC4_CL_PRIM_LINE_LOOP && len == 2)
+        RULE(st, VC4_WARNING, p->offset, VC4_RULE_CL_LINE_LOOP_TWO,
+             "%s: a line loop of 2 vertices: the hardware fails to draw it", p->desc->name);
+}
+
 /* VG shader record (packet 66; layout cl table VC4_CL_REC_VG_SHADER, from
  * PeterLemon's VG demos, UNVERIFIED) */
 static void check_vg_record(struct vstate *st, size_t off, const char *pk, uint32_t addr)
@@ -532,6 +540,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         struct vc4_cl_indexed_primitive_list ip;
         vc4_cl_values_to_struct(&d->layout, v, &ip);
         check_primitive(st, p);
+        check_line_loop(st, p, ip.primitive_mode, ip.length);
         unsigned isz = ip.index_type == VC4_CL_INDEX_16BIT ? 2 : 1;
         if (isz == 2)
             check_align(st, p->offset, pk, "16-bit index list", ip.index_addr, 2);
@@ -556,6 +565,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         struct vc4_cl_vertex_array_primitives va;
         vc4_cl_values_to_struct(&d->layout, v, &va);
         check_primitive(st, p);
+        check_line_loop(st, p, va.primitive_mode, va.length);
         uint64_t last = (uint64_t)va.first_index + va.length;
         if (last > UINT32_MAX + UINT64_C(1))
             RULE(st, VC4_ERROR, p->offset, VC4_RULE_CL_ARRAY_OVERFLOW,

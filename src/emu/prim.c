@@ -38,7 +38,7 @@ uint32_t vc4_prim_count(const struct vc4_prim_src *s)
     switch (s->mode) {
     case VC4_CL_PRIM_POINTS: return n;
     case VC4_CL_PRIM_LINES: return n / 2;
-    case VC4_CL_PRIM_LINE_LOOP: return n >= 2 ? n : 0;
+    case VC4_CL_PRIM_LINE_LOOP: return n >= 3 ? n : 0; /* 2: nothing (prim.h) */
     case VC4_CL_PRIM_LINE_STRIP: return n >= 2 ? n - 1 : 0;
     case VC4_CL_PRIM_TRIANGLES: return n / 3;
     case VC4_CL_PRIM_TRIANGLE_STRIP:

@@ -8,15 +8,20 @@
  * / OpenGL 4.6 §10.1):
  *   points          k
  *   lines           2k, 2k+1
- *   line loop       k, k+1 (the last line closes the loop: n-1, 0)
+ *   line loop       k, k+1 (the last line closes the loop: n-1, 0); a loop
+ *                   of exactly 2 vertices draws nothing: "A HW bug fails
+ *                   to draw 2-vert line loops" (Mesa vc4_draw.c, which
+ *                   draws them as lines; what the hardware draws is
+ *                   UNVERIFIED; the binner warns cl-line-loop-two)
  *   line strip      k, k+1
  *   triangles       3k, 3k+1, 3k+2
  *   triangle strip  k, k+1, k+2 for even k; k+1, k, k+2 for odd k (GL's
  *                   order: the winding is kept by swapping the first two)
  *   triangle fan    0, k+1, k+2
  *
- * The odd strip triangle's order matters beyond winding: the PSE takes
- * flat-shaded and C coefficients from the primitive's first vertex.  GL's
+ * The odd strip triangle's order matters beyond winding: the PSE takes the
+ * C coefficients from the primitive's first vertex (and flat-shaded values
+ * from its last, GL's provoking vertex: pse.h).  GL's
  * order is the one Mesa relies on: it hands GL strips to the binner
  * unchanged (Mesa vc4_draw.c emits the GL primitive mode in packet 32/33).
  * What the hardware binner does for the flat vertex of an odd triangle is

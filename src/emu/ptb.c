@@ -29,6 +29,12 @@
 
 /* ---- hardware constants (with their sources) -------------------------------- */
 
+/* HW-2116: the state updates (the first after a draw or Start Tile
+ * Binning) at which Mesa starts a new job, before the binner's state
+ * counters wrap (vc4_draw.c VC4_HW_2116_COUNT; the counters' real size is
+ * not public) */
+#define PTB_HW2116_UPDATES 0x1ef0u
+
 enum {
     /* facts §3.1: block size field 0..3 = 32, 64, 128, 256 bytes */
     PTB_BLOCK_MIN_BYTES = 32,
@@ -1363,6 +1369,13 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
                                               : "VG shader mode draws VG primitives (packets 41/42) only");
         return VC4_PTB_ERROR;
     }
+    if (s.mode == VC4_CL_PRIM_LINE_LOOP && s.len == 2 && !(p->resume.active && p->resume.addr == c->addr)) {
+        struct vc4_location l = vc4_location_none();
+        l.addr = c->addr;
+        vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_CL_LINE_LOOP_TWO, &l,
+                        "%s: a line loop of 2 vertices: the hardware fails to draw it; vc4kit draws nothing",
+                        c->name);
+    }
     if (!p->state[VC4_PTB_ST_CONFIG_BITS].len && s.mode >= VC4_CL_PRIM_TRIANGLES)
         ptb_diag(c, VC4_WARNING,
                  "no Configuration Bits since reset: both facings disabled, every triangle is culled");
@@ -1659,6 +1672,30 @@ static const ptb_handler handlers[VC4_CL_OPCODE_LIMIT] = {
     [VC4_CL_CLIPPER_Z_SCALING] = do_state,
 };
 
+/* HW-2116: a state update that follows a draw or Start Tile Binning
+ * counts; at Mesa's bound the binner warns once per binning job. */
+static void hw2116_count(struct ptb_ctx *c, ptb_handler h)
+{
+    struct vc4_ptb *p = c->p;
+    if (h == do_start) {
+        p->hw2116_updates = 0;
+        p->hw2116_drew = true;
+    } else if (h == do_prims || h == do_vg_prims) {
+        p->hw2116_drew = true;
+    } else if ((h == do_state || h == do_shader_state) && p->started && p->hw2116_drew) {
+        p->hw2116_drew = false;
+        if (++p->hw2116_updates == PTB_HW2116_UPDATES) {
+            struct vc4_location l = vc4_location_none();
+            l.addr = c->addr;
+            vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_BIN_STATE_COUNTER_WRAP, &l,
+                            "%u state updates after draws in one binning job: the hardware's state "
+                            "counters may wrap, and its wraparound handling is broken (HW-2116); "
+                            "vc4kit bins on correctly",
+                            PTB_HW2116_UPDATES);
+        }
+    }
+}
+
 bool vc4_ptb_handles(unsigned opcode)
 {
     return opcode < VC4_CL_OPCODE_LIMIT && handlers[opcode] != NULL;
@@ -1677,6 +1714,7 @@ enum vc4_ptb_result vc4_ptb_packet(struct vc4_v3d *v, const struct vc4_cl_packet
                  (unsigned)d->length);
         return VC4_PTB_ERROR;
     }
+    hw2116_count(&c, handlers[pkt->opcode]);
     enum vc4_ptb_result r = handlers[pkt->opcode](&c);
     if (c.wrote)
         v->code_gen++; /* memory was written: cached instruction words are checked again (v3d.h) */

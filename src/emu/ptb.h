@@ -159,6 +159,10 @@ struct vc4_ptb {
 
     /* rendering state copied into tile lists */
     uint32_t state_seq;              /* bumped by every state packet */
+    /* HW-2116 (rule bin-state-counter-wrap): state updates that follow a
+     * draw or Start Tile Binning since Start Tile Binning */
+    uint32_t hw2116_updates;
+    bool hw2116_drew;
     struct vc4_ptb_state_item state[VC4_PTB_ST_COUNT];
     uint8_t plf;                     /* last Primitive List Format byte from the list */
 

@@ -375,6 +375,16 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
         "Mesa src/gallium/drivers/v3d/v3dx_emit.c (V3D < 4.1: \"The HW won't entirely clip out when "
         "scissor w/h is 0\"); piglit gl-1.0-scissor-offscreen (a 0x0 scissor) fails on Raspberry Pi 3s "
         "(Mesa's CI, broadcom-rpi3-fails.txt)"},
+    [VC4_RULE_CL_LINE_LOOP_TWO] = {"cl-line-loop-two", VC4_WARNING,
+        "The hardware fails to draw a line loop of exactly 2 vertices: draw it as lines (as Mesa does). "
+        "vc4kit draws nothing.",
+        "Mesa src/gallium/drivers/vc4/vc4_draw.c (vc4_draw_workaround_line_loop_2: \"A HW bug fails to draw "
+        "2-vert line loops\")"},
+    [VC4_RULE_BIN_STATE_COUNTER_WRAP] = {"bin-state-counter-wrap", VC4_WARNING,
+        "HW-2116: the binner counts state updates that follow a draw in small counters; when they wrap, "
+        "its attempt to write all the state into every tile is broken. Start a new binning job before "
+        "0x1ef0 (7,920) of them, as Mesa does.",
+        "Mesa src/gallium/drivers/vc4/vc4_draw.c (vc4_hw_2116_workaround, VC4_HW_2116_COUNT 0x1ef0)"},
     [VC4_RULE_KERNEL_BIN_WHITELIST] = {"kernel-bin-whitelist", VC4_ERROR,
         "The kernel accepts only its whitelist of packets in a binning list.",
         "Linux drivers/gpu/drm/vc4/vc4_validate.c"},

@@ -303,6 +303,16 @@ static void test_bin_rules(void)
     expect_warning(&cl, &o, "cl-clip-window-empty", "empty clip window id");
     vc4_cl_free(&cl);
 
+    /* a line loop of 2 vertices, which the hardware fails to draw */
+    bin_list(&cl, B_ALL & ~B_FLUSH);
+    vc4_cl_vertex_array_primitives(&cl, &(struct vc4_cl_vertex_array_primitives){
+                                            .primitive_mode = VC4_CL_PRIM_LINE_LOOP, .length = 2});
+    vc4_cl_flush(&cl);
+    expect_warning(&cl, &o, "Vertex Array Primitives: a line loop of 2 vertices: the hardware fails to draw it",
+                   "line loop of 2");
+    expect_warning(&cl, &o, "cl-line-loop-two", "line loop of 2 id");
+    vc4_cl_free(&cl);
+
     /* zero-size bins, TSDA alignment, tile allocation outside memory / too small */
     vc4_cl_init(&cl, NULL, 0, NULL);
     vc4_cl_tile_binning_mode_config(&cl, &(struct vc4_cl_tile_binning_mode_config){

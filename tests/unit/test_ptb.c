@@ -139,6 +139,16 @@ static void prologue(struct rig *r, const struct setup *s)
     put_nv_record(r);
 }
 
+/* A rig with the default prologue for a frame of wt x ht tiles. */
+static void rig_start(struct rig *r, unsigned wt, unsigned ht)
+{
+    rig_init(r);
+    struct setup s = default_setup();
+    s.wt = wt;
+    s.ht = ht;
+    prologue(r, &s);
+}
+
 static void array(struct rig *r, unsigned mode, uint32_t len, uint32_t first)
 {
     struct vc4_cl_vertex_array_primitives a = {.primitive_mode = mode, .length = len,
@@ -678,6 +688,58 @@ static void test_empty_clip_window_warns(void)
         }
     CHECK_EQ_INT(prims, 0);
     rig_fini(&r);
+}
+
+/* A line loop of exactly 2 vertices: "A HW bug fails to draw 2-vert line
+ * loops" (Mesa vc4_draw.c draws them as lines).  vc4kit bins nothing and
+ * warns cl-line-loop-two; a loop of 3 is binned as 3 lines. */
+static void test_line_loop_of_two(void)
+{
+    static struct walked w;
+    for (unsigned n = 2; n <= 3; n++) {
+        struct rig r;
+        rig_start(&r, 2, 2);
+        put_vertex_px(&r, 0, 10, 10);
+        put_vertex_px(&r, 1, 40, 10);
+        put_vertex_px(&r, 2, 40, 40);
+        array(&r, VC4_CL_PRIM_LINE_LOOP, n, 0);
+        vc4_cl_flush(&r.cl);
+        CHECK_EQ_INT(rig_run(&r, NULL), VC4_PTB_DONE);
+        CHECK(walk(r.v, tile_addr(0, 0, 2, 32), &w));
+        CHECK_EQ_INT(w.nprims, n == 2 ? 0 : 3);
+        CHECK_EQ_INT(r.d.warnings, n == 2 ? 1 : 0);
+        if (n == 2)
+            CHECK_CONTAINS(r.d.text, "a line loop of 2 vertices: the hardware fails to draw it; vc4kit draws "
+                                     "nothing [cl-line-loop-two;");
+        rig_fini(&r);
+    }
+}
+
+/* HW-2116: the 0x1ef0th state update that follows a draw in one binning
+ * job warns bin-state-counter-wrap (Mesa starts a new job before it); one
+ * fewer does not, nor do state packets that follow no draw. */
+static void test_state_counter_wrap_warns(void)
+{
+    for (unsigned updates = 0x1eef; updates <= 0x1ef0; updates++) {
+        struct rig r;
+        rig_start(&r, 2, 2); /* (its state packets follow Start Tile Binning: update 1) */
+        put_vertex_px(&r, 0, 10, 10);
+        struct vc4_cl_point_size ps = {4.0f};
+        for (unsigned k = 1; k < updates; k++) {
+            array(&r, VC4_CL_PRIM_POINTS, 1, 0);
+            vc4_cl_point_size(&r.cl, &ps);
+            vc4_cl_point_size(&r.cl, &ps); /* a second one after no draw: not counted */
+        }
+        array(&r, VC4_CL_PRIM_POINTS, 1, 0);
+        vc4_cl_flush(&r.cl);
+        CHECK_EQ_INT(rig_run(&r, NULL), VC4_PTB_DONE);
+        CHECK_EQ_INT(r.d.errors, 0);
+        CHECK_MSG(r.d.warnings == (updates == 0x1ef0 ? 1 : 0), "%u updates: %s", updates, r.d.text);
+        if (updates == 0x1ef0)
+            CHECK_CONTAINS(r.d.text, "7920 state updates after draws in one binning job: the hardware's state "
+                                     "counters may wrap, and its wraparound handling is broken (HW-2116)");
+        rig_fini(&r);
+    }
 }
 
 static void test_flush_all_state_and_second_flush(void)
@@ -1220,7 +1282,7 @@ static void test_vg_binning_stall_and_rht(void)
     rig_fini(&r);
 }
 
-TEST_LIST(test_vg_binning_stall_and_rht, test_empty_clip_window_warns, test_clipping, test_clipping_extreme_values, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
+TEST_LIST(test_vg_binning_stall_and_rht, test_line_loop_of_two, test_state_counter_wrap_warns, test_empty_clip_window_warns, test_clipping, test_clipping_extreme_values, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
           test_every_mode_indexed_16bit, test_max_index_and_32bit_indices, test_culling_by_winding,
           test_block_chaining, test_overflow_and_outomem, test_clip_window_viewport_points_lines,
           test_flush_all_state_and_second_flush, test_state_changes_only, test_bad_configurations,
