@@ -35,6 +35,13 @@
  * not public) */
 #define PTB_HW2116_UPDATES 0x1ef0u
 
+/* GFXH-515 / SW-5891: "The binner emits 16 bit indices for drawarrays"
+ * (Mesa vc4_draw.c; anholt/mesa issue 3 saw it on a Pi): the vertex
+ * numbers of a Vertex Array Primitives packet reach the tile lists in 16
+ * bits.  The binner itself bins with the full numbers (UNVERIFIED: the
+ * guide's VCM path is not public; Mesa's words are about what it emits). */
+#define PTB_ARRAY_INDEX_MASK 0xFFFFu
+
 enum {
     /* facts §3.1: block size field 0..3 = 32, 64, 128, 256 bytes */
     PTB_BLOCK_MIN_BYTES = 32,
@@ -1369,13 +1376,18 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
                                               : "VG shader mode draws VG primitives (packets 41/42) only");
         return VC4_PTB_ERROR;
     }
-    if (s.mode == VC4_CL_PRIM_LINE_LOOP && s.len == 2 && !(p->resume.active && p->resume.addr == c->addr)) {
-        struct vc4_location l = vc4_location_none();
-        l.addr = c->addr;
-        vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_CL_LINE_LOOP_TWO, &l,
+    bool resumed = p->resume.active && p->resume.addr == c->addr;
+    struct vc4_location here = vc4_location_none();
+    here.addr = c->addr;
+    if (s.mode == VC4_CL_PRIM_LINE_LOOP && s.len == 2 && !resumed)
+        vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_CL_LINE_LOOP_TWO, &here,
                         "%s: a line loop of 2 vertices: the hardware fails to draw it; vc4kit draws nothing",
                         c->name);
-    }
+    if (!s.indexed && s.len && (uint64_t)s.first + s.len - 1 > PTB_ARRAY_INDEX_MASK && !resumed)
+        vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_BIN_ARRAY_INDEX_16BIT, &here,
+                        "%s: vertices %u..%llu: the binner writes vertex numbers into the tile lists in 16 "
+                        "bits (GFXH-515), so vertex n is rendered as vertex n mod 65536",
+                        c->name, s.first, (unsigned long long)s.first + s.len - 1);
     if (!p->state[VC4_PTB_ST_CONFIG_BITS].len && s.mode >= VC4_CL_PRIM_TRIANGLES)
         ptb_diag(c, VC4_WARNING,
                  "no Configuration Bits since reset: both facings disabled, every triangle is culled");
@@ -1423,6 +1435,9 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
             p->stats.prims_in++;
             continue;
         }
+        if (!s.indexed) /* GFXH-515: 16 bits into the tile lists */
+            for (unsigned i = 0; i < prim.nverts; i++)
+                prim.index[i] &= PTB_ARRAY_INDEX_MASK;
         struct screen_prim sp;
         struct vc4_tl_clipped rec;
         struct vc4_tl_clip_info ci = {0};

@@ -25,7 +25,9 @@
  * An item holds vertex INDICES: NV mode, the index into the NV shader
  * record's shaded vertex data (address = vertex data + index x stride);
  * GL mode, the vertex index to run the VCD + vertex shader on again.
- * Indices <= 0xFFFF use 16-bit items, larger ones 32-bit items.
+ * Indices <= 0xFFFF use 16-bit items, larger ones 32-bit items (the binner
+ * writes none: array vertex numbers reach the lists in 16 bits, GFXH-515,
+ * ptb.c; index lists hold 8- or 16-bit indices).
  */
 #ifndef VC4_EMU_TILELIST_H
 #define VC4_EMU_TILELIST_H

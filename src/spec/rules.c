@@ -385,6 +385,13 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
         "its attempt to write all the state into every tile is broken. Start a new binning job before "
         "0x1ef0 (7,920) of them, as Mesa does.",
         "Mesa src/gallium/drivers/vc4/vc4_draw.c (vc4_hw_2116_workaround, VC4_HW_2116_COUNT 0x1ef0)"},
+    [VC4_RULE_BIN_ARRAY_INDEX_16BIT] = {"bin-array-index-16bit", VC4_WARNING,
+        "GFXH-515: the binner writes the vertex numbers of a Vertex Array Primitives packet into the tile "
+        "lists in 16 bits, so vertices from 65536 on are rendered as vertex (n mod 65536). Split such "
+        "arrays (Mesa re-emits the shader state with the attribute addresses moved on).",
+        "Mesa src/gallium/drivers/vc4/vc4_draw.c (\"GFXH-515 / SW-5891: The binner emits 16 bit indices "
+        "for drawarrays\"); anholt/mesa issue 3 (glmark2's asteroids drawn in part on a Pi until that "
+        "workaround)"},
     [VC4_RULE_KERNEL_BIN_WHITELIST] = {"kernel-bin-whitelist", VC4_ERROR,
         "The kernel accepts only its whitelist of packets in a binning list.",
         "Linux drivers/gpu/drm/vc4/vc4_validate.c"},

@@ -391,7 +391,7 @@ static void run_indexed(bool wide)
 static void test_every_mode_indexed_8bit(void) { run_indexed(false); }
 static void test_every_mode_indexed_16bit(void) { run_indexed(true); }
 
-static void test_max_index_and_32bit_indices(void)
+static void test_max_index_and_array_index_16bit(void)
 {
     static struct walked w;
     struct rig r;
@@ -407,7 +407,8 @@ static void test_max_index_and_32bit_indices(void)
                                                .index_type = VC4_CL_INDEX_8BIT, .length = 6,
                                                .index_addr = INDEX_ADDR, .max_index = 8};
     vc4_cl_indexed_primitive_list(&r.cl, &ip);
-    /* a vertex array past 65535: 32-bit items */
+    /* a vertex array past 65535: binned with vertices 70000.., listed in
+     * 16 bits (GFXH-515: "The binner emits 16 bit indices for drawarrays") */
     put_curve(&r, 70000, 3);
     array(&r, VC4_CL_PRIM_TRIANGLES, 3, 70000);
     vc4_cl_flush(&r.cl);
@@ -415,9 +416,12 @@ static void test_max_index_and_32bit_indices(void)
     CHECK(walk(r.v, TILE_ALLOC_ADDR, &w));
     CHECK_EQ_INT(w.nprims, 2);
     CHECK_EQ_U64(w.prims[0].index[2], 7);
-    CHECK_EQ_U64(w.prims[1].index[0], 70000);
-    CHECK_EQ_U64(w.prims[1].index[2], 70002);
-    CHECK_EQ_INT(r.d.warnings, 1);
+    CHECK_EQ_U64(w.prims[1].index[0], 70000 - 65536);
+    CHECK_EQ_U64(w.prims[1].index[2], 70002 - 65536);
+    CHECK_EQ_INT(r.d.warnings, 2);
+    CHECK_CONTAINS(r.d.text, "Vertex Array Primitives: vertices 70000..70002: the binner writes vertex numbers "
+                             "into the tile lists in 16 bits (GFXH-515), so vertex n is rendered as vertex n "
+                             "mod 65536 [bin-array-index-16bit;");
     CHECK_CONTAINS(r.d.text, "exceeds the maximum index 8");
     CHECK_CONTAINS(r.d.text, "Indexed Primitive List");
     CHECK_EQ_U64(r.v->ptb.stats.prims_bad, 1);
@@ -1283,7 +1287,7 @@ static void test_vg_binning_stall_and_rht(void)
 }
 
 TEST_LIST(test_vg_binning_stall_and_rht, test_line_loop_of_two, test_state_counter_wrap_warns, test_empty_clip_window_warns, test_clipping, test_clipping_extreme_values, test_single_triangle_640x480, test_every_mode_vertex_array, test_every_mode_indexed_8bit,
-          test_every_mode_indexed_16bit, test_max_index_and_32bit_indices, test_culling_by_winding,
+          test_every_mode_indexed_16bit, test_max_index_and_array_index_16bit, test_culling_by_winding,
           test_block_chaining, test_overflow_and_outomem, test_clip_window_viewport_points_lines,
           test_flush_all_state_and_second_flush, test_state_changes_only, test_bad_configurations,
           test_huge_counts_bounded, test_garbage_never_crashes)
