@@ -9,10 +9,12 @@
  *   points          k
  *   lines           2k, 2k+1
  *   line loop       k, k+1 (the last line closes the loop: n-1, 0); a loop
- *                   of exactly 2 vertices draws nothing: "A HW bug fails
- *                   to draw 2-vert line loops" (Mesa vc4_draw.c, which
- *                   draws them as lines; what the hardware draws is
- *                   UNVERIFIED; the binner warns cl-line-loop-two)
+ *                   of exactly 2 vertices draws nothing: "A line loop of
+ *                   two points doesn't draw anything" (Broadcom's GLES
+ *                   driver, workaround LNLOOP, on for every revision);
+ *                   "A HW bug fails to draw 2-vert line loops" (Mesa
+ *                   vc4_draw.c, which draws them as lines).  The binner
+ *                   warns cl-line-loop-two.
  *   line strip      k, k+1
  *   triangles       3k, 3k+1, 3k+2
  *   triangle strip  k, k+1, k+2 for even k; k+1, k, k+2 for odd k (GL's

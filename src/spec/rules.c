@@ -379,12 +379,16 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
         "The hardware fails to draw a line loop of exactly 2 vertices: draw it as lines (as Mesa does). "
         "vc4kit draws nothing.",
         "Mesa src/gallium/drivers/vc4/vc4_draw.c (vc4_draw_workaround_line_loop_2: \"A HW bug fails to draw "
-        "2-vert line loops\")"},
+        "2-vert line loops\"); Broadcom's VideoCore IV GLES driver (2017 release, "
+        "interface/khronos/common/khrn_int_common.h, workaround LNLOOP: \"A line loop of two points doesn't "
+        "draw anything\", on for every revision)"},
     [VC4_RULE_BIN_STATE_COUNTER_WRAP] = {"bin-state-counter-wrap", VC4_WARNING,
         "HW-2116: the binner counts state updates that follow a draw in small counters; when they wrap, "
         "its attempt to write all the state into every tile is broken. Start a new binning job before "
         "0x1ef0 (7,920) of them, as Mesa does.",
-        "Mesa src/gallium/drivers/vc4/vc4_draw.c (vc4_hw_2116_workaround, VC4_HW_2116_COUNT 0x1ef0)"},
+        "Mesa src/gallium/drivers/vc4/vc4_draw.c (vc4_hw_2116_workaround, VC4_HW_2116_COUNT 0x1ef0); Broadcom's "
+        "VideoCore IV GLES driver (2017 release, middleware/khronos/common/khrn_workarounds.c: HW2116 \"let ptb "
+        "state counters wrap around safely\", fixed only from revision B2)"},
     [VC4_RULE_BIN_ARRAY_INDEX_16BIT] = {"bin-array-index-16bit", VC4_WARNING,
         "GFXH-515: the binner writes the vertex numbers of a Vertex Array Primitives packet into the tile "
         "lists in 16 bits, so vertices from 65536 on are rendered as vertex (n mod 65536). Split such "
