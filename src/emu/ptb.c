@@ -29,10 +29,12 @@
 
 /* ---- hardware constants (with their sources) -------------------------------- */
 
-/* HW-2116: the state updates (the first after a draw or Start Tile
- * Binning) at which Mesa starts a new job, before the binner's state
- * counters wrap (vc4_draw.c VC4_HW_2116_COUNT; the counters' real size is
- * not public) */
+/* HW-2116: the most state updates (the first after a draw or Start Tile
+ * Binning) Mesa lets one job have: it starts a new job before a draw once
+ * 0x1ef0 draws are queued (vc4_draw.c VC4_HW_2116_COUNT), so its jobs
+ * reach exactly this many, and they work on Pis.  The counters' real size
+ * is not public; one more update than Mesa's jobs have is where vc4kit
+ * warns. */
 #define PTB_HW2116_UPDATES 0x1ef0u
 
 /* GFXH-515 / SW-5891: "The binner emits 16 bit indices for drawarrays"
@@ -1699,13 +1701,13 @@ static void hw2116_count(struct ptb_ctx *c, ptb_handler h)
         p->hw2116_drew = true;
     } else if ((h == do_state || h == do_shader_state) && p->started && p->hw2116_drew) {
         p->hw2116_drew = false;
-        if (++p->hw2116_updates == PTB_HW2116_UPDATES) {
+        if (++p->hw2116_updates == PTB_HW2116_UPDATES + 1u) {
             struct vc4_location l = vc4_location_none();
             l.addr = c->addr;
             vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_BIN_STATE_COUNTER_WRAP, &l,
-                            "%u state updates after draws in one binning job: the hardware's state "
-                            "counters may wrap, and its wraparound handling is broken (HW-2116); "
-                            "vc4kit bins on correctly",
+                            "more than %u state updates after draws in one binning job (Mesa's most): "
+                            "the hardware's state counters may wrap, and its wraparound handling is "
+                            "broken (HW-2116); vc4kit bins on correctly",
                             PTB_HW2116_UPDATES);
         }
     }

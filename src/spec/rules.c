@@ -384,8 +384,8 @@ const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT] = {
         "draw anything\", on for every revision)"},
     [VC4_RULE_BIN_STATE_COUNTER_WRAP] = {"bin-state-counter-wrap", VC4_WARNING,
         "HW-2116: the binner counts state updates that follow a draw in small counters; when they wrap, "
-        "its attempt to write all the state into every tile is broken. Start a new binning job before "
-        "0x1ef0 (7,920) of them, as Mesa does.",
+        "its attempt to write all the state into every tile is broken. Keep to 0x1ef0 (7,920) of them "
+        "in one binning job, as Mesa does.",
         "Mesa src/gallium/drivers/vc4/vc4_draw.c (vc4_hw_2116_workaround, VC4_HW_2116_COUNT 0x1ef0); Broadcom's "
         "VideoCore IV GLES driver (2017 release, middleware/khronos/common/khrn_workarounds.c: HW2116 \"let ptb "
         "state counters wrap around safely\", fixed only from revision B2)"},
