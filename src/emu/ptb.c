@@ -1690,7 +1690,7 @@ static const ptb_handler handlers[VC4_CL_OPCODE_LIMIT] = {
 };
 
 /* HW-2116: a state update that follows a draw or Start Tile Binning
- * counts; at Mesa's bound the binner warns once per binning job. */
+ * counts; one past Mesa's bound, the binner warns (once a binning job). */
 static void hw2116_count(struct ptb_ctx *c, ptb_handler h)
 {
     struct vc4_ptb *p = c->p;
