@@ -96,6 +96,14 @@ struct ptb_ctx {
     bool wrote;       /* memory was written */
 };
 
+/* The packet's location: its bus address. */
+static struct vc4_location ptb_loc(const struct ptb_ctx *c)
+{
+    struct vc4_location l = vc4_location_none();
+    l.addr = c->addr;
+    return l;
+}
+
 static void ptb_diag(struct ptb_ctx *c, enum vc4_severity sev, const char *fmt, ...) VC4_PRINTF(3, 4);
 static void ptb_diag(struct ptb_ctx *c, enum vc4_severity sev, const char *fmt, ...)
 {
@@ -104,8 +112,7 @@ static void ptb_diag(struct ptb_ctx *c, enum vc4_severity sev, const char *fmt, 
     c->ndiag++;
     if (c->ndiag > PTB_MAX_DIAGS_PER_PACKET + 1)
         return;
-    struct vc4_location l = vc4_location_none();
-    l.addr = c->addr;
+    struct vc4_location l = ptb_loc(c);
     if (c->ndiag == PTB_MAX_DIAGS_PER_PACKET + 1) {
         vc4_diag_emit(&c->v->unit_sink, sev, VC4_DIAG_FAULT, "ptb", &l,
                       "%s: further problems in this packet not reported", c->name);
@@ -117,6 +124,20 @@ static void ptb_diag(struct ptb_ctx *c, enum vc4_severity sev, const char *fmt, 
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     vc4_diag_emit(&c->v->unit_sink, sev, VC4_DIAG_FAULT, "ptb", &l, "%s: %s", c->name, msg);
+}
+
+/* A warning of hardware rule r at the packet (rules.c: the emulator
+ * reports it and carries on, as the hardware would). */
+static void ptb_rule(const struct ptb_ctx *c, enum vc4_rule_id r, const char *fmt, ...) VC4_PRINTF(3, 4);
+static void ptb_rule(const struct ptb_ctx *c, enum vc4_rule_id r, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    struct vc4_location l = ptb_loc(c);
+    vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", r, &l, "%s", msg);
 }
 
 /* ---- registers ------------------------------------------------------------------ */
@@ -748,16 +769,11 @@ static enum vc4_ptb_result do_state(struct ptb_ctx *c)
             return VC4_PTB_ERROR;
         p->clip = s.cw;
         p->clip_set = true;
-        if (s.cw.width_px == 0 || s.cw.height_px == 0) {
-            /* vc4kit clips everything away; the hardware does not (what it
-             * draws is UNVERIFIED): rules.c cl-clip-window-empty */
-            struct vc4_location l = vc4_location_none();
-            l.addr = c->addr;
-            vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_CL_CLIP_WINDOW_EMPTY, &l,
-                            "Clip Window of %u x %u pixels: the hardware does not clip everything away; "
-                            "vc4kit draws nothing",
-                            s.cw.width_px, s.cw.height_px);
-        }
+        if (s.cw.width_px == 0 || s.cw.height_px == 0) /* (what the hardware draws is UNVERIFIED) */
+            ptb_rule(c, VC4_RULE_CL_CLIP_WINDOW_EMPTY,
+                     "Clip Window of %u x %u pixels: the hardware does not clip everything away; vc4kit "
+                     "draws nothing",
+                     s.cw.width_px, s.cw.height_px);
         break;
     case VC4_CL_VIEWPORT_OFFSET:
         if (!decode(c, &s.vo))
@@ -835,8 +851,7 @@ static enum vc4_ptb_result do_shader_state(struct ptb_ctx *c)
         if (!decode(c, &st))
             return VC4_PTB_ERROR;
         p->mode = VC4_PTB_MODE_GL;
-        struct vc4_location l = vc4_location_none();
-        l.addr = c->addr;
+        struct vc4_location l = ptb_loc(c);
         if (!vc4_vcd_read_state(c->v, &st, &c->v->vsi.bin, "ptb", &l))
             c->error = true;
         if (!p->gl_source.fetch)
@@ -1327,8 +1342,7 @@ static bool prepare_vertices(struct ptb_ctx *c, const struct vc4_prim_src *s, ui
     for (uint32_t i = 0; i < npos; i++)
         if (src_index(c, s, i, &idx[n])) /* bad indices are reported again when binning */
             n++;
-    struct vc4_location l = vc4_location_none();
-    l.addr = c->addr;
+    struct vc4_location l = ptb_loc(c);
     bool ok = src->prepare(src->user, c->v, idx, n, &l);
     vc4_free(c->v->alloc, idx);
     if (!ok)
@@ -1379,17 +1393,14 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
         return VC4_PTB_ERROR;
     }
     bool resumed = p->resume.active && p->resume.addr == c->addr;
-    struct vc4_location here = vc4_location_none();
-    here.addr = c->addr;
     if (s.mode == VC4_CL_PRIM_LINE_LOOP && s.len == 2 && !resumed)
-        vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_CL_LINE_LOOP_TWO, &here,
-                        "%s: a line loop of 2 vertices: the hardware fails to draw it; vc4kit draws nothing",
-                        c->name);
+        ptb_rule(c, VC4_RULE_CL_LINE_LOOP_TWO,
+                 "%s: a line loop of 2 vertices: the hardware fails to draw it; vc4kit draws nothing", c->name);
     if (!s.indexed && s.len && (uint64_t)s.first + s.len - 1 > PTB_ARRAY_INDEX_MASK && !resumed)
-        vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_BIN_ARRAY_INDEX_16BIT, &here,
-                        "%s: vertices %u..%llu: the binner writes vertex numbers into the tile lists in 16 "
-                        "bits (GFXH-515), so vertex n is rendered as vertex n mod 65536",
-                        c->name, s.first, (unsigned long long)s.first + s.len - 1);
+        ptb_rule(c, VC4_RULE_BIN_ARRAY_INDEX_16BIT,
+                 "%s: vertices %u..%llu: the binner writes vertex numbers into the tile lists in 16 bits "
+                 "(GFXH-515), so vertex n is rendered as vertex n mod 65536",
+                 c->name, s.first, (unsigned long long)s.first + s.len - 1);
     if (!p->state[VC4_PTB_ST_CONFIG_BITS].len && s.mode >= VC4_CL_PRIM_TRIANGLES)
         ptb_diag(c, VC4_WARNING,
                  "no Configuration Bits since reset: both facings disabled, every triangle is culled");
@@ -1701,15 +1712,12 @@ static void hw2116_count(struct ptb_ctx *c, ptb_handler h)
         p->hw2116_drew = true;
     } else if ((h == do_state || h == do_shader_state) && p->started && p->hw2116_drew) {
         p->hw2116_drew = false;
-        if (++p->hw2116_updates == PTB_HW2116_UPDATES + 1u) {
-            struct vc4_location l = vc4_location_none();
-            l.addr = c->addr;
-            vc4_rule_report(&c->v->unit_sink, VC4_WARNING, "ptb", VC4_RULE_BIN_STATE_COUNTER_WRAP, &l,
-                            "more than %u state updates after draws in one binning job (Mesa's most): "
-                            "the hardware's state counters may wrap, and its wraparound handling is "
-                            "broken (HW-2116); vc4kit bins on correctly",
-                            PTB_HW2116_UPDATES);
-        }
+        if (++p->hw2116_updates == PTB_HW2116_UPDATES + 1u)
+            ptb_rule(c, VC4_RULE_BIN_STATE_COUNTER_WRAP,
+                     "more than %u state updates after draws in one binning job (Mesa's most): the "
+                     "hardware's state counters may wrap, and its wraparound handling is broken "
+                     "(HW-2116); vc4kit bins on correctly",
+                     PTB_HW2116_UPDATES);
     }
 }
 

@@ -254,14 +254,6 @@ static inline const uint32_t *qvec(const struct vc4_qpu *q, uint16_t off)
     return (const uint32_t *)((const char *)q + off);
 }
 
-/* Fragment shaders: the tile-buffer registers wait on the scoreboard at
- * their first access, like the sbwait signal and the TLB loads (the port;
- * spec/qpu_spec.h vc4_qpu_waddr_waits_sb: not the stencil setup). */
-static bool tlb_waddr(unsigned waddr)
-{
-    return vc4_qpu_waddr_waits_sb(waddr);
-}
-
 static bool sig_has_effect(unsigned sig)
 {
     switch (sig) {
@@ -353,7 +345,8 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
     if (in->kind == VC4_QPU_KIND_LOAD_IMM || in->kind == VC4_QPU_KIND_SEMAPHORE) {
         xi->form = VC4_XI_LDI;
         xi->block = in->kind == VC4_QPU_KIND_SEMAPHORE ? VC4_XI_BLOCK_SEMA
-                  : (in->cond_add && tlb_waddr(in->waddr_add)) || (in->cond_mul && tlb_waddr(in->waddr_mul))
+                  : (in->cond_add && vc4_qpu_waddr_waits_sb(in->waddr_add)) ||
+                            (in->cond_mul && vc4_qpu_waddr_waits_sb(in->waddr_mul))
                       ? VC4_XI_BLOCK_SB
                       : VC4_XI_BLOCK_NONE;
         unsigned mode = in->kind == VC4_QPU_KIND_SEMAPHORE ? VC4_QPU_LDI_32 : in->unpack;
@@ -401,8 +394,12 @@ static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
         xi->block = VC4_XI_BLOCK_MUTEX;
     else if (in->sig == VC4_QPU_SIG_WAIT_FOR_SCOREBOARD || in->sig == VC4_QPU_SIG_COLOR_LOAD ||
              in->sig == VC4_QPU_SIG_COLOR_LOAD_END || in->sig == VC4_QPU_SIG_COVERAGE_LOAD ||
-             in->sig == VC4_QPU_SIG_ALPHA_MASK_LOAD || (add_used && in->cond_add && tlb_waddr(in->waddr_add)) ||
-             (in->cond_mul && tlb_waddr(in->waddr_mul)))
+             in->sig == VC4_QPU_SIG_ALPHA_MASK_LOAD ||
+             (add_used && in->cond_add && vc4_qpu_waddr_waits_sb(in->waddr_add)) ||
+             (in->cond_mul && vc4_qpu_waddr_waits_sb(in->waddr_mul)))
+        /* (fragment shaders: the tile-buffer registers wait on the
+         * scoreboard at their first access, like the sbwait signal and the
+         * TLB loads; not the stencil setup: spec/qpu_spec.h) */
         xi->block = VC4_XI_BLOCK_SB;
     xi->op_add = in->op_add;
     xi->op_mul = in->op_mul;
@@ -775,8 +772,7 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
      * write with no element in it, and has written TLB_Z (fsi.c
      * resolve_z; piglit's glsl-fs-discard-only was reported as breaking
      * fs-depth-without-tlb-z). */
-    if (mask == 0 && waddr != VC4_QPU_W_VPM && !(waddr >= VC4_QPU_W_TMU0_S) &&
-        !(waddr >= VC4_QPU_W_TLB_STENCIL_SETUP && waddr <= VC4_QPU_W_TLB_ALPHA_MASK))
+    if (mask == 0 && waddr != VC4_QPU_W_VPM && !(waddr >= VC4_QPU_W_TMU0_S) && !vc4_qpu_waddr_is_tlb(waddr))
         return;
     if (waddr < VC4_QPU_REGS) {
         vc4_lanes_masked_copy(file ? q->rb[waddr] : q->ra[waddr], val, mask);

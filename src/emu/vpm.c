@@ -94,9 +94,9 @@ void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, u
     q->role = (uint8_t)role;
     q->fs_reported = false;
     bool batch = role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS;
-    q->base_row = batch ? in_row : 0;
+    q->rd_base_row = batch ? in_row : 0;
     q->wr_base_row = batch ? out_row : 0;
-    if (role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS) {
+    if (batch) {
         /* (rows from rd_rows and wr_rows on are zero: only the rows the
          * last program touched are cleared, not the 2 KB of a batch) */
         struct vc4_vpm_track *t = &v->track[qpu];
@@ -489,7 +489,7 @@ static void generic_data(const struct vc4_vpm *v, unsigned qpu, const struct vc4
     const struct vc4_vpm_qpu *q = &v->q[qpu];
     if (g->size == VC4_VPM_SIZE_32 && g->horiz) { /* fast path: one whole row */
         unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
-        memcpy(out, &v->words[((q->base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS],
+        memcpy(out, &v->words[((q->rd_base_row + row) % VC4_VPM_MAX_ROWS) * VC4_VPM_ROW_WORDS],
                16 * sizeof out[0]);
         return;
     }
@@ -499,7 +499,7 @@ static void generic_data(const struct vc4_vpm *v, unsigned qpu, const struct vc4
     for (unsigned i = 0; i < 16; i++) {
         struct vpm_slot s = generic_slot(g, i);
         /* 8- and 16-bit values are returned zero-extended (see docs/vpm.md). */
-        out[i] = (v->words[slot_word(q->base_row, s)] >> s.shift) & emask;
+        out[i] = (v->words[slot_word(q->rd_base_row, s)] >> s.shift) & emask;
     }
 }
 
@@ -543,9 +543,9 @@ static void fifo_fill(struct vc4_vpm *v, unsigned qpu)
 {
     struct vc4_vpm_qpu *q = &v->q[qpu];
     while (q->rd_fifo_n < VC4_VPM_READ_FIFO) {
-        unsigned skip = q->rd_fifo_n, i = 0;
+        unsigned skip = q->rd_fifo_n;
         const struct vc4_vpm_generic *src = NULL;
-        for (; i <= q->rd_nqueued; i++) {
+        for (unsigned i = 0; i <= q->rd_nqueued; i++) {
             const struct vc4_vpm_generic *g = read_setup(q, i);
             uint32_t left = g->valid ? g->left : 0;
             if (skip < left) {
@@ -559,8 +559,9 @@ static void fifo_fill(struct vc4_vpm *v, unsigned qpu)
         struct vc4_vpm_generic at = *src;
         for (unsigned k = 0; k < skip; k++)
             generic_advance(&at);
-        q->rd_fifo[q->rd_fifo_n].at = at;
-        generic_data(v, qpu, &at, q->rd_fifo[q->rd_fifo_n].data);
+        struct vc4_vpm_fifo_entry *e = &q->rd_fifo[(q->rd_fifo_head + q->rd_fifo_n) % VC4_VPM_READ_FIFO];
+        e->at = at;
+        generic_data(v, qpu, &at, e->data);
         q->rd_fifo_n++;
     }
 }
@@ -577,10 +578,11 @@ static void fifo_take(struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_gene
         generic_fetch(v, qpu, g, out, loc);
         return;
     }
-    memcpy(out, q->rd_fifo[0].data, sizeof q->rd_fifo[0].data);
-    generic_track(v, qpu, &q->rd_fifo[0].at, loc);
+    const struct vc4_vpm_fifo_entry *e = &q->rd_fifo[q->rd_fifo_head];
+    memcpy(out, e->data, sizeof e->data);
+    generic_track(v, qpu, &e->at, loc);
+    q->rd_fifo_head = (uint8_t)((q->rd_fifo_head + 1u) % VC4_VPM_READ_FIFO);
     q->rd_fifo_n--;
-    memmove(&q->rd_fifo[0], &q->rd_fifo[1], q->rd_fifo_n * sizeof q->rd_fifo[0]);
 }
 
 unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_t now,

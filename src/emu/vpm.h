@@ -168,7 +168,7 @@ struct vc4_vpm_generic {
 
 /* What a QPU is running, for the VPM's point of view.  Vertex and
  * coordinate shaders address their batch's allocation: reads its input
- * rows (generic row 0 at base_row, where the VCD put the attributes),
+ * rows (generic row 0 at rd_base_row, where the VCD put the attributes),
  * writes its output rows (generic row 0 at wr_base_row), two windows that
  * do not overlap (src/emu/vsi.c says why), and have their generic
  * accesses tracked byte by byte for the GL rules (src/emu/vsi.c);
@@ -192,26 +192,28 @@ struct vc4_vpm_track {
     uint32_t rd_dup_pc, wr_dup_pc;
 };
 
+/* A read FIFO entry: a vector as filled, with the setup's state it was
+ * read at (for the GL rules' access record, made when the QPU takes it). */
+struct vc4_vpm_fifo_entry {
+    uint32_t data[16];
+    struct vc4_vpm_generic at;
+};
+
 /* One QPU's view: the setups its VPM registers hold. */
 struct vc4_vpm_qpu {
     uint8_t role;             /* enum vc4_vpm_role */
     bool fs_reported;         /* the fragment-shader rule was reported for this program */
-    uint32_t base_row;        /* CS/VS: generic row 0 of reads is this VPM row */
+    uint32_t rd_base_row;     /* CS/VS: generic row 0 of reads is this VPM row */
     uint32_t wr_base_row;     /* CS/VS: generic row 0 of writes is this VPM row */
     struct vc4_vpm_generic rd, wr;
     /* earlier accepted read setups with values still unread, oldest first;
      * reads drain them before rd */
     struct vc4_vpm_generic rd_queued[VC4_VPM_READ_SETUPS - 1];
     uint8_t rd_nqueued;
-    /* the read FIFO (VC4_VPM_READ_FIFO): the next rd_fifo_n unread vectors
-     * of the setups above, oldest first, as filled; each with the setup's
-     * state it was read at (for the GL rules' access record, made when
-     * the QPU takes it) */
-    struct {
-        uint32_t data[16];
-        struct vc4_vpm_generic at;
-    } rd_fifo[VC4_VPM_READ_FIFO];
-    uint8_t rd_fifo_n;
+    /* the read FIFO (VC4_VPM_READ_FIFO), a ring: the next rd_fifo_n unread
+     * vectors of the setups above, oldest at rd_fifo_head */
+    struct vc4_vpm_fifo_entry rd_fifo[VC4_VPM_READ_FIFO];
+    uint8_t rd_fifo_head, rd_fifo_n;
     bool rd_lost;             /* the latest read setup was ignored [A]: its reads never come */
     bool deadlock_reported;   /* the deadlock was reported for this program */
     bool wide_stride_noted;   /* the > 13-bit VDW stride note was given for this program */

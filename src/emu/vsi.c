@@ -202,6 +202,12 @@ const uint32_t *vc4_vsi_get(const struct vc4_vsi *s, enum vc4_gl_stage st, uint3
 
 /* ---- batches on the QPUs ------------------------------------------------------------------- */
 
+/* VPM window seg's first row: its input rows, then (+ seg_in) its output rows. */
+static uint32_t seg_row(const struct vc4_vsi *s, unsigned seg)
+{
+    return s->seg_first + seg * s->seg_rows;
+}
+
 /* Start the next batch on idle QPU i in a free VPM window. */
 static const struct vc4_qpu_port vsi_port; /* below, after vsi_program_end */
 
@@ -223,7 +229,7 @@ static bool start_batch(struct vc4_v3d *v, unsigned i, const struct vc4_location
         vq->vert[vq->n] = p[0];
         idx[vq->n++] = p[1];
     }
-    uint32_t base = s->seg_first + seg * s->seg_rows;
+    uint32_t base = seg_row(s, seg);
     /* attributes outside memory: zeros and an error (vcd.c); the batch
      * still runs, as the hardware would shade whatever it fetched */
     vc4_vcd_fetch(v, g, st, idx, vq->n, base, UNIT, loc);
@@ -358,7 +364,7 @@ static void vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
     check_batch(v, q, vq);
     /* outputs, taken from the VPM window as the PTB / PSE would */
     struct vc4_vsi_cache *c = &s->cache[vq->stage];
-    uint32_t base = s->seg_first + vq->seg * s->seg_rows + s->seg_in;
+    uint32_t base = seg_row(s, vq->seg) + s->seg_in;
     for (unsigned r = 0; r < c->nout; r++) {
         const uint32_t *row = vc4_vpm_row(&v->vpm, base + r);
         for (unsigned i = 0; i < vq->n; i++)

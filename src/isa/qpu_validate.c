@@ -212,10 +212,6 @@ static bool waddr_is_tmu(unsigned w) { return w >= VC4_QPU_W_TMU0_S && w <= VC4_
 static bool waddr_is_tmu_s(unsigned w) { return w == VC4_QPU_W_TMU0_S || w == VC4_QPU_W_TMU1_S; }
 static unsigned waddr_tmu_unit(unsigned w) { return w >= VC4_QPU_W_TMU1_S ? 1u : 0u; }
 static bool waddr_is_sfu(unsigned w) { return w >= VC4_QPU_W_SFU_RECIP && w <= VC4_QPU_W_SFU_LOG; }
-static bool waddr_is_tlb(unsigned w)
-{
-    return w >= VC4_QPU_W_TLB_STENCIL_SETUP && w <= VC4_QPU_W_TLB_ALPHA_MASK;
-}
 /* VPM data, VPM/VCD setup, VDR/VDW address. */
 static bool waddr_is_vpm(unsigned w) { return w >= VC4_QPU_W_VPM && w <= VC4_QPU_W_VPM_ADDR; }
 static bool raddr_is_vpm(unsigned r) { return r >= VC4_QPU_R_VPM && r <= VC4_QPU_R_VPM_WAIT; }
@@ -329,8 +325,10 @@ static bool sig_is_thrsw(unsigned s) { return s == VC4_QPU_SIG_THREAD_SWITCH || 
 
 /* A tile-buffer access: implicitly waits on the scoreboard (seed 002; not
  * a stencil setup: spec/qpu_spec.h vc4_qpu_waddr_waits_sb). */
-static bool waddr_waits_sb(unsigned w) { return vc4_qpu_waddr_waits_sb(w); }
-static bool is_tlb_access(const struct vins *v) { return sig_is_tlb_read(v->sig) || writes_class(v, waddr_waits_sb); }
+static bool is_tlb_access(const struct vins *v)
+{
+    return sig_is_tlb_read(v->sig) || writes_class(v, vc4_qpu_waddr_waits_sb);
+}
 /* Writes r4 (other than through the SFU): TMU and TLB loads (guide p.37). */
 static bool writes_r4(const struct vins *v)
 {
@@ -456,7 +454,7 @@ static void check_local(struct vctx *c, size_t i)
     const struct vc4_qpu_instr *q = &v->q;
 
     /* one closely coupled peripheral access per instruction (guide p.37) */
-    unsigned acc = count_writes(v, waddr_is_tmu) + count_writes(v, waddr_is_tlb) + count_writes(v, waddr_is_sfu) +
+    unsigned acc = count_writes(v, waddr_is_tmu) + count_writes(v, vc4_qpu_waddr_is_tlb) + count_writes(v, waddr_is_sfu) +
                    (unsigned)sig_is_ldtmu(v->sig) + (unsigned)sig_is_tlb_read(v->sig) +
                    count_reads(v, VC4_QPU_R_MUTEX_ACQUIRE) + (unsigned)(q->kind == VC4_QPU_KIND_SEMAPHORE);
     if (acc > 1)

@@ -76,7 +76,7 @@
 #ifndef FP_XSTATE_MAGIC1 /* (glibc's bits/sigcontext.h has it) */
 #define FP_XSTATE_MAGIC1 0x46505853u
 #endif
-#define FPSTATE_SW_BYTES 464u       /* struct _fpx_sw_bytes: magic1, extended_size, xfeatures, xstate_size */
+#define FPSTATE_SW_BYTES 464u       /* where the FXSAVE area's struct _fpx_sw_bytes is (its unused words) */
 #define XSAVE_HEADER 512u           /* XSTATE_BV: which components are not in their initial state (zeros) */
 #define XSAVE_COMPONENTS 8u
 #define XSAVE_YMM_HI128 2u          /* bits 255:128 of ymm0-15, 16 bytes each */
@@ -173,14 +173,13 @@ static uint64_t low_bytes(unsigned n) { return n >= 64 ? ~UINT64_C(0) : (UINT64_
 static bool xsave_read(const ucontext_t *uc, unsigned comp, size_t at, void *out, size_t len)
 {
     const uint8_t *fp = (const uint8_t *)uc->uc_mcontext.fpregs;
-    uint32_t magic, size;
-    uint64_t features, bv;
+    struct _fpx_sw_bytes sw;
+    uint64_t bv;
     if (!fp || comp >= XSAVE_COMPONENTS || at + len > periph.xsave_size[comp])
         return false;
-    memcpy(&magic, fp + FPSTATE_SW_BYTES, sizeof magic);
-    memcpy(&features, fp + FPSTATE_SW_BYTES + 8, sizeof features);
-    memcpy(&size, fp + FPSTATE_SW_BYTES + 16, sizeof size);
-    if (magic != FP_XSTATE_MAGIC1 || !(features >> comp & 1u) || periph.xsave_off[comp] + at + len > size)
+    memcpy(&sw, fp + FPSTATE_SW_BYTES, sizeof sw);
+    if (sw.magic1 != FP_XSTATE_MAGIC1 || !(sw.xstate_bv >> comp & 1u) ||
+        periph.xsave_off[comp] + at + len > sw.xstate_size)
         return false;
     memcpy(&bv, fp + XSAVE_HEADER, sizeof bv);
     if (bv >> comp & 1u)
@@ -348,16 +347,11 @@ static void on_segv(int sig, siginfo_t *si, void *vctx)
      * address on */
     uintptr_t at = (uintptr_t)a;
     uint64_t bytes = low_bytes(size);
-    if (size == 0 || size > X86_MAX_ACCESS || (mem_ops == 1 && !accessed_bytes(&in, op, mem, uc, size, &bytes))) {
+    if (size == 0 || size > X86_MAX_ACCESS ||
+        (mem_ops == 1 && !accessed_bytes(&in, op, mem, uc, size, &bytes)) || /* a mask we cannot read */
+        (mem_ops == 1 && !operand_address(&in, mem, uc, &at) && bytes != low_bytes(size)) || /* nor place */
+        bytes == 0) { /* (faulted, yet reaches nothing) */
         chain(sig, si, vctx, &periph.old_segv); /* not an access we can model */
-        return;
-    }
-    if (mem_ops == 1 && !operand_address(&in, mem, uc, &at) && bytes != low_bytes(size)) {
-        chain(sig, si, vctx, &periph.old_segv); /* a mask from an address we cannot place */
-        return;
-    }
-    if (bytes == 0) {
-        chain(sig, si, vctx, &periph.old_segv); /* (faulted, yet reaches nothing) */
         return;
     }
     const uint8_t *lo = (const uint8_t *)at + __builtin_ctzll(bytes), *hi = (const uint8_t *)at + 63 - __builtin_clzll(bytes);

@@ -8,6 +8,7 @@
 #ifndef VC4_SPEC_QPU_SPEC_H
 #define VC4_SPEC_QPU_SPEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,13 @@ extern const struct vc4_qpu_field_desc vc4_qpu_field_table[VC4_F_COUNT];
 /* The forms a decoded instruction has. */
 unsigned vc4_qpu_forms_of(const struct vc4_qpu_instr *in);
 
+/* The tile-buffer write addresses, 43-47: stencil setup, Z, colour (MS,
+ * all) and the alpha mask (facts 6.9). */
+static inline bool vc4_qpu_waddr_is_tlb(unsigned waddr)
+{
+    return waddr >= VC4_QPU_W_TLB_STENCIL_SETUP && waddr <= VC4_QPU_W_TLB_ALPHA_MASK;
+}
+
 /*
  * Write addresses that access the tile buffer and so wait on the
  * scoreboard at a fragment shader's first access ("an implicit wait with
@@ -74,9 +82,9 @@ unsigned vc4_qpu_forms_of(const struct vc4_qpu_instr *in);
  * Mesa's CI, src/broadcom/ci/broadcom-rpi3-fails.txt).  The alpha mask
  * (47, VG only) is counted as a tile-buffer write: UNVERIFIED.
  */
-static inline int vc4_qpu_waddr_waits_sb(unsigned waddr)
+static inline bool vc4_qpu_waddr_waits_sb(unsigned waddr)
 {
-    return waddr >= VC4_QPU_W_TLB_Z && waddr <= VC4_QPU_W_TLB_ALPHA_MASK;
+    return vc4_qpu_waddr_is_tlb(waddr) && waddr != VC4_QPU_W_TLB_STENCIL_SETUP;
 }
 
 /* Raw access to a field's value in the struct. */

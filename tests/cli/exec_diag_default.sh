@@ -49,12 +49,12 @@ n=$(grep -c "warning: .*\[regfile-read-after-write" "$out/run_rule.err")
 [ "$(grep -vc "regfile-read-after-write" "$out/run_rule.err")" = 0 ] || bad "run: more than the rule: $(cat "$out/run_rule.err")"
 
 # vc4kit exec (needs the preload and live V3D registers, as exec_vcio.sh)
-if [ ! -x "$bin/vcio_prog" ]; then
-    echo "SKIP exec part: vcio_prog not built (no libvc4kit_exec)"
-elif ! grep -q "^zydis_DIR:PATH=/" "$(dirname "$bin")/CMakeCache.txt" 2>/dev/null; then
-    echo "SKIP exec part: built without libzydis-dev (no live V3D registers)"
+. "$src/cli/lib/exec_env.sh"
+why=$(exec_unsupported "$bin" vcio_prog)
+if [ -n "$why" ]; then
+    echo "SKIP exec part: $why"
 else
-    export ASAN_OPTIONS="verify_asan_link_order=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+    exec_sanitizer_env
     for job in "1 1" "16 12"; do
         # shellcheck disable=SC2086
         set -- $job

@@ -19,12 +19,10 @@ fail=0
 py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3 2>/dev/null) || py=""
 [ -n "$py" ] || { echo "SKIP: no python3 (make deps installs it)"; exit 0; }
-[ -x "$bin/vcio_prog_relinked" ] || { echo "SKIP: vcio_prog not built (no libvc4kit_exec)"; exit 0; }
-if ! grep -q "^zydis_DIR:PATH=/" "$build/CMakeCache.txt" 2>/dev/null; then
-    echo "SKIP: built without libzydis-dev (no live V3D registers)"; exit 0
-fi
-# a sanitizer build: the preload carries the sanitizer runtime, loaded after python3's own libraries
-export ASAN_OPTIONS="verify_asan_link_order=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+. "$src/cli/lib/exec_env.sh"
+why=$(exec_unsupported "$bin" vcio_prog_relinked)
+[ -z "$why" ] || { echo "SKIP: $why"; exit 0; }
+exec_sanitizer_env
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 "$vc4kit" as -D BREAK_RULE=0 "$src/data/vcio/scale.qasm" -o "$out/scale.bin" || { echo "FAIL: as"; exit 1; }

@@ -17,12 +17,10 @@ build=$(dirname "$bin")
 out=$bin/exec_vcio
 mkdir -p "$out"
 fail=0
-[ -x "$bin/vcio_prog" ] || { echo "SKIP: vcio_prog not built (no libvc4kit_exec)"; exit 0; }
-if ! grep -q "^zydis_DIR:PATH=/" "$build/CMakeCache.txt" 2>/dev/null; then
-    echo "SKIP: built without libzydis-dev (no live V3D registers)"; exit 0
-fi
-# a sanitizer build: the programs carry the sanitizer runtime, the preload comes after it
-export ASAN_OPTIONS="verify_asan_link_order=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+. "$src/cli/lib/exec_env.sh"
+why=$(exec_unsupported "$bin" vcio_prog)
+[ -z "$why" ] || { echo "SKIP: $why"; exit 0; }
+exec_sanitizer_env
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 "$vc4kit" as -D BREAK_RULE=0 "$src/data/vcio/scale.qasm" -o "$out/scale.bin" || { echo "FAIL: as"; exit 1; }

@@ -759,6 +759,14 @@ static GLuint make_texture(int w, int h, GLenum filter, void (*texel)(int x, int
 
 static const float quad_uv[] = {0, 0, 1, 0, 0, 1, 1, 1};
 
+/* The full-frame quad with quad_uv at attribute 2, drawn. */
+static void draw_full_quad_uv(void)
+{
+    attrib(0, 4, full_quad);
+    attrib(2, 2, quad_uv);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
 /* A cube map whose six 4x4 faces are six colours, each with a ramp over
  * its texels (so a face read the wrong way round shows), sampled along
  * directions that sweep past every face: the left half looks along +z,
@@ -793,9 +801,7 @@ static void case_cube(void)
                        "  gl_FragColor = textureCube(s, vec3(xy, z));\n"
                        "}\n");
     glUniform1i(glGetUniformLocation(p, "s"), 0);
-    attrib(0, 4, full_quad);
-    attrib(2, 2, quad_uv);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    draw_full_quad_uv();
     glDeleteTextures(1, &t);
 }
 
@@ -832,9 +838,7 @@ static void case_etc1(void)
     glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_ETC1_RGB8_OES, 16, 16, 0, sizeof blocks, blocks);
     tex_clamped(GL_TEXTURE_2D, GL_NEAREST);
     quad_tex_program();
-    attrib(0, 4, full_quad);
-    attrib(2, 2, quad_uv);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    draw_full_quad_uv();
     glDeleteTextures(1, &t);
 }
 
@@ -1126,9 +1130,7 @@ static void case_tex_rgb_alpha(void)
                        "}\n");
     glUniform1i(glGetUniformLocation(p, "s"), 0);
     glUniform1i(glGetUniformLocation(p, "a"), 1);
-    attrib(0, 4, full_quad);
-    attrib(2, 2, quad_uv);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    draw_full_quad_uv();
     glDeleteTextures(2, t);
 }
 
@@ -1174,9 +1176,7 @@ static void case_tex_in_loop(void)
     glUniform1i(glGetUniformLocation(p, "s"), 0);
     glUniform1i(glGetUniformLocation(p, "taps"), 5);
     glUniform2f(glGetUniformLocation(p, "dir"), 0.03f, 0.01f);
-    attrib(0, 4, full_quad);
-    attrib(2, 2, quad_uv);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    draw_full_quad_uv();
     glDeleteTextures(1, &t);
 }
 

@@ -149,6 +149,18 @@ static void rig_start(struct rig *r, unsigned wt, unsigned ht)
     prologue(r, &s);
 }
 
+/* The same with the Clip Window cw instead of the frame's. */
+static void rig_start_clipped(struct rig *r, unsigned wt, unsigned ht, struct vc4_cl_clip_window cw)
+{
+    rig_init(r);
+    struct setup s = default_setup();
+    s.no_clip = true;
+    s.wt = wt;
+    s.ht = ht;
+    prologue(r, &s);
+    vc4_cl_clip_window(&r->cl, &cw);
+}
+
 static void array(struct rig *r, unsigned mode, uint32_t len, uint32_t first)
 {
     struct vc4_cl_vertex_array_primitives a = {.primitive_mode = mode, .length = len,
@@ -600,24 +612,23 @@ static void test_overflow_and_outomem(void)
     rig_fini(&r);
 }
 
+/* Vertices 0-2: a triangle over every pixel of a frame up to 500 pixels. */
+static void frame_triangle(struct rig *r)
+{
+    put_vertex_px(r, 0, 0, 0);
+    put_vertex_px(r, 1, 500, 0);
+    put_vertex_px(r, 2, 0, 500);
+    array(r, VC4_CL_PRIM_TRIANGLES, 3, 0);
+}
+
 static void test_clip_window_viewport_points_lines(void)
 {
     static struct walked w;
     struct rig r;
-    rig_init(&r);
-    struct setup s = default_setup();
-    s.no_clip = true;
-    s.wt = 4;
-    s.ht = 4;
-    prologue(&r, &s);
     /* clip window: pixels 64..191 x 0..127 -> tiles x 1..2, y 0..1 */
-    struct vc4_cl_clip_window cw = {64, 0, 128, 128};
-    vc4_cl_clip_window(&r.cl, &cw);
+    rig_start_clipped(&r, 4, 4, (struct vc4_cl_clip_window){64, 0, 128, 128});
     /* a triangle over the whole frame lands only in the clip window's tiles */
-    put_vertex_px(&r, 0, 0, 0);
-    put_vertex_px(&r, 1, 500, 0);
-    put_vertex_px(&r, 2, 0, 500);
-    array(&r, VC4_CL_PRIM_TRIANGLES, 3, 0);
+    frame_triangle(&r);
     /* viewport offset moves vertices: point at (10,10) + (180,70) = (190,80),
      * size 8 -> 186..194 x 76..84: tiles x 2 (and 3, clipped away), y 1 */
     struct vc4_cl_clip_window all = {0, 0, 256, 256};
@@ -666,18 +677,8 @@ static void test_empty_clip_window_warns(void)
 {
     static struct walked w;
     struct rig r;
-    rig_init(&r);
-    struct setup s = default_setup();
-    s.no_clip = true;
-    s.wt = 4;
-    s.ht = 4;
-    prologue(&r, &s);
-    struct vc4_cl_clip_window cw = {0, 160, 0, 0};
-    vc4_cl_clip_window(&r.cl, &cw);
-    put_vertex_px(&r, 0, 0, 0);
-    put_vertex_px(&r, 1, 500, 0);
-    put_vertex_px(&r, 2, 0, 500);
-    array(&r, VC4_CL_PRIM_TRIANGLES, 3, 0);
+    rig_start_clipped(&r, 4, 4, (struct vc4_cl_clip_window){0, 160, 0, 0});
+    frame_triangle(&r);
     vc4_cl_flush(&r.cl);
     CHECK_EQ_INT(rig_run(&r, NULL), VC4_PTB_DONE);
     CHECK_EQ_INT(r.d.errors, 0);
