@@ -117,6 +117,8 @@ struct fft_result {
     uint64_t jit_instructions;     /* of which ran as compiled code */
     uint64_t jit_io;               /* ... TMU and VPM accesses among them */
     uint64_t jit_blocks;           /* blocks compiled */
+    uint64_t alone, lockstep;      /* of all, run with no other QPU awake / stepped beside others
+                                    * (vc4_emu_host_stats; the rest ran compiled side by side) */
     double compile_seconds;        /* wall time in the compiler (not in seconds) */
     enum vc4_status st;
     unsigned warnings; /* warnings and errors */
@@ -223,10 +225,12 @@ static void run_fft(unsigned log2n, bool cycle_by_cycle, bool jit, struct fft_re
      * then, a one-time cost printed apart; the instruction cache fills) */
     struct vc4_emu_stats s0 = {0};
     struct vc4_emu_jit_stats js0 = {0};
+    struct vc4_emu_host_stats h0 = {0};
     for (unsigned rep = 0; rep <= res->repeats; rep++) {
         if (rep == 1) { /* (the counts of the timed transforms only) */
             vc4_emu_stats(e, &s0);
             vc4_emu_jit_stats(e, &js0);
+            vc4_emu_host_stats(e, &h0);
         }
         vc4_emu_mem_write(e, bufs[0], in, (size_t)n * 8);
         for (unsigned q = 0; q < QPUS; q++) {
@@ -250,6 +254,10 @@ static void run_fft(unsigned log2n, bool cycle_by_cycle, bool jit, struct fft_re
     res->jit_io = js.io - js0.io;
     res->jit_blocks = js.compiled;
     res->compile_seconds = js.compile_seconds;
+    struct vc4_emu_host_stats h;
+    vc4_emu_host_stats(e, &h);
+    res->alone = h.alone_instructions - h0.alone_instructions;
+    res->lockstep = h.lockstep_instructions - h0.lockstep_instructions;
 
     /* against the host */
     vc4_emu_mem_read(e, bufs[passes % 2], buf, (size_t)n * 8);
@@ -296,6 +304,12 @@ static void print(unsigned log2n, const char *how, const struct fft_result *r, d
     if (r->notes)
         printf(", %u notes", r->notes);
     printf("]\n");
+    /* (how the engine ran them: the lock-stepped ones cost the most each) */
+    double all = r->instructions ? (double)r->instructions : 1;
+    printf("           instructions run alone %.1f%%, lock-stepped beside other QPUs %.1f%%, compiled side by side "
+           "%.1f%%\n",
+           100.0 * (double)r->alone / all, 100.0 * (double)r->lockstep / all,
+           100.0 * (double)(r->instructions - r->alone - r->lockstep) / all);
 }
 
 int main(int argc, char **argv)

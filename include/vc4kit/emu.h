@@ -290,9 +290,13 @@ struct vc4_emu_jit_stats {
     double compile_seconds; /* wall time spent waiting for the compiler */
 };
 VC4_API void vc4_emu_jit_stats(const struct vc4_emu *emu, struct vc4_emu_jit_stats *out);
-/* What the second host thread did (vc4_emu_options.host_threads; docs/emulator.md
- * "Two host cores"): work whose results, counts and diagnostics are the same
- * on either thread.  Since reset, as vc4_emu_render_stats. */
+/* How the host ran the emulation, since reset, as vc4_emu_render_stats:
+ * what the second host thread did (vc4_emu_options.host_threads;
+ * docs/emulator.md "Two host cores": work whose results, counts and
+ * diagnostics are the same on either thread), and how the QPU instructions
+ * were run (docs/emulator.md "Where the host's time goes").  These depend
+ * on the engine, not on the program: results, cycle counts and every other
+ * statistic are the same however the instructions ran. */
 struct vc4_emu_host_stats {
     uint64_t threads;                 /* host threads the emulator runs on: 1, or 2 */
     uint64_t helper_instructions;     /* QPU instructions run as compiled code there (0
@@ -300,6 +304,15 @@ struct vc4_emu_host_stats {
                                        * them since the emulator was made) */
     uint64_t helper_texture_requests; /* texture requests sampled there, of
                                        * vc4_emu_render_stats.tmu.texture_requests */
+    /* The QPU instructions (vc4_emu_render_stats.qpu.instructions) by the
+     * way they ran; the three add up to it.  alone: back to back, no other
+     * QPU awake (the fast path, compiled blocks, and the steps beside them
+     * in those stretches); side_by_side: compiled, several awake QPUs at
+     * once (whole gathered runs); lockstep: one at a time, cycle by cycle,
+     * beside other awake QPUs (with vc4_emu_options.cycle_by_cycle, every
+     * instruction while several QPUs are busy).  The lock-stepped ones cost
+     * the most host time each. */
+    uint64_t alone_instructions, side_by_side_instructions, lockstep_instructions;
 };
 VC4_API void vc4_emu_host_stats(const struct vc4_emu *emu, struct vc4_emu_host_stats *out);
 

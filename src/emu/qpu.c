@@ -2221,7 +2221,9 @@ VC4_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
             continue;
         }
         if (blocks && (z.awake & (z.awake - 1)) != 0 && c >= blocks_from) {
+            uint64_t i0 = v->stats.instructions;
             uint64_t ran = run_blocks(v, &z, c, max_cycles);
+            v->ran_side_by_side += v->stats.instructions - i0;
             if (ran) {
                 c += ran;
                 backoff = 1;
@@ -2236,7 +2238,9 @@ VC4_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
         if ((z.awake & (z.awake - 1)) == 0) {
             /* one awake: its cycles back to back up to the first timed wake */
             bool stop = false;
+            uint64_t i0 = v->stats.instructions;
             c = run_alone(v, &z, c, max_cycles, blocks, end, &stop);
+            v->ran_alone += v->stats.instructions - i0;
             if (stop) {
                 count_cycles(v, idle, c + 1, c);
                 return c;
@@ -2350,9 +2354,19 @@ static uint64_t run_sampled(struct vc4_v3d *v, const uint8_t *act, unsigned nact
 uint64_t vc4_qpu_run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,
                             bool *ended)
 {
-    if (VC4_UNLIKELY(v->prof.on))
-        return idle_time(v, act, nact, run_sampled(v, act, nact, max_cycles, ended));
-    return idle_time(v, act, nact, run_cycles(v, act, nact, max_cycles, ended));
+    /* (the instructions by the way they ran, vc4_emu_host_stats, counted
+     * per call: one busy QPU runs alone; with several, run_cycles_sleeping
+     * counts its stretches alone (run_alone) and side by side (run_blocks),
+     * and the rest were lock-stepped) */
+    uint64_t i0 = v->stats.instructions, a0 = v->ran_alone, s0 = v->ran_side_by_side;
+    uint64_t c = VC4_UNLIKELY(v->prof.on) ? run_sampled(v, act, nact, max_cycles, ended)
+                                          : run_cycles(v, act, nact, max_cycles, ended);
+    uint64_t ran = v->stats.instructions - i0;
+    if (nact == 1)
+        v->ran_alone += ran;
+    else
+        v->ran_lockstep += ran - (v->ran_alone - a0) - (v->ran_side_by_side - s0);
+    return idle_time(v, act, nact, c);
 }
 
 static uint64_t run_cycles(struct vc4_v3d *v, const uint8_t *act, unsigned nact, uint64_t max_cycles,

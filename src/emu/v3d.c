@@ -143,7 +143,10 @@ void vc4_emu_host_stats(const struct vc4_emu *emu, struct vc4_emu_host_stats *ou
     const struct vc4_v3d *v = &emu->v3d;
     *out = (struct vc4_emu_host_stats){.threads = v->par ? 2u : 1u,
                                        .helper_instructions = v->jit ? v->jit->stats.helper - v->helper_base : 0,
-                                       .helper_texture_requests = v->tmu.jobs_posted};
+                                       .helper_texture_requests = v->tmu.jobs_posted,
+                                       .alone_instructions = v->ran_alone,
+                                       .side_by_side_instructions = v->ran_side_by_side,
+                                       .lockstep_instructions = v->ran_lockstep};
 }
 
 void vc4_emu_reset(struct vc4_emu *emu)
@@ -164,6 +167,7 @@ void vc4_emu_reset(struct vc4_emu *emu)
         vc4_qpu_reset(&v->qpu[i], i);
     v->stats = (struct vc4_emu_stats){0};
     v->helper_base = v->jit ? v->jit->stats.helper : 0; /* (vc4_emu_host_stats: since reset) */
+    v->ran_alone = v->ran_side_by_side = v->ran_lockstep = 0;
     vc4_prof_reset(&v->prof, v->sched.cycle);
     v->fault = VC4_OK;
 }
@@ -729,6 +733,9 @@ enum vc4_status vc4_emu_stats_report(const struct vc4_emu *emu, const char *pref
                        "\n",
                    p, m.generic_reads, m.generic_writes, m.vdw_jobs, m.vdw_bytes, m.vdr_jobs, m.vdr_bytes,
                    m.dma_cycles);
+    vc4_out_printf(&o, "%shost engine: QPU instructions alone %" PRIu64 ", side by side %" PRIu64
+                       ", lock-step %" PRIu64 "\n",
+                   p, h.alone_instructions, h.side_by_side_instructions, h.lockstep_instructions);
     if (h.threads > 1)
         vc4_out_printf(&o, "%ssecond host thread: compiled QPU instructions %" PRIu64
                            ", texture requests sampled %" PRIu64 " of %" PRIu64 "\n",

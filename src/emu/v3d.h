@@ -78,6 +78,9 @@ struct vc4_v3d {
     struct vc4_par *par; /* the second host thread (par.h); NULL: one thread */
     unsigned par_min; /* the helper's least share of a gathered run (par.h; tests lower it) */
     uint64_t helper_base; /* the JIT's helper count at the last reset (vc4_emu_host_stats) */
+    /* QPU instructions by the way the engine ran them, since reset
+     * (vc4_emu_host_stats; counted per stretch in qpu.c, not per step) */
+    uint64_t ran_alone, ran_side_by_side, ran_lockstep;
     struct vc4_prof prof; /* the QPU code profiler (prof.h; vc4_emu_options.profile) */
 
     struct vc4_emu_stats stats;

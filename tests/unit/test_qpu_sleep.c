@@ -152,6 +152,7 @@ struct outcome {
     uint8_t mem[0x20000];
     struct harness_diags d;
     struct vc4_emu_jit_stats jit; /* (not compared) */
+    struct vc4_emu_host_stats host; /* (not compared: how the engine ran them) */
     uint64_t helper_first;        /* (not compared) jit.helper after the first run */
     /* with the profiler on (run_with's `profiled`): its samples (compared by same_profile) */
     struct vc4_emu_profile_entry prof[4096];
@@ -276,6 +277,7 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
     struct vc4_emu_jit_stats js;
     vc4_emu_jit_stats(e, &js);
     o->jit = js;
+    vc4_emu_host_stats(e, &o->host);
     o->nprof = vc4_emu_profile(e, o->prof, sizeof o->prof / sizeof o->prof[0], &o->prof_totals);
 
     vc4_emu_mem_read(e, CODE_A, o->mem, 0x4000);
@@ -333,6 +335,14 @@ static bool same(const struct outcome *a, const struct outcome *b, unsigned seed
     return qs && st && stats && sema && mem && diag;
 }
 
+/* The instructions by the way they ran (vc4_emu_host_stats) add up to
+ * all of them. */
+static bool ways_add_up(const struct outcome *o)
+{
+    return o->host.alone_instructions + o->host.side_by_side_instructions + o->host.lockstep_instructions ==
+           o->stats.instructions;
+}
+
 /* Two runs' profiles: the same samples at the same instructions. */
 static bool same_profile(const struct outcome *a, const struct outcome *b, unsigned seed)
 {
@@ -358,7 +368,8 @@ static void test_sleep_matches_cycle_by_cycle(void)
     static struct text t;
     unsigned differ = 0, ok = 0, timeouts = 0, faults = 0, skipped = 0, jit_differ = 0;
     uint64_t jit_instructions = 0, prof_samples = 0;
-    unsigned prof_differ = 0;
+    unsigned prof_differ = 0, ways_wrong = 0;
+    uint64_t alone = 0, lockstep = 0, stepped_alone = 0, stepped_side = 0;
     static struct outcome compiled, prof_sleeping, prof_stepped, prof_compiled;
     for (unsigned seed = 0; seed < 160; seed++) {
         bool ok_asm = true;
@@ -376,11 +387,22 @@ static void test_sleep_matches_cycle_by_cycle(void)
         run(&s, true, &stepped);
         if (!same(&sleeping, &stepped, seed))
             differ++;
+        /* how they ran: every instruction one way or another; the
+         * reference never runs compiled, never leaves a QPU alone while
+         * another is busy (it steps one QPU alone only when no other runs) */
+        ways_wrong += !ways_add_up(&sleeping) + !ways_add_up(&stepped);
+        alone += sleeping.host.alone_instructions;
+        lockstep += sleeping.host.lockstep_instructions;
+        stepped_side += stepped.host.side_by_side_instructions;
+        if (s.programs > 1 && s.qpus > 1 && stepped.stats.programs_completed == 0 && stepped.st[0] != VC4_ERR_FAULT &&
+            stepped.st[1] != VC4_ERR_FAULT)
+            stepped_alone += stepped.host.alone_instructions; /* (all busy from the start to the end) */
         if (seed % 4 == 0) { /* (every fourth: each block is a compiler run; every eighth on two host threads) */
             host_threads = seed % 8 == 0 ? 2 : 1;
             run_with(&s, false, true, &compiled);
             host_threads = 0;
             jit_differ += !same(&compiled, &stepped, 1000 + seed);
+            ways_wrong += !ways_add_up(&compiled);
             jit_instructions += compiled.jit.instructions;
         }
         if (seed % 4 == 1) {
@@ -419,6 +441,12 @@ static void test_sleep_matches_cycle_by_cycle(void)
     printf("with the profiler: %llu samples, the same every way\n", (unsigned long long)prof_samples);
     CHECK_EQ_INT(prof_differ, 0);
     CHECK(prof_samples > 1000);
+    printf("sleeping: %llu instructions ran alone, %llu lock-stepped\n", (unsigned long long)alone,
+           (unsigned long long)lockstep);
+    CHECK_EQ_INT(ways_wrong, 0);
+    CHECK(alone > 0 && lockstep > 0);
+    CHECK_EQ_U64(stepped_side, 0);
+    CHECK_EQ_U64(stepped_alone, 0);
     CHECK(ok > 20);        /* many sets run to their end ... */
     CHECK(timeouts > 20);  /* ... some stop at the first budget, and resume */
     CHECK(skipped > 100);  /* and QPUs waited */
@@ -459,6 +487,7 @@ static void test_contended_mutex_dma(void)
     CHECK(sleeping.st[1] == VC4_OK);
     CHECK_EQ_U64(sleeping.stats.programs_completed, 12);
     CHECK(sleeping.stats.stall_cycles > sleeping.stats.cycles * 6); /* over half the QPU cycles wait */
+    CHECK(ways_add_up(&sleeping));
 }
 
 /* Twelve QPUs, each running a loop of ALU work `iters` + its number times,
@@ -536,6 +565,10 @@ static void test_blocks_on_twelve_qpus(void)
      * on several QPUs at once) */
     CHECK(compiled.jit.instructions * 4 > compiled.stats.instructions);
     CHECK(helper > 1000);
+    /* (the gathered runs, counted as side by side) */
+    CHECK(ways_add_up(&compiled));
+    CHECK(compiled.host.side_by_side_instructions > 0);
+    CHECK(compiled.host.side_by_side_instructions <= compiled.jit.instructions);
 #endif
 }
 
@@ -644,5 +677,55 @@ static void test_deadlock_jumps_to_budget(void)
     CHECK_CONTAINS(sleeping.d.text, "semaphore acquire");
 }
 
+/* How the instructions ran (vc4_emu_host_stats): QPU 0 runs a loop while
+ * eleven QPUs sleep on a semaphore it releases at its end, then each of
+ * them runs a short loop beside the others.  Sleeping, QPU 0's loop runs
+ * alone (run_alone: twelve busy QPUs, one awake), most of the eleven short
+ * loops lock-stepped; cycle by cycle, all of it lock-stepped.  Both the
+ * reference's outcome. */
+static void test_ways_counted(void)
+{
+    static struct setup s;
+    static struct outcome sleeping, stepped;
+    static struct text t;
+    memset(&s, 0, sizeof s);
+    t.n = 0;
+    put(&t, "mov r0, unif\n:loop\nsub.setf r0, r0, 1\nbrr.anynz -, r:loop\nfadd r1, r1, r0\nnop\nnop\n"
+            ".rep i, 11\nsrel -, 0\n.endr\nnop; thrend\nnop\nnop\n");
+    CHECK(assemble(&t, CODE_A, s.code[0], &s.len[0]));
+    t.n = 0;
+    put(&t, "mov r0, unif\nsacq -, 0\n:loop\nsub.setf r0, r0, 1\nbrr.anynz -, r:loop\nfadd r1, r1, r0\nnop\nnop\n"
+            "nop; thrend\nnop\nnop\n");
+    CHECK(assemble(&t, CODE_B, s.code[1], &s.len[1]));
+    s.custom = true;
+    s.qpus = 12;
+    s.programs = 12;
+    for (unsigned p = 0; p < 12; p++) {
+        s.code_of[p] = p != 0;
+        s.unif[p][0] = p == 0 ? 2000 : 50;
+    }
+    s.budget = 1000000;
+    run(&s, false, &sleeping);
+    run(&s, true, &stepped);
+    CHECK(same(&sleeping, &stepped, 0));
+    CHECK(stepped.st[0] == VC4_OK);
+    CHECK_EQ_U64(stepped.stats.programs_completed, 12);
+    printf("sleeping: %llu alone, %llu side by side, %llu lock-step; cycle by cycle: %llu, %llu, %llu\n",
+           (unsigned long long)sleeping.host.alone_instructions,
+           (unsigned long long)sleeping.host.side_by_side_instructions,
+           (unsigned long long)sleeping.host.lockstep_instructions,
+           (unsigned long long)stepped.host.alone_instructions, (unsigned long long)stepped.host.side_by_side_instructions,
+           (unsigned long long)stepped.host.lockstep_instructions);
+    CHECK(ways_add_up(&sleeping) && ways_add_up(&stepped));
+    /* QPU 0's loop: 3 instructions a pass, 2000 passes, alone */
+    CHECK(sleeping.host.alone_instructions >= 3 * 2000);
+    /* the eleven short loops (3 x 50 each) beside each other */
+    CHECK(sleeping.host.lockstep_instructions >= 11 * 3 * 50 / 2);
+    CHECK_EQ_U64(sleeping.host.side_by_side_instructions, 0);
+    /* the reference: one busy QPU only at the very end */
+    CHECK(stepped.host.lockstep_instructions >= 3 * 2000 + 11 * 3 * 50);
+    CHECK_EQ_U64(stepped.host.side_by_side_instructions, 0);
+}
+
 TEST_LIST(test_sleep_matches_cycle_by_cycle, test_contended_mutex_dma, test_blocks_on_twelve_qpus,
-          test_helper_wakes, test_woken_sleeper_wakes_on_time, test_deadlock_jumps_to_budget)
+          test_helper_wakes, test_woken_sleeper_wakes_on_time, test_deadlock_jumps_to_budget, test_ways_counted)

@@ -389,9 +389,19 @@ static void test_report(void)
          (unsigned long long)s.tmu.stall_cycles);
     WANT("> vpm: generic reads 0 / writes 0 (16-word vectors), VDW 0 stores / 0 bytes, VDR 0 loads / 0 bytes, DMA "
          "cycles 0\n");
-    /* with two host threads (the CI pass that forces them), a line for the second */
+    /* how the host ran the QPU instructions: all of them one way or
+     * another; the seed's textured triangle keeps several QPUs shading at
+     * once (lock-stepped), and one alone at the ends of the frame */
     struct vc4_emu_host_stats h;
     vc4_emu_host_stats(emu, &h);
+    printf("host engine: alone %llu, side by side %llu, lock-step %llu\n", (unsigned long long)h.alone_instructions,
+           (unsigned long long)h.side_by_side_instructions, (unsigned long long)h.lockstep_instructions);
+    CHECK(h.lockstep_instructions > 0 && h.alone_instructions > 0);
+    WANT("> host engine: QPU instructions alone %llu, side by side %llu, lock-step %llu\n",
+         (unsigned long long)h.alone_instructions, (unsigned long long)h.side_by_side_instructions,
+         (unsigned long long)h.lockstep_instructions);
+    CHECK_EQ_U64(h.alone_instructions + h.side_by_side_instructions + h.lockstep_instructions, s.qpu.instructions);
+    /* with two host threads (the CI pass that forces them), a line for the second */
     if (h.threads > 1)
         WANT("> second host thread: compiled QPU instructions %llu, texture requests sampled %llu of %llu\n",
              (unsigned long long)h.helper_instructions, (unsigned long long)h.helper_texture_requests,
@@ -399,7 +409,7 @@ static void test_report(void)
     else
         CHECK(strstr(t, "second host thread") == NULL);
 #undef WANT
-    /* 13 lines (14 with the second thread's), each "> " + the unprefixed line */
+    /* 14 lines (15 with the second thread's), each "> " + the unprefixed line */
     size_t lines = 0;
     const char *a = t, *b = bare;
     while (*a) {
@@ -413,7 +423,7 @@ static void test_report(void)
         b = nl + 1;
         lines++;
     }
-    CHECK_EQ_U64(lines, h.threads > 1 ? 14u : 13u);
+    CHECK_EQ_U64(lines, h.threads > 1 ? 15u : 14u);
     CHECK_EQ_U64(strlen(t), strlen(bare) + 2 * lines);
     /* a short buffer: truncated, NUL-terminated, the full length reported */
     char small[30];
