@@ -43,6 +43,18 @@ static void prefault(void *p, size_t bytes)
 #endif
 }
 
+void *vc4_calloc_aligned(const struct vc4_allocator *alloc, size_t size, size_t align, void **block)
+{
+    *block = NULL;
+    if (align == 0 || (align & (align - 1)) != 0 || size > SIZE_MAX - align)
+        return NULL;
+    unsigned char *raw = vc4_calloc(alloc, 1, size + align - 1);
+    if (!raw)
+        return NULL;
+    *block = raw;
+    return raw + ((align - (uintptr_t)raw % align) % align);
+}
+
 void *vc4_calloc(const struct vc4_allocator *alloc, size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)

@@ -37,6 +37,9 @@ void *vc4_realloc(const struct vc4_allocator *alloc, void *ptr, size_t size);
 void *vc4_malloc(const struct vc4_allocator *alloc, size_t size);
 void *vc4_calloc(const struct vc4_allocator *alloc, size_t n, size_t size);
 void vc4_free(const struct vc4_allocator *alloc, void *ptr);
+/* size zeroed bytes at an address that is a multiple of align (a power of
+ * two), through the hooks; *block gets what to give vc4_free. */
+void *vc4_calloc_aligned(const struct vc4_allocator *alloc, size_t size, size_t align, void **block);
 char *vc4_strndup(const struct vc4_allocator *alloc, const char *s, size_t n);
 /* Room for at least need elements of elem bytes in array v of *cap: grows by
  * doubling (from init). Returns the array (maybe moved), or NULL on overflow

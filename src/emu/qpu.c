@@ -133,14 +133,17 @@ static void unit_events(struct exec *x, unsigned ev, unsigned error_mask, unsign
 
 enum vc4_status vc4_icache_init(struct vc4_icache *c, const struct vc4_allocator *alloc)
 {
-    c->s = vc4_calloc(alloc, VC4_ICACHE_ENTRIES, sizeof *c->s);
+    /* (each slot on cache lines of its own: its first 64 bytes hold what
+     * the fast path reads, qpu.h) */
+    c->s = vc4_calloc_aligned(alloc, VC4_ICACHE_ENTRIES * sizeof *c->s, 64, &c->block);
     return c->s ? VC4_OK : VC4_ERR_NOMEM;
 }
 
 void vc4_icache_fini(struct vc4_icache *c, const struct vc4_allocator *alloc)
 {
-    vc4_free(alloc, c->s);
+    vc4_free(alloc, c->block);
     c->s = NULL;
+    c->block = NULL;
 }
 
 void vc4_icache_clear(struct vc4_icache *c, uint64_t *code_gen)
@@ -317,7 +320,22 @@ static void fast_io(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool 
 }
 
 /* Build the execution record of a decoded instruction (qpu.h). */
+static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi);
+
+/* The record; then what the fast path reads summarised in its first bytes
+ * (qpu.h struct vc4_qpu_xi). */
 static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
+{
+    build_xi_forms(in, xi);
+    xi->wreg = xi->wreg_add | xi->wreg_mul;
+    xi->wacc = (uint8_t)(xi->wacc_add | xi->wacc_mul);
+    xi->plain = (uint8_t)((xi->w_add != VC4_XI_W_NONE ? VC4_XI_PLAIN_ADD_W : 0) |
+                          (xi->add_direct ? VC4_XI_PLAIN_ADD_DIRECT : 0) |
+                          (xi->w_mul != VC4_XI_W_NONE ? VC4_XI_PLAIN_MUL_W : 0) |
+                          (xi->mul_direct ? VC4_XI_PLAIN_MUL_DIRECT : 0));
+}
+
+static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
 {
     memset(xi, 0, sizeof *xi);
     if (is_reserved(in)) {
@@ -1279,20 +1297,23 @@ static VC4_ALWAYS_INLINE uint64_t step_fast_plain(const struct vc4_v3d *v, struc
     nop_regs_read(q, xi);
     uint32_t ra_tmp[N], rm_tmp[N];
     uint32_t *wa = (uint32_t *)((char *)q + xi->w_off_add), *wm = (uint32_t *)((char *)q + xi->w_off_mul);
-    if (xi->w_add != VC4_XI_W_NONE)
-        k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), xi->add_direct ? wa : ra_tmp, NULL);
+    /* (only the record's first cache line is read here: qpu.h) */
+    unsigned p = xi->plain;
+    if (p & VC4_XI_PLAIN_ADD_W)
+        k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), p & VC4_XI_PLAIN_ADD_DIRECT ? wa : ra_tmp,
+                           NULL);
     if (xi->op_mul) {
-        uint32_t *rm = xi->mul_direct ? wm : rm_tmp;
+        uint32_t *rm = p & VC4_XI_PLAIN_MUL_DIRECT ? wm : rm_tmp;
         k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), rm, NULL);
         memcpy(&q->last_mul[12], &rm[12], 4 * sizeof rm[0]);
     }
     /* add writes first, mul wins (facts 20a) */
-    if (xi->w_add != VC4_XI_W_NONE && !xi->add_direct)
+    if ((p & (VC4_XI_PLAIN_ADD_W | VC4_XI_PLAIN_ADD_DIRECT)) == VC4_XI_PLAIN_ADD_W)
         operand_copy(k, wa, ra_tmp);
-    if (xi->w_mul != VC4_XI_W_NONE && !xi->mul_direct)
+    if ((p & (VC4_XI_PLAIN_MUL_W | VC4_XI_PLAIN_MUL_DIRECT)) == VC4_XI_PLAIN_MUL_W)
         operand_copy(k, wm, rm_tmp);
-    q->prev_acc = (uint8_t)(xi->wacc_add | xi->wacc_mul);
-    return xi->wreg_add | xi->wreg_mul;
+    q->prev_acc = xi->wacc;
+    return xi->wreg;
 }
 
 /*

@@ -7,7 +7,9 @@
 #ifndef VC4_EMU_QPU_H
 #define VC4_EMU_QPU_H
 
+#include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "emu/qpu_alu.h"
@@ -105,37 +107,62 @@ enum vc4_qpu_xi_block {
     VC4_XI_BLOCK_SB, /* scoreboard wait: sbwait or a TLB access (fsi.c) */
 };
 
+/* The fast path's view of an ALU form's writes (struct vc4_qpu_xi plain):
+ * which ALU writes a register, and which kernel writes it directly. */
+enum {
+    VC4_XI_PLAIN_ADD_W = 1u << 0,      /* w_add != VC4_XI_W_NONE */
+    VC4_XI_PLAIN_ADD_DIRECT = 1u << 1, /* add_direct */
+    VC4_XI_PLAIN_MUL_W = 1u << 2,      /* w_mul != VC4_XI_W_NONE */
+    VC4_XI_PLAIN_MUL_DIRECT = 1u << 3, /* mul_direct */
+};
+
+/*
+ * The execution record.  Its first 40 bytes are what the fast path reads
+ * for a plain ALU form (qpu.c step(), step_fast_plain, run_fast): with the
+ * cache entry's 24-byte header they are the entry's first cache line, so
+ * that a step touches one line of its instruction, not three (the entries
+ * of twelve QPUs' code do not all fit the host's L1 cache; the 4096-point
+ * FFT missed it 20% less with the slots aligned, and less again with this
+ * order).  Fields summarised there (wreg, wacc, plain) are set from the
+ * others once, at decode (qpu.c build_xi).
+ */
 struct vc4_qpu_xi {
-    uint8_t form;            /* enum vc4_qpu_xi_form */
-    uint8_t fast;            /* enum vc4_qpu_xi_fast */
-    uint8_t block;           /* enum vc4_qpu_xi_block: acquired before execution */
-    uint8_t rd_a, rd_b;      /* enum vc4_qpu_xi_read */
-    uint8_t add_a, add_b;    /* operand muxes; add_b = add_a for unary ops */
-    uint8_t mul_a, mul_b;
+    /* ---- hot: the fast path */
+    uint64_t rmask;          /* physical registers read: A bits 0-31, B 32-63 (RAW rule) */
+    uint64_t wreg;           /* wreg_add | wreg_mul */
     /* where each operand is, as a byte offset into struct vc4_qpu:
      * add a, add b, mul a, mul b, then the regfile A and B sources */
     uint16_t off[6];
     uint16_t w_off_add, w_off_mul; /* W_A/W_B/W_ACC destinations, offsets as above */
+    uint8_t fast;            /* enum vc4_qpu_xi_fast */
+    uint8_t rd_b;            /* enum vc4_qpu_xi_read */
+    uint8_t unif;            /* fast path: uniform read by file A (bit 0) / B (bit 1) */
+    bool reads_r4;           /* a used operand is r4 (SFU latency rule) */
     uint8_t op_add, op_mul;  /* ALU op codes (0 = nop: not run) */
+    uint8_t plain;           /* VC4_XI_PLAIN_* bits */
+    uint8_t wacc;            /* wacc_add | wacc_mul */
+    /* ---- the rest */
+    uint8_t form;            /* enum vc4_qpu_xi_form */
+    uint8_t block;           /* enum vc4_qpu_xi_block: acquired before execution */
+    uint8_t rd_a;            /* enum vc4_qpu_xi_read */
+    uint8_t add_a, add_b;    /* operand muxes; add_b = add_a for unary ops */
+    uint8_t mul_a, mul_b;
     uint8_t w_add, w_mul;    /* enum vc4_qpu_xi_write */
     uint8_t wi_add, wi_mul;  /* register / accumulator index */
     uint8_t wacc_add, wacc_mul; /* W_ACC: the accumulator's bit (read-after-write and rotate rules) */
-    uint64_t wreg_add, wreg_mul; /* W_A/W_B: the register's bit, A 0-31, B 32-63 */
     uint8_t cond_add, cond_mul; /* write conditions */
     uint8_t cidx_add, cidx_mul; /* ... as struct vc4_qpu flag[] index and inversion mask */
     uint16_t cinv_add, cinv_mul;
     uint8_t sf;              /* enum vc4_qpu_xi_sf: which ALU sets the flags */
     bool add_direct, mul_direct; /* fast path: the kernel writes the register itself */
-    uint8_t unif;            /* fast path: uniform read by file A (bit 0) / B (bit 1) */
     uint8_t features;        /* VC4_XI_* bits */
     bool sig;                /* the signal has an effect (thrend, ldtmu, TLB) */
-    bool reads_r4;           /* a used operand is r4 (SFU latency rule) */
     bool mul_quirk;          /* mul nop whose result is used: previous mul (facts 20) */
     bool n_flag;             /* N flag from bit 31 (not for clz, facts 16) */
     uint8_t io_alu;          /* FAST_LDTMU: the ALU part's fast kind (NOP, ALU, ALU_PLAIN) */
     uint8_t io_unit;         /* FAST_LDTMU, FAST_TMU_S: the TMU as the instruction names it */
     bool io_on_mul;          /* FAST_TMU_S, FAST_VPM_W: the mul ALU writes it (else the add) */
-    uint64_t rmask;          /* physical registers read: A bits 0-31, B 32-63 (RAW rule) */
+    uint64_t wreg_add, wreg_mul; /* W_A/W_B: the register's bit, A 0-31, B 32-63 */
     uint32_t vec[16];        /* small-immediate or load-immediate values per element */
 };
 
@@ -145,15 +172,16 @@ struct vc4_qpu_xi {
  * is; after a write the word is compared again (and decoded again if it
  * changed). */
 struct vc4_icache_entry {
-    uint64_t word;
+    /* (the header and xi's first 40 bytes: the slot's first cache line) */
     uint64_t gen;
-    uint32_t addr; /* RAM offset (meaningful while live: vc4_icache_live) */
-    uint16_t warned;   /* rule warnings already given at this address */
-    uint16_t jit_heat; /* times run_fast reached this address as a block head (jit.h) */
-    bool jit_none;     /* the head is settled: jit or nothing */
-    uint8_t jit_off;   /* ... this instruction's place in it */
     struct vc4_jit_block *jit; /* a compiled block holding this instruction, or NULL */
+    uint32_t addr; /* RAM offset (meaningful while live: vc4_icache_live) */
+    uint16_t jit_heat; /* times run_fast reached this address as a block head (jit.h) */
+    uint8_t jit_off;   /* ... this instruction's place in it */
+    bool jit_none;     /* the head is settled: jit or nothing */
     struct vc4_qpu_xi xi;
+    uint64_t word;
+    uint16_t warned;   /* rule warnings already given at this address */
     struct vc4_qpu_instr in;
 };
 
@@ -161,6 +189,9 @@ struct vc4_icache_entry {
 
 /* Entries padded to a power-of-two size so that finding one is a shift. */
 #define VC4_ICACHE_SLOT_BYTES 256u
+/* What the fast path reads of an entry is its first cache line (above). */
+static_assert(offsetof(struct vc4_icache_entry, xi) + offsetof(struct vc4_qpu_xi, form) <= 64,
+              "the fast path's fields fit the entry's first 64 bytes");
 struct vc4_icache_slot {
     struct vc4_icache_entry e;
     uint8_t pad[VC4_ICACHE_SLOT_BYTES - sizeof(struct vc4_icache_entry)];
@@ -174,6 +205,7 @@ struct vc4_icache_slot {
  * valid_from >= 1 once the emulator was reset. */
 struct vc4_icache {
     struct vc4_icache_slot *s;
+    void *block; /* the allocation s lies in (vc4_calloc_aligned) */
     uint64_t valid_from; /* entries with gen < valid_from are empty */
     uint32_t lo, hi;     /* RAM offsets [lo, hi) hold every word filled since the clear (lo > hi: none) */
 };
@@ -269,7 +301,11 @@ struct vc4_qpu {
      * can name each operand by its offset here: the accumulators, the
      * register files, constant vectors, and the values read this
      * instruction from I/O addresses and small immediates. */
-    uint32_t acc[6][VC4_QPU_SIMD];
+    /* (each 16-element vector on one cache line: the vectors below are
+     * all 64 bytes, so aligning the first aligns them all; unaligned, every
+     * register read or written touched two lines, and a 64-byte host
+     * vector load straddled them) */
+    _Alignas(64) uint32_t acc[6][VC4_QPU_SIMD];
     uint32_t zero[VC4_QPU_SIMD];   /* zeros (NOP and undefined reads) */
     uint32_t elem[VC4_QPU_SIMD];   /* ELEMENT_NUMBER */
     uint32_t in_a[VC4_QPU_SIMD];   /* this instruction's I/O read on file A */
@@ -284,6 +320,9 @@ struct vc4_qpu {
      * raddr 39 gives them repeated per quad (vc4asm addendum, facts 20). */
     uint32_t rf_nop[2][VC4_QPU_SIMD];
 };
+static_assert(offsetof(struct vc4_qpu, ra) % 64 == 0 && offsetof(struct vc4_qpu, rb) % 64 == 0 &&
+                  offsetof(struct vc4_qpu, rf_nop) % 64 == 0 && sizeof(struct vc4_qpu) % 64 == 0,
+              "register vectors on cache lines of their own");
 
 enum vc4_qpu_step {
     VC4_QPU_STEP_OK,

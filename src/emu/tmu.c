@@ -517,7 +517,8 @@ bool vc4_tmu_try_lookup(struct vc4_tmu *t, const struct vc4_mem *mem, unsigned q
         f->count + 1u > VC4_TMU_FIFO_RELIABLE || (ram = lookup_offsets(mem, s, off, &run)) == NULL)
         return false;
     sync_if_open(t); /* (the cache model's accesses in order) */
-    memcpy(f->coord[VC4_TMU_S], s, sizeof f->coord[VC4_TMU_S]);
+    /* (f->coord[S] is not kept: only a texture request reads its
+     * coordinates, at its own S write; a 64-byte store per lookup saved) */
     f->used = true;
     struct vc4_tmu_request *rq = new_request(f, 1, false, 0);
     queue_request(t, f, rq, now + lookup_in_ram(t, vc4_tmu_cache_tags(t, qpu, phys), ram, off, run, rq));

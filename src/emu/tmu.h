@@ -89,7 +89,10 @@ enum vc4_tmu_event {
 
 /* One queued request (one S write). */
 struct vc4_tmu_request {
-    uint32_t data[2][16]; /* the result vectors (filled at submit) */
+    /* (on cache lines of their own: a general lookup writes data[0] at
+     * submit and an ldtmu reads it a few requests later, the other QPUs'
+     * traffic in between; the fields below share a third line) */
+    _Alignas(64) uint32_t data[2][16]; /* the result vectors (filled at submit) */
     uint8_t words;        /* 1, or 2 for 16-bit-channel formats (two ldtmu) */
     uint8_t loaded;       /* words already popped */
     uint64_t ready_at;    /* cycle the data is available */

@@ -68,9 +68,12 @@ struct vc4_emu *vc4_emu_create(const struct vc4_emu_options *opts)
                       o.num_qpus, VC4_V3D_MAX_QPUS, o.mem_size);
         return NULL;
     }
-    struct vc4_emu *emu = vc4_calloc(o.alloc, 1, sizeof *emu);
+    /* (aligned as its QPUs' register vectors are: qpu.h) */
+    void *block;
+    struct vc4_emu *emu = vc4_calloc_aligned(o.alloc, sizeof *emu, _Alignof(struct vc4_emu), &block);
     if (!emu)
         return NULL;
+    emu->block = block;
     struct vc4_v3d *v = &emu->v3d;
     v->alloc = o.alloc;
     vc4_vsi_init(&v->vsi, o.alloc);
@@ -130,7 +133,7 @@ void vc4_emu_destroy(struct vc4_emu *emu)
     vc4_vsi_fini(&emu->v3d.vsi);
     vc4_prof_fini(&emu->v3d.prof, a);
     vc4_mem_fini(&emu->v3d.mem);
-    vc4_free(a, emu);
+    vc4_free(a, emu->block);
 }
 
 void vc4_emu_jit_stats(const struct vc4_emu *emu, struct vc4_emu_jit_stats *out)

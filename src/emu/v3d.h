@@ -89,6 +89,7 @@ struct vc4_v3d {
 
 struct vc4_emu {
     struct vc4_v3d v3d;
+    void *block; /* the allocation it lies in (aligned: vc4_calloc_aligned) */
 };
 
 /* Run whole cycles of the QPUs in act (vc4_qpu_run_cycles) for a unit that
