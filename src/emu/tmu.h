@@ -105,17 +105,18 @@ struct vc4_tmu_request {
 
 /* Per QPU and physical TMU: the request being assembled and the FIFO. */
 struct vc4_tmu_fifo {
-    uint32_t coord[4][16];    /* last written S/T/R/B values */
+    /* (what every request and load tests first, on one cache line) */
     uint8_t written;          /* bit per enum vc4_tmu_reg written since the last submit */
-    uint32_t params[4];
     uint8_t nparams;
-    struct vc4_tmu_request req[VC4_TMU_FIFO_SLOTS];
     uint8_t head, count;      /* ring of requests */
     uint8_t slots_used;
     /* Written since it was last cleared (all zero): a program end or reset
      * clears only such a FIFO.  (Both FIFOs, 3.2 KB, were cleared twice
      * for every vertex batch, TMU or not: 3.5% of bench_gl's samples.) */
     bool used;
+    uint32_t params[4];
+    uint32_t coord[4][16];    /* last written S/T/R/B values */
+    struct vc4_tmu_request req[VC4_TMU_FIFO_SLOTS];
 };
 
 struct vc4_tmu_qpu {
