@@ -169,7 +169,7 @@ void vc4_tmu_qpu_reset(struct vc4_tmu *t, unsigned qpu)
 {
     if (qpu >= VC4_TMU_MAX_QPUS)
         return;
-    t->q[qpu].noswap = false;
+    t->noswap[qpu] = false;
     for (unsigned u = 0; u < VC4_TMU_UNITS; u++) {
         take_fifo(t, &t->q[qpu].fifo[u]);
         fifo_clear(&t->q[qpu].fifo[u]);
@@ -191,7 +191,7 @@ unsigned vc4_tmu_physical(const struct vc4_tmu *t, unsigned qpu, unsigned unit)
     /* Default swap: QPUs 2 and 3 of each group of 4 use TMU1 for the
      * "TMU0" registers and signals, and vice versa [C], unless TMU_NOSWAP
      * was written non-zero [A]. */
-    if (!t->q[qpu].noswap && qpu % VC4_TMU_SWAP_QPU_MOD >= VC4_TMU_SWAP_QPU_MIN)
+    if (!t->noswap[qpu] && qpu % VC4_TMU_SWAP_QPU_MOD >= VC4_TMU_SWAP_QPU_MIN)
         unit ^= 1u;
     return unit;
 }
@@ -199,7 +199,7 @@ unsigned vc4_tmu_physical(const struct vc4_tmu *t, unsigned qpu, unsigned unit)
 void vc4_tmu_write_noswap(struct vc4_tmu *t, unsigned qpu, uint32_t elem0)
 {
     if (qpu < VC4_TMU_MAX_QPUS)
-        t->q[qpu].noswap = elem0 != 0;
+        t->noswap[qpu] = elem0 != 0;
 }
 
 bool vc4_tmu_write_takes_uniform(const struct vc4_tmu *t, unsigned qpu, unsigned unit,

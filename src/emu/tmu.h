@@ -120,7 +120,6 @@ struct vc4_tmu_fifo {
 };
 
 struct vc4_tmu_qpu {
-    bool noswap;              /* TMU_NOSWAP written non-zero (element 0) */
     struct vc4_tmu_fifo fifo[VC4_TMU_UNITS];
 };
 
@@ -159,6 +158,10 @@ static inline unsigned vc4_tmu_tag_set(unsigned qpu, unsigned phys)
 }
 
 struct vc4_tmu {
+    /* TMU_NOSWAP written non-zero (element 0), per QPU: read by every
+     * access (vc4_tmu_physical), so all in one line rather than one line
+     * beside each QPU's FIFOs */
+    bool noswap[VC4_TMU_MAX_QPUS];
     struct vc4_tmu_qpu q[VC4_TMU_MAX_QPUS];
     /* per slice and TMU: tags of the cache model */
     uint32_t cache_tag[VC4_TMU_TAG_SETS][VC4_TMU_CACHE_LINES]; /* by vc4_tmu_tag_set */
