@@ -544,7 +544,11 @@ static void pop_result(struct vc4_tmu *t, struct vc4_tmu_fifo *f, uint32_t out[1
         return;
     f->slots_used = (uint8_t)(f->slots_used - rq->slots);
     f->head = (uint8_t)((f->head + 1u) % VC4_TMU_FIFO_SLOTS);
-    f->count--;
+    /* (an empty ring starts again at its first slot: a program that asks
+     * for four lookups and loads them, again and again, keeps using the
+     * same four slots, on the same cache lines of the host) */
+    if (--f->count == 0)
+        f->head = 0;
 }
 
 unsigned vc4_tmu_load(struct vc4_tmu *t, unsigned qpu, unsigned unit, uint32_t out[16],
