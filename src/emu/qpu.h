@@ -120,11 +120,10 @@ enum {
  * The execution record.  Its first 40 bytes are what the fast path reads
  * for a plain ALU form (qpu.c step(), step_fast_plain, run_fast): with the
  * cache entry's 24-byte header they are the entry's first cache line, so
- * that a step touches one line of its instruction, not three (the entries
- * of twelve QPUs' code do not all fit the host's L1 cache; the 4096-point
- * FFT missed it 20% less with the slots aligned, and less again with this
- * order).  Fields summarised there (wreg, wacc, plain) are set from the
- * others once, at decode (qpu.c build_xi).
+ * that a step touches one line of its instruction, not three: twelve QPUs'
+ * records, registers and TMU FIFOs do not all fit the host's L1 data cache
+ * (docs/emulator.md "Data layout").  Fields summarised there (wreg, wacc,
+ * plain) are set from the others once, at decode (qpu.c build_xi).
  */
 struct vc4_qpu_xi {
     /* ---- hot: the fast path */
