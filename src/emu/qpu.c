@@ -1443,6 +1443,16 @@ static inline struct vc4_jit_io jit_io_port(struct vc4_v3d *v, uint64_t base)
 static inline bool sema_acquire(const struct vc4_qpu_instr *in) { return (in->imm >> 4) & 1; }
 static inline unsigned sema_num(const struct vc4_qpu_instr *in) { return in->imm & 15; }
 
+/* The QPU issued an instruction: running (blocked_on is set only with
+ * state BLOCKED, qpu.h, so a running QPU's line is left alone). */
+static inline void set_running(struct vc4_qpu *q)
+{
+    if (VC4_UNLIKELY(q->state != VC4_EMU_QPU_RUNNING)) {
+        q->state = VC4_EMU_QPU_RUNNING;
+        q->blocked_on = NULL;
+    }
+}
+
 /* After an instruction (prev_w / prev_acc already set): count it, advance
  * the PC, run the delay pipelines. */
 static inline enum vc4_qpu_step step_end(struct vc4_v3d *v, struct vc4_qpu *q, bool stop)
@@ -1611,8 +1621,7 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
             q->prev_acc = 0;
             break;
         }
-        q->state = VC4_EMU_QPU_RUNNING;
-        q->blocked_on = NULL;
+        set_running(q);
         return step_end(v, q, false);
     }
     return step_general(v, q, e);
@@ -1827,8 +1836,7 @@ done:;
         q->instructions += n;
         v->stats.instructions += n;
         q->prev_w = prev_w;
-        q->state = VC4_EMU_QPU_RUNNING;
-        q->blocked_on = NULL;
+        set_running(q);
     }
     return n;
 }
@@ -2106,8 +2114,7 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
         q->time += m;
         q->instructions += m;
         v->stats.instructions += m;
-        q->state = VC4_EMU_QPU_RUNNING;
-        q->blocked_on = NULL;
+        set_running(q);
         v->jit->stats.runs++;
         v->jit->stats.instructions += m;
         if (os[k] + m == bs[k]->n) { /* the block ended: a head */

@@ -287,6 +287,8 @@ struct vc4_qpu {
 
     unsigned num;
     const struct vc4_qpu_port *port; /* the owner of the running thread (vc4_qpu_start) */
+    /* what a BLOCKED QPU waits on; NULL in every other state (each write
+     * of one writes the other: qpu.c set_running relies on it) */
     const char *blocked_on;
     uint32_t unif;          /* next uniform's bus address */
     uint32_t unif_len;
