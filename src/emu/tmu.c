@@ -10,6 +10,7 @@
 #include "emu/tmu.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -158,11 +159,22 @@ void vc4_tmu_init(struct vc4_tmu *t)
     vc4_tmu_flush_caches(t);
 }
 
-/* A FIFO as reset leaves it, all zero (f->used: only if not already). */
+/* A FIFO as reset leaves it (f->used: only if not already), but for its
+ * request slots: each is filled before it is read (new_request and the
+ * lookups), and only [head, head + count) is ever read.  The counters,
+ * parameters and coordinates (which a texture request reads whether
+ * written or not: tmu_tex.c takes T always) are zeroed as before.
+ * (Clearing the slots too cost 3.8 KB of stores at every fragment thread
+ * start of a textured frame.) */
+static_assert(offsetof(struct vc4_tmu_fifo, coord) < offsetof(struct vc4_tmu_fifo, req) &&
+                  offsetof(struct vc4_tmu_fifo, params) < offsetof(struct vc4_tmu_fifo, req) &&
+                  offsetof(struct vc4_tmu_fifo, used) < offsetof(struct vc4_tmu_fifo, req) &&
+                  offsetof(struct vc4_tmu_fifo, count) < offsetof(struct vc4_tmu_fifo, req),
+              "everything but the request slots before them (fifo_clear)");
 static void fifo_clear(struct vc4_tmu_fifo *f)
 {
     if (f->used)
-        memset(f, 0, sizeof *f);
+        memset(f, 0, offsetof(struct vc4_tmu_fifo, req));
 }
 
 void vc4_tmu_qpu_reset(struct vc4_tmu *t, unsigned qpu)
