@@ -319,11 +319,11 @@ static void fast_io(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool 
     }
 }
 
-/* Build the execution record of a decoded instruction (qpu.h). */
 static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi);
 
-/* The record; then what the fast path reads summarised in its first bytes
- * (qpu.h struct vc4_qpu_xi). */
+/* Build the execution record of a decoded instruction (qpu.h): its fields
+ * form by form, then what the fast path reads summarised in its first
+ * bytes (struct vc4_qpu_xi wreg, wacc, plain). */
 static void build_xi(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi)
 {
     build_xi_forms(in, xi);
