@@ -294,9 +294,9 @@ VC4_API void vc4_emu_jit_stats(const struct vc4_emu *emu, struct vc4_emu_jit_sta
  * what the second host thread did (vc4_emu_options.host_threads;
  * docs/emulator.md "Two host cores": work whose results, counts and
  * diagnostics are the same on either thread), and how the QPU instructions
- * were run (docs/emulator.md "Where the host's time goes").  These depend
- * on the engine, not on the program: results, cycle counts and every other
- * statistic are the same however the instructions ran. */
+ * were run (docs/emulator.md "Where the 4096-point FFT's time goes").
+ * These depend on the engine, not on the program: results, cycle counts
+ * and every other statistic are the same however the instructions ran. */
 struct vc4_emu_host_stats {
     uint64_t threads;                 /* host threads the emulator runs on: 1, or 2 */
     uint64_t helper_instructions;     /* QPU instructions run as compiled code there (0
