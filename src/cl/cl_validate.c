@@ -339,7 +339,7 @@ static void check_primitive(struct vstate *st, const struct vc4_cl_packet_view *
 /* Packets 32/33: a line loop of 2 vertices, which the hardware fails to draw. */
 static void check_line_loop(struct vstate *st, const struct vc4_cl_packet_view *p, uint32_t mode, uint32_t len)
 {
-    if (mode == VC4_CL_PRIM_LINE_LOOP && len == 2)
+    if (vc4_rule_line_loop_two(mode, len))
         RULE(st, VC4_WARNING, p->offset, VC4_RULE_CL_LINE_LOOP_TWO,
              "%s: a line loop of 2 vertices: the hardware fails to draw it", p->desc->name);
 }
@@ -482,7 +482,7 @@ static void packet(struct vstate *st, const struct vc4_cl_packet_view *p)
         struct vc4_cl_clip_window cw;
         vc4_cl_values_to_struct(&d->layout, v, &cw);
         st->clip_window = true;
-        if (cw.width_px == 0 || cw.height_px == 0)
+        if (vc4_rule_clip_window_empty(cw.width_px, cw.height_px))
             RULE(st, VC4_WARNING, p->offset, VC4_RULE_CL_CLIP_WINDOW_EMPTY,
                  "%s of %u x %u pixels: the hardware does not clip everything away", pk, cw.width_px,
                  cw.height_px);

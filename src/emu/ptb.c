@@ -769,7 +769,8 @@ static enum vc4_ptb_result do_state(struct ptb_ctx *c)
             return VC4_PTB_ERROR;
         p->clip = s.cw;
         p->clip_set = true;
-        if (s.cw.width_px == 0 || s.cw.height_px == 0) /* (what the hardware draws is UNVERIFIED) */
+        /* (what the hardware draws then is UNVERIFIED) */
+        if (vc4_rule_clip_window_empty(s.cw.width_px, s.cw.height_px))
             ptb_rule(c, VC4_RULE_CL_CLIP_WINDOW_EMPTY,
                      "Clip Window of %u x %u pixels: the hardware does not clip everything away; vc4kit "
                      "draws nothing",
@@ -1393,7 +1394,7 @@ static enum vc4_ptb_result do_prims(struct ptb_ctx *c)
         return VC4_PTB_ERROR;
     }
     bool resumed = p->resume.active && p->resume.addr == c->addr;
-    if (s.mode == VC4_CL_PRIM_LINE_LOOP && s.len == 2 && !resumed)
+    if (vc4_rule_line_loop_two(s.mode, s.len) && !resumed)
         ptb_rule(c, VC4_RULE_CL_LINE_LOOP_TWO,
                  "%s: a line loop of 2 vertices: the hardware fails to draw it; vc4kit draws nothing", c->name);
     if (!s.indexed && s.len && (uint64_t)s.first + s.len - 1 > PTB_ARRAY_INDEX_MASK && !resumed)

@@ -16,7 +16,11 @@
 #ifndef VC4_SPEC_RULES_H
 #define VC4_SPEC_RULES_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "base/base.h"
+#include "vc4kit/cl.h"
 
 enum vc4_rule_id {
     /* ---- the static QPU validator (isa/qpu_validate.c); several are also
@@ -190,5 +194,19 @@ extern const struct vc4_rule vc4_rule_table[VC4_RULE_COUNT];
 void vc4_rule_report(const struct vc4_diag_sink *sink, enum vc4_severity sev, const char *unit,
                      enum vc4_rule_id r, const struct vc4_location *loc, const char *fmt, ...)
     VC4_PRINTF(6, 7);
+
+/* The conditions of the rules both the list validator (cl/cl_validate.c)
+ * and the binner (emu/ptb.c) check, stated once. */
+/* cl-clip-window-empty: a Clip Window (packet 102) of no area. */
+static inline bool vc4_rule_clip_window_empty(uint32_t width_px, uint32_t height_px)
+{
+    return width_px == 0 || height_px == 0;
+}
+/* cl-line-loop-two: a primitive packet (32/33) drawing a line loop of
+ * exactly two vertices. */
+static inline bool vc4_rule_line_loop_two(uint32_t mode, uint32_t len)
+{
+    return mode == VC4_CL_PRIM_LINE_LOOP && len == 2;
+}
 
 #endif
