@@ -32,6 +32,11 @@
 
 /* ---- allocation -------------------------------------------------------- */
 
+/* The host's cache line (x86-64 and AArch64 alike): what the emulator's
+ * hot structures are aligned to and packed into (docs/emulator.md "Data
+ * layout"). */
+#define VC4_HOST_CACHE_LINE 64u
+
 /* realloc through the hooks (NULL alloc = C library). size 0 frees, returns NULL. */
 void *vc4_realloc(const struct vc4_allocator *alloc, void *ptr, size_t size);
 void *vc4_malloc(const struct vc4_allocator *alloc, size_t size);

@@ -133,9 +133,9 @@ static void unit_events(struct exec *x, unsigned ev, unsigned error_mask, unsign
 
 enum vc4_status vc4_icache_init(struct vc4_icache *c, const struct vc4_allocator *alloc)
 {
-    /* (each slot on cache lines of its own: its first 64 bytes hold what
-     * the fast path reads, qpu.h) */
-    c->s = vc4_calloc_aligned(alloc, VC4_ICACHE_ENTRIES * sizeof *c->s, 64, &c->block);
+    /* (each slot on cache lines of its own: its first line holds what the
+     * fast path reads, qpu.h) */
+    c->s = vc4_calloc_aligned(alloc, VC4_ICACHE_ENTRIES * sizeof *c->s, VC4_HOST_CACHE_LINE, &c->block);
     return c->s ? VC4_OK : VC4_ERR_NOMEM;
 }
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/base.h"
 #include "emu/qpu_alu.h"
 #include "vc4kit/emu.h"
 #include "vc4kit/qpu.h"
@@ -189,8 +190,9 @@ struct vc4_icache_entry {
 /* Entries padded to a power-of-two size so that finding one is a shift. */
 #define VC4_ICACHE_SLOT_BYTES 256u
 /* What the fast path reads of an entry is its first cache line (above). */
-static_assert(offsetof(struct vc4_icache_entry, xi) + offsetof(struct vc4_qpu_xi, form) <= 64,
-              "the fast path's fields fit the entry's first 64 bytes");
+static_assert(offsetof(struct vc4_icache_entry, xi) + offsetof(struct vc4_qpu_xi, form) <= VC4_HOST_CACHE_LINE,
+              "the fast path's fields fit the entry's first cache line");
+static_assert(VC4_ICACHE_SLOT_BYTES % VC4_HOST_CACHE_LINE == 0, "slots start cache lines");
 struct vc4_icache_slot {
     struct vc4_icache_entry e;
     uint8_t pad[VC4_ICACHE_SLOT_BYTES - sizeof(struct vc4_icache_entry)];
@@ -306,7 +308,7 @@ struct vc4_qpu {
      * all 64 bytes, so aligning the first aligns them all; unaligned, every
      * register read or written touched two lines, and a 64-byte host
      * vector load straddled them) */
-    _Alignas(64) uint32_t acc[6][VC4_QPU_SIMD];
+    _Alignas(VC4_HOST_CACHE_LINE) uint32_t acc[6][VC4_QPU_SIMD];
     uint32_t zero[VC4_QPU_SIMD];   /* zeros (NOP and undefined reads) */
     uint32_t elem[VC4_QPU_SIMD];   /* ELEMENT_NUMBER */
     uint32_t in_a[VC4_QPU_SIMD];   /* this instruction's I/O read on file A */
@@ -321,8 +323,10 @@ struct vc4_qpu {
      * raddr 39 gives them repeated per quad (vc4asm addendum, facts 20). */
     uint32_t rf_nop[2][VC4_QPU_SIMD];
 };
-static_assert(offsetof(struct vc4_qpu, ra) % 64 == 0 && offsetof(struct vc4_qpu, rb) % 64 == 0 &&
-                  offsetof(struct vc4_qpu, rf_nop) % 64 == 0 && sizeof(struct vc4_qpu) % 64 == 0,
+static_assert(offsetof(struct vc4_qpu, ra) % VC4_HOST_CACHE_LINE == 0 &&
+                  offsetof(struct vc4_qpu, rb) % VC4_HOST_CACHE_LINE == 0 &&
+                  offsetof(struct vc4_qpu, rf_nop) % VC4_HOST_CACHE_LINE == 0 &&
+                  sizeof(struct vc4_qpu) % VC4_HOST_CACHE_LINE == 0,
               "register vectors on cache lines of their own");
 
 enum vc4_qpu_step {

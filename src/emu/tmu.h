@@ -92,7 +92,7 @@ struct vc4_tmu_request {
     /* (on cache lines of their own: a general lookup writes data[0] at
      * submit and an ldtmu reads it a few requests later, the other QPUs'
      * traffic in between; the fields below share a third line) */
-    _Alignas(64) uint32_t data[2][16]; /* the result vectors (filled at submit) */
+    _Alignas(VC4_HOST_CACHE_LINE) uint32_t data[2][16]; /* the result vectors (filled at submit) */
     uint8_t words;        /* 1, or 2 for 16-bit-channel formats (two ldtmu) */
     uint8_t loaded;       /* words already popped */
     uint64_t ready_at;    /* cycle the data is available */
