@@ -84,7 +84,7 @@ static const char *engine; /* the one engine to run: interp, jit or jit2 (NULL: 
  * counted: its wall time is printed apart). */
 static double run_once(const uint64_t *w, size_t n, unsigned qpus, bool jit, unsigned threads,
                        struct vc4_emu_stats *s, enum vc4_status *st, double *compile_s, double *wall_s,
-                       uint64_t *helper)
+                       uint64_t *helper, uint64_t *compiled, uint64_t *loop_passes)
 {
     struct vc4_emu_options o = {.mem_size = 16u << 20, .num_qpus = 12, .max_cycles = UINT64_C(1) << 40,
                                 .jit = jit ? VC4_EMU_JIT_ON : VC4_EMU_JIT_OFF, .jit_threshold = 100,
@@ -108,6 +108,8 @@ static double run_once(const uint64_t *w, size_t n, unsigned qpus, bool jit, uns
     vc4_emu_jit_stats(e, &js);
     *compile_s = js.compile_seconds;
     *helper = js.helper;
+    *compiled = js.instructions;
+    *loop_passes = js.loop_passes;
     vc4_emu_destroy(e);
     return t;
 }
@@ -123,20 +125,22 @@ static void bench(const char *name, const char *id, const uint64_t *body, size_t
     struct vc4_emu_stats s[3];
     enum vc4_status st[3];
     double t[3], cs[3], wt[3];
-    uint64_t helper[3];
+    uint64_t helper[3], compiled[3], passes[3];
     for (int k = 0; k < 3; k++) {
         if (engine && strcmp(engine, names[k]) != 0) {
             t[k] = 0;
             continue;
         }
-        t[k] = run_once(w, n, qpus, k > 0, k == 2 ? 2 : 1, &s[k], &st[k], &cs[k], &wt[k], &helper[k]);
+        t[k] = run_once(w, n, qpus, k > 0, k == 2 ? 2 : 1, &s[k], &st[k], &cs[k], &wt[k], &helper[k], &compiled[k],
+                        &passes[k]);
         double secs = k == 2 ? wt[k] : t[k];
         printf("%-24s %-7s %2u QPU(s): %12llu instr in %.3f s = %7.1f M instr/s (16-wide%s) [%s]", name,
                names[k], qpus, (unsigned long long)s[k].instructions, secs,
                (double)s[k].instructions / secs * 1e-6, k == 2 ? ", wall clock" : "", vc4_status_name(st[k]));
         if (k == 1 && !engine)
-            printf(" %.2fx, %s counts, compiler %.2f s wall", t[0] / t[1],
-                   memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "same" : "DIFFERENT", cs[1]);
+            printf(" %.2fx, %s counts, compiler %.2f s wall, %.0f%% compiled, %llu loop passes", t[0] / t[1],
+                   memcmp(&s[0], &s[1], sizeof s[0]) == 0 ? "same" : "DIFFERENT", cs[1],
+                   100.0 * (double)compiled[1] / (double)s[1].instructions, (unsigned long long)passes[1]);
         if (k == 2 && !engine)
             printf(" %.2fx the one-thread jit's %.3f s wall, %s counts, %.0f%% of instructions on the helper",
                    wt[1] / wt[2], wt[1], memcmp(&s[0], &s[2], sizeof s[0]) == 0 ? "same" : "DIFFERENT",

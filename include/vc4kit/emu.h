@@ -284,6 +284,8 @@ struct vc4_emu_jit_stats {
     uint64_t compiled;      /* blocks the compiler made */
     uint64_t loaded;        /* blocks found already compiled in jit_dir */
     uint64_t runs;          /* block executions */
+    uint64_t loop_passes;   /* of them, passes of a loop block run back to back inside
+                             * its compiled code (one QPU running alone) */
     uint64_t instructions;  /* QPU instructions run as compiled code */
     uint64_t io;            /* of them, TMU and VPM accesses (one QPU running alone) */
     uint64_t helper;        /* of them, run on the second host thread (host_threads) */

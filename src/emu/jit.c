@@ -282,6 +282,36 @@ static unsigned cut(struct vc4_v3d *v, uint32_t addr, struct vc4_icache_entry **
     return n;
 }
 
+/*
+ * A loop block: no I/O, and it ends with a relative branch (and its three
+ * slots) whose target is one of its own instructions before the branch,
+ * wherever the block was loaded (target = the branch's address + 4
+ * instructions + imm, qpu.c branch_link, the sum's low 3 bits dropped: the
+ * block's start + n instructions + imm).  Its passes from the target on
+ * can run back to back inside the compiled code: between two of them
+ * run_fast would find the same cache entry, no delay pipeline moving (the
+ * branch's drained in its slots), no word changed (nothing in the block
+ * writes memory or decodes) and the budget, so what is left to decide is
+ * the branch and the read-after-write test at the loop's top, and the
+ * generated loop makes both (put_loop).  Returns the target's index in
+ * the block, or -1.
+ */
+static int block_loop_at(struct vc4_icache_entry *const *es, unsigned n, uint64_t io)
+{
+    if (io != 0 || n < VC4_QPU_BRANCH_SLOTS + 1)
+        return -1;
+    unsigned br_at = n - VC4_QPU_BRANCH_SLOTS - 1;
+    const struct vc4_icache_entry *br = es[br_at];
+    if (br->xi.fast != VC4_XI_FAST_BRANCH || !br->in.rel)
+        return -1;
+    /* the target's distance back from the block's end, in bytes */
+    uint32_t back = (uint32_t)0 - (br->in.imm & ~(VC4_QPU_INSTR_BYTES - 1));
+    if (back == 0 || back > n * VC4_QPU_INSTR_BYTES)
+        return -1;
+    unsigned at = n - back / VC4_QPU_INSTR_BYTES;
+    return at < br_at ? (int)at : -1; /* (not the branch or a slot) */
+}
+
 /* ---- writing a block as C ---------------------------------------------------- */
 
 #define QOFF(f) ((unsigned)offsetof(struct vc4_qpu, f))
@@ -410,8 +440,28 @@ static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct v
     vc4_buf_printf(t, "    }\n");
 }
 
-/* The block's C; io: it holds an I/O instruction (its runs may stop early). */
-static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *const *es, unsigned n, bool io)
+/* A loop block's vc4_jit_loop_fn (jit.h): whole passes from its
+ * instruction at to its end, straight-line code here (from and to are
+ * constants), while the branch goes back and the instruction at the top
+ * reads nothing the last one wrote (block_ready's test, which run_fast
+ * would make there). */
+static void put_loop(struct vc4_buf *t, unsigned at, unsigned n, uint64_t rmask_at)
+{
+    vc4_buf_printf(t,
+        "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_loop(unsigned char *restrict q, uint64_t most, "
+        "uint64_t *passes, unsigned *taken);\n"
+        "uint64_t vc4_jit_loop(unsigned char *restrict q, uint64_t most, uint64_t *passes, unsigned *taken)\n{\n"
+        "    uint64_t k = 0, w;\n    unsigned t;\n"
+        "    do {\n        t = 0;\n        w = block(q, %uu, %uu, &t, 0);\n        k++;\n"
+        "    } while (t && k < most && !(w & 0x%llxull));\n"
+        "    *passes = k;\n    *taken = t;\n    return w;\n}\n",
+        at, n, (unsigned long long)rmask_at);
+}
+
+/* The block's C; io: it holds an I/O instruction (its runs may stop
+ * early); loop_at: a loop block's top (block_loop_at), or -1. */
+static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *const *es, unsigned n, bool io,
+                      int loop_at)
 {
     vc4_buf_append(t, vc4_jit_prelude_text, vc4_jit_prelude_len); /* (copied: no formatting pass over 50 KB) */
     vc4_buf_append(t, "\n", 1);
@@ -428,10 +478,10 @@ static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *c
     }
     /* instructions from .. to - 1 (0 <= from < to <= n): entered at any
      * instruction, left after any */
-    vc4_buf_printf(t, "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_block(unsigned char *restrict q, unsigned "
-           "from, unsigned to, unsigned *taken, struct vc4_jit_io *io);\n"
-           "uint64_t vc4_jit_block(unsigned char *restrict q, unsigned from, unsigned to, unsigned *taken, "
-           "struct vc4_jit_io *io)\n{\n"
+    /* (one body, inlined into each entry: the loop's copy runs from 0 to
+     * n, so its dispatch and exit tests fold away) */
+    vc4_buf_printf(t, "static inline __attribute__((always_inline)) uint64_t block(unsigned char *restrict q, unsigned "
+           "from, unsigned to, unsigned *taken, struct vc4_jit_io *io)\n{\n"
            "    (void)taken;\n    (void)io;\n"
            "    uint16_t *F = (uint16_t *)(q + %u);\n    uint64_t w = 0;\n    unsigned acc = 0;\n    (void)F;\n"
            "    switch (from) {\n",
@@ -443,6 +493,12 @@ static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *c
     }
     vc4_buf_printf(t, "    default:\n        break;\n    }\n%s    q[%u] = (unsigned char)acc;\n    return w;\n}\n",
         io ? "out:\n" : "", QOFF(prev_acc));
+    vc4_buf_printf(t, "__attribute__((visibility(\"default\"))) uint64_t vc4_jit_block(unsigned char *restrict q, unsigned "
+           "from, unsigned to, unsigned *taken, struct vc4_jit_io *io);\n"
+           "uint64_t vc4_jit_block(unsigned char *restrict q, unsigned from, unsigned to, unsigned *taken, "
+           "struct vc4_jit_io *io)\n{\n    return block(q, from, to, taken, io);\n}\n");
+    if (loop_at >= 0)
+        put_loop(t, (unsigned)loop_at, n, es[loop_at]->xi.rmask);
 }
 
 /* ---- compiling and loading --------------------------------------------------- */
@@ -574,6 +630,7 @@ struct jit_job {
     /* results */
     void *dl;
     vc4_jit_fn *fn;
+    vc4_jit_loop_fn *loop_fn;   /* (a loop block's) */
     bool from_cache;
     double seconds;
     const char *fail;           /* why it failed, or NULL */
@@ -619,6 +676,8 @@ static void build_job(const char *cc, const char *march, struct jit_job *job)
     }
     void *sym = dlsym(job->dl, "vc4_jit_block");
     memcpy(&job->fn, &sym, sizeof job->fn); /* (POSIX: a data pointer to a function) */
+    sym = dlsym(job->dl, "vc4_jit_loop");   /* (a loop block's only: else NULL) */
+    memcpy(&job->loop_fn, &sym, sizeof job->loop_fn);
     if (!job->fn) {
         dlclose(job->dl);
         job->dl = NULL;
@@ -726,6 +785,7 @@ static struct vc4_jit_block *install(struct vc4_v3d *v, struct vc4_jit *j, struc
         b = job->b;
         job->b = NULL;
         b->run = job->fn;
+        b->loop = job->loop_fn;
         unsigned k = bucket_of(b->addr);
         b->next = j->bucket[k];
         j->bucket[k] = b;
@@ -851,7 +911,8 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
     uint64_t io = 0; /* (bit i: instruction i is I/O) */
     for (unsigned i = 0; i < n; i++)
         io |= (uint64_t)block_io(&es[i]->xi) << i;
-    put_block(&t, j->avx512, es, n, io != 0);
+    int loop_at = block_loop_at(es, n, io);
+    put_block(&t, j->avx512, es, n, io != 0, loop_at);
     struct vc4_jit_block *b = t.failed ? NULL : vc4_calloc(v->alloc, 1, sizeof *b);
     if (!b) {
         vc4_buf_free(&t);
@@ -870,6 +931,7 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
         }
     }
     b->io = io;
+    b->loop_at = loop_at < 0 ? 0 : (unsigned)loop_at;
     struct jit_job *job = make_job(v, j, b, &t);
     if (!job)
         return NULL;

@@ -41,8 +41,17 @@ struct vc4_icache_entry;
  * access could not be made the fast way (jit_io.h); a run with no I/O
  * instruction in from .. to-1 never touches io. */
 typedef uint64_t vc4_jit_fn(unsigned char *q, unsigned from, unsigned to, unsigned *taken, struct vc4_jit_io *io);
+/* A loop block's whole passes (jit.c block_loop_at): run(q, loop_at, n,
+ * ...) again while its branch goes back to loop_at, the next pass may
+ * start (the instruction there reads no register the last one wrote:
+ * block_ready's test) and fewer than `most` (>= 1) passes have run.
+ * Returns what the last pass's run returned, *taken its branch, *passes
+ * how many ran. */
+typedef uint64_t vc4_jit_loop_fn(unsigned char *q, uint64_t most, uint64_t *passes, unsigned *taken);
 struct vc4_jit_block {
     vc4_jit_fn *run;
+    vc4_jit_loop_fn *loop;      /* NULL unless the block loops (jit.c block_loop_at) */
+    unsigned loop_at;           /* ... back to its instruction loop_at */
     struct vc4_jit_block *next; /* same hash bucket */
     uint32_t addr;              /* RAM offset of the first instruction */
     uint32_t n;                 /* instructions */

@@ -1735,6 +1735,18 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             unsigned m = b ? vc4_jit_span(b, o, left) : 0;
             if (m && block_ready(v, b, o, pc, prev_w)) {
                 unsigned taken = 0;
+                uint64_t ran = m;
+                if (b->loop && o == b->loop_at && o + m == b->n && left / m >= 2 && e->jit == b) {
+                    /* a loop block (jit.h vc4_jit_loop_fn): its whole
+                     * passes back to back, each what one more turn of
+                     * this loop would run */
+                    uint64_t passes;
+                    prev_w = b->loop((unsigned char *)q, left / m, &passes, &taken);
+                    ran = passes * m;
+                    jit->stats.runs += passes - 1;
+                    jit->stats.loop_passes += passes;
+                    goto ran_block;
+                }
                 uint64_t w0 = prev_w;
                 uint8_t acc0 = q->prev_acc;
                 struct vc4_jit_io io = jit_io_port(v, q->time + (budget - left));
@@ -1757,10 +1769,11 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
                     }
                     break;
                 }
+            ran_block:
                 jit->stats.runs++;
-                jit->stats.instructions += m;
+                jit->stats.instructions += ran;
                 pc = block_next_pc(q, b, o, m, pc, taken);
-                left -= m;
+                left -= ran;
                 if (left == 0)
                     break;
                 e = cached(v->icache.s, pc, v->code_gen);

@@ -346,6 +346,7 @@ struct outcome {
     unsigned fast_tmu_entries; /* ... of the fast TMU kinds */
     uint64_t jit_instructions; /* run as compiled code (PATH_JIT) */
     uint64_t jit_io;           /* ... of them TMU and VPM accesses */
+    uint64_t jit_loop_passes;  /* passes of loop blocks run inside compiled code */
 };
 
 /* PATH_JIT: as PATH_RUN with compiled blocks (src/emu/jit.c), each block
@@ -438,6 +439,7 @@ static void run_budget(const struct prog *p, const struct vc4_qpu *init, enum pa
     vc4_emu_jit_stats(e, &js);
     o->jit_instructions = js.instructions;
     o->jit_io = js.io;
+    o->jit_loop_passes = js.loop_passes;
     vc4_emu_destroy(e);
 }
 static void run_one(const struct prog *p, const struct vc4_qpu *init, enum path path, struct outcome *o)
@@ -593,7 +595,7 @@ static void test_jit_matches_interpreter(void)
     static struct outcome jit, general;
     static struct prog p;
     unsigned differ = 0;
-    uint64_t compiled = 0;
+    uint64_t compiled = 0, looped = 0;
     rng = 0x9E3779B97F4A7C15u;
     plain_only = true;
     for (unsigned seed = 0; seed < 16; seed++) {
@@ -611,10 +613,12 @@ static void test_jit_matches_interpreter(void)
         run_one(&p, &init, PATH_GENERAL, &general);
         differ += !same_outcome(&jit, &general, 1000 + seed);
         compiled += jit.jit_instructions;
+        looped += jit.jit_loop_passes;
     }
     plain_only = false;
     CHECK_EQ_INT(differ, 0);
-    printf("%llu instructions ran as compiled code\n", (unsigned long long)compiled);
+    printf("%llu instructions ran as compiled code, %llu passes of loop blocks\n", (unsigned long long)compiled,
+           (unsigned long long)looped);
     CHECK(compiled > 16 * 8); /* blocks were compiled and run */
 }
 
@@ -723,6 +727,7 @@ static void test_fast_loop_values(void)
     run_one(&p, &init, PATH_JIT, &jit);
     CHECK(same_outcome(&jit, &general, 0));
     CHECK(jit.jit_instructions >= 4 * 4); /* the loop body ran compiled from its second pass */
+    CHECK_EQ_U64(jit.jit_loop_passes, 4); /* ... as one loop block: passes 2-5 inside it */
     /* the first pass by the scalar rules: element 0 */
     uint32_t r0 = init.acc[0][0], r1 = init.acc[1][0], r2 = init.acc[2][0], r3 = init.acc[3][0];
     for (int it = 0; it < 5; it++) {
@@ -738,6 +743,92 @@ static void test_fast_loop_values(void)
     CHECK_EQ_U64(fast.acc[1][0], r1);
     CHECK_EQ_U64(fast.acc[2][0], r2);
     CHECK_EQ_U64(fast.acc[3][0], r3);
+}
+
+/* Loop blocks (jit.c block_loops, run_fast): a loop whose body, counter,
+ * branch and slots are one block runs its passes inside the compiled
+ * code.  Against the general path: (a) loop_prog under budgets that end
+ * anywhere in a pass, in the slots or between passes; (b) a loop whose
+ * last slot writes ra5 where Z is set (the counter's low bit, tested in
+ * the first slot) and whose first instruction reads ra5: on those passes
+ * the read-after-write rule applies at the top, so the compiled loop must
+ * leave after them and the interpreter report it, on the others it goes
+ * on; (c) the same with the slot always writing (the loop never goes
+ * round inside); (d) random loops whose bodies have a nop between
+ * instructions (no read-after-write inside: one block, unless an
+ * instruction is none a block holds), slots with random ALU work.  Same
+ * registers, flags, counts and diagnostics. */
+static void test_jit_loop_blocks(void)
+{
+    static struct vc4_qpu init;
+    static struct outcome jit, general;
+    static struct prog p;
+    unsigned differ = 0;
+    uint64_t looped = 0;
+    loop_prog(&p, 40, &init);
+    for (uint64_t budget = 1; budget < 400; budget += 1 + budget / 8) {
+        run_budget(&p, &init, PATH_JIT, budget, &jit);
+        run_budget(&p, &init, PATH_GENERAL, budget, &general);
+        differ += !same_outcome(&jit, &general, (unsigned)budget);
+        looped += jit.jit_loop_passes;
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK(looped > 100);
+    enum { RA1 = 1, RA5 = 5 };
+    for (unsigned always = 0; always < 2; always++) {
+        p.n = 0;
+        emit(&p, ldi(RA1, 12));
+        emit(&p, ldi(RA5, 7));
+        emit(&p, NOP); /* (the ldi's write is not the rule's case) */
+        size_t top = p.n;
+        emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = R0, .raddr_a = RA5, .add_a = MUX_A, .add_b = 0)); /* reads ra5 */
+        emit(&p, I(.op_add = VC4_QPU_A_FADD, .waddr_add = R1, .add_a = 1, .add_b = 2,
+                   .op_mul = VC4_QPU_M_FMUL, .waddr_mul = R2, .mul_a = 2, .mul_b = 3));
+        emit(&p, I(.sig = SMALL, .op_add = VC4_QPU_A_SUB, .waddr_add = RA1, .raddr_a = RA1, .raddr_b = 1,
+                   .add_a = MUX_A, .add_b = MUX_B, .sf = 1));
+        emit(&p, vc4_qpu_encode(&(struct vc4_qpu_instr){.sig = VC4_QPU_SIG_BRANCH, .cond_br = VC4_QPU_BCOND_ANY_ZC,
+                                                        .rel = 1, .imm = (uint32_t)-(int32_t)(8 * (p.n + 4 - top)),
+                                                        .waddr_add = WNOP, .waddr_mul = WNOP}));
+        emit(&p, I(.sig = SMALL, .op_add = VC4_QPU_A_AND, .waddr_add = WNOP, .raddr_a = RA1, .raddr_b = 1,
+                   .add_a = MUX_A, .add_b = MUX_B, .sf = 1)); /* Z where the counter is even */
+        emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = R3, .add_a = 3, .add_b = 0));
+        emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = RA5, .add_a = 1, .add_b = 1,
+                   .cond_add = always ? ALWAYS : ZS)); /* ra5, read by the next pass's first instruction */
+        emit_end(&p);
+        run_one(&p, &init, PATH_JIT, &jit);
+        run_one(&p, &init, PATH_GENERAL, &general);
+        CHECK(jit.st == VC4_OK);
+        CHECK(same_outcome(&jit, &general, 100 + always));
+        CHECK(general.d.warnings + general.d.errors > 0); /* the rule was reported */
+        if (always)
+            CHECK_EQ_U64(jit.jit_loop_passes, 0);
+        else
+            CHECK(jit.jit_loop_passes > 0);
+    }
+    rng = 0x243F6A8885A308D3u;
+    plain_only = true;
+    looped = 0;
+    unsigned loops = 0;
+    for (unsigned seed = 0; seed < 24; seed++) {
+        rnd_state(&init);
+        p.n = 0;
+        emit(&p, ldi(31, 6));
+        size_t top = p.n, len = 1 + pick(5);
+        while (p.n < top + 2 * len) {
+            emit(&p, rnd_alu());
+            emit(&p, NOP);
+        }
+        loop_tail(&p, top, true);
+        run_one(&p, &init, PATH_JIT, &jit);
+        run_one(&p, &init, PATH_GENERAL, &general);
+        differ += !same_outcome(&jit, &general, 3000 + seed);
+        looped += jit.jit_loop_passes;
+        loops += jit.jit_loop_passes > 0;
+    }
+    plain_only = false;
+    CHECK_EQ_INT(differ, 0);
+    printf("random loops: %u of 24 ran passes inside a loop block, %llu passes\n", loops, (unsigned long long)looped);
+    CHECK(loops >= 6);
 }
 
 /* Blocks compiled on the JIT's own thread (vc4_emu_options.jit_async): the
@@ -1036,5 +1127,5 @@ static void test_multi_qpu_sleep_matches(void)
     CHECK(ended_apart > 30); /* the QPUs did run apart (a lone one on at the end) */
 }
 
-TEST_LIST(test_fast_matches_general, test_fast_tmu_matches_general, test_jit_matches_interpreter, test_jit_io_matches_interpreter, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
+TEST_LIST(test_fast_matches_general, test_fast_tmu_matches_general, test_jit_matches_interpreter, test_jit_io_matches_interpreter, test_jit_loop_blocks, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
           test_host_float_edges, test_multi_qpu_sleep_matches)
