@@ -1745,31 +1745,30 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
                     ran = passes * m;
                     jit->stats.runs += passes - 1;
                     jit->stats.loop_passes += passes;
-                    goto ran_block;
-                }
-                uint64_t w0 = prev_w;
-                uint8_t acc0 = q->prev_acc;
-                struct vc4_jit_io io = jit_io_port(v, q->time + (budget - left));
-                prev_w = b->run((unsigned char *)q, o, o + m, &taken, &io);
-                if (VC4_UNLIKELY(io.stopped)) {
-                    /* at an access the fast way cannot make (step() makes
-                     * it), or after an ldtmu that stalls; never inside a
-                     * branch's slots, so the PC just moves on */
-                    jit->stats.runs += io.ran != 0;
-                    jit->stats.instructions += io.ran;
-                    pc += io.ran * VC4_QPU_INSTR_BYTES;
-                    left -= io.ran;
-                    if (io.ran == 0) { /* (nothing ran: the previous instruction's) */
-                        prev_w = w0;
-                        q->prev_acc = acc0;
+                } else {
+                    uint64_t w0 = prev_w;
+                    uint8_t acc0 = q->prev_acc;
+                    struct vc4_jit_io io = jit_io_port(v, q->time + (budget - left));
+                    prev_w = b->run((unsigned char *)q, o, o + m, &taken, &io);
+                    if (VC4_UNLIKELY(io.stopped)) {
+                        /* at an access the fast way cannot make (step()
+                         * makes it), or after an ldtmu that stalls; never
+                         * inside a branch's slots, so the PC just moves on */
+                        jit->stats.runs += io.ran != 0;
+                        jit->stats.instructions += io.ran;
+                        pc += io.ran * VC4_QPU_INSTR_BYTES;
+                        left -= io.ran;
+                        if (io.ran == 0) { /* (nothing ran: the previous instruction's) */
+                            prev_w = w0;
+                            q->prev_acc = acc0;
+                        }
+                        if (io.stalled) { /* as the interpreted ldtmu's stall below */
+                            cut = left;
+                            left = 0;
+                        }
+                        break;
                     }
-                    if (io.stalled) { /* as the interpreted ldtmu's stall below */
-                        cut = left;
-                        left = 0;
-                    }
-                    break;
                 }
-            ran_block:
                 jit->stats.runs++;
                 jit->stats.instructions += ran;
                 pc = block_next_pc(q, b, o, m, pc, taken);
