@@ -118,7 +118,7 @@ struct fft_result {
     uint64_t jit_io;               /* ... TMU and VPM accesses among them */
     uint64_t jit_blocks;           /* blocks compiled */
     uint64_t alone, lockstep;      /* of all, run with no other QPU awake / stepped beside others
-                                    * (vc4_emu_host_stats; the rest ran compiled side by side) */
+                                    * (vc4_emu_host_stats; the rest ran side by side) */
     double compile_seconds;        /* wall time in the compiler (not in seconds) */
     enum vc4_status st;
     unsigned warnings; /* warnings and errors */
@@ -306,7 +306,7 @@ static void print(unsigned log2n, const char *how, const struct fft_result *r, d
     printf("]\n");
     /* (how the engine ran them: the lock-stepped ones cost the most each) */
     double all = r->instructions ? (double)r->instructions : 1;
-    printf("           instructions run alone %.1f%%, lock-stepped beside other QPUs %.1f%%, compiled side by side "
+    printf("           instructions run alone %.1f%%, lock-stepped beside other QPUs %.1f%%, side by side "
            "%.1f%%\n",
            100.0 * (double)r->alone / all, 100.0 * (double)r->lockstep / all,
            100.0 * (double)(r->instructions - r->alone - r->lockstep) / all);

@@ -288,6 +288,8 @@ struct vc4_emu_jit_stats {
                              * its compiled code (one QPU running alone) */
     uint64_t instructions;  /* QPU instructions run as compiled code */
     uint64_t io;            /* of them, TMU and VPM accesses (one QPU running alone) */
+    uint64_t free_runs;     /* stretches in which several awake QPUs each ran on its own
+                             * (docs/emulator.md "Free runs") */
     uint64_t helper;        /* of them, run on the second host thread (host_threads) */
     double compile_seconds; /* wall time spent waiting for the compiler */
 };
@@ -309,8 +311,10 @@ struct vc4_emu_host_stats {
     /* The QPU instructions (vc4_emu_render_stats.qpu.instructions) by the
      * way they ran; the three add up to it.  alone: back to back, no other
      * QPU awake (the fast path, compiled blocks, and the steps beside them
-     * in those stretches); side_by_side: compiled, several awake QPUs at
-     * once (whole gathered runs); lockstep: one at a time, cycle by cycle,
+     * in those stretches); side_by_side: several awake QPUs each running
+     * on its own for a stretch of cycles (with the JIT: gathered compiled
+     * runs on two host threads, free runs through compiled blocks and the
+     * fast path on one); lockstep: one at a time, cycle by cycle,
      * beside other awake QPUs (with vc4_emu_options.cycle_by_cycle, every
      * instruction while several QPUs are busy).  The lock-stepped ones cost
      * the most host time each. */

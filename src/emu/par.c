@@ -25,7 +25,7 @@
 #include "emu/qpu_alu.h"
 
 /* The helper waits for the next job spinning this long, then sleeps: the
- * gathered runs of a program come microseconds apart, but waking a
+ * jobs of a program (free runs, texture samplings) come microseconds apart, but waking a
  * sleeping thread took about a millisecond on the 2-core virtual machine
  * this was measured on (bench_qpu: 150-460 voluntary context switches made
  * a 0.07 s run 0.25 s when the helper slept after 10 microseconds). */
@@ -37,12 +37,6 @@
 struct job {
     vc4_par_fn *fn;
     void *arg;
-};
-
-/* vc4_par_run's job: items [from, to) */
-struct items_job {
-    struct vc4_par_item *items;
-    unsigned from, to;
 };
 
 struct vc4_par {
@@ -59,7 +53,6 @@ struct vc4_par {
     bool wake;               /* (under mu) wake up, with no job: spin for the next */
     uint64_t posted;         /* (the emulator's thread's copy of seq) */
     struct job ring[RING];
-    struct items_job items;
 };
 
 static inline void relax(void)
@@ -254,19 +247,3 @@ uint64_t vc4_par_post(struct vc4_par *p, vc4_par_fn *fn, void *arg)
     return n;
 }
 
-static void run_items_job(void *arg)
-{
-    const struct items_job *j = arg;
-    vc4_par_run_items(j->items, j->from, j->to);
-}
-
-bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsigned split)
-{
-    if (split >= n || !vc4_par_awake(p))
-        return false;
-    p->items = (struct items_job){items, split, n};
-    uint64_t job = vc4_par_post(p, run_items_job, &p->items);
-    vc4_par_run_items(items, 0, split);
-    vc4_par_wait(p, job);
-    return true;
-}

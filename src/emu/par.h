@@ -3,16 +3,14 @@
  * that runs jobs in the order they are posted, for two kinds of work whose
  * results cannot depend on where they ran.
  *
- * Compiled blocks side by side.  When several QPUs run compiled blocks side
- * by side (qpu.c run_blocks), each runs the same number of instructions
- * from code that touches only its own QPU's registers and flags: no memory,
- * no unit, no semaphore, no instruction-cache entry (jit.h
- * vc4_jit_span_pure).  Nothing one such run does can be seen by another, so
- * they may run at the same time, on two host threads, and give the same
- * bits as one after the other.  The end of the gathered run is the
- * synchronisation point: everything after it (the PCs, the clocks, the
- * counts, the heads) is done on the emulator's thread, in QPU order, as
- * before (vc4_par_run).
+ * Free runs.  When every awake QPU runs code that touches only its own
+ * registers, flags and counts (qpu.c run_free: compiled blocks and the fast
+ * path, up to the first TMU or VPM access), nothing one QPU does in those
+ * cycles can be seen by another, so the later half of them may run at the
+ * same time on the helper, each as far as it can, and give the same bits
+ * as one after the other.  The end of the job is the synchronisation
+ * point: the QPUs that got further than another are taken back and run
+ * again on the emulator's thread, and the counts are added there.
  *
  * Texture sampling.  A texture request's sampling reads guest memory and
  * the TMU cache model's tags and writes the request's result; tmu.c posts
@@ -38,23 +36,6 @@
 #include <stdint.h>
 
 #include "base/base.h"
-#include "emu/jit.h"
-
-/* One QPU's part of a gathered run: block run from .. to - 1 on q. */
-struct vc4_par_item {
-    vc4_jit_fn *run;
-    unsigned char *q;
-    unsigned from, to;
-    unsigned taken; /* out: the block's branch went */
-    uint64_t w;     /* out: the registers the last instruction wrote */
-};
-
-/* Runs items[from .. to) one after the other on this thread. */
-static inline void vc4_par_run_items(struct vc4_par_item *it, unsigned from, unsigned to)
-{
-    for (unsigned i = from; i < to; i++)
-        it[i].w = it[i].run(it[i].q, it[i].from, it[i].to, &it[i].taken, NULL);
-}
 
 struct vc4_par;
 
@@ -93,15 +74,11 @@ void vc4_par_wait(struct vc4_par *p, uint64_t n);
  * to it is late and a missing wait shows. */
 void vc4_par_set_delay(struct vc4_par *p, unsigned us);
 
-/* Runs items[0 .. n): those from split on on the helper, the others here,
- * and returns when all have run.  False, with nothing run, when the helper
- * cannot take them (vc4_par_awake): the caller runs them itself. */
-bool vc4_par_run(struct vc4_par *p, struct vc4_par_item *items, unsigned n, unsigned split);
-
-/* The helper's share, in instructions, below which a gathered run stays on
- * one thread: bench_qpu's 12-QPU loops (docs/emulator.md "Two host cores")
- * ran no faster on two threads with 21-instruction blocks (126 on the
- * helper), 1.2x with 29 (174), 1.2-1.5x with 61 (366). */
+/* The helper's share of a free run, in QPU cycles (its QPUs times the
+ * run's most cycles), below which the run stays on one thread: a round
+ * trip to the helper costs about what 128 instructions do (measured for
+ * the gathered runs free runs replaced: docs/emulator.md "Two host
+ * cores"). */
 #define VC4_PAR_MIN_HELPER_INSTRUCTIONS 128u
 
 #endif

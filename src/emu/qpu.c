@@ -1677,6 +1677,14 @@ static inline bool block_ready(struct vc4_v3d *v, struct vc4_jit_block *b, unsig
     return true;
 }
 
+/* block_ready without marking the block verified: false when it is not
+ * verified since the last change (for a thread beside the emulator's). */
+static inline bool block_ready_quiet(const struct vc4_v3d *v, const struct vc4_jit_block *b, unsigned o,
+                                     uint64_t prev_w)
+{
+    return !(prev_w & b->rmask[o]) && b->verified_gen == v->code_gen && b->verified_decodes == v->stats.decodes;
+}
+
 /* After block b ran m instructions from its instruction o at pc: where the
  * QPU goes on.  When the run ended the block's branch and its slots and the
  * branch went, as the pipeline leaves a branch taken (issue_pipelines). */
@@ -1705,8 +1713,21 @@ static inline uint32_t block_next_pc(struct vc4_qpu *q, const struct vc4_jit_blo
  * the cycles run, each an issued instruction (< budget when it stopped
  * early).  (Kept out of line: its loop gets the host registers to itself.)
  */
-VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint64_t budget)
+/* What a free run counted (run_free adds it to the statistics when the
+ * run is kept). */
+struct run_counts {
+    uint64_t instructions; /* QPU instructions */
+    uint64_t runs, loop_passes, compiled; /* the JIT's: block runs, loop passes, instructions */
+};
+
+/* run_fast itself (rc NULL), or a free run's part (run_pure: rc, the
+ * counts go there, and it stops before every TMU and VPM access); shared:
+ * it may change what other threads read (count heads, compile and install
+ * blocks, mark a block verified), false while the helper runs too. */
+static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu *q, uint64_t budget,
+                                             struct run_counts *rc, bool shared)
 {
+    const bool pure = rc != NULL;
     uint32_t pc = q->pc;
     /* (the commonest way out first: an instruction for the general path) */
     struct vc4_icache_entry *e = cached(v->icache.s, pc, v->code_gen);
@@ -1720,9 +1741,13 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
     /* compiled blocks (jit.h) start at heads: here, where a branch lands,
      * where a block ended; they run with no delay pipeline moving */
     struct vc4_jit *jit = blocks_jit(v);
-    bool head = jit != NULL;
-    if (jit)
+    bool head = jit != NULL && shared;
+    if (jit && shared)
         vc4_jit_poll(v, jit);
+    /* (the JIT's counts, where they go) */
+    uint64_t *c_runs = rc ? &rc->runs : jit ? &jit->stats.runs : NULL;
+    uint64_t *c_passes = rc ? &rc->loop_passes : jit ? &jit->stats.loop_passes : NULL;
+    uint64_t *c_compiled = rc ? &rc->compiled : jit ? &jit->stats.instructions : NULL;
     for (;;) {
         if (VC4_UNLIKELY(jit != NULL) && !busy && (e->jit || (head && !e->jit_none))) {
             struct vc4_jit_block *b = e->jit;
@@ -1732,8 +1757,8 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
                 o = 0;
             }
             head = false;
-            unsigned m = b ? vc4_jit_span(b, o, left) : 0;
-            if (m && block_ready(v, b, o, pc, prev_w)) {
+            unsigned m = !b ? 0 : pure ? vc4_jit_span_pure(b, o, left) : vc4_jit_span(b, o, left);
+            if (m && (shared ? block_ready(v, b, o, pc, prev_w) : block_ready_quiet(v, b, o, prev_w))) {
                 unsigned taken = 0;
                 uint64_t ran = m;
                 if (b->loop && o == b->loop_at && o + m == b->n && left / m >= 2 && e->jit == b) {
@@ -1743,8 +1768,8 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
                     uint64_t passes;
                     prev_w = b->loop((unsigned char *)q, left / m, &passes, &taken);
                     ran = passes * m;
-                    jit->stats.runs += passes - 1;
-                    jit->stats.loop_passes += passes;
+                    *c_runs += passes - 1;
+                    *c_passes += passes;
                 } else {
                     uint64_t w0 = prev_w;
                     uint8_t acc0 = q->prev_acc;
@@ -1754,8 +1779,8 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
                         /* at an access the fast way cannot make (step()
                          * makes it), or after an ldtmu that stalls; never
                          * inside a branch's slots, so the PC just moves on */
-                        jit->stats.runs += io.ran != 0;
-                        jit->stats.instructions += io.ran;
+                        *c_runs += io.ran != 0;
+                        *c_compiled += io.ran;
                         pc += io.ran * VC4_QPU_INSTR_BYTES;
                         left -= io.ran;
                         if (io.ran == 0) { /* (nothing ran: the previous instruction's) */
@@ -1769,8 +1794,8 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
                         break;
                     }
                 }
-                jit->stats.runs++;
-                jit->stats.instructions += ran;
+                ++*c_runs;
+                *c_compiled += ran;
                 pc = block_next_pc(q, b, o, m, pc, taken);
                 left -= ran;
                 if (left == 0)
@@ -1778,7 +1803,7 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
                 e = cached(v->icache.s, pc, v->code_gen);
                 if (VC4_UNLIKELY(!e))
                     break;
-                head = true;
+                head = shared;
                 continue;
             }
         }
@@ -1795,6 +1820,8 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
             prev_w = step_fast_alu(v, q, xi);
             break;
         case VC4_XI_FAST_LDTMU: {
+            if (pure)
+                goto done;
             uint64_t now = q->time + (budget - left) + 1; /* (this instruction's cycle) */
             if (!ldtmu_fast(v, q, xi, now, &prev_w))
                 goto done;
@@ -1809,7 +1836,7 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
         case VC4_XI_FAST_TMU_S:
         case VC4_XI_FAST_VPM_W:
         case VC4_XI_FAST_VPM_SETUP:
-            if (!io_write_fast(v, q, xi, q->time + (budget - left) + 1))
+            if (pure || !io_write_fast(v, q, xi, q->time + (budget - left) + 1))
                 goto done;
             prev_w = 0;
             break;
@@ -1832,7 +1859,7 @@ VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint
         if (VC4_UNLIKELY(busy)) {
             uint32_t next = pc;
             busy = issue_pipelines(q, &pc); /* (no thread end or switch is pending) */
-            head |= jit && pc != next;      /* a branch landed */
+            head |= jit && shared && pc != next; /* a branch landed */
         }
         if (--left == 0)
             break;
@@ -1846,11 +1873,35 @@ done:;
         q->pc = pc;
         q->time += n;
         q->instructions += n;
-        v->stats.instructions += n;
+        if (rc)
+            rc->instructions += n;
+        else
+            v->stats.instructions += n;
         q->prev_w = prev_w;
         set_running(q);
     }
     return n;
+}
+
+VC4_NOINLINE static uint64_t run_fast(struct vc4_v3d *v, struct vc4_qpu *q, uint64_t budget)
+{
+    return run_fast_as(v, q, budget, NULL, true);
+}
+
+/* run_fast stopping before every TMU and VPM access, its counts into rc:
+ * what it runs touches only the QPU's own registers, flags, PC and counts
+ * (and reads memory, through uniforms and instruction fetches, which
+ * nothing writes while all the awake QPUs run such code: run_free). */
+VC4_NOINLINE static uint64_t run_pure(struct vc4_v3d *v, struct vc4_qpu *q, uint64_t budget, struct run_counts *rc)
+{
+    return run_fast_as(v, q, budget, rc, true);
+}
+/* ... changing nothing another thread reads (no head counted, no block
+ * installed or marked verified: a block not found verified stops it). */
+VC4_NOINLINE static uint64_t run_pure_quiet(struct vc4_v3d *v, struct vc4_qpu *q, uint64_t budget,
+                                            struct run_counts *rc)
+{
+    return run_fast_as(v, q, budget, rc, false);
 }
 
 /* Is the instruction at the PC a decoded one for the fast path?  (Tested
@@ -2049,92 +2100,147 @@ static inline void track_head(struct vc4_v3d *v, struct vc4_qpu *q)
 }
 
 /*
- * Compiled blocks on several QPUs (jit.h): when every awake QPU is inside a
- * ready compiled block with no delay pipeline moving and no stall, each runs
- * the next m instructions of its block at once, m the fewest any has left
- * (and no more than the cycles to the first timed wake or the budget),
- * stopping before any block's first TMU or VPM access (jit.h
- * vc4_jit_span_pure: those run only stepped, or in run_fast).  The
- * lock-step would run the same instructions in the same m cycles: they
- * touch only their own QPU's registers and flags, fetch only cache entries
- * found current (no decode, so no cache entry changes under another QPU),
- * write no memory, change no semaphore, so no sleeper wakes and nothing one
- * QPU does in those cycles can be seen by another.  Results, counts,
- * statistics and diagnostics are those of stepping them (test_qpu_sleep).
- * Returns the cycles run (0: not now).
+ * Free runs: the awake QPUs' next cycles, each QPU's on its own, through
+ * run_pure (compiled blocks and their loops, and the fast path between
+ * them), when all of them run such code.  What run_pure runs touches only
+ * the QPU's own registers, flags, PC and counts; it reads memory
+ * (uniforms, instruction words) that nothing writes while every awake QPU
+ * runs it, decodes nothing (a word not in the instruction cache stops it)
+ * and reports nothing (an instruction a rule may apply to stops it).  So
+ * in those cycles no QPU can see what another does, and running each
+ * QPU's cycles after another's, or at the same time on two host threads,
+ * is the lock-step.  How far all of them get is known only by running
+ * them: each runs as far as it can (at most as far as those before it on
+ * its thread got), and the ones that got further than the last are taken
+ * back (their state as the run found it: v->free_from) and run again to
+ * where all can be.  With a second host thread, the later half of the
+ * QPUs run there (run_pure_quiet on both threads: nothing another thread
+ * reads changes; the runs taken back run again here).  The counts of a
+ * run go to the statistics only when it is kept.  Returns the cycles run
+ * (0: not now, every QPU as it was).
  */
-static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_t max_cycles)
+#define FREE_RUN_MAX 4096u /* cycles at most (a run taken back costs up to this) */
+
+struct free_part {            /* QPUs [from, to) of a free run, on one thread */
+    struct vc4_v3d *v;
+    struct vc4_qpu **qs;
+    unsigned from, to;
+    uint64_t lim;             /* in: the most cycles; out: the fewest any ran */
+    uint64_t *ran;
+    struct run_counts *rc;
+};
+
+static void free_part_run(void *arg)
 {
-    struct vc4_jit_block *bs[VC4_V3D_MAX_QPUS];
-    uint8_t os[VC4_V3D_MAX_QPUS];
-    uint64_t m = (z->next_wake < max_cycles ? z->next_wake : max_cycles) - c;
-    for (unsigned k = 0; k < z->n; k++) {
-        if (!(z->awake & (1u << k)))
-            continue;
-        struct vc4_qpu *q = z->qs[k];
-        struct vc4_icache_entry *e = cached(v->icache.s, q->pc, v->code_gen);
-        if (!e)
-            return 0;
-        if (!e->jit || q->pending || q->stall_until > q->time || q->general_only || q->step_only ||
-            !block_ready(v, e->jit, e->jit_off, q->pc, q->prev_w))
-            return 0;
-        bs[k] = e->jit;
-        os[k] = e->jit_off;
-        if (e->jit->n - e->jit_off < m)
-            m = e->jit->n - e->jit_off;
+    struct free_part *p = arg;
+    for (unsigned i = p->from; i < p->to; i++) {
+        p->rc[i] = (struct run_counts){0};
+        p->ran[i] = p->lim ? run_pure_quiet(p->v, p->qs[i], p->lim, &p->rc[i]) : 0;
+        if (p->ran[i] < p->lim)
+            p->lim = p->ran[i];
     }
-    /* (a run stops before a block's branch or after its slots) */
-    for (bool again = true; again && m >= 2;) {
-        again = false;
-        for (unsigned k = 0; k < z->n; k++) {
-            if (!(z->awake & (1u << k)))
-                continue;
-            unsigned span = vc4_jit_span_pure(bs[k], os[k], m);
-            if (span < m) {
-                m = span;
-                again = true;
-            }
-        }
-    }
-    if (m < 2)
-        return 0;
-    /* the runs, on two host threads when there is enough of them (par.h:
-     * they touch only their own QPU), then the rest in QPU order */
-    struct vc4_par_item items[VC4_V3D_MAX_QPUS];
+}
+
+/* A QPU as its free run found it. */
+static void free_take_back(struct vc4_v3d *v, struct vc4_qpu *q)
+{
+    memcpy(q, &v->free_from[q->num], sizeof *q);
+    v->free_taken_back++;
+}
+
+static uint64_t run_free(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_t most)
+{
+    struct vc4_qpu *qs[VC4_V3D_MAX_QPUS];
+    uint64_t ran[VC4_V3D_MAX_QPUS];
+    struct run_counts rc[VC4_V3D_MAX_QPUS];
     unsigned n = 0;
     for (unsigned k = 0; k < z->n; k++) {
         if (!(z->awake & (1u << k)))
             continue;
         catch_up(v, z, k, c);
-        items[n++] = (struct vc4_par_item){.run = bs[k]->run, .q = (unsigned char *)z->qs[k], .from = os[k],
-                                           .to = os[k] + (unsigned)m};
+        qs[n] = z->qs[k];
+        memcpy(&v->free_from[qs[n]->num], qs[n], sizeof *qs[n]);
+        n++;
     }
-    unsigned split = n / 2;
-    if (v->par && (uint64_t)(n - split) * m >= v->par_min &&
-        vc4_par_run(v->par, items, n, split)) {
-        v->jit->stats.helper += (uint64_t)(n - split) * m;
+    uint64_t lim = most < FREE_RUN_MAX ? most : FREE_RUN_MAX;
+    unsigned split = n / 2; /* (the helper's part: from split on) */
+    bool two = v->par && split > 0 && (n - split) * lim >= v->par_min && vc4_par_awake(v->par);
+    if (two) {
+        struct free_part mine = {v, qs, 0, split, lim, ran, rc};
+        struct free_part theirs = {v, qs, split, n, lim, ran, rc};
+        uint64_t job = vc4_par_post(v->par, free_part_run, &theirs);
+        free_part_run(&mine);
+        vc4_par_wait(v->par, job);
+        lim = mine.lim < theirs.lim ? mine.lim : theirs.lim;
     } else {
-        vc4_par_run_items(items, 0, n); /* (no I/O in the spans: no port) */
+        for (unsigned i = 0; i < n; i++) {
+            rc[i] = (struct run_counts){0};
+            ran[i] = lim ? run_pure(v, qs[i], lim, &rc[i]) : 0;
+            if (ran[i] < lim)
+                lim = ran[i];
+        }
     }
-    for (unsigned k = 0, i = 0; k < z->n; k++) {
+    /* the ones that got further, again to lim (which a shorter run, one
+     * that stops before a branch rather than in its slots, may lower) */
+    bool helped[VC4_V3D_MAX_QPUS];
+    for (unsigned i = 0; i < n; i++)
+        helped[i] = two && i >= split;
+    for (bool again = true; again && lim > 0;) {
+        again = false;
+        for (unsigned i = 0; i < n; i++) {
+            if (ran[i] == lim)
+                continue;
+            free_take_back(v, qs[i]);
+            helped[i] = false;
+            rc[i] = (struct run_counts){0};
+            ran[i] = run_pure(v, qs[i], lim, &rc[i]);
+            if (ran[i] < lim) {
+                lim = ran[i];
+                again = true;
+            }
+        }
+    }
+    if (lim == 0) { /* (some QPU could not run at all: every one as it was) */
+        for (unsigned i = 0; i < n; i++)
+            if (ran[i] != 0)
+                free_take_back(v, qs[i]);
+        return 0;
+    }
+    struct vc4_jit *j = v->jit;
+    for (unsigned i = 0; i < n; i++) {
+        v->stats.instructions += rc[i].instructions;
+        j->stats.runs += rc[i].runs;
+        j->stats.loop_passes += rc[i].loop_passes;
+        j->stats.instructions += rc[i].compiled;
+        if (helped[i])
+            j->stats.helper += rc[i].compiled;
+    }
+    j->stats.free_runs++;
+    return lim;
+}
+
+/*
+ * Several awake QPUs in compiled code (jit.h): when every one is inside a
+ * ready compiled block, with no delay pipeline moving and no stall, and
+ * has at least two instructions before its block's first TMU or VPM
+ * access (jit.h vc4_jit_span_pure), they run free (run_free) up to the
+ * first timed wake or the budget.  Returns the cycles run (0: not now).
+ */
+static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_t max_cycles)
+{
+    uint64_t most = (z->next_wake < max_cycles ? z->next_wake : max_cycles) - c;
+    if (most < 2)
+        return 0;
+    for (unsigned k = 0; k < z->n; k++) {
         if (!(z->awake & (1u << k)))
             continue;
         struct vc4_qpu *q = z->qs[k];
-        struct vc4_par_item *it = &items[i++];
-        q->prev_w = it->w;
-        q->pc = block_next_pc(q, bs[k], os[k], (unsigned)m, q->pc, it->taken);
-        q->time += m;
-        q->instructions += m;
-        v->stats.instructions += m;
-        set_running(q);
-        v->jit->stats.runs++;
-        v->jit->stats.instructions += m;
-        if (os[k] + m == bs[k]->n) { /* the block ended: a head */
-            q->jit_head = true;
-            track_head(v, q);
-        }
+        struct vc4_icache_entry *e = cached(v->icache.s, q->pc, v->code_gen);
+        if (!e || !e->jit || q->pending || q->stall_until > q->time || q->general_only || q->step_only ||
+            !block_ready(v, e->jit, e->jit_off, q->pc, q->prev_w) || vc4_jit_span_pure(e->jit, e->jit_off, 2) < 2)
+            return 0;
     }
-    return m;
+    return run_free(v, z, c, most);
 }
 
 /*

@@ -70,13 +70,16 @@ struct vc4_v3d {
     struct vc4_fsi fsi;     /* fragment shading on the QPUs (fsi.c) */
     struct vc4_vsi vsi;     /* GL mode: vertex / coordinate shading on the QPUs (vsi.c, vcd.c) */
     struct vc4_qpu qpu[VC4_V3D_MAX_QPUS];
+    /* the QPUs as a free run found them, to take a run back (qpu.c run_free) */
+    struct vc4_qpu free_from[VC4_V3D_MAX_QPUS];
+    uint64_t free_taken_back; /* runs taken back, since the emulator was made (tests) */
 
     /* ALU kernels for this run: host-arithmetic ones when the floating-point
      * environment allows them (vc4_alu_fp_enter), else the exact ones */
     const struct vc4_alu_kernels *alu;
     struct vc4_jit *jit; /* compiled QPU code (jit.h); NULL: the interpreter only */
     struct vc4_par *par; /* the second host thread (par.h); NULL: one thread */
-    unsigned par_min; /* the helper's least share of a gathered run (par.h; tests lower it) */
+    unsigned par_min; /* the helper's least share of a free run (par.h; tests lower it) */
     uint64_t helper_base; /* the JIT's helper count at the last reset (vc4_emu_host_stats) */
     /* QPU instructions by the way the engine ran them, since reset
      * (vc4_emu_host_stats; counted per stretch in qpu.c, not per step) */

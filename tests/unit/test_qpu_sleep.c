@@ -154,6 +154,7 @@ struct outcome {
     struct vc4_emu_jit_stats jit; /* (not compared) */
     struct vc4_emu_host_stats host; /* (not compared: how the engine ran them) */
     uint64_t helper_first;        /* (not compared) jit.helper after the first run */
+    uint64_t taken_back;   /* free runs of QPUs taken back (qpu.c run_free) */
     /* with the profiler on (run_with's `profiled`): its samples (compared by same_profile) */
     struct vc4_emu_profile_entry prof[4096];
     size_t nprof;
@@ -217,8 +218,8 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
     struct vc4_emu *e = vc4_emu_create(&opt);
     if (!e)
         return;
-    e->v3d.par_min = 1; /* (with two threads: every gathered run split, however short) */
-    /* (the helper awake through any gap between gathered runs, however slow
+    e->v3d.par_min = 1; /* (with two threads: every free run split, however short) */
+    /* (the helper awake through any gap between free runs, however slow
      * the build or busy the host, so that every one of them goes to it; for
      * test_helper_wakes, asleep during its pause) */
     if (e->v3d.par)
@@ -278,6 +279,7 @@ static void run_with(const struct setup *s, bool cycle_by_cycle, bool jit, struc
     vc4_emu_jit_stats(e, &js);
     o->jit = js;
     vc4_emu_host_stats(e, &o->host);
+    o->taken_back = v->free_taken_back;
     o->nprof = vc4_emu_profile(e, o->prof, sizeof o->prof / sizeof o->prof[0], &o->prof_totals);
 
     vc4_emu_mem_read(e, CODE_A, o->mem, 0x4000);
@@ -511,13 +513,13 @@ static void twelve_setup(struct setup *s, unsigned iters)
     s->qpus = 12;
     s->programs = 12;
     s->one_code = true;
-    for (unsigned p = 0; p < 16; p++)
-        s->iters[p] = iters + p;
+    for (unsigned p = 0; p < 16; p++) /* (not in QPU order: a later QPU's loop may end first) */
+        s->iters[p] = iters + (p * 7 + 5) % 12;
 }
 
 /* Twelve QPUs running ALU stretches in loops of different lengths, then a
  * TMU read and the mutex around a VDW store (the results, in memory),
- * with compiled blocks run on all of them at once (qpu.c run_blocks),
+ * with compiled blocks run on all of them at once (qpu.c run_free),
  * stopped by budgets anywhere: the reference's outcome, and most of the
  * ALU work ran compiled. */
 static void test_blocks_on_twelve_qpus(void)
@@ -526,14 +528,19 @@ static void test_blocks_on_twelve_qpus(void)
     static struct outcome compiled, stepped;
     twelve_setup(&s, 10);
     unsigned differ = 0;
+    uint64_t free_runs = 0, taken_back = 0;
     for (uint64_t budget = 5; budget < 40000; budget = budget * 3 + 11) {
         s.budget = budget;
         run_with(&s, false, true, &compiled);
         run(&s, true, &stepped);
         differ += !same(&compiled, &stepped, (unsigned)budget);
+        free_runs += compiled.jit.free_runs;
+        taken_back += compiled.taken_back;
     }
     CHECK_EQ_INT(differ, 0);
     CHECK(compiled.st[1] == VC4_OK);
+    printf("twelve QPUs on one host thread: %llu free runs, %llu runs of a QPU taken back\n",
+           (unsigned long long)free_runs, (unsigned long long)taken_back);
     /* the same on two host threads (par.h): the reference's outcome, part
      * of the compiled runs made on the helper */
     static struct outcome two;
@@ -550,7 +557,7 @@ static void test_blocks_on_twelve_qpus(void)
     host_threads = 0;
     CHECK_EQ_INT(differ2, 0);
     /* (how many depends on the host a little: a helper that slept before
-     * its first run, on a busy host, leaves that run's first gathered runs
+     * its first run, on a busy host, leaves that run's first free runs
      * here) */
     printf("twelve QPUs on two host threads: %llu instructions ran on the helper\n", (unsigned long long)helper);
     printf("twelve QPUs: %llu of %llu instructions ran compiled (%llu blocks compiled, %llu loaded, %llu runs)\n",
@@ -565,16 +572,20 @@ static void test_blocks_on_twelve_qpus(void)
      * on several QPUs at once) */
     CHECK(compiled.jit.instructions * 4 > compiled.stats.instructions);
     CHECK(helper > 1000);
-    /* (the gathered runs, counted as side by side) */
+    /* (the free runs, counted as side by side) */
     CHECK(ways_add_up(&compiled));
     CHECK(compiled.host.side_by_side_instructions > 0);
-    CHECK(compiled.host.side_by_side_instructions <= compiled.jit.instructions);
+    /* (free runs, their QPUs' loops of different lengths, so that runs
+     * that got further than another's are taken back) */
+    CHECK(free_runs > 0);
+    CHECK(taken_back > 0);
+    CHECK(two.host.side_by_side_instructions > 0);
 #endif
 }
 
 /* The helper asleep (here after 50 ms without a job, so that no build is
- * too slow to keep it awake between gathered runs) is woken by the next
- * gathered run, which stays on the emulator's thread, and takes the ones
+ * too slow to keep it awake between free runs) is woken by the next
+ * free run, which stays on the emulator's thread, and takes the ones
  * after it (a wake that did not take left every later run on one thread,
  * and made each of them a futex call). */
 static void test_helper_wakes(void)
