@@ -311,10 +311,10 @@ struct vc4_emu_host_stats {
     /* The QPU instructions (vc4_emu_render_stats.qpu.instructions) by the
      * way they ran; the three add up to it.  alone: back to back, no other
      * QPU awake (the fast path, compiled blocks, and the steps beside them
-     * in those stretches); side_by_side: several awake QPUs each running
-     * on its own for a stretch of cycles (with the JIT: gathered compiled
-     * runs on two host threads, free runs through compiled blocks and the
-     * fast path on one); lockstep: one at a time, cycle by cycle,
+     * in those stretches); side_by_side: several awake QPUs in compiled
+     * code each running on its own for a stretch of cycles (free runs,
+     * through compiled blocks and the fast path between them); lockstep:
+     * one at a time, cycle by cycle,
      * beside other awake QPUs (with vc4_emu_options.cycle_by_cycle, every
      * instruction while several QPUs are busy).  The lock-stepped ones cost
      * the most host time each. */
