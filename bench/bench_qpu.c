@@ -183,6 +183,22 @@ int main(int argc, char **argv)
     bench("ALU-heavy, unrolled", "alu12u", alu56, 56, (uint32_t)(200000 / 7 / div), 12);
     bench("ALU-heavy, unrolled x3", "alu12t", alu56, 24, (uint32_t)(200000 / 3 / div), 12);
     bench("ALU-heavy, unrolled x2", "alu12d", alu56, 16, (uint32_t)(200000 / 2 / div), 12);
+    /* the 8-instruction body with an SFU reciprocal in it (no block holds
+     * an SFU write: every pass leaves compiled code there, as a shader
+     * with a 1/w does), the result read from r4 two instructions later */
+    uint64_t sfu[12];
+    for (int i = 0; i < 4; i++)
+        sfu[i] = alu[i];
+    sfu[4] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_OR, .waddr_add = VC4_QPU_W_SFU_RECIP, .add_a = 2,
+                                        .add_b = 2, .cond_add = 1});
+    sfu[5] = VC4_QPU_NOP_WORD;
+    sfu[6] = VC4_QPU_NOP_WORD;
+    sfu[7] = enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_FADD, .waddr_add = 35, .add_a = 4, .add_b = 3,
+                                        .cond_add = 1});
+    for (int i = 8; i < 12; i++)
+        sfu[i] = alu[i - 4];
+    bench("ALU-heavy with an SFU op", "sfu1", sfu, 12, (uint32_t)(2000000 / div), 1);
+    bench("ALU-heavy with an SFU op", "sfu12", sfu, 12, (uint32_t)(200000 / div), 12);
 
     /* TMU/VPM: vpm write setup, VPM write, TMU0_S general lookup, ldtmu0 */
     uint64_t io[6];

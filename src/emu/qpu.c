@@ -2220,27 +2220,140 @@ static uint64_t run_free(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint
 }
 
 /*
+ * A free run every QPU is known to finish: each runs the next m
+ * instructions of its block bs[k] from os[k] (run_blocks: each holds them,
+ * before any access, not splitting a branch from its slots), the block
+ * called directly, the later half on the helper when there is enough;
+ * then the PCs, clocks, counts and heads here, in QPU order.  Nothing is
+ * copied or taken back.
+ */
+struct exact_part {
+    struct vc4_qpu **qs;
+    struct vc4_jit_block **bs;
+    const uint8_t *os;
+    unsigned from, to, m;
+    uint64_t *w;
+    unsigned *taken;
+};
+
+static void exact_part_run(void *arg)
+{
+    const struct exact_part *p = arg;
+    for (unsigned i = p->from; i < p->to; i++)
+        p->w[i] = p->bs[i]->run((unsigned char *)p->qs[i], p->os[i], p->os[i] + p->m, &p->taken[i], NULL);
+}
+
+static uint64_t run_exact(struct vc4_v3d *v, struct sleepers *z, uint64_t c, struct vc4_jit_block *const *bk,
+                          const uint8_t *ok, unsigned m)
+{
+    struct vc4_qpu *qs[VC4_V3D_MAX_QPUS];
+    struct vc4_jit_block *bs[VC4_V3D_MAX_QPUS];
+    uint8_t os[VC4_V3D_MAX_QPUS];
+    uint64_t w[VC4_V3D_MAX_QPUS];
+    unsigned taken[VC4_V3D_MAX_QPUS] = {0};
+    unsigned n = 0;
+    for (unsigned k = 0; k < z->n; k++) {
+        if (!(z->awake & (1u << k)))
+            continue;
+        catch_up(v, z, k, c);
+        qs[n] = z->qs[k];
+        bs[n] = bk[k];
+        os[n] = ok[k];
+        n++;
+    }
+    unsigned split = n / 2; /* (the helper's part: from split on) */
+    bool two = v->par && split > 0 && (uint64_t)(n - split) * m >= v->par_min && vc4_par_awake(v->par);
+    struct exact_part theirs = {qs, bs, os, split, n, m, w, taken};
+    uint64_t job = two ? vc4_par_post(v->par, exact_part_run, &theirs) : 0;
+    exact_part_run(&(struct exact_part){qs, bs, os, 0, two ? split : n, m, w, taken});
+    if (two)
+        vc4_par_wait(v->par, job);
+    struct vc4_jit *j = v->jit;
+    for (unsigned i = 0; i < n; i++) {
+        struct vc4_qpu *q = qs[i];
+        q->prev_w = w[i];
+        q->pc = block_next_pc(q, bs[i], os[i], m, q->pc, taken[i]);
+        q->time += m;
+        q->instructions += m;
+        v->stats.instructions += m;
+        set_running(q);
+        j->stats.runs++;
+        j->stats.instructions += m;
+        if (two && i >= split)
+            j->stats.helper += m;
+        if (os[i] + m == bs[i]->n) { /* the block ended: a head */
+            q->jit_head = true;
+            track_head(v, q);
+        }
+    }
+    return m;
+}
+
+/*
  * Several awake QPUs in compiled code (jit.h): when every one is inside a
  * ready compiled block, with no delay pipeline moving and no stall, and
  * has at least two instructions before its block's first TMU or VPM
- * access (jit.h vc4_jit_span_pure), they run free (run_free) up to the
- * first timed wake or the budget.  Returns the cycles run (0: not now).
+ * access (jit.h vc4_jit_span_pure), they run on their own.  Each block
+ * holds m of those instructions at least (m the fewest, not splitting a
+ * branch from its slots), so every QPU gets m cycles far for certain:
+ * run_exact runs them, copying and taking back nothing.  Further, up to
+ * the first timed wake or the budget, only a free run (run_free) finds out
+ * how far all get; it is tried when the last ones paid (went
+ * FREE_SPEC_GAIN cycles or more), else only every 2nd, 4th ... 256th
+ * time: in a loop where some QPU leaves compiled code every few
+ * instructions (an SFU access, say) the copies and the runs taken back
+ * would cost more than they save.  Returns the cycles run (0: not now).
  */
+#define FREE_SPEC_GAIN 64u
+#define FREE_SPEC_BACKOFF_MAX 256u
 static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_t max_cycles)
 {
+    struct vc4_jit_block *bs[VC4_V3D_MAX_QPUS];
+    uint8_t os[VC4_V3D_MAX_QPUS];
     uint64_t most = (z->next_wake < max_cycles ? z->next_wake : max_cycles) - c;
-    if (most < 2)
-        return 0;
+    uint64_t m = most;
     for (unsigned k = 0; k < z->n; k++) {
         if (!(z->awake & (1u << k)))
             continue;
         struct vc4_qpu *q = z->qs[k];
         struct vc4_icache_entry *e = cached(v->icache.s, q->pc, v->code_gen);
         if (!e || !e->jit || q->pending || q->stall_until > q->time || q->general_only || q->step_only ||
-            !block_ready(v, e->jit, e->jit_off, q->pc, q->prev_w) || vc4_jit_span_pure(e->jit, e->jit_off, 2) < 2)
+            !block_ready(v, e->jit, e->jit_off, q->pc, q->prev_w))
             return 0;
+        bs[k] = e->jit;
+        os[k] = e->jit_off;
+        if (e->jit->n - e->jit_off < m)
+            m = e->jit->n - e->jit_off;
     }
-    return run_free(v, z, c, most);
+    /* (a run stops before a block's branch or after its slots) */
+    for (bool again = true; again && m >= 2;) {
+        again = false;
+        for (unsigned k = 0; k < z->n; k++) {
+            if (!(z->awake & (1u << k)))
+                continue;
+            unsigned span = vc4_jit_span_pure(bs[k], os[k], m);
+            if (span < m) {
+                m = span;
+                again = true;
+            }
+        }
+    }
+    if (m < 2)
+        return 0;
+    if (most <= m || v->free_skip) {
+        if (v->free_skip)
+            v->free_skip--;
+        return run_exact(v, z, c, bs, os, (unsigned)m);
+    }
+    uint64_t ran = run_free(v, z, c, most);
+    if (ran >= m + FREE_SPEC_GAIN) {
+        v->free_backoff = 0;
+    } else {
+        unsigned b = v->free_backoff ? v->free_backoff : 1;
+        v->free_skip = b;
+        v->free_backoff = b < FREE_SPEC_BACKOFF_MAX ? 2 * b : b;
+    }
+    return ran;
 }
 
 /*

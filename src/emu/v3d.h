@@ -73,6 +73,7 @@ struct vc4_v3d {
     /* the QPUs as a free run found them, to take a run back (qpu.c run_free) */
     struct vc4_qpu free_from[VC4_V3D_MAX_QPUS];
     uint64_t free_taken_back; /* runs taken back, since the emulator was made (tests) */
+    unsigned free_skip, free_backoff; /* speculative free runs to skip; the next skip, 0: 1 (qpu.c run_blocks) */
 
     /* ALU kernels for this run: host-arithmetic ones when the floating-point
      * environment allows them (vc4_alu_fp_enter), else the exact ones */
