@@ -9,7 +9,8 @@
  * host instruction count divided by the printed QPU instruction count is
  * the per-instruction cost, free of the machine's load.  CASE (alu1,
  * alu12, alu12u, alu12t, alu12d: the 12-QPU loop unrolled 7, 3 and 2
- * times, io1, io12) runs that case only, ENGINE (interp, jit, jit2) on that
+ * times, sfu1, sfu12: the loop with an SFU reciprocal, io1, io12) runs
+ * that case only, ENGINE (interp, jit, jit2) on that
  * engine only.  jit2 is the compiled blocks with a second host thread
  * (vc4_emu_options.host_threads = 2): its figure is per wall-clock second,
  * beside the one-thread jit's wall-clock time (CPU time would count the
