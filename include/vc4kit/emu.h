@@ -289,7 +289,8 @@ struct vc4_emu_jit_stats {
     uint64_t instructions;  /* QPU instructions run as compiled code */
     uint64_t io;            /* of them, TMU and VPM accesses (one QPU running alone) */
     uint64_t free_runs;     /* stretches in which several awake QPUs each ran on its own
-                             * (docs/emulator.md "Free runs") */
+                             * as far as all could go, beyond what their blocks held
+                             * (docs/emulator.md "Several QPUs: free runs") */
     uint64_t helper;        /* of them, run on the second host thread (host_threads) */
     double compile_seconds; /* wall time spent waiting for the compiler */
 };
