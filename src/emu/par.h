@@ -3,14 +3,15 @@
  * that runs jobs in the order they are posted, for two kinds of work whose
  * results cannot depend on where they ran.
  *
- * Free runs.  When every awake QPU runs code that touches only its own
- * registers, flags and counts (qpu.c run_free: compiled blocks and the fast
- * path, up to the first TMU or VPM access), nothing one QPU does in those
- * cycles can be seen by another, so the later half of them may run at the
- * same time on the helper, each as far as it can, and give the same bits
- * as one after the other.  The end of the job is the synchronisation
- * point: the QPUs that got further than another are taken back and run
- * again on the emulator's thread, and the counts are added there.
+ * QPUs on their own.  When every awake QPU runs code that touches only its
+ * own registers, flags and counts (qpu.c run_exact, run_free: compiled
+ * blocks and the fast path, up to the first TMU or VPM access), nothing
+ * one QPU does in those cycles can be seen by another, so the later half
+ * of them may run at the same time on the helper (the instructions their
+ * blocks hold, or each as far as it can) and give the same bits as one
+ * after the other.  The end of the job is the synchronisation point: the
+ * QPUs that got further than another are taken back and run again on the
+ * emulator's thread, and the counts are added there.
  *
  * Texture sampling.  A texture request's sampling reads guest memory and
  * the TMU cache model's tags and writes the request's result; tmu.c posts
@@ -74,7 +75,7 @@ void vc4_par_wait(struct vc4_par *p, uint64_t n);
  * to it is late and a missing wait shows. */
 void vc4_par_set_delay(struct vc4_par *p, unsigned us);
 
-/* The helper's share of a free run, in QPU cycles (its QPUs times the
+/* The helper's share of such a run, in QPU cycles (its QPUs times the
  * run's most cycles), below which the run stays on one thread: a round
  * trip to the helper costs about what 128 instructions do (measured for
  * the gathered runs free runs replaced: docs/emulator.md "Two host
