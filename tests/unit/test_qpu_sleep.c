@@ -68,6 +68,9 @@ static void put(struct text *t, const char *fmt, ...)
 
 /* A random program.  Uniforms: TMU source, DMA address, loop count, VPM
  * row Y, the other group's code address.  r1 = element * 4. */
+/* (alu_heavy: mostly long ALU stretches, so that every awake QPU is often
+ * in compiled code and they run free, qpu.c run_free) */
+static bool alu_heavy;
 static void rnd_program(struct text *t, bool stores_code)
 {
     t->n = 0;
@@ -75,12 +78,12 @@ static void rnd_program(struct text *t, bool stores_code)
     unsigned blocks = 3 + pick(14);
     bool held = false;
     for (unsigned b = 0; b < blocks; b++) {
-        unsigned kind = pick(13);
+        unsigned kind = alu_heavy && pick(4) ? 0 : pick(13);
         if (kind == 11 && !stores_code)
             kind = 12;
         switch (kind) {
         case 0: case 1: /* ALU work: runs long enough for QPUs to run on their own (qpu.c window) */
-            for (unsigned i = 1 + pick(14); i; i--) {
+            for (unsigned i = 1 + pick(alu_heavy ? 40 : 14); i; i--) {
                 static const char *const alu[] = {"fadd r2, r2, r3", "fmul r3, r2, r2", "add r3, r3, r1",
                                                   "itof r0, r3", "fsub.setf r0, r0, r2", "mul24 r3, r3, 3",
                                                   "add.ifz r2, r2, r0", "mov rb5, r2", "v8adds r0, r2, r3"};
@@ -369,7 +372,7 @@ static void test_sleep_matches_cycle_by_cycle(void)
     static struct outcome sleeping, stepped;
     static struct text t;
     unsigned differ = 0, ok = 0, timeouts = 0, faults = 0, skipped = 0, jit_differ = 0;
-    uint64_t jit_instructions = 0, prof_samples = 0;
+    uint64_t jit_instructions = 0, prof_samples = 0, free_runs = 0, taken_back = 0;
     unsigned prof_differ = 0, ways_wrong = 0;
     uint64_t alone = 0, lockstep = 0, stepped_alone = 0, stepped_side = 0;
     static struct outcome compiled, prof_sleeping, prof_stepped, prof_compiled;
@@ -406,6 +409,8 @@ static void test_sleep_matches_cycle_by_cycle(void)
             jit_differ += !same(&compiled, &stepped, 1000 + seed);
             ways_wrong += !ways_add_up(&compiled);
             jit_instructions += compiled.jit.instructions;
+            free_runs += compiled.jit.free_runs;
+            taken_back += compiled.taken_back;
         }
         if (seed % 4 == 1) {
             /* the profiler (prof.h): the QPUs do the same with it, and its
@@ -437,7 +442,8 @@ static void test_sleep_matches_cycle_by_cycle(void)
     printf("%u sets: %u ran to their end, %u stopped at the first budget, %u faulted, %u waited\n", 160u, ok,
            timeouts, faults, skipped);
     CHECK_EQ_INT(differ, 0);
-    printf("with compiled blocks: %llu instructions ran compiled\n", (unsigned long long)jit_instructions);
+    printf("with compiled blocks: %llu instructions ran compiled, %llu free runs, %llu runs of a QPU taken back\n",
+           (unsigned long long)jit_instructions, (unsigned long long)free_runs, (unsigned long long)taken_back);
     CHECK_EQ_INT(jit_differ, 0);
     CHECK(jit_instructions > 100);
     printf("with the profiler: %llu samples, the same every way\n", (unsigned long long)prof_samples);
@@ -515,6 +521,52 @@ static void twelve_setup(struct setup *s, unsigned iters)
     s->one_code = true;
     for (unsigned p = 0; p < 16; p++) /* (not in QPU order: a later QPU's loop may end first) */
         s->iters[p] = iters + (p * 7 + 5) % 12;
+}
+
+/* Free runs (qpu.c run_free) in random program sets that are mostly long
+ * ALU stretches between the other kinds of work (TMU reads, DMA, the
+ * mutex, semaphores, SFU results, stores over code), looped more times:
+ * every awake QPU is often in compiled code, each runs on its own as far
+ * as it can, and the ones that got further are taken back.  On one host
+ * thread and on two (the helper running half of each free run), against
+ * the cycle-by-cycle reference: identical outcomes. */
+static void test_free_runs_random(void)
+{
+    static struct setup s;
+    static struct outcome compiled, stepped;
+    static struct text t;
+    unsigned differ = 0;
+    uint64_t free_runs = 0, taken_back = 0, helper = 0;
+    alu_heavy = true;
+    for (unsigned seed = 0; seed < 24; seed++) {
+        bool ok_asm = true;
+        for (int g = 0; g < 2; g++) {
+            rnd_program(&t, pick(6) == 0);
+            ok_asm &= assemble(&t, g ? CODE_B : CODE_A, s.code[g], &s.len[g]);
+        }
+        CHECK(ok_asm);
+        s.qpus = 2 + pick(11);
+        s.programs = s.qpus + pick(4);
+        for (unsigned p = 0; p < 16; p++)
+            s.iters[p] = 2 + pick(12);
+        s.budget = pick(3) ? 1 + pick(20000) : 400000;
+        run(&s, true, &stepped);
+        host_threads = seed % 2 ? 2 : 1;
+        run_with(&s, false, true, &compiled);
+        host_threads = 0;
+        differ += !same(&compiled, &stepped, 5000 + seed);
+        free_runs += compiled.jit.free_runs;
+        taken_back += compiled.taken_back;
+        helper += compiled.jit.helper;
+    }
+    alu_heavy = false;
+    CHECK_EQ_INT(differ, 0);
+    printf("random ALU-heavy sets: %llu free runs, %llu runs of a QPU taken back, %llu instructions on the helper\n",
+           (unsigned long long)free_runs, (unsigned long long)taken_back, (unsigned long long)helper);
+#ifndef VC4KIT_CYCLE_BY_CYCLE
+    CHECK(free_runs > 24);
+    CHECK(taken_back > 24);
+#endif
 }
 
 /* Twelve QPUs running ALU stretches in loops of different lengths, then a
@@ -743,5 +795,5 @@ static void test_ways_counted(void)
     CHECK_EQ_U64(stepped.host.side_by_side_instructions, 0);
 }
 
-TEST_LIST(test_sleep_matches_cycle_by_cycle, test_contended_mutex_dma, test_blocks_on_twelve_qpus,
+TEST_LIST(test_sleep_matches_cycle_by_cycle, test_free_runs_random, test_contended_mutex_dma, test_blocks_on_twelve_qpus,
           test_helper_wakes, test_woken_sleeper_wakes_on_time, test_deadlock_jumps_to_budget, test_ways_counted)
