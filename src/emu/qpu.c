@@ -1660,11 +1660,15 @@ static inline struct vc4_jit *blocks_jit(const struct vc4_v3d *v)
  * current (a fetch would neither decode again nor count: unchanged while
  * neither memory nor the cache has changed since the last look), and the
  * instruction reads no register the previous one wrote. */
+static inline bool block_verified(const struct vc4_v3d *v, const struct vc4_jit_block *b)
+{
+    return b->verified_gen == v->code_gen && b->verified_decodes == v->stats.decodes;
+}
 static inline bool block_ready(struct vc4_v3d *v, struct vc4_jit_block *b, unsigned o, uint32_t pc, uint64_t prev_w)
 {
     if (prev_w & b->rmask[o])
         return false;
-    if (b->verified_gen == v->code_gen && b->verified_decodes == v->stats.decodes)
+    if (block_verified(v, b))
         return true;
     uint32_t first = pc - o * VC4_QPU_INSTR_BYTES;
     for (uint32_t i = 0; i < b->n; i++) {
@@ -1682,7 +1686,7 @@ static inline bool block_ready(struct vc4_v3d *v, struct vc4_jit_block *b, unsig
 static inline bool block_ready_quiet(const struct vc4_v3d *v, const struct vc4_jit_block *b, unsigned o,
                                      uint64_t prev_w)
 {
-    return !(prev_w & b->rmask[o]) && b->verified_gen == v->code_gen && b->verified_decodes == v->stats.decodes;
+    return !(prev_w & b->rmask[o]) && block_verified(v, b);
 }
 
 /* After block b ran m instructions from its instruction o at pc: where the
@@ -2130,6 +2134,28 @@ struct free_part {            /* QPUs [from, to) of a free run, on one thread */
     struct run_counts *rc;
 };
 
+/* The awake QPUs' indices in z, in QPU order, into ks, each caught up to
+ * cycle c (a run of several starts there); returns how many. */
+static unsigned awake_caught_up(struct vc4_v3d *v, struct sleepers *z, uint64_t c, unsigned *ks)
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < z->n; k++) {
+        if (!(z->awake & (1u << k)))
+            continue;
+        catch_up(v, z, k, c);
+        ks[n++] = k;
+    }
+    return n;
+}
+
+/* Does the helper take QPUs [split, n) of a run of at most `cycles`
+ * cycles each (enough of them: par.h VC4_PAR_MIN_HELPER_INSTRUCTIONS)? */
+static bool helper_takes(struct vc4_v3d *v, unsigned split, unsigned n, uint64_t cycles)
+{
+    return v->par && split > 0 && split < n && (uint64_t)(n - split) * cycles >= v->par_min &&
+           vc4_par_awake(v->par);
+}
+
 static void free_part_run(void *arg)
 {
     struct free_part *p = arg;
@@ -2153,18 +2179,15 @@ static uint64_t run_free(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint
     struct vc4_qpu *qs[VC4_V3D_MAX_QPUS];
     uint64_t ran[VC4_V3D_MAX_QPUS];
     struct run_counts rc[VC4_V3D_MAX_QPUS];
-    unsigned n = 0;
-    for (unsigned k = 0; k < z->n; k++) {
-        if (!(z->awake & (1u << k)))
-            continue;
-        catch_up(v, z, k, c);
-        qs[n] = z->qs[k];
-        memcpy(&v->free_from[qs[n]->num], qs[n], sizeof *qs[n]);
-        n++;
+    unsigned ks[VC4_V3D_MAX_QPUS];
+    unsigned n = awake_caught_up(v, z, c, ks);
+    for (unsigned i = 0; i < n; i++) {
+        qs[i] = z->qs[ks[i]];
+        memcpy(&v->free_from[qs[i]->num], qs[i], sizeof *qs[i]);
     }
     uint64_t lim = most < FREE_RUN_MAX ? most : FREE_RUN_MAX;
     unsigned split = n / 2; /* (the helper's part: from split on) */
-    bool two = v->par && split > 0 && (n - split) * lim >= v->par_min && vc4_par_awake(v->par);
+    bool two = helper_takes(v, split, n, lim);
     if (two) {
         struct free_part mine = {v, qs, 0, split, lim, ran, rc};
         struct free_part theirs = {v, qs, split, n, lim, ran, rc};
@@ -2251,18 +2274,15 @@ static uint64_t run_exact(struct vc4_v3d *v, struct sleepers *z, uint64_t c, str
     uint8_t os[VC4_V3D_MAX_QPUS];
     uint64_t w[VC4_V3D_MAX_QPUS];
     unsigned taken[VC4_V3D_MAX_QPUS] = {0};
-    unsigned n = 0;
-    for (unsigned k = 0; k < z->n; k++) {
-        if (!(z->awake & (1u << k)))
-            continue;
-        catch_up(v, z, k, c);
-        qs[n] = z->qs[k];
-        bs[n] = bk[k];
-        os[n] = ok[k];
-        n++;
+    unsigned ks[VC4_V3D_MAX_QPUS];
+    unsigned n = awake_caught_up(v, z, c, ks);
+    for (unsigned i = 0; i < n; i++) {
+        qs[i] = z->qs[ks[i]];
+        bs[i] = bk[ks[i]];
+        os[i] = ok[ks[i]];
     }
     unsigned split = n / 2; /* (the helper's part: from split on) */
-    bool two = v->par && split > 0 && (uint64_t)(n - split) * m >= v->par_min && vc4_par_awake(v->par);
+    bool two = helper_takes(v, split, n, m);
     struct exact_part theirs = {qs, bs, os, split, n, m, w, taken};
     uint64_t job = two ? vc4_par_post(v->par, exact_part_run, &theirs) : 0;
     exact_part_run(&(struct exact_part){qs, bs, os, 0, two ? split : n, m, w, taken});

@@ -196,6 +196,17 @@ struct setup {
     uint32_t unif[16][5];
 };
 
+/* Two random programs (rnd_program), assembled into s's two code areas. */
+static void rnd_codes(struct setup *s, struct text *t)
+{
+    bool ok_asm = true;
+    for (int g = 0; g < 2; g++) {
+        rnd_program(t, pick(6) == 0);
+        ok_asm &= assemble(t, g ? CODE_B : CODE_A, s->code[g], &s->len[g]);
+    }
+    CHECK(ok_asm);
+}
+
 /* host threads for the compiled runs (vc4_emu_options.host_threads; 0: the build's default) */
 static unsigned host_threads;
 /* a pause between the two runs (test_helper_wakes) */
@@ -377,12 +388,7 @@ static void test_sleep_matches_cycle_by_cycle(void)
     uint64_t alone = 0, lockstep = 0, stepped_alone = 0, stepped_side = 0;
     static struct outcome compiled, prof_sleeping, prof_stepped, prof_compiled;
     for (unsigned seed = 0; seed < 160; seed++) {
-        bool ok_asm = true;
-        for (int g = 0; g < 2; g++) {
-            rnd_program(&t, pick(6) == 0);
-            ok_asm &= assemble(&t, g ? CODE_B : CODE_A, s.code[g], &s.len[g]);
-        }
-        CHECK(ok_asm);
+        rnd_codes(&s, &t);
         s.qpus = 2 + pick(11);
         s.programs = 1 + pick(16);
         for (unsigned p = 0; p < 16; p++)
@@ -539,12 +545,7 @@ static void test_free_runs_random(void)
     uint64_t free_runs = 0, taken_back = 0, helper = 0;
     alu_heavy = true;
     for (unsigned seed = 0; seed < 24; seed++) {
-        bool ok_asm = true;
-        for (int g = 0; g < 2; g++) {
-            rnd_program(&t, pick(6) == 0);
-            ok_asm &= assemble(&t, g ? CODE_B : CODE_A, s.code[g], &s.len[g]);
-        }
-        CHECK(ok_asm);
+        rnd_codes(&s, &t);
         s.qpus = 2 + pick(11);
         s.programs = s.qpus + pick(4);
         for (unsigned p = 0; p < 16; p++)
