@@ -556,17 +556,23 @@ static void test_free_runs_random(void)
         run_with(&s, false, true, &compiled);
         host_threads = 0;
         differ += !same(&compiled, &stepped, 5000 + seed);
-        free_runs += compiled.jit.free_runs;
-        taken_back += compiled.taken_back;
+        if (seed % 2 == 0) { /* (on one thread: the same on every host) */
+            free_runs += compiled.jit.free_runs;
+            taken_back += compiled.taken_back;
+        }
         helper += compiled.jit.helper;
     }
     alu_heavy = false;
     CHECK_EQ_INT(differ, 0);
-    printf("random ALU-heavy sets: %llu free runs, %llu runs of a QPU taken back, %llu instructions on the helper\n",
+    /* (on two threads the counts depend on the host: a free run that finds
+     * the helper not yet started or asleep stays on one thread, and a run
+     * there stops at a block not yet marked verified) */
+    printf("random ALU-heavy sets on one thread: %llu free runs, %llu runs of a QPU taken back; on two: %llu "
+           "instructions on the helper\n",
            (unsigned long long)free_runs, (unsigned long long)taken_back, (unsigned long long)helper);
 #ifndef VC4KIT_CYCLE_BY_CYCLE
-    CHECK(free_runs > 24);
-    CHECK(taken_back > 24);
+    CHECK(free_runs > 18); /* (37 and 12 when written) */
+    CHECK(taken_back > 6);
 #endif
 }
 
@@ -624,7 +630,11 @@ static void test_blocks_on_twelve_qpus(void)
      * scheduler, which steps every QPU every cycle and so never runs blocks
      * on several QPUs at once) */
     CHECK(compiled.jit.instructions * 4 > compiled.stats.instructions);
-    CHECK(helper > 1000);
+    /* (3716 on an idle host, 874-3716 with a second copy of this test
+     * running beside it: which runs find the helper started and awake
+     * depends on the host; 11,426 before free runs, whose runs taken back
+     * are made again here) */
+    CHECK(helper > 100);
     /* (the free runs, counted as side by side) */
     CHECK(ways_add_up(&compiled));
     CHECK(compiled.host.side_by_side_instructions > 0);
