@@ -190,9 +190,10 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
  * check but its entry conditions (tested by qpu.c before each run: no
  * delay pipeline moving, the first instruction's registers not written by
  * the previous one, every word still the one compiled):
- *  - the fast-path ALU forms and nops (qpu.h VC4_XI_FAST_ALU, _ALU_PLAIN,
- *    _NOP): no signal, I/O, pack, unpack, rotation or blocking resource,
- *    so nothing outside the QPU's registers and flags;
+ *  - the fast-path ALU forms, load immediates and nops (qpu.h
+ *    VC4_XI_FAST_ALU, _ALU_PLAIN, _LDI, _NOP): no signal, I/O, pack,
+ *    unpack, rotation or blocking resource, so nothing outside the QPU's
+ *    registers and flags;
  *  - the fast I/O kinds (VC4_XI_FAST_TMU_S, _LDTMU, _VPM_W, _VPM_SETUP),
  *    each called back through jit_io.h and made only when its unit would
  *    report nothing (else the block stops before it), never in a
@@ -211,7 +212,8 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
  */
 static bool block_pure(const struct vc4_qpu_xi *xi)
 {
-    return (xi->fast == VC4_XI_FAST_ALU || xi->fast == VC4_XI_FAST_ALU_PLAIN || xi->fast == VC4_XI_FAST_NOP) &&
+    return (xi->fast == VC4_XI_FAST_ALU || xi->fast == VC4_XI_FAST_ALU_PLAIN || xi->fast == VC4_XI_FAST_NOP ||
+            xi->fast == VC4_XI_FAST_LDI) &&
            !xi->unif;
 }
 
@@ -335,6 +337,28 @@ static void put_reads(struct vc4_buf *t, unsigned i, const struct vc4_qpu_xi *xi
             vc4_buf_printf(t, "        memcpy(Q(%u) + 12, Q(%u) + 12, 16);\n", QOFF(rf_nop[k]), (unsigned)xi->off[4 + k]);
 }
 
+/* The writes of an ALU form or a load immediate: the add's value (the
+ * C name add_val) and the mul's (mul_val) under their conditions on the
+ * old flags (masks ma and mm, declared here), add first, mul wins (facts
+ * 20a); sets w and acc. */
+static void put_writes(struct vc4_buf *t, const struct vc4_qpu_xi *xi, const char *add_val, const char *mul_val)
+{
+    put_mask(t, "ma", xi->cidx_add, xi->cinv_add);
+    put_mask(t, "mm", xi->cidx_mul, xi->cinv_mul);
+    vc4_buf_printf(t, "        (void)ma; (void)mm;\n        w = 0;\n        acc = 0;\n");
+    for (unsigned k = 0; k < 2; k++) {
+        bool mul = k == 1;
+        if ((mul ? xi->w_mul : xi->w_add) == VC4_XI_W_NONE)
+            continue;
+        vc4_buf_printf(t,
+            "        if (%s) {\n            vc4_lanes_masked_copy(Q(%u), %s, %s);\n            w |= 0x%llxull;\n"
+            "            acc |= 0x%xu;\n        }\n",
+            mul ? "mm" : "ma", (unsigned)(mul ? xi->w_off_mul : xi->w_off_add), mul ? mul_val : add_val,
+            mul ? "mm" : "ma", (unsigned long long)(mul ? xi->wreg_mul : xi->wreg_add),
+            (unsigned)(mul ? xi->wacc_mul : xi->wacc_add));
+    }
+}
+
 /* An ALU form (qpu.c step_fast_alu; the plain one is its special case),
  * in a scope of its own: sets w and acc. */
 static void put_alu(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_qpu_xi *xi)
@@ -351,20 +375,7 @@ static void put_alu(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4
             (unsigned)xi->off[3], xi->sf == VC4_XI_SF_MUL ? "&cm" : "0");
         vc4_buf_printf(t, "        memcpy(Q(%u) + 12, rm + 12, 16);\n", QOFF(last_mul));
     }
-    /* conditions on the old flags; add writes first, mul wins (facts 20a) */
-    put_mask(t, "ma", xi->cidx_add, xi->cinv_add);
-    put_mask(t, "mm", xi->cidx_mul, xi->cinv_mul);
-    vc4_buf_printf(t, "        (void)ma; (void)mm;\n        w = 0;\n        acc = 0;\n");
-    if (xi->w_add != VC4_XI_W_NONE)
-        vc4_buf_printf(t,
-            "        if (ma) {\n            vc4_lanes_masked_copy(Q(%u), ra, ma);\n            w |= 0x%llxull;\n"
-            "            acc |= 0x%xu;\n        }\n",
-            (unsigned)xi->w_off_add, (unsigned long long)xi->wreg_add, (unsigned)xi->wacc_add);
-    if (xi->w_mul != VC4_XI_W_NONE)
-        vc4_buf_printf(t,
-            "        if (mm) {\n            vc4_lanes_masked_copy(Q(%u), rm, mm);\n            w |= 0x%llxull;\n"
-            "            acc |= 0x%xu;\n        }\n",
-            (unsigned)xi->w_off_mul, (unsigned long long)xi->wreg_mul, (unsigned)xi->wacc_mul);
+    put_writes(t, xi, "ra", "rm");
     if (xi->sf != VC4_XI_SF_NONE) {
         bool add_sf = xi->sf == VC4_XI_SF_ADD, n = !add_sf || xi->n_flag;
         const char *r = add_sf ? "ra" : "rm", *c = add_sf ? "ca" : "cm", *m = add_sf ? "ma" : "mm";
@@ -375,6 +386,24 @@ static void put_alu(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4
             vc4_buf_printf(t, "        vc4_lanes_set_flags(F, %s, %s, %s, %d);\n", r, c, m, n ? 1 : 0);
     }
     vc4_buf_printf(t, "        }\n");
+}
+
+/* A load immediate (qpu.c step_fast_ldi): its values ldi<i> written under
+ * the conditions; Z and N from them are constants. */
+static void put_ldi(struct vc4_buf *t, unsigned i, const struct vc4_qpu_xi *xi)
+{
+    char val[16];
+    snprintf(val, sizeof val, "ldi%u", i);
+    put_writes(t, xi, val, val);
+    if (xi->sf != VC4_XI_SF_NONE) {
+        unsigned z = 0, n = 0;
+        for (unsigned k = 0; k < VC4_QPU_SIMD; k++) {
+            z |= (xi->vec[k] == 0 ? 1u : 0u) << k;
+            n |= (xi->vec[k] >> 31) << k;
+        }
+        vc4_buf_printf(t, "        vc4_lanes_merge_flags(F, 0x%04xu, 0x%04xu, 0, %s);\n", z, n,
+            xi->cidx_add || xi->cinv_add ? "ma" : "mm");
+    }
 }
 
 /* Leaving the run before instruction i (its access was not made: w and
@@ -433,6 +462,8 @@ static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct v
             (unsigned)e->in.cond_br);
     else if (xi->fast == VC4_XI_FAST_NOP)
         vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n");
+    else if (xi->fast == VC4_XI_FAST_LDI)
+        put_ldi(t, i, xi);
     else if (block_io(xi))
         put_io(t, avx512, i, xi);
     else
@@ -470,9 +501,10 @@ static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *c
         n, avx512 ? "vc4_jit_kernels_avx512" : "vc4_jit_kernels_host");
     for (unsigned i = 0; i < n; i++) {
         const struct vc4_qpu_xi *xi = &es[i]->xi;
-        if (xi->fast == VC4_XI_FAST_NOP || xi->rd_b != VC4_XI_RD_IMM)
+        bool ldi = xi->fast == VC4_XI_FAST_LDI;
+        if (!ldi && (xi->fast == VC4_XI_FAST_NOP || xi->rd_b != VC4_XI_RD_IMM))
             continue;
-        vc4_buf_printf(t, "static const uint32_t imm%u[16] = {", i);
+        vc4_buf_printf(t, "static const uint32_t %s%u[16] = {", ldi ? "ldi" : "imm", i);
         for (unsigned k = 0; k < VC4_QPU_SIMD; k++)
             vc4_buf_printf(t, "0x%xu%s", (unsigned)xi->vec[k], k + 1 < VC4_QPU_SIMD ? ", " : "};\n");
     }

@@ -382,6 +382,11 @@ static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi
             xi->w_mul = write_kind(file_mul, in->waddr_mul, &xi->wi_mul);
         write_bits(xi);
         xi->sf = in->sf ? VC4_XI_SF_ADD : VC4_XI_SF_NONE;
+        /* the fast path: register writes only (an I/O write, a pack or a
+         * scoreboard wait is the general path's) */
+        if (in->kind == VC4_QPU_KIND_LOAD_IMM && !xi->features && xi->block == VC4_XI_BLOCK_NONE &&
+            xi->w_add != VC4_XI_W_IO && xi->w_mul != VC4_XI_W_IO)
+            xi->fast = VC4_XI_FAST_LDI;
         return;
     }
 
@@ -475,11 +480,14 @@ static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi
     /* the fast path (qpu.h): nothing but operands (uniforms included),
      * ALUs, plain writes, flags */
     bool unif_a = in->raddr_a == VC4_QPU_R_UNIF, unif_b = !small_imm && in->raddr_b == VC4_QPU_R_UNIF;
+    bool vpm_a = in->raddr_a == VC4_QPU_R_VPM, vpm_b = !small_imm && in->raddr_b == VC4_QPU_R_VPM;
     if (xi->block == VC4_XI_BLOCK_NONE && !xi->sig && !xi->features && !xi->mul_quirk &&
-        (xi->rd_a != VC4_XI_RD_IO || unif_a) && (xi->rd_b != VC4_XI_RD_IO || unif_b) &&
+        (xi->rd_a != VC4_XI_RD_IO || unif_a || vpm_a) && (xi->rd_b != VC4_XI_RD_IO || unif_b || vpm_b) &&
+        !((unif_a || unif_b) && (vpm_a || vpm_b)) && !(vpm_a && vpm_b) &&
         xi->w_add != VC4_XI_W_IO && xi->w_mul != VC4_XI_W_IO) {
         xi->fast = xi->form == VC4_XI_NOP ? VC4_XI_FAST_NOP : VC4_XI_FAST_ALU;
-        xi->unif = (uint8_t)(unif_a | unif_b << 1);
+        xi->unif = (uint8_t)((unif_a ? VC4_XI_IO_UNIF_A : 0) | (unif_b ? VC4_XI_IO_UNIF_B : 0) |
+                             (vpm_a ? VC4_XI_IO_VPM_A : 0) | (vpm_b ? VC4_XI_IO_VPM_B : 0));
         if (xi->fast == VC4_XI_FAST_ALU && xi->sf == VC4_XI_SF_NONE &&
             (xi->w_add == VC4_XI_W_NONE || in->cond_add == VC4_QPU_COND_ALWAYS) &&
             (xi->w_mul == VC4_XI_W_NONE || in->cond_mul == VC4_QPU_COND_ALWAYS))
@@ -1216,6 +1224,32 @@ VC4_NOINLINE static uint64_t step_fast_alu(const struct vc4_v3d *v, struct vc4_q
     return w;
 }
 
+/* The fast path of a load immediate (VC4_XI_FAST_LDI): exec_ldi without
+ * pack or I/O writes.  The flags follow the add condition unless it is
+ * never (then the mul's: cidx 0 with no inversion is "never", qpu.h
+ * struct vc4_qpu flag[0]).  Sets prev_acc and returns the registers
+ * written. */
+static inline uint64_t step_fast_ldi(struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+{
+    uint16_t mask_add = q->flag[xi->cidx_add] ^ xi->cinv_add, mask_mul = q->flag[xi->cidx_mul] ^ xi->cinv_mul;
+    uint64_t w = 0;
+    uint8_t acc = 0;
+    if (xi->w_add != VC4_XI_W_NONE && mask_add) {
+        vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_add), xi->vec, mask_add);
+        w = xi->wreg_add;
+        acc = xi->wacc_add;
+    }
+    if (xi->w_mul != VC4_XI_W_NONE && mask_mul) {
+        vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_mul), xi->vec, mask_mul);
+        w |= xi->wreg_mul;
+        acc |= xi->wacc_mul;
+    }
+    if (xi->sf != VC4_XI_SF_NONE)
+        set_flags(q, xi->vec, 0, xi->cidx_add || xi->cinv_add ? mask_add : mask_mul, true);
+    q->prev_acc = acc;
+    return w;
+}
+
 /* A pipeline byte read on its own: a wider load that spans a byte just
  * stored (as compilers make of tests of neighbouring bytes) cannot take
  * the value from the store buffer and waits for the store to complete. */
@@ -1275,15 +1309,29 @@ static inline bool fast_uniform_read(const struct vc4_v3d *v, struct vc4_qpu *q,
     if (!vc4_mem_read32(&v->mem, q->unif, &u))
         return false;
     q->unif += 4;
-    if (xi->unif & 1)
+    if (xi->unif & VC4_XI_IO_UNIF_A)
         operand_fill(v->alu, q->in_a, u);
-    if (xi->unif & 2)
+    if (xi->unif & VC4_XI_IO_UNIF_B)
         operand_fill(v->alu, q->in_b, u);
     return true;
 }
-static inline bool fast_uniform(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+/* The fast path's VPM read (VC4_XI_IO_VPM_A/B, read_file's VPM_READ) at
+ * cycle now, into the file's operand: false, with nothing changed, when
+ * the VPM would report or stall, for the general path.  (Not in thread-end
+ * slots: run_fast never runs there, step() tests.) */
+static inline bool fast_vpm_read(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
 {
-    return !q->unif_hazard && !q->thrend_left && fast_uniform_read(v, q, xi);
+    return vc4_vpm_try_read(&v->vpm, q->num, xi->unif & VC4_XI_IO_VPM_A ? q->in_a : q->in_b, now);
+}
+/* step()'s operand read from outside (xi->unif set): a uniform or a VPM
+ * read, false for the general path. */
+static inline bool fast_operand(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+{
+    if (q->thrend_left)
+        return false; /* (a rule) */
+    if (xi->unif & VC4_XI_IO_VPM)
+        return fast_vpm_read(v, q, xi, q->time);
+    return !q->unif_hazard && fast_uniform_read(v, q, xi);
 }
 
 /* The fast path of the commonest ALU instructions (VC4_XI_FAST_ALU_PLAIN):
@@ -1586,7 +1634,7 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
     if (VC4_LIKELY(xi->fast != VC4_XI_FAST_NONE) && VC4_LIKELY(!(q->prev_w & xi->rmask)) &&
         !(q->sfu_left && xi->reads_r4) && !q->general_only) {
         if (VC4_UNLIKELY(xi->unif)) {
-            if (!fast_uniform(v, q, xi))
+            if (!fast_operand(v, q, xi))
                 return step_general(v, q, e);
             q->jit_head = true;
         }
@@ -1596,6 +1644,9 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
         } else switch (xi->fast) {
         case VC4_XI_FAST_ALU:
             q->prev_w = step_fast_alu(v, q, xi);
+            break;
+        case VC4_XI_FAST_LDI:
+            q->prev_w = step_fast_ldi(q, xi);
             break;
         case VC4_XI_FAST_LDTMU:
             if (!ldtmu_fast(v, q, xi, q->time, &q->prev_w))
@@ -1814,14 +1865,21 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
         const struct vc4_qpu_xi *xi = &e->xi;
         if (VC4_UNLIKELY(xi->fast == VC4_XI_FAST_NONE || (prev_w & xi->rmask) || (xi->reads_r4 && q->sfu_left)))
             break;
-        if (VC4_UNLIKELY(xi->unif) && (q->unif_hazard || !fast_uniform_read(v, q, xi)))
-            break;
+        if (VC4_UNLIKELY(xi->unif)) {
+            /* (a VPM read changes the VPM: not in a free run's part) */
+            if (xi->unif & VC4_XI_IO_VPM ? pure || !fast_vpm_read(v, q, xi, q->time + (budget - left) + 1)
+                                         : q->unif_hazard || !fast_uniform_read(v, q, xi))
+                break;
+        }
         /* (the commonest kind tested first: the switch's table costs more) */
         if (VC4_LIKELY(xi->fast == VC4_XI_FAST_ALU_PLAIN)) {
             prev_w = step_fast_plain(v, q, xi);
         } else switch (xi->fast) {
         case VC4_XI_FAST_ALU:
             prev_w = step_fast_alu(v, q, xi);
+            break;
+        case VC4_XI_FAST_LDI:
+            prev_w = step_fast_ldi(q, xi);
             break;
         case VC4_XI_FAST_LDTMU: {
             if (pure)

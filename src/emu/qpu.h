@@ -99,6 +99,21 @@ enum vc4_qpu_xi_fast {
     VC4_XI_FAST_VPM_SETUP, /* ... written to VPMVCD_WR_SETUP (file B): a setup
                             * that reports nothing (vpm.h vc4_vpm_try_wr_setup),
                             * not in thread-end slots */
+    VC4_XI_FAST_LDI, /* a load immediate (not a semaphore) whose writes are
+                      * registers, without pack or scoreboard wait: its
+                      * per-element values (vec) written under the
+                      * conditions, flags from them */
+};
+/* The fast path's operand reads from outside the register files (struct
+ * vc4_qpu_xi unif): a uniform (files A and B reading it take one value),
+ * or a VPM read by one file (vpm.h vc4_vpm_try_read), never both. */
+enum vc4_xi_io_read {
+    VC4_XI_IO_UNIF_A = 1u << 0,
+    VC4_XI_IO_UNIF_B = 1u << 1,
+    VC4_XI_IO_VPM_A = 1u << 2,
+    VC4_XI_IO_VPM_B = 1u << 3,
+    VC4_XI_IO_UNIF = VC4_XI_IO_UNIF_A | VC4_XI_IO_UNIF_B,
+    VC4_XI_IO_VPM = VC4_XI_IO_VPM_A | VC4_XI_IO_VPM_B,
 };
 /* Signals with an effect in vc4_qpu_step (others are no-ops there). */
 enum vc4_qpu_xi_block {
@@ -136,7 +151,7 @@ struct vc4_qpu_xi {
     uint16_t w_off_add, w_off_mul; /* W_A/W_B/W_ACC destinations, offsets as above */
     uint8_t fast;            /* enum vc4_qpu_xi_fast */
     uint8_t rd_b;            /* enum vc4_qpu_xi_read */
-    uint8_t unif;            /* fast path: uniform read by file A (bit 0) / B (bit 1) */
+    uint8_t unif;            /* fast path: operand reads, enum vc4_xi_io_read */
     bool reads_r4;           /* a used operand is r4 (SFU latency rule) */
     uint8_t op_add, op_mul;  /* ALU op codes (0 = nop: not run) */
     uint8_t plain;           /* VC4_XI_PLAIN_* bits */

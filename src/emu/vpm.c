@@ -140,6 +140,17 @@ static void track_access(struct vc4_vpm_track *t, bool write, unsigned row, unsi
     track_note(t, write, row, again, loc);
 }
 
+/* Has a tracked QPU touched generic row `row` before (track_row would
+ * find it again and remember the place)? */
+static bool row_touched(const struct vc4_vpm_track *t, bool write, unsigned row)
+{
+    const uint8_t *m = write ? t->wr[row] : t->rd[row];
+    uint8_t any = 0;
+    for (unsigned c = 0; c < VC4_VPM_ROW_WORDS; c++)
+        any |= m[c];
+    return (any & 0xFu) != 0;
+}
+
 /* track_access of all 4 bytes of every column of a row, at once (the
  * whole-row reads and writes of vertex and coordinate shaders). */
 static void track_row(struct vc4_vpm_track *t, bool write, unsigned row, const struct vc4_location *loc)
@@ -427,8 +438,15 @@ bool vc4_vpm_try_write(struct vc4_vpm *v, unsigned qpu, const uint32_t val[16])
         return false;
     struct vc4_vpm_qpu *q = &v->q[qpu];
     struct vc4_vpm_generic *g = &q->wr;
-    if (q->role != VC4_VPM_ROLE_USER || !g->valid || g->size != VC4_VPM_SIZE_32 || !g->horiz)
+    if (q->role == VC4_VPM_ROLE_FS || !g->valid || g->size != VC4_VPM_SIZE_32 || !g->horiz)
         return false;
+    if (tracked(q)) {
+        /* (a row written twice is remembered with its place: the general way) */
+        unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
+        if (row_touched(&v->track[qpu], true, row))
+            return false;
+        track_row(&v->track[qpu], true, row, NULL);
+    }
     write_row(v, q, g, val);
     return true;
 }
@@ -656,6 +674,29 @@ unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_
     g->left--;
     fifo_fill(v, qpu);
     return ev;
+}
+
+bool vc4_vpm_try_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_t now)
+{
+    if (qpu >= VC4_VPM_MAX_QPUS)
+        return false;
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    struct vc4_vpm_generic *g = &q->rd;
+    /* (vc4_vpm_read's commonest way: the current setup's next vector, its
+     * data there, no earlier setup queued, no rule) */
+    if (q->role == VC4_VPM_ROLE_FS || q->rd_nqueued || !g->valid || g->left == 0 ||
+        now - g->setup_at < VC4_VPM_READ_LATENCY)
+        return false;
+    const struct vc4_vpm_generic *at = q->rd_fifo_n ? &q->rd_fifo[q->rd_fifo_head].at : g;
+    if (at->size != VC4_VPM_SIZE_32 || !at->horiz ||
+        (tracked(q) && row_touched(&v->track[qpu], false, at->addr % VC4_VPM_GENERIC_ROWS)))
+        return false;
+    v->stats.generic_reads++;
+    fifo_take(v, qpu, g, out, NULL);
+    generic_advance(g);
+    g->left--;
+    fifo_fill(v, qpu);
+    return true;
 }
 
 unsigned vc4_vpm_program_end(struct vc4_vpm *v, unsigned qpu, const struct vc4_diag_sink *sink,

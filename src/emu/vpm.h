@@ -287,8 +287,9 @@ bool vc4_vpm_try_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
 unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
                           const struct vc4_diag_sink *sink, const struct vc4_location *loc);
 /* The QPU fast path's VPM write (qpu.c VC4_XI_FAST_VPM_W): what
- * vc4_vpm_write does for a user program's unconditional write of a whole
- * row (a valid 32-bit horizontal setup), which reports nothing.  False,
+ * vc4_vpm_write does for an unconditional write of a whole row (a valid
+ * 32-bit horizontal setup) by a user program or a vertex or coordinate
+ * shader (a row it has not written before), which reports nothing.  False,
  * with nothing done, for anything else. */
 bool vc4_vpm_try_write(struct vc4_vpm *v, unsigned qpu, const uint32_t val[16]);
 /* waddr 48 VPM_WRITE: one 16-wide vector; elements whose mask bit is clear
@@ -306,6 +307,13 @@ unsigned vc4_vpm_write(struct vc4_vpm *v, unsigned qpu, uint16_t mask, const uin
 unsigned vc4_vpm_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_t now,
                       uint64_t *ready, const struct vc4_diag_sink *sink,
                       const struct vc4_location *loc);
+/* The QPU fast path's VPM read (qpu.c VC4_XI_IO_VPM_A/B): what vc4_vpm_read
+ * does for the current read setup's next vector, a whole 32-bit
+ * horizontal row whose data is there (no stall), with no earlier setup
+ * queued, read by a program that is not a fragment shader (a vertex or
+ * coordinate shader: a row it has not read before).  False, with nothing
+ * done, for anything else. */
+bool vc4_vpm_try_read(struct vc4_vpm *v, unsigned qpu, uint32_t out[16], uint64_t now);
 /* waddr 50 VPM_ST_ADDR (VDW start) / VPM_LD_ADDR (VDR start), element 0's
  * value.  The transfer happens at once (functionally); the engine and the
  * QPU's wait register report busy until the modelled completion cycle. */

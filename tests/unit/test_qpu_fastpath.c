@@ -224,9 +224,14 @@ static uint32_t rnd_wr_setup(void)
  * VPMVCD_RD_SETUP (file A); then writes of r0-r3 or a register to
  * VPM_WRITE by either ALU, mostly unconditional.  Mostly 32-bit horizontal
  * generic setups at a random row (the fast VPM_WRITE kind's). */
+static void emit_vpm_reads(struct prog *p);
 static void emit_vpm(struct prog *p)
 {
     uint32_t setup = pick(2) ? 0x1A00u | pick(64) : rnd_wr_setup();
+    if (pick(3) == 0) {
+        emit_vpm_reads(p);
+        return;
+    }
     switch (pick(3)) {
     case 0:
         emit(p, I(.sig = LDI, .ws = 1, .waddr_add = VC4_QPU_W_VPMVCD_SETUP, .imm = setup));
@@ -269,6 +274,36 @@ static void emit_vpm(struct prog *p)
         }
         in.ws = (uint8_t)pick(2); /* (VPM_WRITE is the same in both files) */
         in.cond_add = in.cond_mul = pick(8) ? VC4_QPU_COND_ALWAYS : rnd_cond();
+        emit(p, vc4_qpu_encode(&in));
+    }
+}
+
+/* VPM reads (the fast path's when their data is there: vpm.h
+ * vc4_vpm_try_read): mostly a read setup of 1-4 rows (32-bit horizontal,
+ * file A's VPMVCD_RD_SETUP), sometimes none (reads past the count: a
+ * warning); then 1-4 random ALU instructions reading VPM_READ through
+ * file A or B (the first often too early: a stall), sometimes also a
+ * uniform or with flags and conditions. */
+static void emit_vpm_reads(struct prog *p)
+{
+    if (pick(5)) {
+        uint32_t num = 1 + pick(4);
+        emit(p, I(.sig = LDI, .ws = 0, .waddr_add = VC4_QPU_W_VPMVCD_SETUP,
+                  .imm = (pick(8) ? num : pick(16)) << 20 | 0xA00u | 1u << 12 | pick(64)));
+        if (pick(2))
+            emit(p, NOP);
+    }
+    for (unsigned n = 1 + pick(4); n; n--) {
+        struct vc4_qpu_instr in;
+        vc4_qpu_decode(rnd_alu(), &in);
+        if (in.sig == VC4_QPU_SIG_SMALL_IMM || pick(3) == 0) {
+            in.sig = VC4_QPU_SIG_NONE;
+            in.raddr_a = VC4_QPU_R_VPM;
+            in.raddr_b = pick(4) ? rnd_reg() : VC4_QPU_R_UNIF;
+        } else {
+            in.raddr_b = VC4_QPU_R_VPM;
+            in.raddr_a = pick(4) ? rnd_reg() : VC4_QPU_R_UNIF;
+        }
         emit(p, vc4_qpu_encode(&in));
     }
 }
@@ -620,6 +655,50 @@ static void test_jit_matches_interpreter(void)
     printf("%llu instructions ran as compiled code, %llu passes of loop blocks\n", (unsigned long long)compiled,
            (unsigned long long)looped);
     CHECK(compiled > 16 * 8); /* blocks were compiled and run */
+}
+
+/* Load immediates in compiled blocks (qpu.h VC4_XI_FAST_LDI, jit.c
+ * put_ldi): loops whose bodies are half load immediates (the three modes,
+ * random conditions, flags set a quarter of the time, also with the add
+ * condition never, when the mul's condition gates the flags) and half ALU
+ * instructions that read what they wrote and write under the flags they
+ * set.  The compiled runs match the interpreter's fast path and the
+ * general path. */
+static void test_jit_load_immediates(void)
+{
+    static struct vc4_qpu init;
+    static struct outcome jit, fast, general;
+    static struct prog p;
+    unsigned differ = 0, with_flags = 0;
+    uint64_t compiled = 0;
+    rng = 0xD1B54A32D192ED03u;
+    plain_only = true;
+    for (unsigned seed = 0; seed < 12; seed++) {
+        rnd_state(&init);
+        p.n = 0;
+        emit(&p, ldi(31, 3));
+        size_t top = p.n, len = 12 + pick(24);
+        while (p.n < top + len)
+            emit(&p, pick(2) ? rnd_ldi() : rnd_alu());
+        for (size_t i = top; i < p.n; i++) {
+            struct vc4_qpu_instr in;
+            vc4_qpu_decode(p.w[i], &in);
+            with_flags += in.sig == VC4_QPU_SIG_LOAD_IMM && in.sf && in.cond_add == VC4_QPU_COND_NEVER;
+        }
+        loop_tail(&p, top, true);
+        run_one(&p, &init, PATH_JIT, &jit);
+        run_one(&p, &init, PATH_RUN, &fast);
+        run_one(&p, &init, PATH_GENERAL, &general);
+        differ += !same_outcome(&jit, &general, 3000 + seed);
+        differ += !same_outcome(&fast, &general, 3100 + seed);
+        compiled += jit.jit_instructions;
+    }
+    plain_only = false;
+    CHECK_EQ_INT(differ, 0);
+    printf("load immediates: %llu instructions ran compiled, %u flag-setting ones under the mul's condition\n",
+           (unsigned long long)compiled, with_flags);
+    CHECK(compiled > 12 * 12); /* blocks with load immediates were compiled and run */
+    CHECK(with_flags >= 2);
 }
 
 /* Compiled blocks holding TMU and VPM accesses (jit.h, jit_io.h): a loop
@@ -1127,5 +1206,5 @@ static void test_multi_qpu_sleep_matches(void)
     CHECK(ended_apart > 30); /* the QPUs did run apart (a lone one on at the end) */
 }
 
-TEST_LIST(test_fast_matches_general, test_fast_tmu_matches_general, test_jit_matches_interpreter, test_jit_io_matches_interpreter, test_jit_loop_blocks, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
+TEST_LIST(test_fast_matches_general, test_fast_tmu_matches_general, test_jit_matches_interpreter, test_jit_load_immediates, test_jit_io_matches_interpreter, test_jit_loop_blocks, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
           test_host_float_edges, test_multi_qpu_sleep_matches)

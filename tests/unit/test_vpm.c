@@ -604,6 +604,105 @@ static void test_wr_setup_reports(void)
     CHECK(!vc4_vpm_try_wr_setup(&vpm, 3, 0x00001A05u, 0));
 }
 
+/* ---- the QPU fast path's accesses ------------------------------------------ */
+
+static uint32_t fp_rng = 1;
+static unsigned fp_pick(unsigned n)
+{
+    fp_rng = fp_rng * 1103515245u + 12345u;
+    return (fp_rng >> 8) % n;
+}
+
+/* A generic setup: mostly 32-bit horizontal at a random row (the fast
+ * accesses' kind), sometimes any mode; reads of 1-4 vectors mostly. */
+static uint32_t fp_setup(bool read)
+{
+    unsigned num = read ? (fp_pick(8) ? 1 + fp_pick(4) : fp_pick(16)) : 0;
+    if (fp_pick(5))
+        return gen_setup(1, 0, 2, 1, fp_pick(64), num);
+    return gen_setup((int)fp_pick(2), (int)fp_pick(2), (int)fp_pick(3), fp_pick(64), fp_pick(256), num);
+}
+
+static struct vc4_vpm fp_a, fp_b; /* large: keep off the stack */
+
+/* vc4_vpm_try_read and vc4_vpm_try_write (the QPU fast path's, made
+ * first, the general access when they decline) against the general
+ * accesses alone, on random traffic of user programs, coordinate, vertex
+ * and fragment shaders: setups, writes and reads at random cycles (reads
+ * often too early, past their setup's count, or of a row read before:
+ * what the fast way declines), the same data, VPM contents, setups,
+ * FIFO, access record, statistics and diagnostics. */
+static void test_fast_accesses_match_general(void)
+{
+    struct harness_diags ha, hb;
+    struct vc4_diag_sink sa = harness_sink(&ha), sb = harness_sink(&hb);
+    unsigned differ = 0, fast_reads = 0, fast_writes = 0, tracked_fast = 0, declined = 0;
+    for (unsigned seed = 0; seed < 200; seed++) {
+        memset(&ha, 0, sizeof ha);
+        memset(&hb, 0, sizeof hb);
+        vc4_vpm_init(&fp_a, 0);
+        vc4_vpm_init(&fp_b, 0);
+        fill_both(&fp_a, seed);
+        fill_both(&fp_b, seed);
+        unsigned qpu = fp_pick(4), role = fp_pick(4);
+        vc4_vpm_qpu_role(&fp_a, qpu, (enum vc4_vpm_role)role, 8 * fp_pick(4), 32 + 8 * fp_pick(4));
+        vc4_vpm_qpu_role(&fp_b, qpu, (enum vc4_vpm_role)role, fp_a.q[qpu].rd_base_row, fp_a.q[qpu].wr_base_row);
+        uint64_t now = 1;
+        for (unsigned op = 0; op < 120; op++) {
+            struct vc4_location loc = {.addr = 8 * op, .qpu = (int)qpu, .thread = -1};
+            now += fp_pick(4);
+            unsigned kind = fp_pick(10);
+            if (kind == 0) {
+                uint32_t w = fp_setup(false);
+                vc4_vpm_wr_setup(&fp_a, qpu, w, now, &sa, &loc);
+                vc4_vpm_wr_setup(&fp_b, qpu, w, now, &sb, &loc);
+            } else if (kind == 1) {
+                uint32_t w = fp_setup(true);
+                vc4_vpm_rd_setup(&fp_a, qpu, w, now, &sa, &loc);
+                vc4_vpm_rd_setup(&fp_b, qpu, w, now, &sb, &loc);
+            } else if (kind < 5) {
+                uint32_t val[16];
+                for (unsigned i = 0; i < 16; i++)
+                    val[i] = seed * 977u + op * 31u + i;
+                if (vc4_vpm_try_write(&fp_a, qpu, val)) {
+                    fast_writes++;
+                    tracked_fast += role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS;
+                } else {
+                    declined++;
+                    vc4_vpm_write(&fp_a, qpu, 0xFFFFu, val, now, &sa, &loc);
+                }
+                vc4_vpm_write(&fp_b, qpu, 0xFFFFu, val, now, &sb, &loc);
+            } else {
+                uint32_t out_a[16], out_b[16];
+                uint64_t ready_a = now, ready_b;
+                if (vc4_vpm_try_read(&fp_a, qpu, out_a, now)) {
+                    fast_reads++;
+                    tracked_fast += role == VC4_VPM_ROLE_CS || role == VC4_VPM_ROLE_VS;
+                } else {
+                    declined++;
+                    vc4_vpm_read(&fp_a, qpu, out_a, now, &ready_a, &sa, &loc);
+                }
+                vc4_vpm_read(&fp_b, qpu, out_b, now, &ready_b, &sb, &loc);
+                if (memcmp(out_a, out_b, sizeof out_a) != 0 || ready_a != ready_b)
+                    differ++;
+                if (ready_b > now && ready_b != VC4_VPM_NEVER)
+                    now = ready_b; /* (the QPU waits) */
+            }
+        }
+        if (memcmp(&fp_a, &fp_b, sizeof fp_a) != 0 || ha.len != hb.len || memcmp(ha.text, hb.text, ha.len) != 0) {
+            fprintf(stderr, "seed %u (role %u): fast and general VPM accesses differ\n", seed, role);
+            differ++;
+        }
+    }
+    printf("VPM fast accesses: %u reads, %u writes (%u by vertex and coordinate shaders), %u declined\n",
+           fast_reads, fast_writes, tracked_fast, declined);
+    CHECK_EQ_INT(differ, 0);
+    CHECK(fast_reads > 1000);
+    CHECK(fast_writes > 1000);
+    CHECK(tracked_fast > 500);
+    CHECK(declined > 1000);
+}
+
 TEST_LIST(test_generic_modes, test_seed_pictures, test_seed_setup_words, test_read_fifo_rules, test_read_fifo_holds_values, test_reads_without_setup,
           test_seed_vdw_store, test_vdw_modes, test_vdr_modes, test_dma_round_trip, test_dma_faults,
-          test_wr_setup_reports)
+          test_wr_setup_reports, test_fast_accesses_match_general)
