@@ -384,9 +384,9 @@ static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi
         xi->sf = in->sf ? VC4_XI_SF_ADD : VC4_XI_SF_NONE;
         /* the fast path: register writes only (an I/O write, a pack or a
          * scoreboard wait is the general path's) */
-        if (in->kind == VC4_QPU_KIND_LOAD_IMM && !xi->features && xi->block == VC4_XI_BLOCK_NONE &&
-            xi->w_add != VC4_XI_W_IO && xi->w_mul != VC4_XI_W_IO)
-            xi->fast = VC4_XI_FAST_LDI;
+        if (in->kind == VC4_QPU_KIND_LOAD_IMM && xi->block == VC4_XI_BLOCK_NONE && xi->w_add != VC4_XI_W_IO &&
+            xi->w_mul != VC4_XI_W_IO)
+            xi->fast = xi->features ? VC4_XI_FAST_EXEC : VC4_XI_FAST_LDI;
         return;
     }
 
@@ -504,6 +504,12 @@ static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi
         xi->mul_direct = mul_used && xi->w_mul != VC4_XI_W_NONE && in->cond_mul == VC4_QPU_COND_ALWAYS &&
                          xi->sf != VC4_XI_SF_MUL &&
                          !(add_w && !xi->add_direct && xi->w_off_add == xi->w_off_mul);
+    } else if (xi->block == VC4_XI_BLOCK_NONE && !xi->sig && (xi->features || xi->mul_quirk) &&
+               !(xi->features & (VC4_XI_ROTATE | VC4_XI_THREND)) && xi->rd_a != VC4_XI_RD_IO &&
+               xi->rd_b != VC4_XI_RD_IO && xi->w_add != VC4_XI_W_IO && xi->w_mul != VC4_XI_W_IO) {
+        /* pack, unpack, the mnop quirk: no rule of their own (rotation has
+         * two, on the accumulators written before) */
+        xi->fast = VC4_XI_FAST_EXEC;
     }
     fast_io(in, xi, add_used, mul_used);
 }
@@ -1250,6 +1256,25 @@ static inline uint64_t step_fast_ldi(struct vc4_qpu *q, const struct vc4_qpu_xi 
     return w;
 }
 
+static void exec_alu(struct exec *x);
+static void exec_ldi(struct exec *x);
+
+/* The fast path of VC4_XI_FAST_EXEC: the general executor's ALU form or
+ * load immediate, where no rule can apply (the fast path's entry tests
+ * read-after-write and r4 during an SFU; q->prev_w must be current, as
+ * exec_alu tests it again) and no unit is touched.  Sets prev_acc and
+ * returns the registers written. */
+static uint64_t step_fast_exec(struct vc4_v3d *v, struct vc4_qpu *q, struct vc4_icache_entry *e)
+{
+    struct exec x = {.v = v, .q = q, .e = e, .in = &e->in};
+    if (e->xi.form == VC4_XI_LDI)
+        exec_ldi(&x);
+    else
+        exec_alu(&x);
+    q->prev_acc = x.cur_acc;
+    return x.cur_w;
+}
+
 /* A pipeline byte read on its own: a wider load that spans a byte just
  * stored (as compilers make of tests of neighbouring bytes) cannot take
  * the value from the store buffer and waits for the store to complete. */
@@ -1648,6 +1673,10 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
         case VC4_XI_FAST_LDI:
             q->prev_w = step_fast_ldi(q, xi);
             break;
+        case VC4_XI_FAST_EXEC: /* (not in compiled blocks: the next one is a head) */
+            q->prev_w = step_fast_exec(v, q, e);
+            q->jit_head = true;
+            break;
         case VC4_XI_FAST_LDTMU:
             if (!ldtmu_fast(v, q, xi, q->time, &q->prev_w))
                 return step_general(v, q, e);
@@ -1880,6 +1909,11 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
             break;
         case VC4_XI_FAST_LDI:
             prev_w = step_fast_ldi(q, xi);
+            break;
+        case VC4_XI_FAST_EXEC:
+            q->prev_w = prev_w; /* (exec_alu's read-after-write test reads it: none here) */
+            prev_w = step_fast_exec(v, q, e);
+            head = jit && shared; /* (not in compiled blocks: the next one is a head) */
             break;
         case VC4_XI_FAST_LDTMU: {
             if (pure)

@@ -103,6 +103,12 @@ enum vc4_qpu_xi_fast {
                       * registers, without pack or scoreboard wait: its
                       * per-element values (vec) written under the
                       * conditions, flags from them */
+    VC4_XI_FAST_EXEC, /* an ALU form or load immediate with pack, unpack
+                       * or the mnop quirk, and nothing else a rule or a
+                       * unit could see (no signal, blocking resource,
+                       * I/O read or write, rotation or thread-end rule):
+                       * the general executor's own code (qpu.c
+                       * exec_alu, exec_ldi), run without step_general */
 };
 /* The fast path's operand reads from outside the register files (struct
  * vc4_qpu_xi unif): a uniform (files A and B reading it take one value),
