@@ -197,6 +197,16 @@ static int32_t floor_div(int32_t a, int32_t b)
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
+/* floor(a / SUBTEXEL) for |a| <= COORD_LIMIT: a shift of a value made
+ * non-negative (floor_div's result, without the division and its
+ * remainder test: two of them per bilinear sample). */
+static_assert(SUBTEXEL == 1 << VC4_TMU_SUBTEXEL_BITS, "SUBTEXEL is a power of two");
+static inline int32_t floor_subtexel(int32_t a)
+{
+    const int64_t bias = INT64_C(1) << 40; /* (a multiple of SUBTEXEL above 2^31) */
+    return (int32_t)((((int64_t)a + bias) >> VC4_TMU_SUBTEXEL_BITS) - (bias >> VC4_TMU_SUBTEXEL_BITS));
+}
+
 /* Normalised coordinate to texel space in 1/SUBTEXEL units (rounded down);
  * NaN reads as 0. */
 static int32_t to_fixed(float s, unsigned size)
@@ -475,13 +485,20 @@ static inline bool footprint_fast(struct sampler *sp, unsigned face, unsigned le
         bit[1] = vc4_tex_axes_bit(&ay[0], &ax[1]);
         bit[3] = vc4_tex_axes_bit(&ay[1], &ax[1]);
     }
-    /* (fetch's work for the four, the counts kept in registers) */
+    /* (fetch's work for the four, the counts kept in registers; the
+     * texels read as read_texel's direct words, their bounds tested once:
+     * beyond the image's bytes, the general way reads them) */
+    uint64_t last = bit[0] > bit[1] ? bit[0] : bit[1];
+    last = bit[2] > last ? bit[2] : last;
+    last = bit[3] > last ? bit[3] : last;
+    if ((last >> 3) + 4 > g->size)
+        return false;
     uint32_t *tags = sp->tags, base = sp->addr[face][level];
     unsigned misses = 0;
     for (unsigned k = 0; k < 4; k++) {
         if (tags)
             misses += !vc4_tmu_cache_touch(tags, base + (uint32_t)(bit[k] >> 3));
-        q[k] = read_texel(sp, level, img, bit[k], px[k & 1u], py[k >> 1]);
+        q[k] = (struct vc4_texel){{vc4_le32(img + (bit[k] >> 3)) | sp->set, 0}};
     }
     sp->texels += 4;
     sp->misses += misses;
@@ -512,9 +529,16 @@ static inline struct vc4_texel blend(const struct sampler *sp, const struct vc4_
     if (!sp->wide) {
         const uint64_t half = (UINT64_C(1) << (wbits - 1)) * (1u | UINT64_C(1) << 32);
         uint64_t even = half, odd = half;
-        for (unsigned i = 0; i < n; i++) {
-            even += lanes8_even(c[i].w[0]) * wt[i];
-            odd += lanes8_odd(c[i].w[0]) * wt[i];
+        if (n == 4) { /* (bilinear, unrolled: the loop's counting was a tenth of it) */
+            even += lanes8_even(c[0].w[0]) * wt[0] + lanes8_even(c[1].w[0]) * wt[1] +
+                    lanes8_even(c[2].w[0]) * wt[2] + lanes8_even(c[3].w[0]) * wt[3];
+            odd += lanes8_odd(c[0].w[0]) * wt[0] + lanes8_odd(c[1].w[0]) * wt[1] +
+                   lanes8_odd(c[2].w[0]) * wt[2] + lanes8_odd(c[3].w[0]) * wt[3];
+        } else {
+            for (unsigned i = 0; i < n; i++) {
+                even += lanes8_even(c[i].w[0]) * wt[i];
+                odd += lanes8_odd(c[i].w[0]) * wt[i];
+            }
         }
         even = even >> wbits & LANES8_MASK;
         odd = odd >> wbits & LANES8_MASK;
@@ -548,8 +572,8 @@ static struct vc4_texel sample_level(struct sampler *sp, unsigned face, unsigned
     unsigned h = c->child && level == 0 ? c->child_h : c->lvl[level].h;
     int32_t u = to_fixed(s, w), v = to_fixed(t, h);
     if (!linear || c->type == VC4_TEX_S16) {
-        struct coord x = coord(sp, level, floor_div(u, SUBTEXEL), false, w);
-        struct coord y = coord(sp, level, floor_div(v, SUBTEXEL), true, h);
+        struct coord x = coord(sp, level, floor_subtexel(u), false, w);
+        struct coord y = coord(sp, level, floor_subtexel(v), true, h);
         const uint8_t *img = some_texel(&x, 1, &y, 1) ? image(sp, face, level) : NULL;
         return texel(sp, face, level, img, &x, &y);
     }
@@ -558,7 +582,7 @@ static struct vc4_texel sample_level(struct sampler *sp, unsigned face, unsigned
      * model's order), each column and row addressed once. */
     u -= SUBTEXEL / 2;
     v -= SUBTEXEL / 2;
-    int32_t x0 = floor_div(u, SUBTEXEL), y0 = floor_div(v, SUBTEXEL);
+    int32_t x0 = floor_subtexel(u), y0 = floor_subtexel(v);
     uint32_t fx = (uint32_t)(u - x0 * SUBTEXEL), fy = (uint32_t)(v - y0 * SUBTEXEL);
     struct vc4_texel q[4];
     if (!footprint_fast(sp, face, level, x0, y0, w, h, q)) {
