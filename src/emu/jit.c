@@ -194,14 +194,16 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
  *    VC4_XI_FAST_ALU, _ALU_PLAIN, _LDI, _NOP): no signal, I/O, pack,
  *    unpack, rotation or blocking resource, so nothing outside the QPU's
  *    registers and flags;
- *  - the fast I/O kinds (VC4_XI_FAST_TMU_S, _LDTMU, _VPM_W, _VPM_SETUP),
+ *  - the fast I/O kinds (VC4_XI_FAST_TMU_S, _LDTMU, _VPM_W, _VPM_SETUP,
+ *    and ALU forms reading a uniform or the VPM: jit_io.h operand),
  *    each called back through jit_io.h and made only when its unit would
  *    report nothing (else the block stops before it), never in a
  *    branch's delay slots (a run stops before a branch or after its
  *    slots); such a block runs them only where run_fast runs (one QPU
  *    stepping), and beside other QPUs stops before them (run_blocks);
- *  - no uniform read (it can fault, and the uniforms-address hazard is a
- *    pipeline);
+ *  - a uniform read only as such an access (it can fault: the block stops
+ *    before it; no uniforms-address hazard is pending inside a block, as
+ *    blocks start with no pipeline moving and hold no such write);
  *  - no register read that the previous instruction may have written (the
  *    regfile read-after-write rule, qpu-isa-facts: the block ends before
  *    it, and the interpreter runs it and reports);
@@ -219,6 +221,8 @@ static bool block_pure(const struct vc4_qpu_xi *xi)
 
 static bool block_io(const struct vc4_qpu_xi *xi)
 {
+    if (xi->fast == VC4_XI_FAST_ALU || xi->fast == VC4_XI_FAST_ALU_PLAIN)
+        return xi->unif != 0; /* (a uniform or VPM read first) */
     return (xi->fast == VC4_XI_FAST_TMU_S || xi->fast == VC4_XI_FAST_LDTMU || xi->fast == VC4_XI_FAST_VPM_W ||
             xi->fast == VC4_XI_FAST_VPM_SETUP) &&
            !xi->unif;
@@ -464,7 +468,13 @@ static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct v
         vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n");
     else if (xi->fast == VC4_XI_FAST_LDI)
         put_ldi(t, i, xi);
-    else if (block_io(xi))
+    else if (xi->unif) { /* an ALU form reading a uniform or the VPM (block_io) */
+        vc4_buf_printf(t, "        const uint64_t now = io->base + (%uu - from) + 1u;\n        (void)now;\n", i);
+        char cond[96];
+        snprintf(cond, sizeof cond, "!io->operand(io->v, q, %uu, now)", (unsigned)xi->unif);
+        put_stop(t, cond, i, false);
+        put_alu(t, avx512, i, xi);
+    } else if (block_io(xi))
         put_io(t, avx512, i, xi);
     else
         put_alu(t, avx512, i, xi);

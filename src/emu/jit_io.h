@@ -1,7 +1,8 @@
 /*
  * jit_io.h - the unit accesses a compiled block makes (jit.h, jit.c):
  * the fast I/O kinds of qpu.h (a general TMU lookup, an ldtmu, a VPM row
- * write, a VPM write setup) called back into the emulator through this
+ * write, a VPM write setup, an ALU form's uniform or VPM read) called
+ * back into the emulator through this
  * port, the block knowing nothing of the units.  Included by the
  * emulator and by the prelude every block is compiled with
  * (jit_prelude.inc), so that both see one layout.
@@ -42,6 +43,10 @@ struct vc4_jit_io {
     /* after the ldtmu's ALU part and r4: the stall and the port's post
      * (a fragment shader's r5); true when the data is not there yet */
     bool (*ldtmu_after)(void *v, unsigned char *q, uint64_t ready, uint64_t now);
+    /* an ALU form's operand read from outside the register files (qpu.h
+     * enum vc4_xi_io_read: a uniform, or a VPM read) into the QPU's in_a
+     * / in_b, before its ALU part */
+    bool (*operand)(void *v, unsigned char *q, unsigned reads, uint64_t now);
 };
 
 #endif

@@ -1328,15 +1328,15 @@ static inline bool pipelines(struct vc4_v3d *v, struct vc4_qpu *q)
  * take one value, as read_uniform): false, with nothing changed, when a
  * rule applies (uniforms-address hazard, thread-end delay slot) or the
  * read faults, for the general path to report. */
-static inline bool fast_uniform_read(const struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+static inline bool fast_uniform_read(const struct vc4_v3d *v, struct vc4_qpu *q, unsigned reads)
 {
     uint32_t u;
     if (!vc4_mem_read32(&v->mem, q->unif, &u))
         return false;
     q->unif += 4;
-    if (xi->unif & VC4_XI_IO_UNIF_A)
+    if (reads & VC4_XI_IO_UNIF_A)
         operand_fill(v->alu, q->in_a, u);
-    if (xi->unif & VC4_XI_IO_UNIF_B)
+    if (reads & VC4_XI_IO_UNIF_B)
         operand_fill(v->alu, q->in_b, u);
     return true;
 }
@@ -1344,9 +1344,9 @@ static inline bool fast_uniform_read(const struct vc4_v3d *v, struct vc4_qpu *q,
  * cycle now, into the file's operand: false, with nothing changed, when
  * the VPM would report or stall, for the general path.  (Not in thread-end
  * slots: run_fast never runs there, step() tests.) */
-static inline bool fast_vpm_read(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
+static inline bool fast_vpm_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned reads, uint64_t now)
 {
-    return vc4_vpm_try_read(&v->vpm, q->num, xi->unif & VC4_XI_IO_VPM_A ? q->in_a : q->in_b, now);
+    return vc4_vpm_try_read(&v->vpm, q->num, reads & VC4_XI_IO_VPM_A ? q->in_a : q->in_b, now);
 }
 /* step()'s operand read from outside (xi->unif set): a uniform or a VPM
  * read, false for the general path. */
@@ -1355,8 +1355,8 @@ static inline bool fast_operand(struct vc4_v3d *v, struct vc4_qpu *q, const stru
     if (q->thrend_left)
         return false; /* (a rule) */
     if (xi->unif & VC4_XI_IO_VPM)
-        return fast_vpm_read(v, q, xi, q->time);
-    return !q->unif_hazard && fast_uniform_read(v, q, xi);
+        return fast_vpm_read(v, q, xi->unif, q->time);
+    return !q->unif_hazard && fast_uniform_read(v, q, xi->unif);
 }
 
 /* The fast path of the commonest ALU instructions (VC4_XI_FAST_ALU_PLAIN):
@@ -1505,10 +1505,23 @@ static bool jit_ldtmu_after(void *vp, unsigned char *qp, uint64_t ready, uint64_
     return q->stall_until > now;
 }
 
+/* (inside a block no uniforms-address hazard or thread end is pending:
+ * blocks start with no pipeline moving and hold no such write) */
+static bool jit_operand(void *vp, unsigned char *qp, unsigned reads, uint64_t now)
+{
+    struct vc4_v3d *v = vp;
+    struct vc4_qpu *q = (struct vc4_qpu *)qp;
+    if (!(reads & VC4_XI_IO_VPM ? fast_vpm_read(v, q, reads, now) : fast_uniform_read(v, q, reads)))
+        return false;
+    v->jit->stats.io++;
+    return true;
+}
+
 static inline struct vc4_jit_io jit_io_port(struct vc4_v3d *v, uint64_t base)
 {
     return (struct vc4_jit_io){.v = v, .base = base, .tmu_s = jit_tmu_s, .vpm_w = jit_vpm_w,
-                               .vpm_setup = jit_vpm_setup, .ldtmu = jit_ldtmu, .ldtmu_after = jit_ldtmu_after};
+                               .vpm_setup = jit_vpm_setup, .ldtmu = jit_ldtmu, .ldtmu_after = jit_ldtmu_after,
+                               .operand = jit_operand};
 }
 
 /* A semaphore instruction's operand (facts 4): bit 4 = acquire, bits 0-3
@@ -1896,8 +1909,8 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
             break;
         if (VC4_UNLIKELY(xi->unif)) {
             /* (a VPM read changes the VPM: not in a free run's part) */
-            if (xi->unif & VC4_XI_IO_VPM ? pure || !fast_vpm_read(v, q, xi, q->time + (budget - left) + 1)
-                                         : q->unif_hazard || !fast_uniform_read(v, q, xi))
+            if (xi->unif & VC4_XI_IO_VPM ? pure || !fast_vpm_read(v, q, xi->unif, q->time + (budget - left) + 1)
+                                         : q->unif_hazard || !fast_uniform_read(v, q, xi->unif))
                 break;
         }
         /* (the commonest kind tested first: the switch's table costs more) */

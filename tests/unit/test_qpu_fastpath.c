@@ -702,8 +702,9 @@ static void test_jit_load_immediates(void)
 }
 
 /* Compiled blocks holding TMU and VPM accesses (jit.h, jit_io.h): a loop
- * run three times around a random body of ALU instructions and the TMU
- * and VPM traffic of test_fast_tmu_matches_general (general lookups and
+ * run three times around a random body of ALU instructions (some reading
+ * a uniform) and the TMU and VPM traffic of test_fast_tmu_matches_general
+ * (VPM reads among it; general lookups and
  * ldtmu, mostly of the fast kinds, their data often not there yet: a
  * stall ends a run; VPM setups and row writes; sometimes what makes an
  * access step aside: a conditional write, flags, a fifth request, an
@@ -729,8 +730,18 @@ static void test_jit_io_matches_interpreter(void)
             unsigned r = pick(8);
             if (r < 3) {
                 plain_only = true;
-                emit(&p, rnd_alu());
+                uint64_t w = rnd_alu();
                 plain_only = false;
+                if (r == 2) { /* a uniform read (jit_io.h operand) */
+                    struct vc4_qpu_instr in;
+                    vc4_qpu_decode(w, &in);
+                    if (in.sig == VC4_QPU_SIG_SMALL_IMM || pick(2))
+                        in.raddr_a = VC4_QPU_R_UNIF;
+                    else
+                        in.raddr_b = VC4_QPU_R_UNIF;
+                    w = vc4_qpu_encode(&in);
+                }
+                emit(&p, w);
             } else if (r < 7) {
                 emit_tmu(&p, queued);
             } else {
