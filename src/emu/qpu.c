@@ -1671,11 +1671,8 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
     /* the fast path unless a rule may apply (qpu.h) */
     if (VC4_LIKELY(xi->fast != VC4_XI_FAST_NONE) && VC4_LIKELY(!(q->prev_w & xi->rmask)) &&
         !(q->sfu_left && xi->reads_r4) && !q->general_only) {
-        if (VC4_UNLIKELY(xi->unif)) {
-            if (!fast_operand(v, q, xi))
-                return step_general(v, q, e);
-            q->jit_head = true;
-        }
+        if (VC4_UNLIKELY(xi->unif) && !fast_operand(v, q, xi))
+            return step_general(v, q, e);
         /* (the commonest kind tested first, as in run_fast) */
         if (VC4_LIKELY(xi->fast == VC4_XI_FAST_ALU_PLAIN)) {
             q->prev_w = step_fast_plain(v, q, xi);
