@@ -474,6 +474,36 @@ static bool writes_own_z(const struct vc4_fsi_batch *b, const uint32_t *val, uin
     return false;
 }
 
+/* The batch's next varying (one is left): V per element into out, C
+ * kept for r5 after the instruction (vc4_fsi_post). */
+static void vary_take(struct vc4_fsi *f, struct vc4_fsi_qpu *fq, struct vc4_fsi_batch *b, uint32_t *out)
+{
+    unsigned k = b->vary_next++;
+    if (!b->centred) { /* (once a batch: every varying reads at the same centres) */
+        vc4_pse_centres(&f->setup, b->px.x, b->px.y, &b->centres);
+        b->centred = true;
+    }
+    vc4_pse_vary16(&f->setup, k, &b->centres, out);
+    uint32_t c = vc4_f2u(f->setup.vc[k]);
+    for (unsigned i = 0; i < N; i++)
+        fq->vary_c[i] = c;
+    fq->vary_pending = true;
+}
+
+/* The port's vary (the QPU fast path's varying read): vc4_fsi_read's
+ * VARYING_READ when a varying is left, else false with nothing done. */
+static bool vc4_fsi_vary(struct vc4_v3d *v, struct vc4_qpu *q, uint32_t *out)
+{
+    struct vc4_fsi *f = &v->fsi;
+    if (!vc4_fsi_owns(f, q->num))
+        return false;
+    struct vc4_fsi_batch *b = cur_batch(v, q->num);
+    if (!b || b->vary_next >= f->nvary)
+        return false;
+    vary_take(f, &f->q[q->num], b, out);
+    return true;
+}
+
 /*
  * used: whether an ALU takes the value (qpu.h).  Seed 004's fragment shader,
  * which renders correctly on hardware with two varyings set up, names
@@ -493,29 +523,19 @@ static bool vc4_fsi_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, un
     if (!b)
         return false;
     switch (raddr) {
-    case VC4_QPU_R_VARY: {
+    case VC4_QPU_R_VARY:
         /* the next varying: V per element now, C into r5 after the
          * instruction (vc4_fsi_post); both files read the same FIFO */
-        unsigned k = b->vary_next;
-        if (k >= f->nvary) {
+        if (b->vary_next >= f->nvary) {
             if (used)
                 fsi_rule(v, q, FR_VARY_OVERREAD);
             memset(out, 0, N * sizeof *out);
             memset(fq->vary_c, 0, sizeof fq->vary_c);
+            fq->vary_pending = true;
         } else {
-            b->vary_next++;
-            if (!b->centred) { /* (once a batch: every varying reads at the same centres) */
-                vc4_pse_centres(&f->setup, b->px.x, b->px.y, &b->centres);
-                b->centred = true;
-            }
-            vc4_pse_vary16(&f->setup, k, &b->centres, out);
-            uint32_t c = vc4_f2u(f->setup.vc[k]);
-            for (unsigned i = 0; i < N; i++)
-                fq->vary_c[i] = c;
+            vary_take(f, fq, b, out);
         }
-        fq->vary_pending = true;
         return true;
-    }
     case VC4_QPU_R_XY_COORD:
         for (unsigned i = 0; i < N; i++)
             out[i] = file ? b->px.y[i] : b->px.x[i];
@@ -673,6 +693,7 @@ static void fsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
 /* The port of a QPU running fragment-shader threads (qpu.h). */
 static const struct vc4_qpu_port fsi_port = {
     .read = vc4_fsi_read,
+    .vary = vc4_fsi_vary,
     .write = vc4_fsi_write,
     .signal = vc4_fsi_signal,
     .post = vc4_fsi_post,

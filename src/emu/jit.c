@@ -195,7 +195,8 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
  *    unpack, rotation or blocking resource, so nothing outside the QPU's
  *    registers and flags;
  *  - the fast I/O kinds (VC4_XI_FAST_TMU_S, _LDTMU, _VPM_W, _VPM_SETUP,
- *    and ALU forms reading a uniform or the VPM: jit_io.h operand),
+ *    and ALU forms reading a uniform, the VPM or a varying: jit_io.h
+ *    operand and post),
  *    each called back through jit_io.h and made only when its unit would
  *    report nothing (else the block stops before it), never in a
  *    branch's delay slots (a run stops before a branch or after its
@@ -468,12 +469,14 @@ static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct v
         vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n");
     else if (xi->fast == VC4_XI_FAST_LDI)
         put_ldi(t, i, xi);
-    else if (xi->unif) { /* an ALU form reading a uniform or the VPM (block_io) */
+    else if (xi->unif) { /* an ALU form reading a uniform, the VPM or a varying (block_io) */
         vc4_buf_printf(t, "        const uint64_t now = io->base + (%uu - from) + 1u;\n        (void)now;\n", i);
         char cond[96];
         snprintf(cond, sizeof cond, "!io->operand(io->v, q, %uu, now)", (unsigned)xi->unif);
         put_stop(t, cond, i, false);
         put_alu(t, avx512, i, xi);
+        if (xi->unif & VC4_XI_IO_VARY)
+            vc4_buf_printf(t, "        io->post(io->v, q);\n");
     } else if (block_io(xi))
         put_io(t, avx512, i, xi);
     else

@@ -1,7 +1,7 @@
 /*
  * jit_io.h - the unit accesses a compiled block makes (jit.h, jit.c):
  * the fast I/O kinds of qpu.h (a general TMU lookup, an ldtmu, a VPM row
- * write, a VPM write setup, an ALU form's uniform or VPM read) called
+ * write, a VPM write setup, an ALU form's uniform, VPM or varying read) called
  * back into the emulator through this
  * port, the block knowing nothing of the units.  Included by the
  * emulator and by the prelude every block is compiled with
@@ -47,6 +47,8 @@ struct vc4_jit_io {
      * enum vc4_xi_io_read: a uniform, or a VPM read) into the QPU's in_a
      * / in_b, before its ALU part */
     bool (*operand)(void *v, unsigned char *q, unsigned reads, uint64_t now);
+    /* after an instruction that read a varying: its C into r5 (the port's post) */
+    void (*post)(void *v, unsigned char *q);
 };
 
 #endif

@@ -481,13 +481,19 @@ static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi
      * ALUs, plain writes, flags */
     bool unif_a = in->raddr_a == VC4_QPU_R_UNIF, unif_b = !small_imm && in->raddr_b == VC4_QPU_R_UNIF;
     bool vpm_a = in->raddr_a == VC4_QPU_R_VPM, vpm_b = !small_imm && in->raddr_b == VC4_QPU_R_VPM;
-    if (xi->block == VC4_XI_BLOCK_NONE && !xi->sig && !xi->features && !xi->mul_quirk &&
-        (xi->rd_a != VC4_XI_RD_IO || unif_a || vpm_a) && (xi->rd_b != VC4_XI_RD_IO || unif_b || vpm_b) &&
-        !((unif_a || unif_b) && (vpm_a || vpm_b)) && !(vpm_a && vpm_b) &&
-        xi->w_add != VC4_XI_W_IO && xi->w_mul != VC4_XI_W_IO) {
+    bool vary_a = in->raddr_a == VC4_QPU_R_VARY, vary_b = !small_imm && in->raddr_b == VC4_QPU_R_VARY;
+    /* (a varying read alone sets xi->sig, for the port's post; the fast
+     * path calls that itself) */
+    bool real_sig = sig_has_effect(in->sig);
+    unsigned io_kinds = (unif_a || unif_b) + (vpm_a || vpm_b) + (vary_a || vary_b);
+    if (xi->block == VC4_XI_BLOCK_NONE && !real_sig && !xi->features && !xi->mul_quirk &&
+        (xi->rd_a != VC4_XI_RD_IO || unif_a || vpm_a || vary_a) &&
+        (xi->rd_b != VC4_XI_RD_IO || unif_b || vpm_b || vary_b) && io_kinds <= 1 && !(vpm_a && vpm_b) &&
+        !(vary_a && vary_b) && xi->w_add != VC4_XI_W_IO && xi->w_mul != VC4_XI_W_IO) {
         xi->fast = xi->form == VC4_XI_NOP ? VC4_XI_FAST_NOP : VC4_XI_FAST_ALU;
         xi->unif = (uint8_t)((unif_a ? VC4_XI_IO_UNIF_A : 0) | (unif_b ? VC4_XI_IO_UNIF_B : 0) |
-                             (vpm_a ? VC4_XI_IO_VPM_A : 0) | (vpm_b ? VC4_XI_IO_VPM_B : 0));
+                             (vpm_a ? VC4_XI_IO_VPM_A : 0) | (vpm_b ? VC4_XI_IO_VPM_B : 0) |
+                             (vary_a ? VC4_XI_IO_VARY_A : 0) | (vary_b ? VC4_XI_IO_VARY_B : 0));
         if (xi->fast == VC4_XI_FAST_ALU && xi->sf == VC4_XI_SF_NONE &&
             (xi->w_add == VC4_XI_W_NONE || in->cond_add == VC4_QPU_COND_ALWAYS) &&
             (xi->w_mul == VC4_XI_W_NONE || in->cond_mul == VC4_QPU_COND_ALWAYS))
@@ -621,6 +627,12 @@ bool vc4_qpu_port_no_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, u
                           uint32_t *out)
 {
     (void)v, (void)q, (void)file, (void)raddr, (void)used, (void)out;
+    return false;
+}
+
+bool vc4_qpu_port_no_vary(struct vc4_v3d *v, struct vc4_qpu *q, uint32_t *out)
+{
+    (void)v, (void)q, (void)out;
     return false;
 }
 
@@ -1348,14 +1360,24 @@ static inline bool fast_vpm_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned 
 {
     return vc4_vpm_try_read(&v->vpm, q->num, reads & VC4_XI_IO_VPM_A ? q->in_a : q->in_b, now);
 }
-/* step()'s operand read from outside (xi->unif set): a uniform or a VPM
- * read, false for the general path. */
+/* The fast path's varying read into the file's operand (its C lands in
+ * r5 after the instruction: the port's post, which the caller makes):
+ * false, with nothing changed, when the port would report (no varying
+ * left) or has none. */
+static inline bool fast_vary_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned reads)
+{
+    return q->port->vary(v, q, reads & VC4_XI_IO_VARY_A ? q->in_a : q->in_b);
+}
+/* step()'s operand read from outside (xi->unif set): a uniform, a VPM or
+ * a varying read, false for the general path. */
 static inline bool fast_operand(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     if (q->thrend_left)
         return false; /* (a rule) */
     if (xi->unif & VC4_XI_IO_VPM)
         return fast_vpm_read(v, q, xi->unif, q->time);
+    if (xi->unif & VC4_XI_IO_VARY)
+        return fast_vary_read(v, q, xi->unif);
     return !q->unif_hazard && fast_uniform_read(v, q, xi->unif);
 }
 
@@ -1511,17 +1533,24 @@ static bool jit_operand(void *vp, unsigned char *qp, unsigned reads, uint64_t no
 {
     struct vc4_v3d *v = vp;
     struct vc4_qpu *q = (struct vc4_qpu *)qp;
-    if (!(reads & VC4_XI_IO_VPM ? fast_vpm_read(v, q, reads, now) : fast_uniform_read(v, q, reads)))
+    if (!(reads & VC4_XI_IO_VPM    ? fast_vpm_read(v, q, reads, now)
+          : reads & VC4_XI_IO_VARY ? fast_vary_read(v, q, reads)
+                                   : fast_uniform_read(v, q, reads)))
         return false;
     v->jit->stats.io++;
     return true;
+}
+static void jit_post(void *vp, unsigned char *qp)
+{
+    struct vc4_qpu *q = (struct vc4_qpu *)qp;
+    q->port->post(vp, q);
 }
 
 static inline struct vc4_jit_io jit_io_port(struct vc4_v3d *v, uint64_t base)
 {
     return (struct vc4_jit_io){.v = v, .base = base, .tmu_s = jit_tmu_s, .vpm_w = jit_vpm_w,
                                .vpm_setup = jit_vpm_setup, .ldtmu = jit_ldtmu, .ldtmu_after = jit_ldtmu_after,
-                               .operand = jit_operand};
+                               .operand = jit_operand, .post = jit_post};
 }
 
 /* A semaphore instruction's operand (facts 4): bit 4 = acquire, bits 0-3
@@ -1711,6 +1740,8 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
             q->prev_acc = 0;
             break;
         }
+        if (VC4_UNLIKELY(xi->unif & VC4_XI_IO_VARY))
+            q->port->post(v, q); /* (r5 = the varying's C) */
         set_running(q);
         return step_end(v, q, false);
     }
@@ -1905,9 +1936,10 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
         if (VC4_UNLIKELY(xi->fast == VC4_XI_FAST_NONE || (prev_w & xi->rmask) || (xi->reads_r4 && q->sfu_left)))
             break;
         if (VC4_UNLIKELY(xi->unif)) {
-            /* (a VPM read changes the VPM: not in a free run's part) */
+            /* (a VPM or varying read changes its unit: not in a free run's part) */
             if (xi->unif & VC4_XI_IO_VPM ? pure || !fast_vpm_read(v, q, xi->unif, q->time + (budget - left) + 1)
-                                         : q->unif_hazard || !fast_uniform_read(v, q, xi->unif))
+                : xi->unif & VC4_XI_IO_VARY ? pure || !fast_vary_read(v, q, xi->unif)
+                                            : q->unif_hazard || !fast_uniform_read(v, q, xi->unif))
                 break;
         }
         /* (the commonest kind tested first: the switch's table costs more) */
@@ -1961,6 +1993,8 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
             q->prev_acc = 0;
             break;
         }
+        if (VC4_UNLIKELY(xi->unif & VC4_XI_IO_VARY))
+            q->port->post(v, q); /* (r5 = the varying's C) */
         pc += VC4_QPU_INSTR_BYTES;
         if (VC4_UNLIKELY(busy)) {
             uint32_t next = pc;

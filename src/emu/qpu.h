@@ -112,14 +112,19 @@ enum vc4_qpu_xi_fast {
 };
 /* The fast path's operand reads from outside the register files (struct
  * vc4_qpu_xi unif): a uniform (files A and B reading it take one value),
- * or a VPM read by one file (vpm.h vc4_vpm_try_read), never both. */
+ * a VPM read by one file (vpm.h vc4_vpm_try_read) or a varying read by one
+ * file (the port's vary; its C lands in r5 after the instruction, the
+ * port's post), one kind at most. */
 enum vc4_xi_io_read {
     VC4_XI_IO_UNIF_A = 1u << 0,
     VC4_XI_IO_UNIF_B = 1u << 1,
     VC4_XI_IO_VPM_A = 1u << 2,
     VC4_XI_IO_VPM_B = 1u << 3,
+    VC4_XI_IO_VARY_A = 1u << 4,
+    VC4_XI_IO_VARY_B = 1u << 5,
     VC4_XI_IO_UNIF = VC4_XI_IO_UNIF_A | VC4_XI_IO_UNIF_B,
     VC4_XI_IO_VPM = VC4_XI_IO_VPM_A | VC4_XI_IO_VPM_B,
+    VC4_XI_IO_VARY = VC4_XI_IO_VARY_A | VC4_XI_IO_VARY_B,
 };
 /* Signals with an effect in vc4_qpu_step (others are no-ops there). */
 enum vc4_qpu_xi_block {
@@ -251,6 +256,9 @@ struct vc4_qpu_port {
      * REV_FLAG): false when the owner has none (the core then reads 0, a rule in a user program).
      * used: an ALU of the instruction takes the value (a read muxed nowhere still pops a FIFO). */
     bool (*read)(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, bool used, uint32_t *out);
+    /* The fast path's VARYING_READ: read's, when it reports nothing (a varying is left); else false
+     * with nothing done. */
+    bool (*vary)(struct vc4_v3d *v, struct vc4_qpu *q, uint32_t *out);
     /* Write of a TLB / fragment register (waddr 41-47; mask = elements whose condition passed):
      * false when the owner has none. */
     bool (*write)(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr, const uint32_t *val,
@@ -274,6 +282,7 @@ struct vc4_qpu_port {
 /* The entries of a port for owners without fragment-shader I/O. */
 bool vc4_qpu_port_no_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned raddr, bool used,
                           uint32_t *out);
+bool vc4_qpu_port_no_vary(struct vc4_v3d *v, struct vc4_qpu *q, uint32_t *out);
 bool vc4_qpu_port_no_write(struct vc4_v3d *v, struct vc4_qpu *q, unsigned file, unsigned waddr,
                            const uint32_t *val, uint16_t mask);
 bool vc4_qpu_port_no_signal(struct vc4_v3d *v, struct vc4_qpu *q, unsigned sig);

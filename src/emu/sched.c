@@ -67,6 +67,7 @@ static void user_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
 /* User programs have no fragment-shader I/O: the QPU reports it (qpu.h). */
 static const struct vc4_qpu_port user_port = {
     .read = vc4_qpu_port_no_read,
+    .vary = vc4_qpu_port_no_vary,
     .write = vc4_qpu_port_no_write,
     .signal = vc4_qpu_port_no_signal,
     .post = vc4_qpu_port_no_post,

@@ -382,6 +382,7 @@ static void vsi_program_end(struct vc4_v3d *v, struct vc4_qpu *q)
 /* The port of a QPU shading a vertex batch: no fragment-shader I/O (qpu.h). */
 static const struct vc4_qpu_port vsi_port = {
     .read = vc4_qpu_port_no_read,
+    .vary = vc4_qpu_port_no_vary,
     .write = vc4_qpu_port_no_write,
     .signal = vc4_qpu_port_no_signal,
     .post = vc4_qpu_port_no_post,
