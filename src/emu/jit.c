@@ -222,8 +222,8 @@ static bool block_pure(const struct vc4_qpu_xi *xi)
 
 static bool block_io(const struct vc4_qpu_xi *xi)
 {
-    if (xi->fast == VC4_XI_FAST_ALU || xi->fast == VC4_XI_FAST_ALU_PLAIN)
-        return xi->unif != 0; /* (a uniform or VPM read first) */
+    if (xi->fast == VC4_XI_FAST_ALU || xi->fast == VC4_XI_FAST_ALU_PLAIN || xi->fast == VC4_XI_FAST_ALU_VARY)
+        return xi->unif != 0; /* (a uniform, VPM or varying read first) */
     return (xi->fast == VC4_XI_FAST_TMU_S || xi->fast == VC4_XI_FAST_LDTMU || xi->fast == VC4_XI_FAST_VPM_W ||
             xi->fast == VC4_XI_FAST_VPM_SETUP) &&
            !xi->unif;

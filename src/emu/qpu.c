@@ -498,6 +498,8 @@ static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi
             (xi->w_add == VC4_XI_W_NONE || in->cond_add == VC4_QPU_COND_ALWAYS) &&
             (xi->w_mul == VC4_XI_W_NONE || in->cond_mul == VC4_QPU_COND_ALWAYS))
             xi->fast = VC4_XI_FAST_ALU_PLAIN;
+        if (vary_a || vary_b) /* (its own kind: the port's post after it) */
+            xi->fast = VC4_XI_FAST_ALU_VARY;
         /* results computed straight into their register: written to every
          * element, no flags from it, and not an operand of a kernel that
          * runs after it (the add runs first; its copy, if any, is made
@@ -1012,7 +1014,9 @@ static inline void nop_regs_read(struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
     memcpy(&q->rf_nop[1][12], qvec(q, xi->off[5]) + 12, 4 * sizeof(uint32_t));
 }
 
-static void exec_alu(struct exec *x)
+/* (inlined into step_general and step_fast_exec alike: a call here cost
+ * the FFT 0.2% more host instructions) */
+static VC4_ALWAYS_INLINE void exec_alu(struct exec *x)
 {
     struct vc4_qpu *q = x->q;
     const struct vc4_qpu_instr *in = x->in;
@@ -1111,7 +1115,7 @@ static void exec_alu(struct exec *x)
         set_flags(q, rm, cm, mask_mul, true);
 }
 
-static void exec_ldi(struct exec *x)
+static VC4_ALWAYS_INLINE void exec_ldi(struct exec *x)
 {
     struct vc4_qpu *q = x->q;
     const struct vc4_qpu_instr *in = x->in;
@@ -1268,9 +1272,6 @@ static inline uint64_t step_fast_ldi(struct vc4_qpu *q, const struct vc4_qpu_xi 
     return w;
 }
 
-static void exec_alu(struct exec *x);
-static void exec_ldi(struct exec *x);
-
 /* The fast path of VC4_XI_FAST_EXEC: the general executor's ALU form or
  * load immediate, where no rule can apply (the fast path's entry tests
  * read-after-write and r4 during an SFU; q->prev_w must be current, as
@@ -1369,15 +1370,18 @@ static inline bool fast_vary_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned
     return q->port->vary(v, q, reads & VC4_XI_IO_VARY_A ? q->in_a : q->in_b);
 }
 /* step()'s operand read from outside (xi->unif set): a uniform, a VPM or
- * a varying read, false for the general path. */
-static inline bool fast_operand(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+ * a varying read, false for the general path.  (The uniform's inline, the
+ * others' a call: step() is inlined into every scheduler loop.) */
+static VC4_NOINLINE bool fast_unit_operand(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+{
+    return xi->unif & VC4_XI_IO_VPM ? fast_vpm_read(v, q, xi->unif, q->time) : fast_vary_read(v, q, xi->unif);
+}
+static VC4_ALWAYS_INLINE bool fast_operand(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     if (q->thrend_left)
         return false; /* (a rule) */
-    if (xi->unif & VC4_XI_IO_VPM)
-        return fast_vpm_read(v, q, xi->unif, q->time);
-    if (xi->unif & VC4_XI_IO_VARY)
-        return fast_vary_read(v, q, xi->unif);
+    if (VC4_UNLIKELY(xi->unif & (VC4_XI_IO_VPM | VC4_XI_IO_VARY)))
+        return fast_unit_operand(v, q, xi);
     return !q->unif_hazard && fast_uniform_read(v, q, xi->unif);
 }
 
@@ -1712,6 +1716,10 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
         case VC4_XI_FAST_LDI:
             q->prev_w = step_fast_ldi(q, xi);
             break;
+        case VC4_XI_FAST_ALU_VARY:
+            q->prev_w = step_fast_alu(v, q, xi);
+            q->port->post(v, q); /* (r5 = the varying's C) */
+            break;
         case VC4_XI_FAST_EXEC: /* (not in compiled blocks: the next one is a head) */
             q->prev_w = step_fast_exec(v, q, e);
             q->jit_head = true;
@@ -1740,8 +1748,6 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
             q->prev_acc = 0;
             break;
         }
-        if (VC4_UNLIKELY(xi->unif & VC4_XI_IO_VARY))
-            q->port->post(v, q); /* (r5 = the varying's C) */
         set_running(q);
         return step_end(v, q, false);
     }
@@ -1952,6 +1958,10 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
         case VC4_XI_FAST_LDI:
             prev_w = step_fast_ldi(q, xi);
             break;
+        case VC4_XI_FAST_ALU_VARY:
+            prev_w = step_fast_alu(v, q, xi);
+            q->port->post(v, q); /* (r5 = the varying's C) */
+            break;
         case VC4_XI_FAST_EXEC:
             q->prev_w = prev_w; /* (exec_alu's read-after-write test reads it: none here) */
             prev_w = step_fast_exec(v, q, e);
@@ -1993,8 +2003,6 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
             q->prev_acc = 0;
             break;
         }
-        if (VC4_UNLIKELY(xi->unif & VC4_XI_IO_VARY))
-            q->port->post(v, q); /* (r5 = the varying's C) */
         pc += VC4_QPU_INSTR_BYTES;
         if (VC4_UNLIKELY(busy)) {
             uint32_t next = pc;

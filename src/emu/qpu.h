@@ -85,6 +85,8 @@ enum vc4_qpu_xi_fast {
     VC4_XI_FAST_ALU,  /* ALU form: no signal, blocking, I/O read or write,
                        * unpack, rotate, pack, thread-end rule or mnop quirk */
     VC4_XI_FAST_ALU_PLAIN, /* ... without flags, every write unconditional */
+    VC4_XI_FAST_ALU_VARY, /* an ALU form (plain or not) reading a varying
+                           * (VC4_XI_IO_VARY_A/B): the port's post after it */
     VC4_XI_FAST_BRANCH, /* a branch without register target, links or flags */
     /* I/O accesses, fast when the unit would report nothing (else the
      * general path runs them): */

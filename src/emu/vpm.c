@@ -432,21 +432,28 @@ static void write_row(struct vc4_vpm *v, const struct vc4_vpm_qpu *q, struct vc4
     v->stats.generic_writes++;
 }
 
+/* vc4_vpm_try_write's record of a shader's row (not a user program's): a
+ * fragment shader's access is a rule, and a row a vertex or coordinate
+ * shader writes twice is remembered with its place (false: the general
+ * way).  (A call: the user programs' writes stay a few instructions.) */
+static VC4_NOINLINE bool try_track_write(struct vc4_vpm *v, unsigned qpu, const struct vc4_vpm_generic *g)
+{
+    unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
+    if (!tracked(&v->q[qpu]) || row_touched(&v->track[qpu], true, row))
+        return false;
+    track_row(&v->track[qpu], true, row, NULL);
+    return true;
+}
+
 bool vc4_vpm_try_write(struct vc4_vpm *v, unsigned qpu, const uint32_t val[16])
 {
     if (qpu >= VC4_VPM_MAX_QPUS)
         return false;
     struct vc4_vpm_qpu *q = &v->q[qpu];
     struct vc4_vpm_generic *g = &q->wr;
-    if (q->role == VC4_VPM_ROLE_FS || !g->valid || g->size != VC4_VPM_SIZE_32 || !g->horiz)
+    if (!g->valid || g->size != VC4_VPM_SIZE_32 || !g->horiz ||
+        (VC4_UNLIKELY(q->role != VC4_VPM_ROLE_USER) && !try_track_write(v, qpu, g)))
         return false;
-    if (tracked(q)) {
-        /* (a row written twice is remembered with its place: the general way) */
-        unsigned row = g->addr % VC4_VPM_GENERIC_ROWS;
-        if (row_touched(&v->track[qpu], true, row))
-            return false;
-        track_row(&v->track[qpu], true, row, NULL);
-    }
     write_row(v, q, g, val);
     return true;
 }
