@@ -429,14 +429,14 @@ static void put_io(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_
          * way), r4 written after the ALU part has read it */
         vc4_buf_printf(t, "        uint32_t r4v[16];\n        uint64_t ready = now;\n");
         char cond[128];
-        snprintf(cond, sizeof cond, "!io->ldtmu(io->v, q, %uu, r4v, now, &ready)", (unsigned)xi->io_unit);
+        snprintf(cond, sizeof cond, "!io->ops->ldtmu(io->v, q, %uu, r4v, now, &ready)", (unsigned)xi->io_unit);
         put_stop(t, cond, i, false);
         if (xi->io_alu == VC4_XI_FAST_NOP)
             vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n");
         else
             put_alu(t, avx512, i, xi);
         vc4_buf_printf(t, "        memcpy(Q(%u), r4v, 64);\n", QOFF(acc[4]));
-        put_stop(t, "io->ldtmu_after(io->v, q, ready, now)", i, true);
+        put_stop(t, "io->ops->ldtmu_after(io->v, q, ready, now)", i, true);
         return;
     }
     vc4_buf_printf(t, "        uint32_t val[16];\n");
@@ -449,9 +449,9 @@ static void put_io(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_
             (unsigned)xi->off[1]);
     char cond[128];
     if (xi->fast == VC4_XI_FAST_TMU_S)
-        snprintf(cond, sizeof cond, "!io->tmu_s(io->v, q, %uu, val, now)", (unsigned)xi->io_unit);
+        snprintf(cond, sizeof cond, "!io->ops->tmu_s(io->v, q, %uu, val, now)", (unsigned)xi->io_unit);
     else
-        snprintf(cond, sizeof cond, "!io->%s(io->v, q, val, now)", xi->fast == VC4_XI_FAST_VPM_W ? "vpm_w" : "vpm_setup");
+        snprintf(cond, sizeof cond, "!io->ops->%s(io->v, q, val, now)", xi->fast == VC4_XI_FAST_VPM_W ? "vpm_w" : "vpm_setup");
     put_stop(t, cond, i, false);
     if (xi->io_on_mul)
         vc4_buf_printf(t, "        memcpy(Q(%u) + 12, val + 12, 16);\n", QOFF(last_mul));
@@ -472,11 +472,11 @@ static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct v
     else if (xi->unif) { /* an ALU form reading a uniform, the VPM or a varying (block_io) */
         vc4_buf_printf(t, "        const uint64_t now = io->base + (%uu - from) + 1u;\n        (void)now;\n", i);
         char cond[96];
-        snprintf(cond, sizeof cond, "!io->operand(io->v, q, %uu, now)", (unsigned)xi->unif);
+        snprintf(cond, sizeof cond, "!io->ops->operand(io->v, q, %uu, now)", (unsigned)xi->unif);
         put_stop(t, cond, i, false);
         put_alu(t, avx512, i, xi);
         if (xi->unif & VC4_XI_IO_VARY)
-            vc4_buf_printf(t, "        io->post(io->v, q);\n");
+            vc4_buf_printf(t, "        io->ops->post(io->v, q);\n");
     } else if (block_io(xi))
         put_io(t, avx512, i, xi);
     else

@@ -24,14 +24,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct vc4_jit_io {
-    void *v;       /* struct vc4_v3d */
-    /* the cycle before the run's first instruction: instruction from + k
-     * issues in cycle base + k + 1 (run_fast's "now") */
-    uint64_t base;
-    /* set by the block when it stops early (else it ran from .. to - 1) */
-    unsigned ran;
-    bool stopped, stalled;
+/* The accesses, one table for every run (jit_io_port). */
+struct vc4_jit_ops {
     /* a general lookup of TMU<unit> (as the instruction names it) */
     bool (*tmu_s)(void *v, unsigned char *q, unsigned unit, const uint32_t *val, uint64_t now);
     /* a VPM row write, a VPM write setup (its element 0) */
@@ -44,11 +38,22 @@ struct vc4_jit_io {
      * (a fragment shader's r5); true when the data is not there yet */
     bool (*ldtmu_after)(void *v, unsigned char *q, uint64_t ready, uint64_t now);
     /* an ALU form's operand read from outside the register files (qpu.h
-     * enum vc4_xi_io_read: a uniform, or a VPM read) into the QPU's in_a
-     * / in_b, before its ALU part */
+     * enum vc4_xi_io_read: a uniform, a VPM or a varying read) into the
+     * QPU's in_a / in_b, before its ALU part */
     bool (*operand)(void *v, unsigned char *q, unsigned reads, uint64_t now);
     /* after an instruction that read a varying: its C into r5 (the port's post) */
     void (*post)(void *v, unsigned char *q);
+};
+
+struct vc4_jit_io {
+    void *v;       /* struct vc4_v3d */
+    /* the cycle before the run's first instruction: instruction from + k
+     * issues in cycle base + k + 1 (run_fast's "now") */
+    uint64_t base;
+    /* set by the block when it stops early (else it ran from .. to - 1) */
+    unsigned ran;
+    bool stopped, stalled;
+    const struct vc4_jit_ops *ops; /* (a table: a run's port is five words to set up) */
 };
 
 #endif

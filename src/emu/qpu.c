@@ -1550,11 +1550,13 @@ static void jit_post(void *vp, unsigned char *qp)
     q->port->post(vp, q);
 }
 
+static const struct vc4_jit_ops jit_ops = {.tmu_s = jit_tmu_s, .vpm_w = jit_vpm_w, .vpm_setup = jit_vpm_setup,
+                                           .ldtmu = jit_ldtmu, .ldtmu_after = jit_ldtmu_after,
+                                           .operand = jit_operand, .post = jit_post};
+
 static inline struct vc4_jit_io jit_io_port(struct vc4_v3d *v, uint64_t base)
 {
-    return (struct vc4_jit_io){.v = v, .base = base, .tmu_s = jit_tmu_s, .vpm_w = jit_vpm_w,
-                               .vpm_setup = jit_vpm_setup, .ldtmu = jit_ldtmu, .ldtmu_after = jit_ldtmu_after,
-                               .operand = jit_operand, .post = jit_post};
+    return (struct vc4_jit_io){.v = v, .base = base, .ops = &jit_ops};
 }
 
 /* A semaphore instruction's operand (facts 4): bit 4 = acquire, bits 0-3
