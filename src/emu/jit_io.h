@@ -1,11 +1,11 @@
 /*
  * jit_io.h - the unit accesses a compiled block makes (jit.h, jit.c):
  * the fast I/O kinds of qpu.h (a general TMU lookup, an ldtmu, a VPM row
- * write, a VPM write setup, an ALU form's uniform, VPM or varying read) called
- * back into the emulator through this
- * port, the block knowing nothing of the units.  Included by the
- * emulator and by the prelude every block is compiled with
- * (jit_prelude.inc), so that both see one layout.
+ * write, a VPM write setup, an ALU form's uniform, VPM or varying read)
+ * called back into the emulator through this port, the block knowing
+ * nothing of the units.  Included by the emulator and by the prelude
+ * every block is compiled with (jit_prelude.inc), so that both see one
+ * layout.
  *
  * Each access is the fast path's own (qpu.c io_write_fast, ldtmu_fast):
  * it happens only when the unit would report nothing, and returns false
