@@ -407,7 +407,7 @@ static void put_ldi(struct vc4_buf *t, unsigned i, const struct vc4_qpu_xi *xi)
             n |= (xi->vec[k] >> 31) << k;
         }
         vc4_buf_printf(t, "        vc4_lanes_merge_flags(F, 0x%04xu, 0x%04xu, 0, %s);\n", z, n,
-            xi->cidx_add || xi->cinv_add ? "ma" : "mm");
+            xi->sf == VC4_XI_SF_ADD ? "ma" : "mm");
     }
 }
 

@@ -381,7 +381,10 @@ static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi
         if (in->cond_mul && in->waddr_mul != VC4_QPU_W_NOP)
             xi->w_mul = write_kind(file_mul, in->waddr_mul, &xi->wi_mul);
         write_bits(xi);
-        xi->sf = in->sf ? VC4_XI_SF_ADD : VC4_XI_SF_NONE;
+        /* Z, N from the value, C clear (VC4C generateImmediateFlags), where
+         * the add's condition passes, or the mul's when the add's is never */
+        xi->sf = !in->sf ? VC4_XI_SF_NONE : in->cond_add ? VC4_XI_SF_ADD : VC4_XI_SF_MUL;
+        xi->n_flag = true;
         /* the fast path: register writes only (an I/O write, a pack or a
          * scoreboard wait is the general path's) */
         if (in->kind == VC4_QPU_KIND_LOAD_IMM && xi->block == VC4_XI_BLOCK_NONE && xi->w_add != VC4_XI_W_IO &&
@@ -1141,8 +1144,8 @@ static VC4_ALWAYS_INLINE void exec_ldi(struct exec *x)
     if (xi->w_mul)
         write_to(x, xi->w_mul, xi->w_off_mul, xi->wreg_mul, xi->wacc_mul, file_mul, in->waddr_mul, wm,
                  mask_mul);
-    if (in->sf) /* Z, N from the value, C clear (VC4C generateImmediateFlags) */
-        set_flags(q, val, 0, in->cond_add ? mask_add : mask_mul, true);
+    if (xi->sf != VC4_XI_SF_NONE) /* (which condition: build_xi_forms) */
+        set_flags(q, val, 0, xi->sf == VC4_XI_SF_ADD ? mask_add : mask_mul, true);
 }
 
 /* A taken branch: to target after its delay slots; a second one may queue
@@ -1196,6 +1199,38 @@ static void exec_branch(struct exec *x)
 
 /* ---- one step ------------------------------------------------------------------ */
 
+/* The end of a fast ALU form or load immediate: the add's result ra and
+ * the mul's rm written under the conditions on the old flags (add first,
+ * mul wins: facts 20a; a result computed straight into its register,
+ * add_direct / mul_direct, is not copied), then the flags from the side
+ * that sets them (carries ca, cm).  Sets prev_acc and returns the
+ * registers written. */
+static inline uint64_t fast_writes(struct vc4_qpu *q, const struct vc4_qpu_xi *xi, const uint32_t *ra, uint16_t ca,
+                                   const uint32_t *rm, uint16_t cm)
+{
+    uint16_t mask_add = q->flag[xi->cidx_add] ^ xi->cinv_add, mask_mul = q->flag[xi->cidx_mul] ^ xi->cinv_mul;
+    uint64_t w = 0;
+    uint8_t acc = 0;
+    if (xi->w_add != VC4_XI_W_NONE && mask_add) {
+        if (!xi->add_direct)
+            vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_add), ra, mask_add);
+        w = xi->wreg_add;
+        acc = xi->wacc_add;
+    }
+    if (xi->w_mul != VC4_XI_W_NONE && mask_mul) {
+        if (!xi->mul_direct)
+            vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_mul), rm, mask_mul);
+        w |= xi->wreg_mul;
+        acc |= xi->wacc_mul;
+    }
+    if (xi->sf == VC4_XI_SF_ADD)
+        set_flags(q, ra, ca, mask_add, xi->n_flag);
+    else if (xi->sf == VC4_XI_SF_MUL)
+        set_flags(q, rm, cm, mask_mul, true);
+    q->prev_acc = acc;
+    return w;
+}
+
 /*
  * The fast path of an ALU instruction (qpu.h VC4_XI_FAST_ALU): the same
  * steps as exec_alu with everything the execution record excludes left
@@ -1222,54 +1257,14 @@ VC4_NOINLINE static uint64_t step_fast_alu(const struct vc4_v3d *v, struct vc4_q
         k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), rm, xi->sf == VC4_XI_SF_MUL ? &cm : NULL);
         memcpy(&q->last_mul[12], &rm[12], 4 * sizeof rm[0]);
     }
-    /* conditions on the old flags; add writes first, mul wins (facts 20a) */
-    uint16_t mask_add = q->flag[xi->cidx_add] ^ xi->cinv_add, mask_mul = q->flag[xi->cidx_mul] ^ xi->cinv_mul;
-    uint64_t w = 0;
-    uint8_t acc = 0;
-    if (xi->w_add != VC4_XI_W_NONE && mask_add) {
-        if (!xi->add_direct)
-            vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_add), ra, mask_add);
-        w = xi->wreg_add;
-        acc = xi->wacc_add;
-    }
-    if (xi->w_mul != VC4_XI_W_NONE && mask_mul) {
-        if (!xi->mul_direct)
-            vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_mul), rm, mask_mul);
-        w |= xi->wreg_mul;
-        acc |= xi->wacc_mul;
-    }
-    if (xi->sf == VC4_XI_SF_ADD)
-        set_flags(q, ra, ca, mask_add, xi->n_flag);
-    else if (xi->sf == VC4_XI_SF_MUL)
-        set_flags(q, rm, cm, mask_mul, true);
-    q->prev_acc = acc;
-    return w;
+    return fast_writes(q, xi, ra, ca, rm, cm);
 }
 
 /* The fast path of a load immediate (VC4_XI_FAST_LDI): exec_ldi without
- * pack or I/O writes.  The flags follow the add condition unless it is
- * never (then the mul's: cidx 0 with no inversion is "never", qpu.h
- * struct vc4_qpu flag[0]).  Sets prev_acc and returns the registers
- * written. */
+ * pack or I/O writes, its value written by both sides. */
 static inline uint64_t step_fast_ldi(struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
-    uint16_t mask_add = q->flag[xi->cidx_add] ^ xi->cinv_add, mask_mul = q->flag[xi->cidx_mul] ^ xi->cinv_mul;
-    uint64_t w = 0;
-    uint8_t acc = 0;
-    if (xi->w_add != VC4_XI_W_NONE && mask_add) {
-        vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_add), xi->vec, mask_add);
-        w = xi->wreg_add;
-        acc = xi->wacc_add;
-    }
-    if (xi->w_mul != VC4_XI_W_NONE && mask_mul) {
-        vc4_lanes_masked_copy((uint32_t *)((char *)q + xi->w_off_mul), xi->vec, mask_mul);
-        w |= xi->wreg_mul;
-        acc |= xi->wacc_mul;
-    }
-    if (xi->sf != VC4_XI_SF_NONE)
-        set_flags(q, xi->vec, 0, xi->cidx_add || xi->cinv_add ? mask_add : mask_mul, true);
-    q->prev_acc = acc;
-    return w;
+    return fast_writes(q, xi, xi->vec, 0, xi->vec, 0);
 }
 
 /* The fast path of VC4_XI_FAST_EXEC: the general executor's ALU form or
@@ -1369,19 +1364,22 @@ static inline bool fast_vary_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned
 {
     return q->port->vary(v, q, reads & VC4_XI_IO_VARY_A ? q->in_a : q->in_b);
 }
-/* step()'s operand read from outside (xi->unif set): a uniform, a VPM or
- * a varying read, false for the general path.  (The uniform's inline, the
- * others' a call: step() is inlined into every scheduler loop.) */
-static VC4_NOINLINE bool fast_unit_operand(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
+/* A VPM or varying read (reads: the record's unif bits, one of them set),
+ * at cycle now.  (A call: step() is inlined into every scheduler loop,
+ * and these are rarer than uniforms.) */
+#define FAST_UNIT_READS (VC4_XI_IO_VPM | VC4_XI_IO_VARY)
+static VC4_NOINLINE bool fast_unit_read(struct vc4_v3d *v, struct vc4_qpu *q, unsigned reads, uint64_t now)
 {
-    return xi->unif & VC4_XI_IO_VPM ? fast_vpm_read(v, q, xi->unif, q->time) : fast_vary_read(v, q, xi->unif);
+    return reads & VC4_XI_IO_VPM ? fast_vpm_read(v, q, reads, now) : fast_vary_read(v, q, reads);
 }
+/* step()'s operand read from outside (xi->unif set): a uniform, a VPM or
+ * a varying read, false for the general path. */
 static VC4_ALWAYS_INLINE bool fast_operand(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi)
 {
     if (q->thrend_left)
         return false; /* (a rule) */
-    if (VC4_UNLIKELY(xi->unif & (VC4_XI_IO_VPM | VC4_XI_IO_VARY)))
-        return fast_unit_operand(v, q, xi);
+    if (VC4_UNLIKELY(xi->unif & FAST_UNIT_READS))
+        return fast_unit_read(v, q, xi->unif, q->time);
     return !q->unif_hazard && fast_uniform_read(v, q, xi->unif);
 }
 
@@ -1537,9 +1535,7 @@ static bool jit_operand(void *vp, unsigned char *qp, unsigned reads, uint64_t no
 {
     struct vc4_v3d *v = vp;
     struct vc4_qpu *q = (struct vc4_qpu *)qp;
-    if (!(reads & VC4_XI_IO_VPM    ? fast_vpm_read(v, q, reads, now)
-          : reads & VC4_XI_IO_VARY ? fast_vary_read(v, q, reads)
-                                   : fast_uniform_read(v, q, reads)))
+    if (!(reads & FAST_UNIT_READS ? fast_unit_read(v, q, reads, now) : fast_uniform_read(v, q, reads)))
         return false;
     v->jit->stats.io++;
     return true;
@@ -1945,9 +1941,8 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
             break;
         if (VC4_UNLIKELY(xi->unif)) {
             /* (a VPM or varying read changes its unit: not in a free run's part) */
-            if (xi->unif & VC4_XI_IO_VPM ? pure || !fast_vpm_read(v, q, xi->unif, q->time + (budget - left) + 1)
-                : xi->unif & VC4_XI_IO_VARY ? pure || !fast_vary_read(v, q, xi->unif)
-                                            : q->unif_hazard || !fast_uniform_read(v, q, xi->unif))
+            if (xi->unif & FAST_UNIT_READS ? pure || !fast_unit_read(v, q, xi->unif, q->time + (budget - left) + 1)
+                                           : q->unif_hazard || !fast_uniform_read(v, q, xi->unif))
                 break;
         }
         /* (the commonest kind tested first: the switch's table costs more) */
@@ -2278,6 +2273,7 @@ struct free_part {            /* QPUs [from, to) of a free run, on one thread */
     uint64_t lim;             /* in: the most cycles; out: the fewest any ran */
     uint64_t *ran;
     struct run_counts *rc;
+    bool shared;              /* run_pure (on the emulator's thread alone), else run_pure_quiet */
 };
 
 /* The awake QPUs' indices in z, in QPU order, into ks, each caught up to
@@ -2307,7 +2303,9 @@ static void free_part_run(void *arg)
     struct free_part *p = arg;
     for (unsigned i = p->from; i < p->to; i++) {
         p->rc[i] = (struct run_counts){0};
-        p->ran[i] = p->lim ? run_pure_quiet(p->v, p->qs[i], p->lim, &p->rc[i]) : 0;
+        p->ran[i] = !p->lim     ? 0
+                    : p->shared ? run_pure(p->v, p->qs[i], p->lim, &p->rc[i])
+                                : run_pure_quiet(p->v, p->qs[i], p->lim, &p->rc[i]);
         if (p->ran[i] < p->lim)
             p->lim = p->ran[i];
     }
@@ -2335,19 +2333,16 @@ static uint64_t run_free(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint
     unsigned split = n / 2; /* (the helper's part: from split on) */
     bool two = helper_takes(v, split, n, lim);
     if (two) {
-        struct free_part mine = {v, qs, 0, split, lim, ran, rc};
-        struct free_part theirs = {v, qs, split, n, lim, ran, rc};
+        struct free_part mine = {v, qs, 0, split, lim, ran, rc, false};
+        struct free_part theirs = {v, qs, split, n, lim, ran, rc, false};
         uint64_t job = vc4_par_post(v->par, free_part_run, &theirs);
         free_part_run(&mine);
         vc4_par_wait(v->par, job);
         lim = mine.lim < theirs.lim ? mine.lim : theirs.lim;
     } else {
-        for (unsigned i = 0; i < n; i++) {
-            rc[i] = (struct run_counts){0};
-            ran[i] = lim ? run_pure(v, qs[i], lim, &rc[i]) : 0;
-            if (ran[i] < lim)
-                lim = ran[i];
-        }
+        struct free_part all = {v, qs, 0, n, lim, ran, rc, true};
+        free_part_run(&all);
+        lim = all.lim;
     }
     /* the ones that got further, again to lim (which a shorter run, one
      * that stops before a branch rather than in its slots, may lower) */

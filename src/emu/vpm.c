@@ -155,13 +155,9 @@ static bool row_touched(const struct vc4_vpm_track *t, bool write, unsigned row)
  * whole-row reads and writes of vertex and coordinate shaders). */
 static void track_row(struct vc4_vpm_track *t, bool write, unsigned row, const struct vc4_location *loc)
 {
-    uint8_t *m = write ? t->wr[row] : t->rd[row];
-    uint8_t any = 0;
-    for (unsigned c = 0; c < VC4_VPM_ROW_WORDS; c++) {
-        any |= m[c];
-        m[c] |= 0xFu;
-    }
-    track_note(t, write, row, (any & 0xFu) != 0, loc);
+    bool again = row_touched(t, write, row);
+    memset(write ? t->wr[row] : t->rd[row], 0xF, VC4_VPM_ROW_WORDS);
+    track_note(t, write, row, again, loc);
 }
 
 /* Fragment shaders cannot access the VPM or the VCD [S3, quoting G]: the

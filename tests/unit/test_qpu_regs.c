@@ -89,6 +89,49 @@ static void test_r5_quad_and_replicate(void)
     }
 }
 
+/* ---- load-immediate flags: the add's condition, or the mul's when the add's
+ * is never [3; VC4C generateImmediateFlags: Z, N from the value, C clear] --- */
+
+static void test_ldi_flags_condition(void)
+{
+    /* sub.setf -, elem, 8: N and C (borrow) at elements 0-7, Z at 8; then
+     * ldi 0x80000000 with flags, written by the add under one condition and
+     * by the mul under another */
+    static const struct {
+        uint8_t cond_add, cond_mul;
+        uint16_t z, n, c; /* the flags after it */
+    } cases[] = {
+        /* add never, mul .ifn: elements 0-7 take Z 0, N 1, C 0; 8-15 keep theirs */
+        {NEVER, NS, 0x0100, 0x00FF, 0x0000},
+        /* add always: every element (the mul's condition does not count) */
+        {ALWAYS, NEVER, 0x0000, 0xFFFF, 0x0000},
+        /* add .ifnn (elements 8-15), mul .ifn: the add's */
+        {NC, NS, 0x0000, 0xFFFF, 0x00FF},
+        /* both never: nothing */
+        {NEVER, NEVER, 0x0100, 0x00FF, 0x00FF},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int general = 0; general < 2; general++) {
+            struct harness_diags d;
+            struct vc4_emu *e = mk(1, &d);
+            e->v3d.qpu[0].general_only = general;
+            struct prog p = {0};
+            emit(&p, I(.sig = SMALL, .op_add = VC4_QPU_A_SUB, .raddr_a = ELEM, .raddr_b = 8, .add_a = MUX_A,
+                       .add_b = MUX_B, .sf = 1));
+            emit(&p, I(.sig = LDI, .waddr_add = R1, .waddr_mul = R2, .cond_add = cases[k].cond_add,
+                       .cond_mul = cases[k].cond_mul, .sf = 1, .imm = 0x80000000u));
+            emit_end(&p);
+            CHECK(run(e, &p) == VC4_OK);
+            const uint16_t *f = e->v3d.qpu[0].flag;
+            CHECK_MSG(f[VC4_QPU_FLAG_Z] == cases[k].z && f[VC4_QPU_FLAG_N] == cases[k].n &&
+                          f[VC4_QPU_FLAG_C] == cases[k].c,
+                      "case %zu (%s path): Z %04x N %04x C %04x, want %04x %04x %04x", k,
+                      general ? "general" : "fast", f[VC4_QPU_FLAG_Z], f[VC4_QPU_FLAG_N], f[VC4_QPU_FLAG_C],
+                      cases[k].z, cases[k].n, cases[k].c);
+            vc4_emu_destroy(e);
+        }
+}
+
 /* ---- vector rotation [6-8] ----------------------------------------------------- */
 
 static void test_rotation_by_immediate(void)
@@ -530,7 +573,7 @@ static void test_code_rewritten_is_seen(void)
     vc4_emu_destroy(e);
 }
 
-TEST_LIST(test_r5_quad_and_replicate, test_rotation_by_immediate, test_rotation_by_r5, test_tmu_swap_and_noswap,
+TEST_LIST(test_r5_quad_and_replicate, test_ldi_flags_condition, test_rotation_by_immediate, test_rotation_by_r5, test_tmu_swap_and_noswap,
           test_ldtmu_unit_after_swap, test_uniforms_address_reset, test_branch_links_only_when_taken,
           test_branch_register_element_15, test_semaphore_blocks_across_qpus, test_host_interrupt,
           test_code_rewritten_is_seen)
