@@ -2518,6 +2518,178 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
 }
 
 /*
+ * Runs on disjoint units ("epochs").  Several awake QPUs whose next
+ * instructions touch units no other of them touches run one after another,
+ * each on its own clock, as far as all of them certainly can: what each
+ * does commutes with what the others do in those cycles, so the order the
+ * host runs them in is not seen.  GPU_FFT's pattern is the case it is
+ * for: the QPU that has the mutex writes its rows to the VPM while the one
+ * that let the mutex go starts its next butterflies with TMU lookups (in
+ * bench_fft 4096, 11,500 of the 15,400 lock-stepped steps of a transform
+ * were two such QPUs side by side).
+ *
+ * A QPU takes part with its span (epoch_span): the straight-line run of
+ * fast-path instructions from its PC (to the end of a branch's delay
+ * slots), each in the instruction cache, that touch one unit class at
+ * most: the TMU (lookups, ldtmu; with uniform reads), the VPM (row writes,
+ * setups), or neither.  An epoch of m cycles needs m <= every span, at
+ * most one QPU on the TMU, at most one on the VPM.  Why that is exact:
+ *  - TMU lookups change the slice's cache tags and the QPU's own FIFOs and
+ *    read RAM; VPM row writes and setups change the VPM; nothing in a span
+ *    writes RAM (VDW stores are vw_addr writes, the general path), so
+ *    lookups and uniform reads see the same bytes in any order;
+ *  - the fast path reports nothing; an instruction it cannot run stops
+ *    that QPU's run (run_fast) and runs later, at its own cycle, by step();
+ *  - only the TMU QPU's later step could stop the run (a lookup outside
+ *    RAM, an empty FIFO, a uniform outside memory are errors): it runs
+ *    first, and the others run no further than it got, so when it steps
+ *    again nobody is ahead of it.  The others' steps inside their spans
+ *    (a VPM access or an ALU instruction the fast path gave up on) report
+ *    warnings at most, never stop (not in strict mode, where warnings are
+ *    errors: no epochs there), and touch only their own unit;
+ *  - nobody else acts before the epoch's end: the sleepers' timed wakes
+ *    are after it, and only general-path steps (semaphores, the mutex, a
+ *    thread end, DMA, a decode) wake the others or change code, and spans
+ *    hold none.
+ * A QPU that got further than the slowest sleeps until its own cycle (its
+ * clock already there: woken by wake_timed, with nothing to catch up),
+ * and the slowest go on stepping inside their spans meanwhile.  User
+ * programs only (shaders' VPM and TLB traffic goes through their
+ * owners' ports).  Returns true when any QPU ran; *ran: how far all did
+ * (the cycles the loop moves on).
+ */
+#define EPOCH_MIN 3u   /* cycles at least (fewer cost more than lock-step) */
+#define EPOCH_MAX 256u /* the longest span looked at */
+#define EPOCH_BACKOFF_MAX 64u
+#define SPAN_NONE UINT16_MAX
+enum { SPAN_TMU = 1u, SPAN_VPM = 2u };
+
+/* The span from entry e at pc (see above), worked out once per entry and
+ * kept there (qpu.h span_*) until a decode or a change of code. */
+static void epoch_span(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t pc)
+{
+    if (VC4_LIKELY(e->span_gen[0] == v->code_gen && e->span_gen[1] == v->stats.decodes))
+        return;
+    unsigned n = 0, u = 0, end = EPOCH_MAX, io_at = SPAN_NONE, stops_at = SPAN_NONE;
+    for (; n < end; n++, pc += VC4_QPU_INSTR_BYTES) {
+        const struct vc4_icache_entry *f = cached(v->icache.s, pc, v->code_gen);
+        if (!f)
+            break;
+        const struct vc4_qpu_xi *xi = &f->xi;
+        unsigned k = 0;
+        bool stops = (xi->unif & VC4_XI_IO_UNIF) != 0; /* (a uniform outside memory: an error) */
+        switch (xi->fast) {
+        case VC4_XI_FAST_ALU_PLAIN: case VC4_XI_FAST_ALU: case VC4_XI_FAST_LDI: case VC4_XI_FAST_EXEC:
+        case VC4_XI_FAST_NOP:
+            break;
+        case VC4_XI_FAST_BRANCH: /* (where it lands is not looked at) */
+            if (n + 1 + VC4_QPU_BRANCH_SLOTS < end)
+                end = n + 1 + VC4_QPU_BRANCH_SLOTS;
+            break;
+        case VC4_XI_FAST_TMU_S: case VC4_XI_FAST_LDTMU: /* (a lookup outside RAM, an empty FIFO: errors) */
+            k = SPAN_TMU;
+            stops = true;
+            break;
+        case VC4_XI_FAST_VPM_W: case VC4_XI_FAST_VPM_SETUP:
+            k = SPAN_VPM;
+            break;
+        default: /* the general path, varyings */
+            goto out;
+        }
+        if (xi->unif & (VC4_XI_IO_VPM | VC4_XI_IO_VARY))
+            break;
+        if (k && u && k != u)
+            break; /* (one unit class a span) */
+        if (k && !u) {
+            u = k;
+            io_at = n;
+        }
+        if (stops && stops_at == SPAN_NONE)
+            stops_at = n;
+    }
+out:
+    e->span_gen[0] = v->code_gen;
+    e->span_gen[1] = v->stats.decodes;
+    e->span_n = (uint16_t)n;
+    e->span_units = (uint8_t)u;
+    e->span_io_at = (uint16_t)(io_at == SPAN_NONE ? n : io_at);
+    e->span_stops_at = (uint16_t)(stops_at == SPAN_NONE ? n : stops_at);
+}
+
+/* The second smallest of a list kept as its two smallest (*lo <= *lo2). */
+static void two_smallest(unsigned x, unsigned *lo, unsigned *lo2)
+{
+    if (x < *lo) {
+        *lo2 = *lo;
+        *lo = x;
+    } else if (x < *lo2) {
+        *lo2 = x;
+    }
+}
+
+static bool run_epoch(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_t max_cycles, uint64_t *ran)
+{
+    uint64_t most = (z->next_wake < max_cycles ? z->next_wake : max_cycles) - c;
+    unsigned m = most < EPOCH_MAX ? (unsigned)most : EPOCH_MAX;
+    unsigned ks[VC4_V3D_MAX_QPUS], stops[VC4_V3D_MAX_QPUS];
+    unsigned n = awake_caught_up(v, z, c, ks); /* (what stepping cycle c does first, too) */
+    /* m: within every span, before the second QPU's first instruction that
+     * could stop the run and the second QPU's first VPM access */
+    unsigned s_lo = EPOCH_MAX, s_lo2 = EPOCH_MAX, v_lo = EPOCH_MAX, v_lo2 = EPOCH_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        struct vc4_qpu *q = z->qs[ks[i]];
+        struct vc4_icache_entry *e = cached(v->icache.s, q->pc, v->code_gen);
+        if (!e || !q->user || q->pending || q->general_only || q->step_only || q->stall_until > q->time)
+            return false;
+        epoch_span(v, e, q->pc);
+        if (e->span_n < m)
+            m = e->span_n;
+        if (m < EPOCH_MIN)
+            return false;
+        stops[i] = e->span_stops_at;
+        two_smallest(e->span_stops_at, &s_lo, &s_lo2);
+        if (e->span_units == SPAN_VPM)
+            two_smallest(e->span_io_at, &v_lo, &v_lo2);
+    }
+    m = s_lo2 < m ? s_lo2 : m;
+    m = v_lo2 < m ? v_lo2 : m;
+    if (m < EPOCH_MIN)
+        return false;
+    /* the QPU with an instruction that could stop the run inside the epoch
+     * runs first, the others no further than it got */
+    unsigned first = n;
+    for (unsigned i = 0; i < n && first == n; i++)
+        if (stops[i] < m)
+            first = i;
+    uint64_t got[VC4_V3D_MAX_QPUS], bound = m, i0 = v->stats.instructions;
+    if (first < n)
+        bound = got[first] = run_fast(v, z->qs[ks[first]], m);
+    uint64_t lo = bound;
+    for (unsigned i = 0; i < n; i++) {
+        if (i != first)
+            got[i] = bound ? run_fast(v, z->qs[ks[i]], bound) : 0;
+        if (got[i] < lo)
+            lo = got[i];
+    }
+    v->ran_side_by_side += v->stats.instructions - i0;
+    if (v->stats.instructions == i0)
+        return false;
+    /* the ones that got further sleep until their own cycle */
+    for (unsigned i = 0; i < n; i++) {
+        if (got[i] == lo)
+            continue;
+        unsigned k = ks[i];
+        z->awake &= ~(1u << k);
+        z->wake_at[k] = c + got[i];
+        if (z->wake_at[k] < z->next_wake)
+            z->next_wake = z->wake_at[k];
+        z->last_sleep = c;
+    }
+    *ran = lo;
+    return true;
+}
+
+/*
  * Cycle c's steps of the awake QPUs from index k0 on, in order, z->awake
  * read again after each (one woken by an earlier one steps in this cycle).
  * False when the run stops in this cycle (v->fault set): the sleepers are
@@ -2624,7 +2796,7 @@ VC4_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
     z.next_wake = WAKE_NEVER;
     z.last_sleep = 0;
     bool blocks = blocks_jit(v) != NULL;
-    uint64_t blocks_from = 0, backoff = 1;
+    uint64_t blocks_from = 0, backoff = 1, epoch_from = 0, epoch_backoff = 1;
     bool plain = true; /* nobody asleep, nobody waiting long lately: the reference's cycle */
     for (unsigned k = 0; k < nact; k++) {
         z.qs[k] = &v->qpu[act[k]];
@@ -2654,6 +2826,20 @@ VC4_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
             blocks_from = c + backoff;
             if (backoff < BLOCKS_BACKOFF_MAX)
                 backoff *= 2;
+        }
+        if (!v->strict && (z.awake & (z.awake - 1)) != 0 && c >= epoch_from) {
+            uint64_t ran = 0;
+            if (run_epoch(v, &z, c, max_cycles, &ran)) {
+                c += ran;
+                epoch_backoff = 1;
+                if (z.awake != (uint32_t)((1u << nact) - 1))
+                    plain = false; /* (the plain loop steps every QPU: some sleep now) */
+                continue;
+            }
+            /* (as for blocks: look again later, the later the longer it has not paid) */
+            epoch_from = c + epoch_backoff;
+            if (epoch_backoff < EPOCH_BACKOFF_MAX)
+                epoch_backoff *= 2;
         }
         if ((z.awake & (z.awake - 1)) == 0) {
             /* one awake: its cycles back to back up to the first timed wake */

@@ -211,6 +211,14 @@ struct vc4_icache_entry {
     uint64_t word;
     uint16_t warned;   /* rule warnings already given at this address */
     struct vc4_qpu_instr in;
+    /* qpu.c epoch_span's answer from this address, valid while code_gen
+     * and the decode count are span_gen's (any decode or code change may
+     * change a span): its length, its unit class, where its first
+     * instruction of that class and its first that could stop the run are
+     * (span_n when none) */
+    uint64_t span_gen[2];
+    uint16_t span_n, span_io_at, span_stops_at;
+    uint8_t span_units;
 };
 
 #define VC4_ICACHE_ENTRIES 4096u /* power of two; 32 KB of code */

@@ -504,6 +504,75 @@ static void test_contended_mutex_dma(void)
     CHECK(ways_add_up(&sleeping));
 }
 
+/*
+ * GPU_FFT's hand-over (qpu.c run_epoch): the QPU that gets the mutex writes
+ * VPM rows while the one that let it go starts its next TMU lookups; the
+ * two run their spans one after the other.  Identical to the reference,
+ * also where the fast path gives up inside an epoch: a QPU's fifth lookup
+ * outstanding (a warning, from the TMU QPU, which runs first), a VPM row
+ * written twice (the general path, while the TMU QPU is ahead), and, in
+ * the last variant, program 5's lookups outside RAM in its third pass, in
+ * the middle of a hand-over (an error: the run stops there with every QPU
+ * at that cycle, the one writing VPM rows beside it too).  Budgets from 1
+ * cycle on stop the runs everywhere, epochs included.  (Not covered: two
+ * TMU QPUs of one slice in an epoch, which run_epoch never lets happen.)
+ */
+static void test_epochs_hand_over(void)
+{
+    static struct setup s;
+    static struct outcome sleeping, stepped, compiled;
+    static struct text t;
+    unsigned differ = 0, variants = 0;
+    uint64_t side = 0;
+    for (unsigned variant = 0; variant < 3; variant++) {
+        t.n = 0;
+        put(&t, "%s"
+                "add t0s, ra0, r1\nfadd r2, r2, r3\nadd r0, ra0, r1\nadd r0, r0, 8\nadd t0s, r0, 4\n"
+                "fmul r3, r2, r2\n%s"
+                "nop; nop; ldtmu0\nfadd r2, r2, r4\nnop; ldtmu0\nfadd r3, r3, r4\n%s"
+                "mov -, mutex\n"
+                "mov vw_setup, rb0\nmov vpm, r3\nfadd r3, r3, r2\nmov vw_setup, rb0\nmov vpm, r2\n"
+                "fmul r0, r3, r3\nadd r0, r0, r1\n.rep i, 8\nfadd r3, r3, r0\n.endr\nmov vw_setup, rb1\nmov vw_addr, ra2\n"
+                "mov -, vw_wait\n"
+                "mov mutex, 0\n"
+                "mov r0, ra5\nadd ra0, ra0, r0\n" /* (the next pass's lookups: ra5 on) */
+                "sub.setf ra3, ra3, 1\nbrr.anynz -, r:loop\nnop\nnop\nnop\n"
+                "nop; thrend\nnop\nnop\n",
+            PROLOGUE,
+            variant == 1 ? "add t0s, r0, 4\nadd t0s, r0, 8\nadd t0s, r0, 12\n" : "",
+            variant == 1 ? "nop; ldtmu0\nnop; ldtmu0\nnop; ldtmu0\n" : "");
+        CHECK(assemble(&t, CODE_A, s.code[0], &s.len[0]));
+        s.custom = true;
+        s.qpus = 12;
+        s.programs = 12;
+        for (unsigned p = 0; p < 12; p++) {
+            s.code_of[p] = 0;
+            /* (program 5 of the last variant: its third pass's lookups
+             * past the end of RAM, MEM) */
+            uint32_t u[5] = {DATA + 64 * (p % 5), DATA + 0x8000 + 64 * p, 6 + (p * 5) % 7, p % 8,
+                             variant == 2 && p == 5 ? 0x60000u : 0};
+            memcpy(s.unif[p], u, sizeof u);
+        }
+        for (uint64_t budget = 1; budget < 40000; budget = budget * 3 + 7) {
+            s.budget = budget;
+            run(&s, false, &sleeping);
+            run(&s, true, &stepped);
+            differ += !same(&sleeping, &stepped, 100 * variant + (unsigned)(budget % 100));
+            side += sleeping.host.side_by_side_instructions;
+            CHECK(ways_add_up(&sleeping));
+        }
+        run_with(&s, false, true, &compiled);
+        differ += !same(&compiled, &stepped, 100 * variant + 99);
+        variants += variant == 2 ? stepped.st[0] == VC4_ERR_FAULT : stepped.st[1] == VC4_OK;
+    }
+    printf("hand-overs: %llu instructions ran side by side (epochs)\n", (unsigned long long)side);
+    CHECK_EQ_INT(differ, 0);
+    CHECK_EQ_INT(variants, 3); /* two ran to their end, the third faulted */
+#ifndef VC4KIT_CYCLE_BY_CYCLE
+    CHECK(side > 1000);
+#endif
+}
+
 /* Twelve QPUs, each running a loop of ALU work `iters` + its number times,
  * then a TMU read and the mutex around a VDW store. */
 static void twelve_setup(struct setup *s, unsigned iters)
@@ -806,5 +875,5 @@ static void test_ways_counted(void)
     CHECK_EQ_U64(stepped.host.side_by_side_instructions, 0);
 }
 
-TEST_LIST(test_sleep_matches_cycle_by_cycle, test_free_runs_random, test_contended_mutex_dma, test_blocks_on_twelve_qpus,
+TEST_LIST(test_sleep_matches_cycle_by_cycle, test_free_runs_random, test_contended_mutex_dma, test_epochs_hand_over, test_blocks_on_twelve_qpus,
           test_helper_wakes, test_woken_sleeper_wakes_on_time, test_deadlock_jumps_to_budget, test_ways_counted)
