@@ -420,10 +420,16 @@ static void put_stop(struct vc4_buf *t, const char *cond, unsigned i, bool after
         cond, after ? i + 1 : i, after ? "            io->stalled = 1;\n" : "");
 }
 
+/* Instruction i's cycle (run_fast's "now"), for an access through jit_io.h. */
+static void put_now(struct vc4_buf *t, unsigned i)
+{
+    vc4_buf_printf(t, "        const uint64_t now = io->base + (%uu - from) + 1u;\n", i);
+}
+
 /* The fast I/O kinds (qpu.c io_write_fast, ldtmu_fast) through jit_io.h. */
 static void put_io(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_qpu_xi *xi)
 {
-    vc4_buf_printf(t, "        const uint64_t now = io->base + (%uu - from) + 1u;\n", i);
+    put_now(t, i);
     if (xi->fast == VC4_XI_FAST_LDTMU) {
         /* the pop first (nothing done when it cannot be made the fast
          * way), r4 written after the ALU part has read it */
@@ -470,7 +476,7 @@ static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct v
     else if (xi->fast == VC4_XI_FAST_LDI)
         put_ldi(t, i, xi);
     else if (xi->unif) { /* an ALU form reading a uniform, the VPM or a varying (block_io) */
-        vc4_buf_printf(t, "        const uint64_t now = io->base + (%uu - from) + 1u;\n        (void)now;\n", i);
+        put_now(t, i);
         char cond[96];
         snprintf(cond, sizeof cond, "!io->ops->operand(io->v, q, %uu, now)", (unsigned)xi->unif);
         put_stop(t, cond, i, false);
@@ -807,7 +813,7 @@ static void link_block(struct vc4_jit_block *b, struct vc4_icache_entry *const *
         es[i]->jit = b;
         es[i]->jit_off = (uint8_t)i;
     }
-    b->verified_gen = UINT64_MAX; /* (not yet) */
+    b->verified = (struct vc4_code_stamp){UINT64_MAX, 0}; /* (not yet) */
 }
 
 /* The finished job on the emulator's thread: the block in the table and

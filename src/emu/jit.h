@@ -27,6 +27,7 @@
 
 #include "base/base.h"
 #include "emu/jit_io.h"
+#include "emu/qpu.h"
 #include "vc4kit/emu.h"
 
 struct vc4_v3d;
@@ -62,9 +63,9 @@ struct vc4_jit_block {
     bool br_rel;                /* relative (target = link address + imm) */
     uint32_t br_imm;
     uint64_t io; /* bit i: instruction i is I/O (only run_fast may run it) */
-    /* the instruction cache and memory as they were when every entry was
-     * last found current (code_gen, decodes): unchanged, they still are */
-    uint64_t verified_gen, verified_decodes;
+    /* the code as it was when every entry was last found current:
+     * unchanged, they still are */
+    struct vc4_code_stamp verified;
     uint64_t words[VC4_JIT_MAX_BLOCK]; /* the code it was compiled from */
     uint64_t rmask[VC4_JIT_MAX_BLOCK]; /* registers each reads (the read-after-write rule) */
 };

@@ -1785,9 +1785,17 @@ static inline struct vc4_jit *blocks_jit(const struct vc4_v3d *v)
  * current (a fetch would neither decode again nor count: unchanged while
  * neither memory nor the cache has changed since the last look), and the
  * instruction reads no register the previous one wrote. */
+static inline struct vc4_code_stamp code_stamp(const struct vc4_v3d *v)
+{
+    return (struct vc4_code_stamp){v->code_gen, v->stats.decodes};
+}
+static inline bool code_unchanged(const struct vc4_v3d *v, struct vc4_code_stamp s)
+{
+    return s.gen == v->code_gen && s.decodes == v->stats.decodes;
+}
 static inline bool block_verified(const struct vc4_v3d *v, const struct vc4_jit_block *b)
 {
-    return b->verified_gen == v->code_gen && b->verified_decodes == v->stats.decodes;
+    return code_unchanged(v, b->verified);
 }
 static inline bool block_ready(struct vc4_v3d *v, struct vc4_jit_block *b, unsigned o, uint32_t pc, uint64_t prev_w)
 {
@@ -1801,8 +1809,7 @@ static inline bool block_ready(struct vc4_v3d *v, struct vc4_jit_block *b, unsig
         if (!e || e->word != b->words[i])
             return false;
     }
-    b->verified_gen = v->code_gen;
-    b->verified_decodes = v->stats.decodes;
+    b->verified = code_stamp(v);
     return true;
 }
 
@@ -2229,7 +2236,19 @@ static void wake_blocked(const struct vc4_v3d *v, struct sleepers *z, unsigned f
     }
 }
 
-#define BLOCKS_BACKOFF_MAX 64u
+/* A look (run_blocks, run_epoch) that did not pay is repeated after 1, 2,
+ * 4 ... RETRY_MAX cycles: the later, the longer it has not paid. */
+#define RETRY_MAX 64u
+struct retry {
+    uint64_t from, gap; /* the next cycle to look; the gap after that if it fails */
+};
+static inline void retry_paid(struct retry *r) { r->gap = 1; }
+static inline void retry_later(struct retry *r, uint64_t c)
+{
+    r->from = c + r->gap;
+    if (r->gap < RETRY_MAX)
+        r->gap *= 2;
+}
 
 /* After qs[k] stepped (only while compiled blocks may run): a QPU at a
  * head (qpu.h jit_head) counts it towards compiling its block. */
@@ -2560,7 +2579,6 @@ static uint64_t run_blocks(struct vc4_v3d *v, struct sleepers *z, uint64_t c, ui
  */
 #define EPOCH_MIN 3u   /* cycles at least (fewer cost more than lock-step) */
 #define EPOCH_MAX 256u /* the longest span looked at */
-#define EPOCH_BACKOFF_MAX 64u
 #define SPAN_NONE UINT16_MAX
 enum { SPAN_TMU = 1u, SPAN_VPM = 2u };
 
@@ -2568,7 +2586,7 @@ enum { SPAN_TMU = 1u, SPAN_VPM = 2u };
  * kept there (qpu.h span_*) until a decode or a change of code. */
 static void epoch_span(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t pc)
 {
-    if (VC4_LIKELY(e->span_gen[0] == v->code_gen && e->span_gen[1] == v->stats.decodes))
+    if (VC4_LIKELY(code_unchanged(v, e->span_at)))
         return;
     unsigned n = 0, u = 0, end = EPOCH_MAX, io_at = SPAN_NONE, stops_at = SPAN_NONE;
     for (; n < end; n++, pc += VC4_QPU_INSTR_BYTES) {
@@ -2608,34 +2626,36 @@ static void epoch_span(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t p
             stops_at = n;
     }
 out:
-    e->span_gen[0] = v->code_gen;
-    e->span_gen[1] = v->stats.decodes;
+    e->span_at = code_stamp(v);
     e->span_n = (uint16_t)n;
     e->span_units = (uint8_t)u;
     e->span_io_at = (uint16_t)(io_at == SPAN_NONE ? n : io_at);
     e->span_stops_at = (uint16_t)(stops_at == SPAN_NONE ? n : stops_at);
 }
 
-/* The second smallest of a list kept as its two smallest (*lo <= *lo2). */
-static void two_smallest(unsigned x, unsigned *lo, unsigned *lo2)
+/* A list's two smallest, kept as it is read (*lo <= *lo2): true when x
+ * is the new smallest. */
+static bool two_smallest(unsigned x, unsigned *lo, unsigned *lo2)
 {
     if (x < *lo) {
         *lo2 = *lo;
         *lo = x;
-    } else if (x < *lo2) {
-        *lo2 = x;
+        return true;
     }
+    if (x < *lo2)
+        *lo2 = x;
+    return false;
 }
 
 static bool run_epoch(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_t max_cycles, uint64_t *ran)
 {
     uint64_t most = (z->next_wake < max_cycles ? z->next_wake : max_cycles) - c;
     unsigned m = most < EPOCH_MAX ? (unsigned)most : EPOCH_MAX;
-    unsigned ks[VC4_V3D_MAX_QPUS], stops[VC4_V3D_MAX_QPUS];
+    unsigned ks[VC4_V3D_MAX_QPUS];
     unsigned n = awake_caught_up(v, z, c, ks); /* (what stepping cycle c does first, too) */
     /* m: within every span, before the second QPU's first instruction that
      * could stop the run and the second QPU's first VPM access */
-    unsigned s_lo = EPOCH_MAX, s_lo2 = EPOCH_MAX, v_lo = EPOCH_MAX, v_lo2 = EPOCH_MAX;
+    unsigned s_lo = EPOCH_MAX, s_lo2 = EPOCH_MAX, v_lo = EPOCH_MAX, v_lo2 = EPOCH_MAX, first = n;
     for (unsigned i = 0; i < n; i++) {
         struct vc4_qpu *q = z->qs[ks[i]];
         struct vc4_icache_entry *e = cached(v->icache.s, q->pc, v->code_gen);
@@ -2646,8 +2666,8 @@ static bool run_epoch(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_
             m = e->span_n;
         if (m < EPOCH_MIN)
             return false;
-        stops[i] = e->span_stops_at;
-        two_smallest(e->span_stops_at, &s_lo, &s_lo2);
+        if (two_smallest(e->span_stops_at, &s_lo, &s_lo2))
+            first = i;
         if (e->span_units == SPAN_VPM)
             two_smallest(e->span_io_at, &v_lo, &v_lo2);
     }
@@ -2656,11 +2676,10 @@ static bool run_epoch(struct vc4_v3d *v, struct sleepers *z, uint64_t c, uint64_
     if (m < EPOCH_MIN)
         return false;
     /* the QPU with an instruction that could stop the run inside the epoch
-     * runs first, the others no further than it got */
-    unsigned first = n;
-    for (unsigned i = 0; i < n && first == n; i++)
-        if (stops[i] < m)
-            first = i;
+     * (m is at most the second smallest: at most the smallest's) runs
+     * first, the others no further than it got */
+    if (s_lo >= m)
+        first = n;
     uint64_t got[VC4_V3D_MAX_QPUS], bound = m, i0 = v->stats.instructions;
     if (first < n)
         bound = got[first] = run_fast(v, z->qs[ks[first]], m);
@@ -2796,7 +2815,7 @@ VC4_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
     z.next_wake = WAKE_NEVER;
     z.last_sleep = 0;
     bool blocks = blocks_jit(v) != NULL;
-    uint64_t blocks_from = 0, backoff = 1, epoch_from = 0, epoch_backoff = 1;
+    struct retry blocks_retry = {0, 1}, epoch_retry = {0, 1};
     bool plain = true; /* nobody asleep, nobody waiting long lately: the reference's cycle */
     for (unsigned k = 0; k < nact; k++) {
         z.qs[k] = &v->qpu[act[k]];
@@ -2812,34 +2831,27 @@ VC4_NOINLINE static uint64_t run_cycles_sleeping(struct vc4_v3d *v, const uint8_
             c = z.next_wake < max_cycles ? z.next_wake : max_cycles;
             continue;
         }
-        if (blocks && (z.awake & (z.awake - 1)) != 0 && c >= blocks_from) {
+        if (blocks && (z.awake & (z.awake - 1)) != 0 && c >= blocks_retry.from) {
             uint64_t i0 = v->stats.instructions;
             uint64_t ran = run_blocks(v, &z, c, max_cycles);
             v->ran_side_by_side += v->stats.instructions - i0;
             if (ran) {
                 c += ran;
-                backoff = 1;
+                retry_paid(&blocks_retry);
                 continue;
             }
-            /* (not all in blocks: look again later, the later the longer
-             * it has not paid; entering mid-block loses nothing) */
-            blocks_from = c + backoff;
-            if (backoff < BLOCKS_BACKOFF_MAX)
-                backoff *= 2;
+            retry_later(&blocks_retry, c); /* (not all in blocks; entering mid-block loses nothing) */
         }
-        if (!v->strict && (z.awake & (z.awake - 1)) != 0 && c >= epoch_from) {
+        if (!v->strict && (z.awake & (z.awake - 1)) != 0 && c >= epoch_retry.from) {
             uint64_t ran = 0;
             if (run_epoch(v, &z, c, max_cycles, &ran)) {
                 c += ran;
-                epoch_backoff = 1;
+                retry_paid(&epoch_retry);
                 if (z.awake != (uint32_t)((1u << nact) - 1))
                     plain = false; /* (the plain loop steps every QPU: some sleep now) */
                 continue;
             }
-            /* (as for blocks: look again later, the later the longer it has not paid) */
-            epoch_from = c + epoch_backoff;
-            if (epoch_backoff < EPOCH_BACKOFF_MAX)
-                epoch_backoff *= 2;
+            retry_later(&epoch_retry, c);
         }
         if ((z.awake & (z.awake - 1)) == 0) {
             /* one awake: its cycles back to back up to the first timed wake */

@@ -128,6 +128,13 @@ enum vc4_xi_io_read {
     VC4_XI_IO_VPM = VC4_XI_IO_VPM_A | VC4_XI_IO_VPM_B,
     VC4_XI_IO_VARY = VC4_XI_IO_VARY_A | VC4_XI_IO_VARY_B,
 };
+/* The instruction cache and the memory under it as they were when
+ * something about the code was last worked out (struct vc4_v3d code_gen,
+ * the decode count): while both are the same, nothing it looked at has
+ * changed (qpu.c code_stamp, code_unchanged). */
+struct vc4_code_stamp {
+    uint64_t gen, decodes;
+};
 /* Signals with an effect in vc4_qpu_step (others are no-ops there). */
 enum vc4_qpu_xi_block {
     VC4_XI_BLOCK_NONE,
@@ -211,12 +218,11 @@ struct vc4_icache_entry {
     uint64_t word;
     uint16_t warned;   /* rule warnings already given at this address */
     struct vc4_qpu_instr in;
-    /* qpu.c epoch_span's answer from this address, valid while code_gen
-     * and the decode count are span_gen's (any decode or code change may
-     * change a span): its length, its unit class, where its first
+    /* qpu.c epoch_span's answer from this address, valid while the code
+     * is as span_at says: its length, its unit class, where its first
      * instruction of that class and its first that could stop the run are
      * (span_n when none) */
-    uint64_t span_gen[2];
+    struct vc4_code_stamp span_at;
     uint16_t span_n, span_io_at, span_stops_at;
     uint8_t span_units;
 };
