@@ -178,6 +178,75 @@ static void test_general_lookup_runs(void)
     vc4_mem_fini(&mem);
 }
 
+/* The cache model element by element, as the TMU walks a request (in
+ * element order), against the unit's lookups, which take runs of 16 words
+ * a line at a time (tmu.c lookup_in_ram): on random requests of the
+ * patterns programs make (runs, strides, GPU_FFT's groups of four, one
+ * word for all, lines that share a slot, anything), through both paths (vc4_tmu_try_lookup, the QPU's fast path, and
+ * vc4_tmu_write), the data, the latency, the counts and every tag after
+ * each request are the walk's. */
+static uint64_t rng_next(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void random_request(uint64_t *x, uint32_t s[16])
+{
+    const uint32_t slot_apart = VC4_TMU_CACHE_LINES * VC4_TMU_CACHE_LINE;
+    uint32_t base = (uint32_t)(rng_next(x) % ((1u << 20) - 4 * 4096)) & ~3u;
+    unsigned kind = (unsigned)(rng_next(x) % 7);
+    for (unsigned i = 0; i < 16; i++) {
+        switch (kind) {
+        case 0: s[i] = base + 4 * i; break;                          /* a run */
+        case 1: s[i] = base + 16 * i; break;                         /* a stride inside few lines */
+        case 2: s[i] = base + (i / 4) * 64 + 4 * (i % 4); break;     /* groups of four */
+        case 3: s[i] = base; break;                                  /* one word for all */
+        case 4: s[i] = base + (uint32_t)(rng_next(x) % 3) * slot_apart + 4 * (i % 16); break; /* shared slots */
+        case 5: s[i] = base + 4 * (i ^ 1u); break;                   /* a near-run */
+        default: s[i] = (uint32_t)(rng_next(x) % (1u << 20)); break; /* anywhere */
+        }
+        if (rng_next(x) % 4 == 0)
+            s[i] |= 0xC0000000u; /* (an alias: the same RAM) */
+    }
+}
+
+static void test_general_lookup_walk(void)
+{
+    setup();
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    uint32_t model[VC4_TMU_CACHE_LINES];
+    unsigned set = vc4_tmu_tag_set(5, vc4_tmu_physical(&tmu, 5, 1));
+    memcpy(model, tmu.cache_tag[set], sizeof model);
+    for (unsigned n = 0; n < 4000; n++) {
+        uint32_t s[16], r4[16];
+        random_request(&x, s);
+        unsigned hits = 0;
+        for (unsigned i = 0; i < 16; i++) {
+            uint32_t line = (s[i] & VC4_BUS_OFFSET_MASK & ~3u) / VC4_TMU_CACHE_LINE;
+            hits += model[line % VC4_TMU_CACHE_LINES] == line;
+            model[line % VC4_TMU_CACHE_LINES] = line;
+        }
+        struct vc4_tmu_stats before = tmu.stats;
+        uint64_t now = 1000u * n, ready;
+        if (n % 2)
+            CHECK(vc4_tmu_try_lookup(&tmu, &mem, 5, 1, s, now));
+        else
+            CHECK_EQ_U64(vc4_tmu_write(&tmu, &mem, 5, 1, VC4_TMU_S, 0xFFFF, s, 0, now, NULL, NULL), 0);
+        CHECK(vc4_tmu_try_load(&tmu, 5, 1, r4, now, &ready));
+        CHECK_EQ_U64(ready, now + (hits == 16 ? VC4_TMU_LAT_CACHE : VC4_TMU_LAT_MEMORY));
+        CHECK_EQ_U64(tmu.stats.cache_hits - before.cache_hits, hits);
+        CHECK_EQ_U64(tmu.stats.cache_misses - before.cache_misses, 16 - hits);
+        CHECK_EQ_U64(tmu.stats.lookups - before.lookups, 16);
+        for (unsigned i = 0; i < 16; i++)
+            CHECK_EQ_U64(r4[i], (s[i] & VC4_BUS_OFFSET_MASK & ~3u) * 3u + 1u);
+        CHECK(memcmp(model, tmu.cache_tag[set], sizeof model) == 0);
+    }
+    vc4_mem_fini(&mem);
+}
+
 static void test_fifo_limits(void)
 {
     setup();
@@ -287,4 +356,5 @@ static void test_masks_faults_texture(void)
 }
 
 TEST_LIST(test_general_lookup, test_general_lookup_counts, test_general_lookup_conflicts, test_general_lookup_runs,
+          test_general_lookup_walk,
           test_fifo_limits, test_swap, test_masks_faults_texture)
