@@ -209,8 +209,9 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
  *    regfile read-after-write rule, qpu-isa-facts: the block ends before
  *    it, and the interpreter runs it and reports);
  *  - r4 reads are safe: no SFU result is in flight at entry and none can
- *    start inside (SFU writes are not fast kinds); an ldtmu's ALU part
- *    reads r4 before the pop writes it, as in ldtmu_fast.
+ *    start inside (an SFU write, a fast kind since 2026-11-30, is never in
+ *    a block: run_fast runs it and the two instructions behind it); an
+ *    ldtmu's ALU part reads r4 before the pop writes it, as in ldtmu_fast.
  * Branches end a block (their delay slots are a pipeline).
  */
 static bool block_pure(const struct vc4_qpu_xi *xi)

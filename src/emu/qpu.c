@@ -271,13 +271,15 @@ static bool sig_has_effect(unsigned sig)
     }
 }
 
-/* The I/O writes with a fast kind (VC4_XI_FAST_TMU_S, _VPM_W, _VPM_SETUP),
- * by register file (waddr 49 is VPMVCD_RD_SETUP in A, _WR_SETUP in B),
- * else NONE. */
+/* The I/O writes with a fast kind (VC4_XI_FAST_TMU_S, _VPM_W, _VPM_SETUP,
+ * _SFU), by register file (waddr 49 is VPMVCD_RD_SETUP in A, _WR_SETUP in
+ * B), else NONE. */
 static uint8_t fast_io_write(unsigned waddr, unsigned file)
 {
     switch (waddr) {
     case VC4_QPU_W_TMU0_S: case VC4_QPU_W_TMU1_S: return VC4_XI_FAST_TMU_S;
+    case VC4_QPU_W_SFU_RECIP: case VC4_QPU_W_SFU_RECIPSQRT:
+    case VC4_QPU_W_SFU_EXP: case VC4_QPU_W_SFU_LOG: return VC4_XI_FAST_SFU;
     case VC4_QPU_W_VPM: return VC4_XI_FAST_VPM_W;
     case VC4_QPU_W_VPMVCD_SETUP: return file ? VC4_XI_FAST_VPM_SETUP : VC4_XI_FAST_NONE; /* (B: the write setup) */
     default: return VC4_XI_FAST_NONE;
@@ -316,6 +318,8 @@ static void fast_io(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool 
         xi->fast = fast_io_write(waddr, on_mul ? file_mul : file_add);
         if (xi->fast == VC4_XI_FAST_TMU_S)
             xi->io_unit = (uint8_t)((waddr - VC4_QPU_W_TMU0_S) / 4u);
+        if (xi->fast == VC4_XI_FAST_SFU)
+            xi->io_unit = (uint8_t)(waddr - VC4_QPU_W_SFU_RECIP); /* (enum vc4_sfu_fn) */
     }
 }
 
@@ -1451,15 +1455,18 @@ static inline bool ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct
     return true;
 }
 
-/* The TMU_S, VPM_W or VPM_SETUP write at cycle now; false when the unit
- * would report (or a VPM access is in thread-end slots: a rule): the general
- * path then runs it (nothing changed here but the nop-read copies and
- * in_b, which it makes again alike). */
+/* The TMU_S, VPM_W, VPM_SETUP or SFU write at cycle now; false when the
+ * unit would report (or a VPM access is in thread-end slots, an SFU write
+ * with a result in flight: rules): the general path then runs it (nothing
+ * changed here but the nop-read copies and in_b, which it makes again
+ * alike). */
 static VC4_ALWAYS_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
 {
     const struct vc4_alu_kernels *k = v->alu;
-    if (xi->fast != VC4_XI_FAST_TMU_S && q->thrend_left)
+    if ((xi->fast == VC4_XI_FAST_VPM_W || xi->fast == VC4_XI_FAST_VPM_SETUP) && q->thrend_left)
         return false; /* (a VPM access in thread-end slots: a rule) */
+    if (xi->fast == VC4_XI_FAST_SFU && q->sfu_left)
+        return false; /* (the r4 rule: the general path reports it) */
     if (xi->rd_b == VC4_XI_RD_IMM)
         operand_copy(v->alu, q->in_b, xi->vec);
     nop_regs_read(q, xi);
@@ -1468,11 +1475,18 @@ static VC4_ALWAYS_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q
         k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), val, NULL);
     else
         k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), val, NULL);
-    bool done = xi->fast == VC4_XI_FAST_TMU_S ? vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, xi->io_unit, val, now)
-                : xi->fast == VC4_XI_FAST_VPM_W ? vc4_vpm_try_write(&v->vpm, q->num, val)
-                                                : vc4_vpm_try_wr_setup(&v->vpm, q->num, val[0], now);
-    if (!done)
-        return false;
+    if (xi->fast == VC4_XI_FAST_SFU) {
+        /* as the general path's write (exec_write): every element, r4 two
+         * instructions on (issue_pipelines) */
+        vc4_sfu16((enum vc4_sfu_fn)xi->io_unit, val, q->sfu_result);
+        q->sfu_left = VC4_SFU_LATENCY + 1;
+    } else {
+        bool done = xi->fast == VC4_XI_FAST_TMU_S ? vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, xi->io_unit, val, now)
+                    : xi->fast == VC4_XI_FAST_VPM_W ? vc4_vpm_try_write(&v->vpm, q->num, val)
+                                                    : vc4_vpm_try_wr_setup(&v->vpm, q->num, val[0], now);
+        if (!done)
+            return false;
+    }
     if (xi->io_on_mul)
         memcpy(&q->last_mul[12], &val[12], 4 * sizeof val[0]);
     q->prev_acc = 0;
@@ -1729,6 +1743,7 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
         case VC4_XI_FAST_TMU_S:
         case VC4_XI_FAST_VPM_W:
         case VC4_XI_FAST_VPM_SETUP:
+        case VC4_XI_FAST_SFU:
             if (!io_write_fast(v, q, xi, q->time))
                 return step_general(v, q, e);
             q->prev_w = 0;
@@ -1992,6 +2007,12 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
                 goto done;
             prev_w = 0;
             break;
+        case VC4_XI_FAST_SFU: /* (the QPU's own: in free runs too) */
+            if (!io_write_fast(v, q, xi, q->time + (budget - left) + 1))
+                goto done;
+            prev_w = 0;
+            busy = true;
+            break;
         case VC4_XI_FAST_BRANCH:
             if (q->br_left > 1)
                 goto done; /* the branch-spacing rule */
@@ -2011,7 +2032,9 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
         if (VC4_UNLIKELY(busy)) {
             uint32_t next = pc;
             busy = issue_pipelines(q, &pc); /* (no thread end or switch is pending) */
-            head |= jit && shared && pc != next; /* a branch landed */
+            /* a branch landed, or the pipelines drained (an SFU result
+             * in r4): where blocks start */
+            head |= jit && shared && (pc != next || !busy);
         }
         if (--left == 0)
             break;
@@ -2598,7 +2621,8 @@ static void epoch_span(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t p
         bool stops = (xi->unif & VC4_XI_IO_UNIF) != 0; /* (a uniform outside memory: an error) */
         switch (xi->fast) {
         case VC4_XI_FAST_ALU_PLAIN: case VC4_XI_FAST_ALU: case VC4_XI_FAST_LDI: case VC4_XI_FAST_EXEC:
-        case VC4_XI_FAST_NOP:
+        case VC4_XI_FAST_NOP: case VC4_XI_FAST_SFU: /* (an SFU write: the QPU's own; with one in
+                                                     * flight the r4 rule, a warning) */
             break;
         case VC4_XI_FAST_BRANCH: /* (where it lands is not looked at) */
             if (n + 1 + VC4_QPU_BRANCH_SLOTS < end)

@@ -101,6 +101,10 @@ enum vc4_qpu_xi_fast {
     VC4_XI_FAST_VPM_SETUP, /* ... written to VPMVCD_WR_SETUP (file B): a setup
                             * that reports nothing (vpm.h vc4_vpm_try_wr_setup),
                             * not in thread-end slots */
+    VC4_XI_FAST_SFU, /* ... written to an SFU register (waddr 52-55): the
+                      * function of every element into sfu_result, r4 two
+                      * instructions later (sfu.h); not with an SFU result
+                      * in flight (the r4 rule); the QPU's own state only */
     VC4_XI_FAST_LDI, /* a load immediate (not a semaphore) whose writes are
                       * registers, without pack or scoreboard wait: its
                       * per-element values (vec) written under the

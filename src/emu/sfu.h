@@ -18,5 +18,8 @@ enum vc4_sfu_fn { VC4_SFU_RECIP, VC4_SFU_RECIPSQRT, VC4_SFU_EXP2, VC4_SFU_LOG2 }
 #define VC4_SFU_DROP_BITS 10u
 
 uint32_t vc4_sfu(enum vc4_sfu_fn fn, uint32_t x);
+/* vc4_sfu of the 16 elements x into out (the same bits, several at once
+ * where the function allows: test_emu_alu compares). */
+void vc4_sfu16(enum vc4_sfu_fn fn, const uint32_t x[16], uint32_t out[16]);
 
 #endif

@@ -244,6 +244,40 @@ static void test_sfu_accuracy_sweep(void)
     CHECK_EQ_U64(vc4_sfu(VC4_SFU_LOG2, 0x3F800000u), 0);
 }
 
+/* vc4_sfu16 (the QPU's fast path: recip and rsqrt four elements at a time)
+ * against vc4_sfu, element by element: every 2^7-th bit pattern of all
+ * 2^32 (both signs, zeros, denormals, Inf and NaN patterns, every
+ * exponent), 16 different inputs a call, all four functions. */
+static void test_sfu16(void)
+{
+    size_t n = 0, wrong = 0;
+    for (unsigned fn = VC4_SFU_RECIP; fn <= VC4_SFU_LOG2; fn++) {
+        /* (exp2 and log2 are the scalar loop: a coarser sweep) */
+        uint32_t step = fn <= VC4_SFU_RECIPSQRT ? 1u << 9 : 1u << 13;
+        uint32_t x[16], got[16];
+        for (uint64_t u = 0; u < (UINT64_C(1) << 32); u += 16u * step) {
+            for (unsigned i = 0; i < 16; i++)
+                x[i] = (uint32_t)u + i * step + (i * 0x9E3779B9u & (step - 1u));
+            vc4_sfu16((enum vc4_sfu_fn)fn, x, got);
+            for (unsigned i = 0; i < 16; i++, n++)
+                if (got[i] != vc4_sfu((enum vc4_sfu_fn)fn, x[i]) && wrong++ < 8)
+                    CHECK_MSG(false, "fn %u x 0x%08x: 0x%08x, vc4_sfu 0x%08x", fn, x[i], got[i],
+                              vc4_sfu((enum vc4_sfu_fn)fn, x[i]));
+        }
+    }
+    static const uint32_t edges[16] = {0, 0x80000000u, 1, 0x807FFFFFu, 0x00800000u, 0x7F7FFFFFu, 0x7F800000u,
+                                       0xFF800000u, 0x7FC00000u, 0xFFFFFFFFu, 0x3F800000u, 0xBF800000u,
+                                       0x00FFFFFFu, 0x7E800000u, 0x7F000001u, 0x40400000u};
+    for (unsigned fn = VC4_SFU_RECIP; fn <= VC4_SFU_LOG2; fn++) {
+        uint32_t got[16];
+        vc4_sfu16((enum vc4_sfu_fn)fn, edges, got);
+        for (unsigned i = 0; i < 16; i++)
+            CHECK_EQ_U64(got[i], vc4_sfu((enum vc4_sfu_fn)fn, edges[i]));
+    }
+    CHECK_EQ_U64(wrong, 0);
+    CHECK(n > (size_t)1 << 24);
+}
+
 /* ---- the run loop's kernels against the scalar rules ----------------------- */
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
@@ -483,7 +517,7 @@ static void test_fp_env_restored(void)
 }
 
 TEST_LIST(test_float_add_sub_rtz, test_float_mul, test_minmax_conv, test_int_ops, test_v8_ops, test_pack_mul_vec,
-          test_unpack, test_pack, test_sfu, test_sfu_accuracy_sweep, test_host_kernels_match_rules,
+          test_unpack, test_pack, test_sfu, test_sfu_accuracy_sweep, test_sfu16, test_host_kernels_match_rules,
           test_host_fadd_round_back,
           test_host_fmul_edges,
           test_v8_kernels_every_byte_pair, test_fp_env_restored)
