@@ -908,9 +908,7 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
     case VC4_QPU_W_SFU_EXP: case VC4_QPU_W_SFU_LOG: {
         if (q->sfu_left)
             rule(x, RULE_R4_OVERLAP);
-        enum vc4_sfu_fn fn = (enum vc4_sfu_fn)(waddr - VC4_QPU_W_SFU_RECIP);
-        for (int i = 0; i < N; i++)
-            q->sfu_result[i] = vc4_sfu(fn, val[i]);
+        vc4_sfu16((enum vc4_sfu_fn)(waddr - VC4_QPU_W_SFU_RECIP), val, q->sfu_result);
         q->sfu_left = VC4_SFU_LATENCY + 1; /* counted down after this instruction */
         return;
     }
