@@ -225,9 +225,10 @@ static bool block_io(const struct vc4_qpu_xi *xi)
 {
     if (xi->fast == VC4_XI_FAST_ALU || xi->fast == VC4_XI_FAST_ALU_PLAIN || xi->fast == VC4_XI_FAST_ALU_VARY)
         return xi->unif != 0; /* (a uniform, VPM or varying read first) */
+    /* (a load immediate's setup is run_fast's: put_io emits ALU forms) */
     return (xi->fast == VC4_XI_FAST_TMU_S || xi->fast == VC4_XI_FAST_LDTMU || xi->fast == VC4_XI_FAST_VPM_W ||
             xi->fast == VC4_XI_FAST_VPM_SETUP) &&
-           !xi->unif;
+           !xi->unif && xi->form != VC4_XI_LDI;
 }
 
 /* The registers instruction e writes, as the next one's read-after-write

@@ -394,6 +394,19 @@ static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi
         if (in->kind == VC4_QPU_KIND_LOAD_IMM && xi->block == VC4_XI_BLOCK_NONE && xi->w_add != VC4_XI_W_IO &&
             xi->w_mul != VC4_XI_W_IO)
             xi->fast = xi->features ? VC4_XI_FAST_EXEC : VC4_XI_FAST_LDI;
+        /* ... and the I/O writes with fast kinds (vc4asm's `mov vw_setup,
+         * vpm_setup(...)`, `vdw_setup_0(...)`, `mov tmu0_s, address`): an
+         * unconditional write by the add side alone, without flags or pack
+         * (io_write_fast) */
+        if (in->kind == VC4_QPU_KIND_LOAD_IMM && xi->block == VC4_XI_BLOCK_NONE && !xi->features &&
+            xi->sf == VC4_XI_SF_NONE && xi->w_add == VC4_XI_W_IO && in->cond_add == VC4_QPU_COND_ALWAYS &&
+            xi->w_mul == VC4_XI_W_NONE) {
+            xi->fast = fast_io_write(in->waddr_add, file_add);
+            if (xi->fast == VC4_XI_FAST_TMU_S)
+                xi->io_unit = (uint8_t)((in->waddr_add - VC4_QPU_W_TMU0_S) / 4u);
+            if (xi->fast == VC4_XI_FAST_SFU)
+                xi->io_unit = (uint8_t)(in->waddr_add - VC4_QPU_W_SFU_RECIP);
+        }
         return;
     }
 
@@ -1465,14 +1478,19 @@ static VC4_ALWAYS_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q
         return false; /* (a VPM access in thread-end slots: a rule) */
     if (xi->fast == VC4_XI_FAST_SFU && q->sfu_left)
         return false; /* (the r4 rule: the general path reports it) */
-    if (xi->rd_b == VC4_XI_RD_IMM)
-        operand_copy(v->alu, q->in_b, xi->vec);
-    nop_regs_read(q, xi);
     uint32_t val[N];
-    if (xi->io_on_mul)
-        k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), val, NULL);
-    else
-        k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), val, NULL);
+    if (xi->form == VC4_XI_LDI) {
+        /* (a load immediate's setup: its value, no operand read) */
+        memcpy(val, xi->vec, sizeof val);
+    } else {
+        if (xi->rd_b == VC4_XI_RD_IMM)
+            operand_copy(v->alu, q->in_b, xi->vec);
+        nop_regs_read(q, xi);
+        if (xi->io_on_mul)
+            k->mul[xi->op_mul](qvec(q, xi->off[2]), qvec(q, xi->off[3]), val, NULL);
+        else
+            k->add[xi->op_add](qvec(q, xi->off[0]), qvec(q, xi->off[1]), val, NULL);
+    }
     if (xi->fast == VC4_XI_FAST_SFU) {
         /* as the general path's write (exec_write): every element, r4 two
          * instructions on (issue_pipelines) */

@@ -104,7 +104,9 @@ enum vc4_qpu_xi_fast {
     VC4_XI_FAST_SFU, /* ... written to an SFU register (waddr 52-55): the
                       * function of every element into sfu_result, r4 two
                       * instructions later (sfu.h); not with an SFU result
-                      * in flight (the r4 rule); the QPU's own state only */
+                      * in flight (the r4 rule); the QPU's own state only.
+                      * The four I/O write kinds are also a load immediate's
+                      * (form LDI: the add side's write alone, its value) */
     VC4_XI_FAST_LDI, /* a load immediate (not a semaphore) whose writes are
                       * registers, without pack or scoreboard wait: its
                       * per-element values (vec) written under the

@@ -171,12 +171,17 @@ static bool tmu_mix;
  * r0 + element number to TMU0_S or TMU1_S: by the add ALU or the mul
  * ALU (v8min r0, r0: r0), mostly unconditional and alone (the fast
  * kind), sometimes conditional, setting flags or beside a second write
- * (the general path). */
+ * (the general path); or the address written by a load immediate (one
+ * word for every element: `mov tmu0_s, address`, a fast kind too). */
 static void emit_tmu_write(struct prog *p, unsigned unit)
 {
     uint32_t base = pick(24) ? DATA + 4 * pick(DATA_WORDS - 16) : 0x00200000u;
-    emit(p, ldi(R0, base));
     uint8_t waddr = (uint8_t)(VC4_QPU_W_TMU0_S + 4 * unit);
+    if (pick(6) == 0) {
+        emit(p, ldi(waddr, base));
+        return;
+    }
+    emit(p, ldi(R0, base));
     unsigned how = pick(8);
     struct vc4_qpu_instr in;
     vc4_qpu_nop(&in);
