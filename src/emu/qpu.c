@@ -272,8 +272,8 @@ static bool sig_has_effect(unsigned sig)
 }
 
 /* The I/O writes with a fast kind (VC4_XI_FAST_TMU_S, _VPM_W, _VPM_SETUP,
- * _SFU), by register file (waddr 49 is VPMVCD_RD_SETUP in A, _WR_SETUP in
- * B), else NONE. */
+ * _SFU, _VPM_RD_SETUP), by register file (waddr 49 is VPMVCD_RD_SETUP in
+ * A, _WR_SETUP in B), else NONE. */
 static uint8_t fast_io_write(unsigned waddr, unsigned file)
 {
     switch (waddr) {
@@ -281,7 +281,7 @@ static uint8_t fast_io_write(unsigned waddr, unsigned file)
     case VC4_QPU_W_SFU_RECIP: case VC4_QPU_W_SFU_RECIPSQRT:
     case VC4_QPU_W_SFU_EXP: case VC4_QPU_W_SFU_LOG: return VC4_XI_FAST_SFU;
     case VC4_QPU_W_VPM: return VC4_XI_FAST_VPM_W;
-    case VC4_QPU_W_VPMVCD_SETUP: return file ? VC4_XI_FAST_VPM_SETUP : VC4_XI_FAST_NONE; /* (B: the write setup) */
+    case VC4_QPU_W_VPMVCD_SETUP: return file ? VC4_XI_FAST_VPM_SETUP : VC4_XI_FAST_VPM_RD_SETUP;
     default: return VC4_XI_FAST_NONE;
     }
 }
@@ -1474,7 +1474,8 @@ static inline bool ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct
 static VC4_ALWAYS_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
 {
     const struct vc4_alu_kernels *k = v->alu;
-    if ((xi->fast == VC4_XI_FAST_VPM_W || xi->fast == VC4_XI_FAST_VPM_SETUP) && q->thrend_left)
+    if ((xi->fast == VC4_XI_FAST_VPM_W || xi->fast == VC4_XI_FAST_VPM_SETUP || xi->fast == VC4_XI_FAST_VPM_RD_SETUP) &&
+        q->thrend_left)
         return false; /* (a VPM access in thread-end slots: a rule) */
     if (xi->fast == VC4_XI_FAST_SFU && q->sfu_left)
         return false; /* (the r4 rule: the general path reports it) */
@@ -1497,9 +1498,10 @@ static VC4_ALWAYS_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q
         vc4_sfu16((enum vc4_sfu_fn)xi->io_unit, val, q->sfu_result);
         q->sfu_left = VC4_SFU_LATENCY + 1;
     } else {
-        bool done = xi->fast == VC4_XI_FAST_TMU_S ? vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, xi->io_unit, val, now)
-                    : xi->fast == VC4_XI_FAST_VPM_W ? vc4_vpm_try_write(&v->vpm, q->num, val)
-                                                    : vc4_vpm_try_wr_setup(&v->vpm, q->num, val[0], now);
+        bool done = xi->fast == VC4_XI_FAST_TMU_S       ? vc4_tmu_try_lookup(&v->tmu, &v->mem, q->num, xi->io_unit, val, now)
+                    : xi->fast == VC4_XI_FAST_VPM_W     ? vc4_vpm_try_write(&v->vpm, q->num, val)
+                    : xi->fast == VC4_XI_FAST_VPM_SETUP ? vc4_vpm_try_wr_setup(&v->vpm, q->num, val[0], now)
+                                                        : vc4_vpm_try_rd_setup(&v->vpm, q->num, val[0], now);
         if (!done)
             return false;
     }
@@ -1759,6 +1761,7 @@ static VC4_ALWAYS_INLINE enum vc4_qpu_step step(struct vc4_v3d *v, struct vc4_qp
         case VC4_XI_FAST_TMU_S:
         case VC4_XI_FAST_VPM_W:
         case VC4_XI_FAST_VPM_SETUP:
+        case VC4_XI_FAST_VPM_RD_SETUP:
         case VC4_XI_FAST_SFU:
             if (!io_write_fast(v, q, xi, q->time))
                 return step_general(v, q, e);
@@ -2019,6 +2022,7 @@ static VC4_ALWAYS_INLINE uint64_t run_fast_as(struct vc4_v3d *v, struct vc4_qpu 
         case VC4_XI_FAST_TMU_S:
         case VC4_XI_FAST_VPM_W:
         case VC4_XI_FAST_VPM_SETUP:
+        case VC4_XI_FAST_VPM_RD_SETUP:
             if (pure || !io_write_fast(v, q, xi, q->time + (budget - left) + 1))
                 goto done;
             prev_w = 0;
@@ -2648,7 +2652,7 @@ static void epoch_span(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t p
             k = SPAN_TMU;
             stops = true;
             break;
-        case VC4_XI_FAST_VPM_W: case VC4_XI_FAST_VPM_SETUP:
+        case VC4_XI_FAST_VPM_W: case VC4_XI_FAST_VPM_SETUP: case VC4_XI_FAST_VPM_RD_SETUP:
             k = SPAN_VPM;
             break;
         default: /* the general path, varyings */

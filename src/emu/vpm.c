@@ -342,6 +342,65 @@ unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
 
 static void fifo_fill(struct vc4_vpm *v, unsigned qpu);
 
+/*
+ * Which read setups are taken.  Two sources disagree on their face:
+ *  [A] measured: "the VPM read setups cannot be queued.  Only if the
+ *      result of the last VPM read setup is fully transferred to the VPM
+ *      FIFO, i.e. there is no more than one value outstanding, a new
+ *      setup is accepted": 2 reads then 2 more -> the second setup is
+ *      ignored (a third read deadlocks); 1 read then 3 -> fine.
+ *  [P] Mesa's vc4 vertex/coordinate shaders with more than 16 input
+ *      words write up to 4 setups back to back before reading, each
+ *      NUM = 16 (encoded 0) except the last, and run on Pis (Mesa's CI
+ *      on Pi 3s).
+ * Model (UNVERIFIED; fits both and nothing contradicts it): a setup is
+ * ignored when the latest accepted one asked for fewer than 16 vectors
+ * and more than one of its values is unread, as [A] measured; after a
+ * 16-vector setup (NUM field 0, which may be what the hardware's
+ * "outstanding" test sees) the new one queues behind it, up to
+ * VC4_VPM_READ_SETUPS setups with values outstanding ([P]: Mesa's 4;
+ * a fifth is ignored).  Reads drain the setups in order.
+ */
+static bool rd_latest_busy(const struct vc4_vpm_qpu *q) { return q->rd.valid && q->rd.left > 1 && !q->rd.full; }
+static bool rd_queue_full(const struct vc4_vpm_qpu *q)
+{
+    return q->rd.valid && q->rd.left > 0 && q->rd_nqueued == VC4_VPM_READ_SETUPS - 1;
+}
+
+/* What a read setup does when it reports nothing (a VDR setup with a
+ * documented pitch, a generic setup of 8 to 32 bits that is taken); false,
+ * with nothing done, otherwise. */
+static bool rd_setup_quiet(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now)
+{
+    struct vc4_vpm_qpu *q = &v->q[qpu];
+    if (FLD(value, VC4_VDR_ID)) {
+        if (FLD(value, VC4_VDR_EXT_ID) != VC4_VDR_EXT_ID_VALUE) {
+            q->vdr_basic = value;
+            return true;
+        }
+        if (FLD(value, VC4_VDR_EXT_PITCH) > VC4_VPM_DOCUMENTED_PITCH_MAX)
+            return false;
+        q->vdr_ext_pitch = value;
+        return true;
+    }
+    if (FLD(value, VC4_VPM_ID) != VC4_VPM_ID_GENERIC)
+        return false;
+    struct vc4_vpm_generic g = generic_decode(value, true, now);
+    if (g.size > VC4_VPM_SIZE_32 || rd_latest_busy(q) || rd_queue_full(q))
+        return false;
+    if (q->rd.valid && q->rd.left > 0)
+        q->rd_queued[q->rd_nqueued++] = q->rd;
+    q->rd = g;
+    q->rd_lost = false;
+    fifo_fill(v, qpu);
+    return true;
+}
+
+bool vc4_vpm_try_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now)
+{
+    return qpu < VC4_VPM_MAX_QPUS && v->q[qpu].role == VC4_VPM_ROLE_USER && rd_setup_quiet(v, qpu, value, now);
+}
+
 unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
                           const struct vc4_diag_sink *sink, const struct vc4_location *loc)
 {
@@ -351,20 +410,16 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
     unsigned fs = fs_access(v, qpu, "VPMVCD_RD_SETUP", sink, loc);
     if (fs)
         return fs;
-    if (FLD(value, VC4_VDR_ID)) {
-        if (FLD(value, VC4_VDR_EXT_ID) != VC4_VDR_EXT_ID_VALUE) {
-            q->vdr_basic = value;
-            return 0;
-        }
+    if (rd_setup_quiet(v, qpu, value, now))
+        return 0;
+    /* (what is left reports) */
+    if (FLD(value, VC4_VDR_ID)) { /* (an extended pitch beyond the guide's 13 bits) */
         q->vdr_ext_pitch = value;
-        uint32_t pitch = FLD(value, VC4_VDR_EXT_PITCH);
-        if (pitch <= VC4_VPM_DOCUMENTED_PITCH_MAX)
-            return 0;
         if (!q->wide_pitch_noted)
             vc4_rule_report(sink, VC4_NOTE, UNIT, VC4_RULE_VDR_PITCH_WIDTH, loc,
                             "VDR extended pitch %u is beyond the guide's 13 bits; honoured in full "
                             "(py-videocore's sgemm loads with pitches of 8192 and more on a Pi 3); "
-                            "noted once per program", pitch);
+                            "noted once per program", (unsigned)FLD(value, VC4_VDR_EXT_PITCH));
         q->wide_pitch_noted = true;
         return VC4_VPM_EV_WIDE_PITCH;
     }
@@ -373,48 +428,19 @@ unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint6
                         "VPMVCD_RD_SETUP 0x%08x has the reserved ID 01; ignored", value);
         return VC4_VPM_EV_BAD_SETUP;
     }
-    struct vc4_vpm_generic g = generic_decode(value, true, now);
-    if (g.size > VC4_VPM_SIZE_32)
+    if (generic_decode(value, true, now).size > VC4_VPM_SIZE_32)
         return bad_size(sink, loc, "read");
-    /*
-     * Which setups are taken.  Two sources disagree on their face:
-     *  [A] measured: "the VPM read setups cannot be queued.  Only if the
-     *      result of the last VPM read setup is fully transferred to the VPM
-     *      FIFO, i.e. there is no more than one value outstanding, a new
-     *      setup is accepted": 2 reads then 2 more -> the second setup is
-     *      ignored (a third read deadlocks); 1 read then 3 -> fine.
-     *  [P] Mesa's vc4 vertex/coordinate shaders with more than 16 input
-     *      words write up to 4 setups back to back before reading, each
-     *      NUM = 16 (encoded 0) except the last, and run on Pis (Mesa's CI
-     *      on Pi 3s).
-     * Model (UNVERIFIED; fits both and nothing contradicts it): a setup is
-     * ignored when the latest accepted one asked for fewer than 16 vectors
-     * and more than one of its values is unread, as [A] measured; after a
-     * 16-vector setup (NUM field 0, which may be what the hardware's
-     * "outstanding" test sees) the new one queues behind it, up to
-     * VC4_VPM_READ_SETUPS setups with values outstanding ([P]: Mesa's 4;
-     * a fifth is ignored).  Reads drain the setups in order.
-     */
-    bool latest_busy = q->rd.valid && q->rd.left > 1 && !q->rd.full;
-    bool queue_full = q->rd.valid && q->rd.left > 0 && q->rd_nqueued == VC4_VPM_READ_SETUPS - 1;
-    if (latest_busy || queue_full) {
-        if (latest_busy)
-            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_SETUP_OUTSTANDING, loc,
-                            "VPM read setup 0x%08x ignored: %u values of the previous setup (of "
-                            "fewer than 16) are still unread", value, (unsigned)q->rd.left);
-        else
-            vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_SETUP_OUTSTANDING, loc,
-                            "VPM read setup 0x%08x ignored: %u read setups already have values "
-                            "unread", value, VC4_VPM_READ_SETUPS);
-        q->rd_lost = true;
-        return VC4_VPM_EV_SETUP_IGNORED;
-    }
-    if (q->rd.valid && q->rd.left > 0)
-        q->rd_queued[q->rd_nqueued++] = q->rd;
-    q->rd = g;
-    q->rd_lost = false;
-    fifo_fill(v, qpu);
-    return 0;
+    /* (not taken: see above) */
+    if (rd_latest_busy(q))
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_SETUP_OUTSTANDING, loc,
+                        "VPM read setup 0x%08x ignored: %u values of the previous setup (of "
+                        "fewer than 16) are still unread", value, (unsigned)q->rd.left);
+    else
+        vc4_rule_report(sink, VC4_WARNING, UNIT, VC4_RULE_VPM_SETUP_OUTSTANDING, loc,
+                        "VPM read setup 0x%08x ignored: %u read setups already have values "
+                        "unread", value, VC4_VPM_READ_SETUPS);
+    q->rd_lost = true;
+    return VC4_VPM_EV_SETUP_IGNORED;
 }
 
 /* A whole row of 32-bit words written horizontally at the generic write
