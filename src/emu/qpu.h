@@ -108,9 +108,9 @@ enum vc4_qpu_xi_fast {
                       * The I/O write kinds are also a load immediate's
                       * (form LDI: the add side's write alone, its value) */
     VC4_XI_FAST_VPM_RD_SETUP, /* ... written to VPMVCD_RD_SETUP (file A): a
-                               * user program's VDR setup or taken generic read
-                               * setup that reports nothing (vpm.h
-                               * vc4_vpm_try_rd_setup), not in thread-end slots */
+                               * VDR setup or taken generic read setup that
+                               * reports nothing (vpm.h vc4_vpm_try_rd_setup),
+                               * not in thread-end slots */
     VC4_XI_FAST_LDI, /* a load immediate (not a semaphore) whose writes are
                       * registers, without pack or scoreboard wait: its
                       * per-element values (vec) written under the

@@ -296,9 +296,11 @@ static bool wr_setup_quiet(struct vc4_vpm_qpu *q, uint32_t value, uint64_t now)
     }
 }
 
+/* (a fragment shader's setup is a rule, fs_access; a vertex or coordinate
+ * shader's is the user program's: its rows are placed at write and read) */
 bool vc4_vpm_try_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now)
 {
-    return qpu < VC4_VPM_MAX_QPUS && v->q[qpu].role == VC4_VPM_ROLE_USER && wr_setup_quiet(&v->q[qpu], value, now);
+    return qpu < VC4_VPM_MAX_QPUS && v->q[qpu].role != VC4_VPM_ROLE_FS && wr_setup_quiet(&v->q[qpu], value, now);
 }
 
 unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
@@ -398,7 +400,7 @@ static bool rd_setup_quiet(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint
 
 bool vc4_vpm_try_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now)
 {
-    return qpu < VC4_VPM_MAX_QPUS && v->q[qpu].role == VC4_VPM_ROLE_USER && rd_setup_quiet(v, qpu, value, now);
+    return qpu < VC4_VPM_MAX_QPUS && v->q[qpu].role != VC4_VPM_ROLE_FS && rd_setup_quiet(v, qpu, value, now);
 }
 
 unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,

@@ -280,12 +280,13 @@ void vc4_vpm_qpu_role(struct vc4_vpm *v, unsigned qpu, enum vc4_vpm_role role, u
 unsigned vc4_vpm_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
                           const struct vc4_diag_sink *sink, const struct vc4_location *loc);
 /* The QPU fast path's write setup (qpu.c VC4_XI_FAST_VPM_SETUP): what
- * vc4_vpm_wr_setup does for a user program's setup that reports nothing.
- * False, with nothing done, for anything else. */
+ * vc4_vpm_wr_setup does for a setup that reports nothing (a user
+ * program's, a vertex or coordinate shader's).  False, with nothing done,
+ * for anything else. */
 bool vc4_vpm_try_wr_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now);
 /* ... and read setup (VC4_XI_FAST_VPM_RD_SETUP): what vc4_vpm_rd_setup
- * does for a user program's setup that reports nothing (a VDR setup with a
- * documented pitch, a generic setup that is taken). */
+ * does for a setup that reports nothing (a VDR setup with a documented
+ * pitch, a generic setup that is taken). */
 bool vc4_vpm_try_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now);
 /* VPMVCD_RD_SETUP: generic read setup, VDR basic or VDR extended pitch. */
 unsigned vc4_vpm_rd_setup(struct vc4_vpm *v, unsigned qpu, uint32_t value, uint64_t now,
