@@ -1466,11 +1466,11 @@ static inline bool ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct
     return true;
 }
 
-/* The TMU_S, VPM_W, VPM_SETUP or SFU write at cycle now; false when the
- * unit would report (or a VPM access is in thread-end slots, an SFU write
- * with a result in flight: rules): the general path then runs it (nothing
- * changed here but the nop-read copies and in_b, which it makes again
- * alike). */
+/* The TMU_S, VPM_W, VPM_SETUP, VPM_RD_SETUP or SFU write at cycle now;
+ * false when the unit would report (or a VPM access is in thread-end
+ * slots, an SFU write with a result in flight: rules): the general path
+ * then runs it (nothing changed here but the nop-read copies and in_b,
+ * which it makes again alike). */
 static VC4_ALWAYS_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
 {
     const struct vc4_alu_kernels *k = v->alu;

@@ -89,7 +89,8 @@ enum vc4_qpu_xi_fast {
                            * (VC4_XI_IO_VARY_A/B): the port's post after it */
     VC4_XI_FAST_BRANCH, /* a branch without register target, links or flags */
     /* I/O accesses, fast when the unit would report nothing (else the
-     * general path runs them): */
+     * general path runs them); the writes (TMU_S to VPM_RD_SETUP) are also
+     * a load immediate's (form LDI: the add side's write alone, its value): */
     VC4_XI_FAST_LDTMU, /* an ldtmu signal on a fast-path ALU form or nop
                         * (io_alu: which), no uniform read; not with an SFU
                         * result in flight or an empty FIFO */
@@ -104,9 +105,7 @@ enum vc4_qpu_xi_fast {
     VC4_XI_FAST_SFU, /* ... written to an SFU register (waddr 52-55): the
                       * function of every element into sfu_result, r4 two
                       * instructions later (sfu.h); not with an SFU result
-                      * in flight (the r4 rule); the QPU's own state only.
-                      * The I/O write kinds are also a load immediate's
-                      * (form LDI: the add side's write alone, its value) */
+                      * in flight (the r4 rule); the QPU's own state only */
     VC4_XI_FAST_VPM_RD_SETUP, /* ... written to VPMVCD_RD_SETUP (file A): a
                                * VDR setup or taken generic read setup that
                                * reports nothing (vpm.h vc4_vpm_try_rd_setup),
