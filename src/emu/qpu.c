@@ -286,6 +286,17 @@ static uint8_t fast_io_write(unsigned waddr, unsigned file)
     }
 }
 
+/* The record's fast kind for a write of waddr (fast_io_write) and the
+ * unit or function that kind names (io_unit). */
+static void set_fast_io_write(struct vc4_qpu_xi *xi, unsigned waddr, unsigned file)
+{
+    xi->fast = fast_io_write(waddr, file);
+    if (xi->fast == VC4_XI_FAST_TMU_S)
+        xi->io_unit = (uint8_t)((waddr - VC4_QPU_W_TMU0_S) / 4u);
+    if (xi->fast == VC4_XI_FAST_SFU)
+        xi->io_unit = (uint8_t)(waddr - VC4_QPU_W_SFU_RECIP); /* (enum vc4_sfu_fn) */
+}
+
 /* The fast I/O kinds (qpu.h), decided after the rest of the record. */
 static void fast_io(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool add_used, bool mul_used)
 {
@@ -315,11 +326,7 @@ static void fast_io(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi, bool 
         xi->sf == VC4_XI_SF_NONE && xi->rd_a != VC4_XI_RD_IO && xi->rd_b != VC4_XI_RD_IO) {
         unsigned waddr = on_mul ? in->waddr_mul : in->waddr_add;
         xi->io_on_mul = on_mul;
-        xi->fast = fast_io_write(waddr, on_mul ? file_mul : file_add);
-        if (xi->fast == VC4_XI_FAST_TMU_S)
-            xi->io_unit = (uint8_t)((waddr - VC4_QPU_W_TMU0_S) / 4u);
-        if (xi->fast == VC4_XI_FAST_SFU)
-            xi->io_unit = (uint8_t)(waddr - VC4_QPU_W_SFU_RECIP); /* (enum vc4_sfu_fn) */
+        set_fast_io_write(xi, waddr, on_mul ? file_mul : file_add);
     }
 }
 
@@ -400,13 +407,8 @@ static void build_xi_forms(const struct vc4_qpu_instr *in, struct vc4_qpu_xi *xi
          * (io_write_fast) */
         if (in->kind == VC4_QPU_KIND_LOAD_IMM && xi->block == VC4_XI_BLOCK_NONE && !xi->features &&
             xi->sf == VC4_XI_SF_NONE && xi->w_add == VC4_XI_W_IO && in->cond_add == VC4_QPU_COND_ALWAYS &&
-            xi->w_mul == VC4_XI_W_NONE) {
-            xi->fast = fast_io_write(in->waddr_add, file_add);
-            if (xi->fast == VC4_XI_FAST_TMU_S)
-                xi->io_unit = (uint8_t)((in->waddr_add - VC4_QPU_W_TMU0_S) / 4u);
-            if (xi->fast == VC4_XI_FAST_SFU)
-                xi->io_unit = (uint8_t)(in->waddr_add - VC4_QPU_W_SFU_RECIP);
-        }
+            xi->w_mul == VC4_XI_W_NONE)
+            set_fast_io_write(xi, in->waddr_add, file_add);
         return;
     }
 
@@ -1474,10 +1476,11 @@ static inline bool ldtmu_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct
 static VC4_ALWAYS_INLINE bool io_write_fast(struct vc4_v3d *v, struct vc4_qpu *q, const struct vc4_qpu_xi *xi, uint64_t now)
 {
     const struct vc4_alu_kernels *k = v->alu;
-    if ((xi->fast == VC4_XI_FAST_VPM_W || xi->fast == VC4_XI_FAST_VPM_SETUP || xi->fast == VC4_XI_FAST_VPM_RD_SETUP) &&
-        q->thrend_left)
+    /* (the pipelines tested first: mostly idle) */
+    if (q->thrend_left &&
+        (xi->fast == VC4_XI_FAST_VPM_W || xi->fast == VC4_XI_FAST_VPM_SETUP || xi->fast == VC4_XI_FAST_VPM_RD_SETUP))
         return false; /* (a VPM access in thread-end slots: a rule) */
-    if (xi->fast == VC4_XI_FAST_SFU && q->sfu_left)
+    if (q->sfu_left && xi->fast == VC4_XI_FAST_SFU)
         return false; /* (the r4 rule: the general path reports it) */
     uint32_t val[N];
     if (xi->form == VC4_XI_LDI) {
