@@ -9,7 +9,8 @@
  * host instruction count divided by the printed QPU instruction count is
  * the per-instruction cost, free of the machine's load.  CASE (alu1,
  * alu12, alu12u, alu12t, alu12d: the 12-QPU loop unrolled 7, 3 and 2
- * times, sfu1, sfu12: the loop with an SFU reciprocal, io1, io12) runs
+ * times, sfu1, sfu12: the loop with an SFU reciprocal, sfuf1, sfuf12: the
+ * same with finite values, io1, io12) runs
  * that case only, ENGINE (interp, jit, jit2) on that
  * engine only.  jit2 is the compiled blocks with a second host thread
  * (vc4_emu_options.host_threads = 2): its figure is per wall-clock second,
@@ -184,9 +185,10 @@ int main(int argc, char **argv)
     bench("ALU-heavy, unrolled", "alu12u", alu56, 56, (uint32_t)(200000 / 7 / div), 12);
     bench("ALU-heavy, unrolled x3", "alu12t", alu56, 24, (uint32_t)(200000 / 3 / div), 12);
     bench("ALU-heavy, unrolled x2", "alu12d", alu56, 16, (uint32_t)(200000 / 2 / div), 12);
-    /* the 8-instruction body with an SFU reciprocal in it (no block holds
-     * an SFU write: every pass leaves compiled code there, as a shader
-     * with a 1/w does), the result read from r4 two instructions later */
+    /* the 8-instruction body with an SFU reciprocal in it (until
+     * 2026-11-30 no block held an SFU write: every pass left compiled code
+     * there, as a shader with a 1/w did), the result read from r4 three
+     * instructions later */
     uint64_t sfu[12];
     for (int i = 0; i < 4; i++)
         sfu[i] = alu[i];
@@ -200,6 +202,34 @@ int main(int argc, char **argv)
         sfu[i] = alu[i - 4];
     bench("ALU-heavy with an SFU op", "sfu1", sfu, 12, (uint32_t)(2000000 / div), 1);
     bench("ALU-heavy with an SFU op", "sfu12", sfu, 12, (uint32_t)(200000 / div), 12);
+    /* The same shape with finite values: sfu1's registers grow to Inf and
+     * NaN patterns within a few passes, and its time went mostly to the
+     * float kernels' special-value path (perf: the AVX-512 kernels'
+     * special512 a third of the compiled run), not to the SFU.  Here
+     * every pass starts again from a load immediate (r2 = 3.0), as a
+     * shader's 1/w does from each vertex's w; products stay below 2^30. */
+#define FOP(A, WA, AA, AB, M, WM, MA, MB)                                                                     \
+    enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_##A, .waddr_add = WA, .add_a = AA, .add_b = AB,      \
+                               .cond_add = 1, .op_mul = VC4_QPU_M_##M, .waddr_mul = WM, .mul_a = MA, .mul_b = MB, \
+                               .cond_mul = 1})
+    const uint64_t sfuf[12] = {
+        enc((struct vc4_qpu_instr){NOPF, .sig = 14, .waddr_add = 34, .cond_add = 1, .imm = 0x40400000u}),
+        FOP(FADD, 32, 2, 2, FMUL, 35, 2, 2), /* r0 = 6, r3 = 9 */
+        enc((struct vc4_qpu_instr){NOPF, .op_add = VC4_QPU_A_OR, .waddr_add = VC4_QPU_W_SFU_RECIP, .add_a = 3,
+                                   .add_b = 3, .cond_add = 1}),
+        FOP(FADD, 33, 0, 2, FMUL, 4, 2, 3),  /* (the SFU's window: no r4 read) */
+        FOP(FSUB, 32, 1, 3, FMUL, 34, 0, 2),
+        FOP(FADD, 33, 4, 3, FMUL, 35, 3, 2), /* r1 = 1/9 + 9 */
+        FOP(FMAX, 32, 1, 2, FMUL, 34, 1, 1),
+        FOP(FADD, 35, 0, 1, FMUL, 33, 2, 0),
+        FOP(FMIN, 32, 3, 1, FMUL, 34, 3, 3),
+        FOP(FSUB, 33, 2, 0, FMUL, 35, 0, 1),
+        FOP(FADD, 32, 1, 3, FMUL, 34, 1, 2),
+        FOP(FMAX, 33, 0, 2, FMUL, 35, 3, 0),
+    };
+#undef FOP
+    bench("ALU with an SFU op, finite", "sfuf1", sfuf, 12, (uint32_t)(2000000 / div), 1);
+    bench("ALU with an SFU op, finite", "sfuf12", sfuf, 12, (uint32_t)(200000 / div), 12);
 
     /* TMU/VPM: vpm write setup, VPM write, TMU0_S general lookup, ldtmu0 */
     uint64_t io[6];

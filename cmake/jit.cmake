@@ -11,6 +11,7 @@ add_custom_command(OUTPUT ${VC4KIT_JIT_PRELUDE_I}
     DEPENDS ${PROJECT_SOURCE_DIR}/src/emu/jit_prelude.inc ${PROJECT_SOURCE_DIR}/src/emu/qpu_alu.c
             ${PROJECT_SOURCE_DIR}/src/emu/qpu_alu.h ${PROJECT_SOURCE_DIR}/src/emu/qpu_lanes.h
             ${PROJECT_SOURCE_DIR}/src/emu/jit_io.h
+            ${PROJECT_SOURCE_DIR}/src/emu/sfu.c ${PROJECT_SOURCE_DIR}/src/emu/sfu.h
             ${PROJECT_SOURCE_DIR}/src/spec/half.h ${PROJECT_SOURCE_DIR}/include/vc4kit/qpu.h
     COMMENT "Preprocessing the JIT's prelude (the ALU kernels)")
 add_custom_command(OUTPUT ${VC4KIT_JIT_PRELUDE_C}

@@ -42,6 +42,7 @@
 
 #include "base/hostsync.h"
 #include "emu/qpu.h"
+#include "emu/sfu.h"
 #include "emu/v3d.h"
 
 extern char **environ;
@@ -95,6 +96,8 @@ static const char *host_march(void)
  * multiply-add rounds once where the kernels round twice) and ISO C (no
  * excess precision): the kernels' own build rules (qpu_alu.c). */
 #define JIT_CFLAGS "-O2 -std=c11 -ffp-contract=off -fno-fast-math -fPIC -shared -w"
+/* ... and after the source: the SFU's exp2 and log2 (sfu.c in the prelude) */
+#define JIT_LIBS "-lm"
 
 struct vc4_jit *vc4_jit_create(const struct vc4_emu_options *o, const struct vc4_allocator *alloc)
 {
@@ -128,6 +131,7 @@ struct vc4_jit *vc4_jit_create(const struct vc4_emu_options *o, const struct vc4
     uint64_t h = fnv1a(FNV_BASIS, vc4_jit_prelude_text, vc4_jit_prelude_len);
     h = fnv1a(h, j->cc, strlen(j->cc));
     h = fnv1a(h, JIT_CFLAGS, sizeof JIT_CFLAGS);
+    h = fnv1a(h, JIT_LIBS, sizeof JIT_LIBS);
     j->prelude_hash = fnv1a(h, j->march, strlen(j->march));
     return j;
 }
@@ -208,10 +212,22 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc)
  *  - no register read that the previous instruction may have written (the
  *    regfile read-after-write rule, qpu-isa-facts: the block ends before
  *    it, and the interpreter runs it and reports);
- *  - r4 reads are safe: no SFU result is in flight at entry and none can
- *    start inside (an SFU write, a fast kind since 2026-11-30, is never in
- *    a block: run_fast runs it and the two instructions behind it); an
- *    ldtmu's ALU part reads r4 before the pop writes it, as in ldtmu_fast.
+ *  - an SFU write (qpu.h VC4_XI_FAST_SFU: one ALU, unconditional, no
+ *    uniform read) with its window, the VC4_SFU_LATENCY instructions
+ *    behind it, when those are members that read no r4 and are no ldtmu
+ *    (sfu_window): the block computes the result at the write (sfu.c, in
+ *    the prelude) and lands it in r4 after the window's last instruction,
+ *    where issue_pipelines lands it.  No run starts inside a window, and
+ *    none ends there (jit.h nostop) but where an access in it stops the
+ *    run: the block then leaves the pipeline's count in the QPU
+ *    (sfu_left), and the interpreter goes on from it.  So the SFU
+ *    pipeline is idle where every run starts, as run_fast requires of a
+ *    block's entry.  A write whose window does not fit ends the block
+ *    before it (run_fast runs it, and the general path reports an r4 read
+ *    in its window);
+ *  - r4 reads are then safe: no SFU result is in flight at entry, and
+ *    none in a window; an ldtmu's ALU part reads r4 before the pop writes
+ *    it, as in ldtmu_fast.
  * Branches end a block (their delay slots are a pipeline).
  */
 static bool block_pure(const struct vc4_qpu_xi *xi)
@@ -238,7 +254,7 @@ static uint64_t block_writes(const struct vc4_icache_entry *e)
 {
     switch (e->xi.fast) {
     case VC4_XI_FAST_NOP: case VC4_XI_FAST_BRANCH: case VC4_XI_FAST_TMU_S: case VC4_XI_FAST_VPM_W:
-    case VC4_XI_FAST_VPM_SETUP:
+    case VC4_XI_FAST_VPM_SETUP: case VC4_XI_FAST_SFU:
         return 0;
     case VC4_XI_FAST_LDTMU:
         return e->xi.io_alu == VC4_XI_FAST_NOP ? 0 : e->xi.wreg_add | e->xi.wreg_mul;
@@ -247,24 +263,61 @@ static uint64_t block_writes(const struct vc4_icache_entry *e)
     }
 }
 
-/* A fast-path branch at off and its three delay slots, when all four fit
- * a block (the slots pure members, no read-after-write between them; the
- * branch writes nothing): 4 (into es), else 0. */
-static unsigned branch_tail(struct vc4_v3d *v, uint32_t off, struct vc4_icache_entry **es, bool *unfetched)
+/* An access an SFU write's window may hold: any the block may, but an
+ * ldtmu (its pop writes r4, which the result is on its way to: the general
+ * path's case).  If it stops the run, the block leaves the count of the
+ * result in flight in the QPU (put_block), as the interpreter would have
+ * it, and the interpreter lands the result. */
+static bool block_window_io(const struct vc4_qpu_xi *xi)
+{
+    return block_io(xi) && xi->fast != VC4_XI_FAST_LDTMU;
+}
+
+/* The instruction at off (the caller has checked it) and the `slots`
+ * behind it, when all fit a block with no read-after-write between them:
+ * a branch's delay slots pure members; an SFU write's window (window)
+ * pure members or accesses (block_window_io), none reading r4.  Returns
+ * slots + 1 (into es), else 0. */
+static unsigned pure_tail(struct vc4_v3d *v, uint32_t off, unsigned slots, bool window,
+                          struct vc4_icache_entry **es, bool *unfetched)
 {
     uint64_t prev = 0;
-    for (unsigned i = 0; i <= VC4_QPU_BRANCH_SLOTS; i++) {
+    for (unsigned i = 0; i <= slots; i++) {
         struct vc4_icache_entry *e;
         if (!vc4_qpu_cached(v, off + i * VC4_QPU_INSTR_BYTES, &e)) {
             *unfetched = true;
             return 0;
         }
-        if (i > 0 && (!block_pure(&e->xi) || (prev & e->xi.rmask)))
+        if (i > 0 && (!(block_pure(&e->xi) || (window && block_window_io(&e->xi))) || (prev & e->xi.rmask) ||
+                      (window && e->xi.reads_r4)))
             return 0;
         es[i] = e;
         prev = block_writes(e);
     }
-    return VC4_QPU_BRANCH_SLOTS + 1;
+    return slots + 1;
+}
+
+/* A fast-path branch at off and its three delay slots (the branch writes
+ * nothing): 4, else 0. */
+static unsigned branch_tail(struct vc4_v3d *v, uint32_t off, struct vc4_icache_entry **es, bool *unfetched)
+{
+    return pure_tail(v, off, VC4_QPU_BRANCH_SLOTS, false, es, unfetched);
+}
+
+/* An SFU write at off and its window: the VC4_SFU_LATENCY instructions
+ * before r4 holds the result, which must not read r4 (the r4 rule: the
+ * general path reports such a read) nor start another SFU write (not a
+ * member there): 1 + VC4_SFU_LATENCY, else 0. */
+static unsigned sfu_window(struct vc4_v3d *v, uint32_t off, struct vc4_icache_entry **es, bool *unfetched)
+{
+    return pure_tail(v, off, VC4_SFU_LATENCY, true, es, unfetched);
+}
+
+/* An SFU write a block may hold (the uniform-reading form stays out: its
+ * read can fault, and a stop there would be in no window's favour). */
+static bool block_sfu(const struct vc4_qpu_xi *xi)
+{
+    return xi->fast == VC4_XI_FAST_SFU && !xi->unif;
 }
 
 /* The block from addr, into es; *unfetched: it stopped at an instruction
@@ -283,6 +336,14 @@ static unsigned cut(struct vc4_v3d *v, uint32_t addr, struct vc4_icache_entry **
         }
         if (e->xi.fast == VC4_XI_FAST_BRANCH && !(prev & e->xi.rmask))
             return n + branch_tail(v, off, es + n, unfetched);
+        if (block_sfu(&e->xi) && !(prev & e->xi.rmask)) {
+            unsigned k = sfu_window(v, off, es + n, unfetched);
+            if (k == 0)
+                break;
+            n += k;
+            prev = block_writes(es[n - 1]);
+            continue;
+        }
         if (!(block_pure(&e->xi) || block_io(&e->xi)) || (prev & e->xi.rmask))
             break;
         es[n++] = e;
@@ -302,10 +363,11 @@ static unsigned cut(struct vc4_v3d *v, uint32_t addr, struct vc4_icache_entry **
  * branch's drained in its slots), no word changed (nothing in the block
  * writes memory or decodes) and the budget, so what is left to decide is
  * the branch and the read-after-write test at the loop's top, and the
- * generated loop makes both (put_loop).  Returns the target's index in
- * the block, or -1.
+ * generated loop makes both (put_loop).  The top is no place inside an
+ * SFU write's window (nostop: no run starts there).  Returns the
+ * target's index in the block, or -1.
  */
-static int block_loop_at(struct vc4_icache_entry *const *es, unsigned n, uint64_t io)
+static int block_loop_at(struct vc4_icache_entry *const *es, unsigned n, uint64_t io, uint64_t nostop)
 {
     if (io != 0 || n < VC4_QPU_BRANCH_SLOTS + 1)
         return -1;
@@ -318,7 +380,7 @@ static int block_loop_at(struct vc4_icache_entry *const *es, unsigned n, uint64_
     if (back == 0 || back > n * VC4_QPU_INSTR_BYTES)
         return -1;
     unsigned at = n - back / VC4_QPU_INSTR_BYTES;
-    return at < br_at ? (int)at : -1; /* (not the branch or a slot) */
+    return at < br_at && !(nostop >> at & 1u) ? (int)at : -1; /* (not the branch or a slot) */
 }
 
 /* ---- writing a block as C ---------------------------------------------------- */
@@ -428,6 +490,28 @@ static void put_now(struct vc4_buf *t, unsigned i)
     vc4_buf_printf(t, "        const uint64_t now = io->base + (%uu - from) + 1u;\n", i);
 }
 
+/* The value of a one-ALU write to a unit (qpu.c io_write_fast), into val. */
+static void put_unit_value(struct vc4_buf *t, unsigned i, const struct vc4_qpu_xi *xi)
+{
+    vc4_buf_printf(t, "        uint32_t val[16];\n");
+    put_reads(t, i, xi);
+    if (xi->io_on_mul)
+        vc4_buf_printf(t, "        K.mul[%u](Q(%u), Q(%u), val, 0);\n", (unsigned)xi->op_mul, (unsigned)xi->off[2],
+            (unsigned)xi->off[3]);
+    else
+        vc4_buf_printf(t, "        K.add[%u](Q(%u), Q(%u), val, 0);\n", (unsigned)xi->op_add, (unsigned)xi->off[0],
+            (unsigned)xi->off[1]);
+}
+
+/* ... once the unit has taken it: the mul's elements 12-15 (the mnop
+ * quirk's last_mul), no register written. */
+static void put_unit_value_after(struct vc4_buf *t, const struct vc4_qpu_xi *xi)
+{
+    if (xi->io_on_mul)
+        vc4_buf_printf(t, "        memcpy(Q(%u) + 12, val + 12, 16);\n", QOFF(last_mul));
+    vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n");
+}
+
 /* The fast I/O kinds (qpu.c io_write_fast, ldtmu_fast) through jit_io.h. */
 static void put_io(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_qpu_xi *xi)
 {
@@ -447,30 +531,38 @@ static void put_io(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_
         put_stop(t, "io->ops->ldtmu_after(io->v, q, ready, now)", i, true);
         return;
     }
-    vc4_buf_printf(t, "        uint32_t val[16];\n");
-    put_reads(t, i, xi);
-    if (xi->io_on_mul)
-        vc4_buf_printf(t, "        K.mul[%u](Q(%u), Q(%u), val, 0);\n", (unsigned)xi->op_mul, (unsigned)xi->off[2],
-            (unsigned)xi->off[3]);
-    else
-        vc4_buf_printf(t, "        K.add[%u](Q(%u), Q(%u), val, 0);\n", (unsigned)xi->op_add, (unsigned)xi->off[0],
-            (unsigned)xi->off[1]);
+    put_unit_value(t, i, xi);
     char cond[128];
     if (xi->fast == VC4_XI_FAST_TMU_S)
         snprintf(cond, sizeof cond, "!io->ops->tmu_s(io->v, q, %uu, val, now)", (unsigned)xi->io_unit);
     else
         snprintf(cond, sizeof cond, "!io->ops->%s(io->v, q, val, now)", xi->fast == VC4_XI_FAST_VPM_W ? "vpm_w" : "vpm_setup");
     put_stop(t, cond, i, false);
-    if (xi->io_on_mul)
-        vc4_buf_printf(t, "        memcpy(Q(%u) + 12, val + 12, 16);\n", QOFF(last_mul));
-    vc4_buf_printf(t, "        w = 0;\n        acc = 0;\n");
+    put_unit_value_after(t, xi);
+}
+
+/* An SFU write (qpu.c io_write_fast): the value from the one ALU (or the
+ * load immediate ldi<i>), the function of its 16 elements into
+ * sfu_result; r4 gets it after the window (put_block). */
+static void put_sfu(struct vc4_buf *t, unsigned i, const struct vc4_qpu_xi *xi)
+{
+    if (xi->form == VC4_XI_LDI) {
+        vc4_buf_printf(t, "        vc4_sfu16(%uu, ldi%u, Q(%u));\n        w = 0;\n        acc = 0;\n",
+            (unsigned)xi->io_unit, i, QOFF(sfu_result));
+        return;
+    }
+    put_unit_value(t, i, xi);
+    vc4_buf_printf(t, "        vc4_sfu16(%uu, val, Q(%u));\n", (unsigned)xi->io_unit, QOFF(sfu_result));
+    put_unit_value_after(t, xi);
 }
 
 static void put_instr(struct vc4_buf *t, bool avx512, unsigned i, const struct vc4_icache_entry *e)
 {
     const struct vc4_qpu_xi *xi = &e->xi;
     vc4_buf_printf(t, "    { /* +%u: 0x%016llx */\n", i * VC4_QPU_INSTR_BYTES, (unsigned long long)e->word);
-    if (xi->fast == VC4_XI_FAST_BRANCH) /* (the caller moves the PC after the slots) */
+    if (xi->fast == VC4_XI_FAST_SFU)
+        put_sfu(t, i, xi);
+    else if (xi->fast == VC4_XI_FAST_BRANCH) /* (the caller moves the PC after the slots) */
         vc4_buf_printf(t, "        *taken = vc4_lanes_branch_taken(F, %uu);\n        w = 0;\n        acc = 0;\n",
             (unsigned)e->in.cond_br);
     else if (xi->fast == VC4_XI_FAST_NOP)
@@ -522,7 +614,7 @@ static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *c
         n, avx512 ? "vc4_jit_kernels_avx512" : "vc4_jit_kernels_host");
     for (unsigned i = 0; i < n; i++) {
         const struct vc4_qpu_xi *xi = &es[i]->xi;
-        bool ldi = xi->fast == VC4_XI_FAST_LDI;
+        bool ldi = xi->fast == VC4_XI_FAST_LDI || (xi->fast == VC4_XI_FAST_SFU && xi->form == VC4_XI_LDI);
         if (!ldi && (xi->fast == VC4_XI_FAST_NOP || xi->rd_b != VC4_XI_RD_IMM))
             continue;
         vc4_buf_printf(t, "static const uint32_t %s%u[16] = {", ldi ? "ldi" : "imm", i);
@@ -539,9 +631,30 @@ static void put_block(struct vc4_buf *t, bool avx512, struct vc4_icache_entry *c
            "    uint16_t *F = (uint16_t *)(q + %u);\n    uint64_t w = 0;\n    unsigned acc = 0;\n    (void)F;\n"
            "    switch (from) {\n",
         QOFF(flag));
+    unsigned sfu_at = n; /* (the last SFU write's index) */
+    bool window_io = false;  /* (its window holds an access) */
     for (unsigned i = 0; i < n; i++) {
         vc4_buf_printf(t, "    case %u:\n", i);
+        bool in_window = sfu_at < i && i <= sfu_at + VC4_SFU_LATENCY;
+        if (in_window && block_io(&es[i]->xi)) {
+            /* an access in the window may stop the run before it: the
+             * instructions until the result lands, as issue_pipelines
+             * would have counted them (qpu.h sfu_left) */
+            vc4_buf_printf(t, "    q[%u] = %uu;\n", QOFF(sfu_left), sfu_at + VC4_SFU_LATENCY + 1 - i);
+            window_io = true;
+        }
         put_instr(t, avx512, i, es[i]);
+        if (es[i]->xi.fast == VC4_XI_FAST_SFU) {
+            sfu_at = i;
+            window_io = false;
+        }
+        /* the result lands in r4 after the window's last instruction
+         * (qpu.c issue_pipelines); a run ends there or later */
+        if (in_window && i == sfu_at + VC4_SFU_LATENCY) {
+            vc4_buf_printf(t, "    memcpy(Q(%u), Q(%u), 64);\n", QOFF(acc[4]), QOFF(sfu_result));
+            if (window_io)
+                vc4_buf_printf(t, "    q[%u] = 0;\n", QOFF(sfu_left));
+        }
         vc4_buf_printf(t, "    if (to == %u)\n        break;\n", i + 1);
     }
     vc4_buf_printf(t, "    default:\n        break;\n    }\n%s    q[%u] = (unsigned char)acc;\n    return w;\n}\n",
@@ -611,7 +724,7 @@ static bool run_compiler(const char *cc, const char *march_flags, char **envp, c
     char march[256], cc_arg[4096];
     snprintf(march, sizeof march, "%s", march_flags);
     snprintf(cc_arg, sizeof cc_arg, "%s", cc);
-    char *argv[32];
+    char *argv[34]; /* (cc, 19 flags, 8 march flags, -o out src, the libraries, NULL) */
     int argc = 0;
     char flags[] = JIT_CFLAGS;
     char *save = NULL;
@@ -624,6 +737,8 @@ static bool run_compiler(const char *cc, const char *march_flags, char **envp, c
     argv[argc++] = dash_o;
     argv[argc++] = out;
     argv[argc++] = src;
+    char libs[] = JIT_LIBS;
+    argv[argc++] = libs;
     argv[argc] = NULL;
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa) != 0)
@@ -809,9 +924,11 @@ static unsigned bucket_of(uint32_t addr) { return (addr >> 3) & (VC4_JIT_BUCKETS
 static void link_block(struct vc4_jit_block *b, struct vc4_icache_entry *const *es)
 {
     /* (a delay slot is no entry: a QPU there without the branch pending is
-     * not in this block's flow) */
+     * not in this block's flow; nor is an SFU write's window) */
     unsigned enter = b->br_at >= 0 ? (unsigned)b->br_at + 1 : b->n;
     for (unsigned i = 0; i < enter; i++) {
+        if (b->nostop >> i & 1u)
+            continue;
         es[i]->jit = b;
         es[i]->jit_off = (uint8_t)i;
     }
@@ -961,10 +1078,13 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
     j->budget--;
     struct vc4_buf t;
     vc4_buf_init(&t, v->alloc);
-    uint64_t io = 0; /* (bit i: instruction i is I/O) */
-    for (unsigned i = 0; i < n; i++)
+    uint64_t io = 0, nostop = 0; /* (bit i: instruction i is I/O; in an SFU window) */
+    for (unsigned i = 0; i < n; i++) {
         io |= (uint64_t)block_io(&es[i]->xi) << i;
-    int loop_at = block_loop_at(es, n, io);
+        if (es[i]->xi.fast == VC4_XI_FAST_SFU) /* (cut: the window is in the block) */
+            nostop |= ((UINT64_C(1) << VC4_SFU_LATENCY) - 1) << (i + 1);
+    }
+    int loop_at = block_loop_at(es, n, io, nostop);
     put_block(&t, j->avx512, es, n, io != 0, loop_at);
     struct vc4_jit_block *b = t.failed ? NULL : vc4_calloc(v->alloc, 1, sizeof *b);
     if (!b) {
@@ -984,6 +1104,7 @@ struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e
         }
     }
     b->io = io;
+    b->nostop = nostop;
     b->loop_at = loop_at < 0 ? 0 : (unsigned)loop_at;
     struct jit_job *job = make_job(v, j, b, &t);
     if (!job)

@@ -5,7 +5,7 @@
  * path would take one by one (qpu.c run_fast: ALU instructions without
  * signals, pack, unpack, rotation or uniform reads, nops, and the fast I/O
  * kinds: general TMU lookups, ldtmu, VPM row writes and write setups,
- * called back through jit_io.h), from a
+ * called back through jit_io.h; SFU writes with their windows), from a
  * "head": where run_fast starts, a branch lands, or a block ended.  When a
  * head has been reached `threshold` times its block is written as C,
  * compiled by the host's C compiler together with the ALU's own kernel
@@ -63,6 +63,11 @@ struct vc4_jit_block {
     bool br_rel;                /* relative (target = link address + imm) */
     uint32_t br_imm;
     uint64_t io; /* bit i: instruction i is I/O (only run_fast may run it) */
+    /* bit i: a run may neither end before instruction i nor start there:
+     * an SFU write's result is in flight (jit.c sfu_window; the block
+     * lands it in r4, so a run holds the write and its window, unless an
+     * access in the window stops it: it then leaves the count in flight) */
+    uint64_t nostop;
     /* the code as it was when every entry was last found current:
      * unchanged, they still are */
     struct vc4_code_stamp verified;
@@ -114,15 +119,19 @@ void vc4_jit_destroy(struct vc4_jit *j, const struct vc4_allocator *alloc);
 struct vc4_jit_block *vc4_jit_heat(struct vc4_v3d *v, struct vc4_icache_entry *e, uint32_t addr);
 
 /* How many of b's instructions from o to run, at most limit: all that are
- * left, or (when fewer may run) as many as stop before its branch. */
+ * left, or (when fewer may run) as many as stop before its branch and
+ * not inside an SFU write's window (nostop). */
 static inline unsigned vc4_jit_span(const struct vc4_jit_block *b, unsigned o, uint64_t limit)
 {
     unsigned left = b->n - o;
     if (limit >= left)
         return left;
-    if (b->br_at >= 0 && o + limit > (unsigned)b->br_at)
-        return (unsigned)b->br_at - o;
-    return (unsigned)limit;
+    unsigned m = (unsigned)limit;
+    if (b->br_at >= 0 && o + m > (unsigned)b->br_at)
+        m = (unsigned)b->br_at - o;
+    while (m > 0 && (b->nostop >> (o + m) & 1u))
+        m--;
+    return m;
 }
 
 /* vc4_jit_span for a run beside other QPUs (qpu.c run_blocks): also
@@ -134,8 +143,9 @@ static inline unsigned vc4_jit_span_pure(const struct vc4_jit_block *b, unsigned
     uint64_t io = b->io >> o;
     if (io) {
         unsigned first = (unsigned)__builtin_ctzll(io);
-        if (first < m)
-            m = first;
+        if (first < m) /* (before an SFU write whose window holds it) */
+            for (m = first; m > 0 && (b->nostop >> (o + m) & 1u);)
+                m--;
     }
     return m;
 }

@@ -1548,7 +1548,7 @@ static bool jit_vpm_setup(void *vp, unsigned char *qp, const uint32_t *val, uint
 static bool jit_ldtmu(void *vp, unsigned char *qp, unsigned unit, uint32_t *r4v, uint64_t now, uint64_t *ready)
 {
     struct vc4_v3d *v = vp;
-    /* (no SFU result is in flight inside a block: jit.c) */
+    /* (no SFU result is in flight at a block's ldtmu: jit.c sfu_window) */
     if (!vc4_tmu_try_load(&v->tmu, ((struct vc4_qpu *)qp)->num, unit, r4v, now, ready))
         return false;
     v->jit->stats.io++;

@@ -44,7 +44,7 @@ static uint32_t quantise(double d)
     return u & ~((1u << VC4_SFU_DROP_BITS) - 1);
 }
 
-uint32_t vc4_sfu(enum vc4_sfu_fn fn, uint32_t x)
+VC4_SFU_FN uint32_t vc4_sfu(enum vc4_sfu_fn fn, uint32_t x)
 {
     x = vc4_alu_flush(x);
     uint32_t sign = x & F_SIGN, mag = x & ~F_SIGN;
@@ -124,7 +124,7 @@ static u32x4 recip4(bool rsqrt, u32x4 x)
 }
 #endif
 
-void vc4_sfu16(enum vc4_sfu_fn fn, const uint32_t x[16], uint32_t out[16])
+VC4_SFU_FN void vc4_sfu16(enum vc4_sfu_fn fn, const uint32_t x[16], uint32_t out[16])
 {
 #if defined(__SSE2__) && defined(__GNUC__)
     if (fn == VC4_SFU_RECIP || fn == VC4_SFU_RECIPSQRT) {

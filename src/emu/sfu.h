@@ -17,9 +17,18 @@ enum vc4_sfu_fn { VC4_SFU_RECIP, VC4_SFU_RECIPSQRT, VC4_SFU_EXP2, VC4_SFU_LOG2 }
  * tests; py-videocore test_sfu: 1e-4 for recip/rsqrt/exp2, 1e-2 log2). */
 #define VC4_SFU_DROP_BITS 10u
 
-uint32_t vc4_sfu(enum vc4_sfu_fn fn, uint32_t x);
+/* VC4_ALU_JIT_PRELUDE (qpu_alu.h): sfu.c preprocessed into the C the JIT
+ * compiles with each block (jit_prelude.inc), its functions static, so
+ * that a compiled SFU write computes what the interpreter's does. */
+#ifdef VC4_ALU_JIT_PRELUDE
+#define VC4_SFU_FN static
+#else
+#define VC4_SFU_FN
+#endif
+
+VC4_SFU_FN uint32_t vc4_sfu(enum vc4_sfu_fn fn, uint32_t x);
 /* vc4_sfu of the 16 elements x into out (the same bits, several at once
  * where the function allows: test_emu_alu compares). */
-void vc4_sfu16(enum vc4_sfu_fn fn, const uint32_t x[16], uint32_t out[16]);
+VC4_SFU_FN void vc4_sfu16(enum vc4_sfu_fn fn, const uint32_t x[16], uint32_t out[16]);
 
 #endif

@@ -376,6 +376,10 @@ struct outcome {
     uint32_t acc[6][VC4_QPU_SIMD], sfu[VC4_QPU_SIMD], last_mul[VC4_QPU_SIMD];
     uint16_t flag[4];
     uint32_t pc;
+    /* the delay pipelines a run leaves moving (a later run goes on from
+     * them): instructions until the SFU result lands, the uniforms-address
+     * hazard, a taken branch's slots */
+    uint8_t sfu_left, unif_hazard, br_left, br1_left;
     uint64_t instructions, stat_instructions, time, cycles, stall_cycles, idle_cycles;
     struct harness_diags d;
     struct vc4_tmu_stats tmu;
@@ -412,6 +416,10 @@ static void record_qpu(struct outcome *o, const struct vc4_qpu *q)
     memcpy(o->last_mul, q->last_mul, sizeof o->last_mul);
     memcpy(o->flag, q->flag, sizeof o->flag);
     o->pc = q->pc;
+    o->sfu_left = q->sfu_left;
+    o->unif_hazard = q->unif_hazard;
+    o->br_left = q->br_left;
+    o->br1_left = q->br1_left;
     o->instructions = q->instructions;
     o->time = q->time;
 }
@@ -499,7 +507,8 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b, unsig
     bool same = a->st == b->st && memcmp(a->ra, b->ra, sizeof a->ra) == 0 && memcmp(a->rb, b->rb, sizeof a->rb) == 0 &&
                 memcmp(a->acc, b->acc, sizeof a->acc) == 0 && memcmp(a->sfu, b->sfu, sizeof a->sfu) == 0 &&
                 memcmp(a->last_mul, b->last_mul, sizeof a->last_mul) == 0 &&
-                memcmp(a->flag, b->flag, sizeof a->flag) == 0 && a->pc == b->pc &&
+                memcmp(a->flag, b->flag, sizeof a->flag) == 0 && a->pc == b->pc && a->sfu_left == b->sfu_left &&
+                a->unif_hazard == b->unif_hazard && a->br_left == b->br_left && a->br1_left == b->br1_left &&
                 a->instructions == b->instructions && a->stat_instructions == b->stat_instructions &&
                 a->time == b->time && a->cycles == b->cycles && a->stall_cycles == b->stall_cycles &&
                 a->idle_cycles == b->idle_cycles && memcmp(&a->tmu, &b->tmu, sizeof a->tmu) == 0 &&
@@ -511,11 +520,12 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b, unsig
     if (!same) {
         fprintf(stderr, "stream %u: fast and general paths differ (status %d/%d, %llu/%llu instructions, "
                         "%llu/%llu cycles, %llu/%llu stalled, pc %08x/%08x, flags Z %04x/%04x N %04x/%04x "
-                        "C %04x/%04x)\n", seed, (int)a->st, (int)b->st,
+                        "C %04x/%04x, pipelines %u%u%u%u/%u%u%u%u)\n", seed, (int)a->st, (int)b->st,
                 (unsigned long long)a->instructions, (unsigned long long)b->instructions,
                 (unsigned long long)a->cycles, (unsigned long long)b->cycles, (unsigned long long)a->stall_cycles,
                 (unsigned long long)b->stall_cycles, a->pc, b->pc, a->flag[1], b->flag[1],
-                a->flag[2], b->flag[2], a->flag[3], b->flag[3]);
+                a->flag[2], b->flag[2], a->flag[3], b->flag[3], a->sfu_left, a->unif_hazard, a->br_left,
+                a->br1_left, b->sfu_left, b->unif_hazard, b->br_left, b->br1_left);
         for (unsigned r = 0; r < VC4_QPU_REGS; r++)
             for (unsigned i = 0; i < VC4_QPU_SIMD; i++) {
                 if (a->ra[r][i] != b->ra[r][i])
@@ -770,6 +780,230 @@ static void test_jit_io_matches_interpreter(void)
     CHECK(io > 16 * 4);       /* accesses were made from compiled blocks */
     CHECK(compiled - io > 16 * 4); /* beside compiled ALU work */
     CHECK(stalled > 8);
+}
+
+/* An SFU write (qpu.h VC4_XI_FAST_SFU when alone and unconditional):
+ * one of the four functions of an accumulator pair by the add ALU or the
+ * mul ALU, sometimes with a small immediate, or a load immediate; rarely
+ * conditional or with a second write (the general path). */
+static uint64_t rnd_sfu_write(void)
+{
+    uint8_t waddr = (uint8_t)(VC4_QPU_W_SFU_RECIP + pick(4));
+    if (pick(6) == 0)
+        return I(.sig = LDI, .waddr_add = waddr, .imm = rnd_value());
+    bool small = pick(4) == 0, mul = pick(3) == 0, odd = pick(10) == 0;
+    struct vc4_qpu_instr in = {.sig = small ? VC4_QPU_SIG_SMALL_IMM : VC4_QPU_SIG_NONE,
+                               .raddr_a = VC4_QPU_R_NOP, .raddr_b = small ? (uint8_t)pick(48) : VC4_QPU_R_NOP,
+                               .waddr_add = VC4_QPU_W_NOP, .waddr_mul = VC4_QPU_W_NOP,
+                               .cond_add = VC4_QPU_COND_ALWAYS, .cond_mul = VC4_QPU_COND_ALWAYS};
+    uint8_t a = (uint8_t)pick(4), b = small ? 7 : (uint8_t)pick(4);
+    if (mul) {
+        static const uint8_t ops[] = {VC4_QPU_M_FMUL, VC4_QPU_M_V8MIN, VC4_QPU_M_MUL24};
+        in.op_mul = ops[pick(3)];
+        in.mul_a = a;
+        in.mul_b = b;
+        in.waddr_mul = waddr;
+        in.ws = 1; /* (the mul writes file A) */
+    } else {
+        static const uint8_t ops[] = {VC4_QPU_A_OR, VC4_QPU_A_FADD, VC4_QPU_A_FMAX, VC4_QPU_A_ITOF};
+        in.op_add = ops[pick(4)];
+        in.add_a = a;
+        in.add_b = b;
+        in.waddr_add = waddr;
+    }
+    if (odd) { /* conditional, or both ALUs busy: the general path's */
+        if (pick(2)) {
+            in.cond_add = in.cond_mul = (uint8_t)(2 + pick(6));
+        } else if (mul) {
+            in.op_add = VC4_QPU_A_ADD;
+            in.waddr_add = R0;
+        } else {
+            in.op_mul = VC4_QPU_M_FMUL;
+            in.waddr_mul = R1;
+        }
+    }
+    return vc4_qpu_encode(&in);
+}
+
+/* Compiled blocks holding SFU writes (jit.c sfu_window): loops run three
+ * times around random ALU work and load immediates with SFU writes among
+ * them, the two instructions behind a write (its window) random too: a
+ * read of r4 there or a second SFU write is the r4 rule (the block ends
+ * before the write and the general path reports), else the block holds the
+ * write and lands r4 after the window.  Registers (r4 and the SFU result
+ * among them), flags, counts, cycles and diagnostics are the general
+ * path's and the fast path's.  Then the bench's finite loop
+ * (bench_qpu sfuf1): its SFU write inside a loop block, every pass after
+ * the first inside compiled code, also cut short by every budget; and a
+ * loop that branches into a window, and a window whose access stops the
+ * run. */
+static void test_jit_sfu_writes(void)
+{
+    static struct vc4_qpu init;
+    static struct outcome jit, fast, general;
+    static struct prog p;
+    unsigned differ = 0, writes = 0;
+    uint64_t compiled = 0, looped = 0;
+    rng = 0x13198A2E03707344u;
+    plain_only = true;
+    for (unsigned seed = 0; seed < 24; seed++) {
+        rnd_state(&init);
+        p.n = 0;
+        emit(&p, ldi(31, 3));
+        size_t top = p.n, len = 8 + pick(32);
+        while (p.n < top + len) {
+            unsigned r = pick(10);
+            if (r < 3) {
+                emit(&p, rnd_sfu_write());
+                writes++;
+            } else {
+                emit(&p, r < 9 ? rnd_alu() : rnd_ldi());
+            }
+        }
+        loop_tail(&p, top, true);
+        run_one(&p, &init, PATH_JIT, &jit);
+        run_one(&p, &init, PATH_RUN, &fast);
+        run_one(&p, &init, PATH_GENERAL, &general);
+        differ += !same_outcome(&jit, &general, 4000 + seed);
+        differ += !same_outcome(&fast, &general, 4100 + seed);
+        compiled += jit.jit_instructions;
+        looped += jit.jit_loop_passes;
+    }
+    /* ... with TMU, VPM and uniform accesses among them, in windows too
+     * (an access there that the fast way cannot make stops the run with
+     * the result in flight: a fifth lookup, a VPM write of another
+     * size) */
+    uint64_t io = 0;
+    for (unsigned seed = 0; seed < 24; seed++) {
+        rnd_state(&init);
+        p.n = 0;
+        emit(&p, ldi(31, 3));
+        size_t top = p.n, len = 8 + pick(32);
+        unsigned queued[2] = {0, 0};
+        while (p.n < top + len) {
+            unsigned r = pick(10);
+            if (r < 3) {
+                emit(&p, rnd_sfu_write());
+                writes++;
+            } else if (r < 5) {
+                plain_only = false;
+                emit_tmu(&p, queued);
+            } else if (r < 6) {
+                plain_only = false;
+                emit_vpm(&p);
+            } else if (r < 7) { /* a uniform read */
+                plain_only = true;
+                struct vc4_qpu_instr in;
+                vc4_qpu_decode(rnd_alu(), &in);
+                in.raddr_a = VC4_QPU_R_UNIF;
+                if (in.sig == VC4_QPU_SIG_SMALL_IMM)
+                    in.sig = VC4_QPU_SIG_NONE;
+                emit(&p, vc4_qpu_encode(&in));
+            } else {
+                plain_only = true;
+                emit(&p, r < 9 ? rnd_alu() : rnd_ldi());
+            }
+            plain_only = true;
+        }
+        for (unsigned u = 0; u < 2; u++)
+            for (; queued[u]; queued[u]--)
+                emit(&p, rnd_ldtmu(u));
+        loop_tail(&p, top, true);
+        run_one(&p, &init, PATH_JIT, &jit);
+        run_one(&p, &init, PATH_RUN, &fast);
+        run_one(&p, &init, PATH_GENERAL, &general);
+        differ += !same_outcome(&jit, &general, 4200 + seed);
+        differ += !same_outcome(&fast, &general, 4300 + seed);
+        compiled += jit.jit_instructions;
+        io += jit.jit_io;
+    }
+    plain_only = false;
+    CHECK_EQ_INT(differ, 0);
+    printf("SFU writes: %u in the streams, %llu instructions ran compiled (%llu accesses), %llu loop passes\n",
+           writes, (unsigned long long)compiled, (unsigned long long)io, (unsigned long long)looped);
+    CHECK(compiled > 48 * 8);
+    CHECK(io > 24);
+
+    /* r2 = 2.0, then 40 passes of: r2 += 1.0; r3 = r2 * r2; recip(r3);
+     * two ALU instructions; r1 = r4 * r3 (each pass's own result: a
+     * landing one instruction late would read the last pass's, 5% off) */
+    p.n = 0;
+    emit(&p, ldi(31, 40));
+    emit(&p, ldi(R2, 0x40000000u));
+    size_t top = p.n;
+    emit(&p, I(.sig = SMALL, .raddr_b = 32 /* 1.0 */, .op_add = VC4_QPU_A_FADD, .waddr_add = R2, .add_a = 2,
+               .add_b = MUX_B));
+    emit(&p, I(.op_mul = VC4_QPU_M_FMUL, .waddr_mul = R3, .mul_a = 2, .mul_b = 2, .op_add = VC4_QPU_A_FADD,
+               .waddr_add = R0, .add_a = 2, .add_b = 2));
+    emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = VC4_QPU_W_SFU_RECIP, .add_a = 3, .add_b = 3));
+    emit(&p, I(.op_add = VC4_QPU_A_FADD, .waddr_add = R0, .add_a = 0, .add_b = 2));
+    emit(&p, I(.op_mul = VC4_QPU_M_FMUL, .waddr_mul = R0, .mul_a = 0, .mul_b = 0));
+    emit(&p, I(.op_mul = VC4_QPU_M_FMUL, .waddr_mul = R1, .mul_a = 4, .mul_b = 3));
+    emit(&p, I(.op_add = VC4_QPU_A_FADD, .waddr_add = 5, .add_a = 1, .add_b = 0));
+    loop_tail(&p, top, false);
+    rnd_state(&init);
+    run_one(&p, &init, PATH_JIT, &jit);
+    run_one(&p, &init, PATH_GENERAL, &general);
+    CHECK(same_outcome(&jit, &general, 4999));
+    /* r2 = 42, r3 = 1764, recip to 13 mantissa bits 0x3A149C00, the
+     * product truncated */
+    CHECK_EQ_U64(jit.acc[1][0], 0x3F80005Eu);
+    CHECK(jit.jit_loop_passes >= 36); /* the loop block holds the write: passes back to back */
+    /* every budget: a run is never cut inside a window (jit.h nostop) */
+    differ = 0;
+    for (uint64_t budget = 1; budget < 300; budget += 1 + budget / 16) {
+        run_budget(&p, &init, PATH_JIT, budget, &jit);
+        run_budget(&p, &init, PATH_GENERAL, budget, &general);
+        differ += !same_outcome(&jit, &general, 5000 + (unsigned)budget);
+    }
+    CHECK_EQ_INT(differ, 0);
+
+    /* A branch into a window is no entry (jit.c link_block): the loop goes
+     * back to the instruction after the write, where no result is in
+     * flight, and r4 there holds what the pass's ldtmu loaded, read after
+     * the window (a block entered there would land the old SFU result). */
+    p.n = 0;
+    emit(&p, ldi(31, 6));
+    emit(&p, ldi(R0, DATA + 64));
+    emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = VC4_QPU_W_SFU_EXP, .add_a = 3, .add_b = 3));
+    top = p.n;
+    emit(&p, I(.op_add = VC4_QPU_A_FADD, .waddr_add = R2, .add_a = 2, .add_b = 1));
+    emit(&p, I(.op_mul = VC4_QPU_M_FMUL, .waddr_mul = R3, .mul_a = 3, .mul_b = 2));
+    emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = R1, .add_a = 4, .add_b = 4));
+    emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = VC4_QPU_W_TMU0_S, .add_a = 0, .add_b = 0));
+    emit(&p, NOP);
+    emit(&p, I(.sig = VC4_QPU_SIG_LOAD_TMU0));
+    emit(&p, I(.op_add = VC4_QPU_A_ADD, .waddr_add = 6, .add_a = 1, .add_b = 4));
+    loop_tail(&p, top, false);
+    rnd_state(&init);
+    run_twice = true; /* (the second time the program's start is hot: its block holds the write) */
+    run_one(&p, &init, PATH_JIT, &jit);
+    run_one(&p, &init, PATH_GENERAL, &general);
+    run_twice = false;
+    CHECK(same_outcome(&jit, &general, 5999));
+    CHECK(jit.jit_instructions > 4 * 6);
+    CHECK_EQ_U64(jit.acc[1][0], (DATA + 64) * 0x9E3779B1u); /* the data, not 2^r3 */
+
+    /* A VPM write in a window that the fast way does not make (16-bit
+     * rows): the run stops there with the result in flight, and the
+     * interpreter lands it (jit.c put_block: sfu_left left in the QPU) */
+    p.n = 0;
+    emit(&p, ldi(31, 5));
+    emit(&p, I(.sig = LDI, .ws = 1, .waddr_add = VC4_QPU_W_VPMVCD_SETUP, .imm = 0x1900u)); /* 16-bit rows */
+    top = p.n;
+    emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = VC4_QPU_W_SFU_RECIPSQRT, .add_a = 3, .add_b = 3));
+    emit(&p, I(.op_add = VC4_QPU_A_OR, .waddr_add = VC4_QPU_W_VPM, .add_a = 0, .add_b = 0));
+    emit(&p, I(.op_add = VC4_QPU_A_FADD, .waddr_add = R3, .add_a = 3, .add_b = 2));
+    emit(&p, I(.op_mul = VC4_QPU_M_FMUL, .waddr_mul = R1, .mul_a = 4, .mul_b = 4));
+    emit(&p, I(.op_add = VC4_QPU_A_FADD, .waddr_add = R2, .add_a = 1, .add_b = 2));
+    loop_tail(&p, top, false);
+    rnd_state(&init);
+    run_twice = true;
+    run_one(&p, &init, PATH_JIT, &jit);
+    run_one(&p, &init, PATH_GENERAL, &general);
+    run_twice = false;
+    CHECK(same_outcome(&jit, &general, 6999));
+    CHECK(jit.jit_instructions > 5 * 2);
 }
 
 /* A loop of float and integer work run `count` times (ra1 counts) and its
@@ -1222,5 +1456,5 @@ static void test_multi_qpu_sleep_matches(void)
     CHECK(ended_apart > 30); /* the QPUs did run apart (a lone one on at the end) */
 }
 
-TEST_LIST(test_fast_matches_general, test_fast_tmu_matches_general, test_jit_matches_interpreter, test_jit_load_immediates, test_jit_io_matches_interpreter, test_jit_loop_blocks, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
+TEST_LIST(test_fast_matches_general, test_fast_tmu_matches_general, test_jit_matches_interpreter, test_jit_load_immediates, test_jit_io_matches_interpreter, test_jit_sfu_writes, test_jit_loop_blocks, test_jit_async, test_fast_loop_values, test_fast_budget_stop, test_kernels_in_place,
           test_host_float_edges, test_multi_qpu_sleep_matches)
