@@ -3,7 +3,8 @@
 # rendered through Mesa's vc4 driver on vc4kit (`vc4kit exec`, the Mesa of
 # `make mesa`) and through Debian's llvmpipe, and compared within each
 # case's tolerance (docs/opengl.md); and on vc4kit again with two host
-# threads (VC4KIT_THREADS=2), which must give the same image byte for byte.
+# threads (VC4KIT_THREADS=2) and with every block compiled (VC4KIT_JIT=eager),
+# each of which must give the same image byte for byte.
 # The images and a diff image of a failing case stay in $GL_OUT (default
 # out/gl).
 #
@@ -84,6 +85,17 @@ for c in $("$PROG" --list); do
         fail=$((fail + 1)); failed="$failed $c"; continue
     fi
     rm -f "$got2" "$OUT/$c.vc4-2threads.log"
+    # and with every block compiled the second time it is reached, the
+    # program waiting for the compiler (VC4KIT_JIT=eager: these programs
+    # end before the default's compiles land): Mesa's own shaders through
+    # compiled QPU code, the same image byte for byte
+    got3="$OUT/$c.vc4-eager.png"
+    if ! (eval "$MESA_ENV"; VC4KIT_JIT=eager "$VC4KIT" exec "$PROG" "$c" "$got3") 2>"$OUT/$c.vc4-eager.log" ||
+            ! cmp -s "$got" "$got3"; then
+        echo "$c: vc4 with every block compiled gave another image (or failed: $OUT/$c.vc4-eager.log)"
+        fail=$((fail + 1)); failed="$failed $c"; continue
+    fi
+    rm -f "$got3" "$OUT/$c.vc4-eager.log"
     st=0
     "$PROG" --compare "$c" "$ref" "$got" "$OUT/$c.diff.png" || st=$?
     case $st in

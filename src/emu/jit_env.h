@@ -4,6 +4,10 @@
  * Mesa), read from the environment; the library itself reads none.
  *
  *   VC4KIT_JIT=0        interpret only (default: compiled blocks, jit.h)
+ *   VC4KIT_JIT=eager    each block compiled the second time it is reached,
+ *                       the program waiting for the compiler: slow, for
+ *                       checking compiled code on a short program (make
+ *                       gl-check compares its images with the default's)
  *   VC4KIT_THREADS=2    a second host thread for the compiled runs several
  *                       QPUs make side by side and for texture sampling
  *                       (par.h; default: one)
@@ -25,7 +29,10 @@ static inline void vc4_jit_options_from_env(struct vc4_emu_options *o, char *dir
 {
     const char *on = getenv("VC4KIT_JIT");
     o->jit = on && !strcmp(on, "0") ? VC4_EMU_JIT_OFF : VC4_EMU_JIT_ON;
-    o->jit_async = true; /* (compiling on the other core: a program never waits for the compiler) */
+    bool eager = on && !strcmp(on, "eager");
+    /* (compiling on the other core: a program never waits for the compiler) */
+    o->jit_async = !eager;
+    o->jit_threshold = eager ? 2u : 0u; /* (0: the library's default) */
     const char *th = getenv("VC4KIT_THREADS");
     o->host_threads = th && !strcmp(th, "2") ? 2u : 1u;
     const char *d = getenv("VC4KIT_JIT_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");

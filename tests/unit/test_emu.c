@@ -1,6 +1,8 @@
 /* test_emu.c - the emulated V3D through its public API: registers, SRQ,
  * the seed 003 coordinate shader, QPU semantics, semaphores, mutex. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "harness.h"
+#include "emu/jit_env.h"
 #include "emu/v3d.h"
 #include "vc4kit/emu.h"
 #include "vc4kit/qpu.h"
@@ -409,6 +411,43 @@ static void test_aligned_through_caller_allocator(void)
     CHECK_EQ_INT(a.live, 0);
 }
 
+/* The tools' JIT settings from the environment (emu/jit_env.h): compiled
+ * blocks on the other core by default, none with VC4KIT_JIT=0, and with
+ * VC4KIT_JIT=eager each block compiled at its second visit while the
+ * program waits (make gl-check's byte-for-byte run of Mesa's shaders). */
+static void test_jit_env(void)
+{
+    char dir[256];
+    struct vc4_emu_options o;
+    static const struct {
+        const char *value; /* NULL: unset */
+        enum vc4_emu_jit jit;
+        bool async;
+        unsigned threshold;
+    } cases[] = {
+        {NULL, VC4_EMU_JIT_ON, true, 0},
+        {"1", VC4_EMU_JIT_ON, true, 0},
+        {"0", VC4_EMU_JIT_OFF, true, 0},
+        {"eager", VC4_EMU_JIT_ON, false, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].value)
+            setenv("VC4KIT_JIT", cases[i].value, 1);
+        else
+            unsetenv("VC4KIT_JIT");
+        setenv("VC4KIT_JIT_DIR", "/tmp/jit-env-test", 1);
+        memset(&o, 0, sizeof o);
+        vc4_jit_options_from_env(&o, dir, sizeof dir);
+        CHECK_EQ_INT(o.jit, cases[i].jit);
+        CHECK_EQ_INT(o.jit_async, cases[i].async);
+        CHECK_EQ_INT(o.jit_threshold, cases[i].threshold);
+        CHECK(o.jit_dir == dir);
+        CHECK_STR(dir, "/tmp/jit-env-test");
+    }
+    unsetenv("VC4KIT_JIT");
+    unsetenv("VC4KIT_JIT_DIR");
+}
+
 TEST_LIST(test_aligned_through_caller_allocator, test_ident_and_regs, test_seed_coordinate_shader, test_flags_and_conditions,
           test_ldi_forms_and_r5, test_branch_delay_slots_and_link, test_rotation,
-          test_semaphores_and_mutex, test_faults_and_uniform_reset, test_sfu_latency, test_idle_clocks_run)
+          test_semaphores_and_mutex, test_faults_and_uniform_reset, test_sfu_latency, test_idle_clocks_run, test_jit_env)
