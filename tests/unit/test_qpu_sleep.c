@@ -726,16 +726,25 @@ static void test_helper_wakes(void)
     static struct outcome two, stepped;
     twelve_setup(&s, 200);
     s.budget = 2000; /* (of about 5000 cycles) */
-    host_threads = 2;
     pause_ms = 200;
-    run_with(&s, false, true, &two);
     host_threads = 0;
     run(&s, true, &stepped); /* (the same slices) */
+    /* (on a host busier than its cores, the helper may get no core before
+     * the pause: seen with four copies of this test on two cores; such a
+     * run is tried again, up to four times.  A wake that does not take
+     * fails every time.) */
+    host_threads = 2;
+    unsigned tries = 0, differ = 0;
+    do {
+        run_with(&s, false, true, &two);
+        differ += !same(&two, &stepped, tries);
+    } while (++tries < 5 && !(two.helper_first > 0 && two.jit.helper > two.helper_first));
+    host_threads = 0;
     pause_ms = 0;
-    CHECK(same(&two, &stepped, 0));
+    CHECK_EQ_INT(differ, 0);
     CHECK(two.st[0] == VC4_ERR_TIMEOUT && two.st[1] == VC4_OK);
-    printf("helper: %llu instructions before the pause, %llu after\n", (unsigned long long)two.helper_first,
-           (unsigned long long)(two.jit.helper - two.helper_first));
+    printf("helper: %llu instructions before the pause, %llu after (%u runs)\n", (unsigned long long)two.helper_first,
+           (unsigned long long)(two.jit.helper - two.helper_first), tries);
 #ifndef VC4KIT_CYCLE_BY_CYCLE
     CHECK(two.helper_first > 0);
     CHECK(two.jit.helper > two.helper_first);
