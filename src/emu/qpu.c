@@ -286,6 +286,17 @@ static uint8_t fast_io_write(unsigned waddr, unsigned file)
     }
 }
 
+/* The function an SFU register (waddr 52-55) starts: they are in the
+ * order of enum vc4_sfu_fn. */
+static_assert(VC4_QPU_W_SFU_RECIPSQRT == VC4_QPU_W_SFU_RECIP + VC4_SFU_RECIPSQRT &&
+                  VC4_QPU_W_SFU_EXP == VC4_QPU_W_SFU_RECIP + VC4_SFU_EXP2 &&
+                  VC4_QPU_W_SFU_LOG == VC4_QPU_W_SFU_RECIP + VC4_SFU_LOG2,
+              "SFU registers in the order of enum vc4_sfu_fn");
+static inline enum vc4_sfu_fn sfu_fn(unsigned waddr)
+{
+    return (enum vc4_sfu_fn)(waddr - VC4_QPU_W_SFU_RECIP);
+}
+
 /* The record's fast kind for a write of waddr (fast_io_write) and the
  * unit or function that kind names (io_unit). */
 static void set_fast_io_write(struct vc4_qpu_xi *xi, unsigned waddr, unsigned file)
@@ -294,7 +305,7 @@ static void set_fast_io_write(struct vc4_qpu_xi *xi, unsigned waddr, unsigned fi
     if (xi->fast == VC4_XI_FAST_TMU_S)
         xi->io_unit = (uint8_t)((waddr - VC4_QPU_W_TMU0_S) / 4u);
     if (xi->fast == VC4_XI_FAST_SFU)
-        xi->io_unit = (uint8_t)(waddr - VC4_QPU_W_SFU_RECIP); /* (enum vc4_sfu_fn) */
+        xi->io_unit = (uint8_t)sfu_fn(waddr);
 }
 
 /* The fast I/O kinds (qpu.h), decided after the rest of the record. */
@@ -923,7 +934,7 @@ static void write_reg(struct exec *x, unsigned file, unsigned waddr, const uint3
     case VC4_QPU_W_SFU_EXP: case VC4_QPU_W_SFU_LOG: {
         if (q->sfu_left)
             rule(x, RULE_R4_OVERLAP);
-        vc4_sfu16((enum vc4_sfu_fn)(waddr - VC4_QPU_W_SFU_RECIP), val, q->sfu_result);
+        vc4_sfu16(sfu_fn(waddr), val, q->sfu_result);
         q->sfu_left = VC4_SFU_LATENCY + 1; /* counted down after this instruction */
         return;
     }

@@ -28,6 +28,7 @@
 #define F_SIGN 0x80000000u
 #define F_INF 0x7F800000u
 #define F_EXP 0x7F800000u
+#define F_ONE 0x3F800000u /* 1.0 */
 
 static uint32_t quantise(double d)
 {
@@ -86,6 +87,7 @@ VC4_SFU_FN uint32_t vc4_sfu(enum vc4_sfu_fn fn, uint32_t x)
  * and take their fixed results from the masks.  (The scalar loop was
  * most of an SFU write's time: 16 divisions behind calls and branches.) */
 typedef uint32_t u32x4 __attribute__((vector_size(16)));
+#define SPLAT4(x) ((u32x4){(x), (x), (x), (x)})
 
 static inline u32x4 flush4(u32x4 x)
 {
@@ -100,7 +102,7 @@ static u32x4 recip4(bool rsqrt, u32x4 x)
     x = flush4(x);
     u32x4 sign = x & F_SIGN, mag = x & ~F_SIGN;
     u32x4 zero = (u32x4)(mag == 0), inf = (u32x4)((mag & F_EXP) == F_EXP), special = zero | inf;
-    u32x4 safe = pick4(special, (u32x4){0x3F800000u, 0x3F800000u, 0x3F800000u, 0x3F800000u}, mag);
+    u32x4 safe = pick4(special, SPLAT4(F_ONE), mag);
     __m128 f = (__m128)safe;
     __m128d lo = _mm_cvtps_pd(f), hi = _mm_cvtps_pd(_mm_movehl_ps(f, f));
     if (rsqrt) {
@@ -116,10 +118,10 @@ static u32x4 recip4(bool rsqrt, u32x4 x)
     u32x4 uf = flush4(u);
     u32x4 uzero = (u32x4)((uf & F_EXP) == 0);
     u32x4 q = pick4(uinf, u & (F_SIGN | F_INF),
-                    pick4(uzero, (u32x4){0, 0, 0, 0},
+                    pick4(uzero, SPLAT4(0u),
                           (uf + (1u << (VC4_SFU_DROP_BITS - 1))) & ~((1u << VC4_SFU_DROP_BITS) - 1)));
     if (rsqrt) /* 1/sqrt(|x|): Inf at zero, 0 at Inf */
-        return pick4(zero, (u32x4){F_INF, F_INF, F_INF, F_INF}, pick4(inf, (u32x4){0, 0, 0, 0}, q));
+        return pick4(zero, SPLAT4(F_INF), pick4(inf, SPLAT4(0u), q));
     return pick4(zero, sign | F_INF, pick4(inf, sign, sign | q));
 }
 #endif

@@ -796,7 +796,7 @@ static uint64_t rnd_sfu_write(void)
                                .raddr_a = VC4_QPU_R_NOP, .raddr_b = small ? (uint8_t)pick(48) : VC4_QPU_R_NOP,
                                .waddr_add = VC4_QPU_W_NOP, .waddr_mul = VC4_QPU_W_NOP,
                                .cond_add = VC4_QPU_COND_ALWAYS, .cond_mul = VC4_QPU_COND_ALWAYS};
-    uint8_t a = (uint8_t)pick(4), b = small ? 7 : (uint8_t)pick(4);
+    uint8_t a = (uint8_t)pick(4), b = small ? MUX_B : (uint8_t)pick(4);
     if (mul) {
         static const uint8_t ops[] = {VC4_QPU_M_FMUL, VC4_QPU_M_V8MIN, VC4_QPU_M_MUL24};
         in.op_mul = ops[pick(3)];
@@ -846,35 +846,13 @@ static void test_jit_sfu_writes(void)
     uint64_t compiled = 0, looped = 0;
     rng = 0x13198A2E03707344u;
     plain_only = true;
-    for (unsigned seed = 0; seed < 24; seed++) {
-        rnd_state(&init);
-        p.n = 0;
-        emit(&p, ldi(31, 3));
-        size_t top = p.n, len = 8 + pick(32);
-        while (p.n < top + len) {
-            unsigned r = pick(10);
-            if (r < 3) {
-                emit(&p, rnd_sfu_write());
-                writes++;
-            } else {
-                emit(&p, r < 9 ? rnd_alu() : rnd_ldi());
-            }
-        }
-        loop_tail(&p, top, true);
-        run_one(&p, &init, PATH_JIT, &jit);
-        run_one(&p, &init, PATH_RUN, &fast);
-        run_one(&p, &init, PATH_GENERAL, &general);
-        differ += !same_outcome(&jit, &general, 4000 + seed);
-        differ += !same_outcome(&fast, &general, 4100 + seed);
-        compiled += jit.jit_instructions;
-        looped += jit.jit_loop_passes;
-    }
-    /* ... with TMU, VPM and uniform accesses among them, in windows too
-     * (an access there that the fast way cannot make stops the run with
-     * the result in flight: a fifth lookup, a VPM write of another
-     * size) */
     uint64_t io = 0;
-    for (unsigned seed = 0; seed < 24; seed++) {
+    for (unsigned seed = 0; seed < 48; seed++) {
+        /* (the second half with TMU, VPM and uniform accesses among them,
+         * in windows too: an access there that the fast way cannot make
+         * stops the run with the result in flight, a fifth lookup, a VPM
+         * write of another size) */
+        bool with_io = seed >= 24;
         rnd_state(&init);
         p.n = 0;
         emit(&p, ldi(31, 3));
@@ -885,25 +863,23 @@ static void test_jit_sfu_writes(void)
             if (r < 3) {
                 emit(&p, rnd_sfu_write());
                 writes++;
-            } else if (r < 5) {
-                plain_only = false;
-                emit_tmu(&p, queued);
+            } else if (!with_io || r >= 7) {
+                emit(&p, r < 9 ? rnd_alu() : rnd_ldi());
             } else if (r < 6) {
                 plain_only = false;
-                emit_vpm(&p);
-            } else if (r < 7) { /* a uniform read */
+                if (r < 5)
+                    emit_tmu(&p, queued);
+                else
+                    emit_vpm(&p);
                 plain_only = true;
+            } else { /* a uniform read */
                 struct vc4_qpu_instr in;
                 vc4_qpu_decode(rnd_alu(), &in);
                 in.raddr_a = VC4_QPU_R_UNIF;
                 if (in.sig == VC4_QPU_SIG_SMALL_IMM)
                     in.sig = VC4_QPU_SIG_NONE;
                 emit(&p, vc4_qpu_encode(&in));
-            } else {
-                plain_only = true;
-                emit(&p, r < 9 ? rnd_alu() : rnd_ldi());
             }
-            plain_only = true;
         }
         for (unsigned u = 0; u < 2; u++)
             for (; queued[u]; queued[u]--)
@@ -912,9 +888,10 @@ static void test_jit_sfu_writes(void)
         run_one(&p, &init, PATH_JIT, &jit);
         run_one(&p, &init, PATH_RUN, &fast);
         run_one(&p, &init, PATH_GENERAL, &general);
-        differ += !same_outcome(&jit, &general, 4200 + seed);
-        differ += !same_outcome(&fast, &general, 4300 + seed);
+        differ += !same_outcome(&jit, &general, 4000 + seed);
+        differ += !same_outcome(&fast, &general, 4100 + seed);
         compiled += jit.jit_instructions;
+        looped += jit.jit_loop_passes;
         io += jit.jit_io;
     }
     plain_only = false;
